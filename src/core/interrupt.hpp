@@ -1,0 +1,13 @@
+// Ctrl-C and SIGTERM: stop between measurements and keep what was measured.
+#pragma once
+
+namespace movebench {
+
+// Installs handlers for SIGINT and SIGTERM that only raise a flag; the
+// benchmark loops look at it between measurements (never inside a timed one).
+void install_interrupt_handlers();
+// 0 while no signal came, else the signal number.
+int interrupt_signal();
+inline bool interrupted() { return interrupt_signal() != 0; }
+
+}  // namespace movebench

@@ -1,0 +1,30 @@
+// Sizes and size lists as users type them: 64, 4K, 2MiB, 1K:1M:x2, 2^0..2^20.
+#pragma once
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+namespace movebench {
+
+// One size: a whole number with an optional binary suffix K, M, G, T
+// (optionally followed by "iB" or "B"): 4K = 4096. Throws UsageError on
+// anything else, on overflow, and on zero unless allow_zero.
+std::uint64_t parse_size(std::string_view text, bool allow_zero = false);
+
+// A list of sizes: comma-separated items, each one of
+//   N                 one size
+//   LO:HI             LO, 2*LO, 4*LO ... up to HI
+//   LO:HI:xF          geometric steps of factor F (an integer >= 2)
+//   LO:HI:+S          arithmetic steps of S (a size)
+//   2^A..2^B          the powers of two from 2^A to 2^B
+// The result keeps the order given and drops repeats.
+std::vector<std::uint64_t> parse_size_list(std::string_view text);
+
+// A list of whole counts such as thread counts: "1,2,4" or "1:8" (steps of 1)
+// or "1:16:x2".
+std::vector<int> parse_count_list(std::string_view text);
+
+// "1.50 MiB", for humans.
+std::string format_bytes(double bytes);
+
+}  // namespace movebench

@@ -1,0 +1,105 @@
+// movebench: the table of subcommands and the common front door.
+#include <fmt/format.h>
+
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <iostream>
+
+#include "build_info.hpp"
+#include "core/command.hpp"
+#include "core/errors.hpp"
+#include "core/interrupt.hpp"
+#include "mem/mem_command.hpp"
+#include "suite/run_command.hpp"
+
+namespace movebench {
+
+std::vector<std::unique_ptr<Command>> make_commands() {
+  std::vector<std::unique_ptr<Command>> commands;
+  commands.push_back(make_mem_command());
+  return commands;
+}
+
+namespace {
+
+// CLI11 messages can span lines; the contract is one line on stderr.
+std::string one_line(std::string text) {
+  for (auto& c : text) {
+    if (c == '\n') c = ' ';
+  }
+  while (!text.empty() && text.back() == ' ') text.pop_back();
+  return text;
+}
+
+int usage_error(const std::string& where, const std::string& what) {
+  std::fprintf(stderr, "%s: error: %s (see --help)\n", where.c_str(), one_line(what).c_str());
+  return kExitUsage;
+}
+
+}  // namespace
+}  // namespace movebench
+
+int main(int argc, char** argv) {
+  using namespace movebench;
+  std::vector<std::string> command_line(argv, argv + argc);
+
+  CLI::App app{"movebench: how fast data moves on and between HPC machines", "movebench"};
+  app.require_subcommand(0, 1);
+  app.set_version_flag("--version", fmt::format("movebench {}", build::version));
+  bool list = false;
+  app.add_flag("--list", list, "Print the dotted names of every case this build can run");
+
+  auto commands = make_commands();
+  auto run = make_run_command(commands);
+  OutputOptions output;
+  struct Entry {
+    Command* command;
+    CLI::App* app;
+  };
+  std::vector<Entry> entries;
+  auto add = [&](Command& command) {
+    CLI::App* sub = app.add_subcommand(command.name(), command.summary());
+    sub->add_option("--json", output.json_path, "Write the result document (JSON) to this file");
+    sub->add_flag("--parsable", output.parsable,
+                  "Also print one MOVEBENCH_RESULT line per figure (for ReFrame, JUBE, Ramble)");
+    command.add_options(*sub);
+    entries.push_back({&command, sub});
+  };
+  for (auto& c : commands) add(*c);
+  add(*run);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    // Help and --version arrive here too, with exit code 0.
+    if (e.get_exit_code() == 0) return app.exit(e);
+    auto subs = app.get_subcommands();
+    return usage_error(subs.empty() ? "movebench" : "movebench " + subs.front()->get_name(), e.what());
+  }
+
+  if (list) {
+    for (auto& c : commands) {
+      for (const auto& name : c->cases()) std::printf("%s\n", name.c_str());
+    }
+    return kExitOk;
+  }
+  for (auto& [command, sub] : entries) {
+    if (!sub->parsed()) continue;
+    const std::string where = "movebench " + command->name();
+    try {
+      command->check_options();
+      Report report(command->name(), output, command_line);
+      install_interrupt_handlers();
+      const int code = command->run(report);
+      const int final_code = report.finish();
+      return final_code != kExitOk ? final_code : code;
+    } catch (const UsageError& e) {
+      return usage_error(where, e.what());
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "%s: error: %s\n", where.c_str(), one_line(e.what()).c_str());
+      return kExitFailure;
+    }
+  }
+  std::cout << app.help();
+  return kExitUsage;
+}

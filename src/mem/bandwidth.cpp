@@ -1,0 +1,102 @@
+// Default mode: the seed's table, on arrays shared by all threads.
+#include <fmt/format.h>
+
+#include <cstdio>
+
+#include "core/interrupt.hpp"
+#include "core/sizes.hpp"
+#include "core/stats.hpp"
+#include "mem/measure.hpp"
+#include "mem/modes.hpp"
+
+namespace movebench::mem {
+namespace {
+
+void print_placement(const std::vector<ThreadPlacement>& placement) {
+  for (const auto& p : placement) {
+    std::printf("thread %d running on CPU %d, affinity mask %s\n", p.thread, p.cpu, p.mask.c_str());
+  }
+}
+
+nlohmann::json placement_json(const std::vector<ThreadPlacement>& placement) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& p : placement) out.push_back({{"thread", p.thread}, {"cpu", p.cpu}, {"mask", p.mask}});
+  return out;
+}
+
+// One thread count. Returns the best bandwidth of each selected kernel.
+template <class T>
+std::vector<double> run_one(const MemOptions& opt, int threads, Report& report) {
+  const auto kernels = selected_kernels(opt);
+  const std::uint64_t n = opt.elements;
+  const bool nt = use_nontemporal(opt, 4 * n * sizeof(T));
+  const Team team = make_team(opt, threads, nt);
+
+  auto ws = make_workspace<T>(n, true, team, opt.alignment, opt.huge_pages);
+  initialise(ws, team);
+  T sum{};
+  std::vector<ThreadPlacement> placement;
+  // One extra round first: the seed's statistics (like STREAM's) leave out
+  // the first, which pays for page faults and cold TLBs.
+  const int rounds = opt.repetitions + 1;
+  const auto times = time_sequence(ws, team, kernels, rounds, 1, sum, &placement);
+  const std::size_t done = times.front().size();  // fewer than rounds after a signal
+  if (done < 2) return {};
+  if (opt.corrupt_for_test) ws.views[0].a[n / 2] = ws.views[0].a[n / 2] * 2 + 1;
+  const Validation check = validate(ws, kernels, done, sum);
+
+  print_rule();
+  std::printf("%d threads, placement %s, %s per array (%llu elements of %s), streaming stores %s\n", threads,
+              opt.placement.describe().c_str(), format_bytes(static_cast<double>(n * sizeof(T))).c_str(),
+              static_cast<unsigned long long>(n), opt.element_type.c_str(), nt ? "on" : "off");
+  std::printf("Total allocated datasize: %.2f MB\n", 4.0 * n * sizeof(T) * 1e-6);
+  if (opt.verbose_affinity) print_placement(placement);
+  print_rule();
+  print_table_header(opt);
+  std::vector<double> best;
+  for (std::size_t k = 0; k < kernels.size(); ++k) {
+    std::vector<double> samples(times[k].begin() + 1, times[k].end());
+    Record r = kernel_record(opt, kernels[k], n, threads, nt, samples);
+    r.params["warmup_samples"] = {times[k][0]};
+    print_table_row(opt, kernels[k], n, r);
+    best.push_back(best_rate(opt, kernels[k], n, summarize(r.samples).min));
+    report.set_result(fmt::format("mem.{}.{}t", info(kernels[k]).name, threads), best.back(), opt.unit);
+    report.add(std::move(r));
+  }
+  print_rule();
+  std::printf("%s\n", check.passed ? "Solution Validates" : ("Solution does not validate: " + check.message).c_str());
+  report.settings("mem")["placement"][std::to_string(threads)] = placement_json(placement);
+  report.validation(check.passed, "mem: " + check.message);
+  return best;
+}
+
+void print_scaling_table(const MemOptions& opt, const std::vector<int>& counts,
+                         const std::vector<std::vector<double>>& rates) {
+  const auto kernels = selected_kernels(opt);
+  std::printf("\n%-8s", "#nt");
+  for (auto k : kernels) std::printf("%-10s", std::string(info(k).label).c_str());
+  std::printf("\n");
+  for (std::size_t i = 0; i < rates.size(); ++i) {
+    std::printf("%-8d", counts[i]);
+    for (double r : rates[i]) std::printf("%-10.0f", r);
+    std::printf("\n");
+  }
+}
+
+}  // namespace
+
+void run_bandwidth(const MemOptions& opt, Report& report) {
+  std::vector<std::vector<double>> rates;
+  std::vector<int> counts;
+  for (int threads : opt.threads) {
+    if (interrupted()) break;
+    auto best = opt.element_type == "float" ? run_one<float>(opt, threads, report)
+                                            : run_one<double>(opt, threads, report);
+    if (best.empty()) break;  // interrupted before a round was measured
+    rates.push_back(std::move(best));
+    counts.push_back(threads);
+  }
+  if (opt.threads.size() > 1) print_scaling_table(opt, counts, rates);
+}
+
+}  // namespace movebench::mem

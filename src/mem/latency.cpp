@@ -1,0 +1,123 @@
+#include "mem/latency.hpp"
+
+#include <numeric>
+#include <random>
+
+namespace movebench::mem {
+
+ChaseRing::ChaseRing(std::size_t bytes, std::size_t stride, std::uint64_t seed, bool huge_pages)
+    : buffer_(bytes, 4096, huge_pages), stride_(stride), nodes_(bytes / stride) {
+  std::vector<std::size_t> order(nodes_);
+  std::iota(order.begin(), order.end(), 0);
+  std::mt19937_64 rng(seed);
+  // Sattolo: a uniformly random permutation that is one single cycle.
+  for (std::size_t i = nodes_ - 1; i > 0; --i) {
+    std::uniform_int_distribution<std::size_t> pick(0, i - 1);
+    std::swap(order[i], order[pick(rng)]);
+  }
+  auto* base = buffer_.as<char>();
+  for (std::size_t i = 0; i < nodes_; ++i) {
+    *reinterpret_cast<void**>(base + i * stride_) = base + order[i] * stride_;
+  }
+}
+
+void* ChaseRing::chase(std::size_t loads) const {
+  void* p = buffer_.data();
+  for (std::size_t i = 0; i < loads; i += 16) {
+#define MOVEBENCH_HOP p = *static_cast<void**>(p);
+    MOVEBENCH_HOP MOVEBENCH_HOP MOVEBENCH_HOP MOVEBENCH_HOP MOVEBENCH_HOP MOVEBENCH_HOP MOVEBENCH_HOP MOVEBENCH_HOP
+    MOVEBENCH_HOP MOVEBENCH_HOP MOVEBENCH_HOP MOVEBENCH_HOP MOVEBENCH_HOP MOVEBENCH_HOP MOVEBENCH_HOP MOVEBENCH_HOP
+#undef MOVEBENCH_HOP
+  }
+  return p;
+}
+
+bool ChaseRing::is_single_cycle() const {
+  void* start = buffer_.data();
+  void* p = start;
+  std::size_t steps = 0;
+  do {
+    p = *static_cast<void**>(p);
+    ++steps;
+  } while (p != start && steps <= nodes_);
+  return steps == nodes_;
+}
+
+}  // namespace movebench::mem
+
+// ---- the latency mode of `movebench mem` ----
+#include <fmt/format.h>
+
+#include <cstdio>
+
+#include "core/clock.hpp"
+#include "core/interrupt.hpp"
+#include "core/sizes.hpp"
+#include "core/stats.hpp"
+#include "mem/measure.hpp"
+#include "mem/modes.hpp"
+
+namespace movebench::mem {
+namespace {
+
+// Loads per sample so that a sample lasts about `target` seconds.
+std::size_t loads_for(const ChaseRing& ring, double target) {
+  std::size_t probe = 1 << 14;
+  while (true) {
+    const double t0 = now_seconds();
+    ring.chase(probe);
+    const double t = now_seconds() - t0;
+    if (t > target / 10 || probe >= (std::size_t{1} << 34)) {
+      const auto loads = static_cast<std::size_t>(target / (t / static_cast<double>(probe)));
+      return std::max<std::size_t>(16, loads / 16 * 16);
+    }
+    probe *= 4;
+  }
+}
+
+}  // namespace
+
+void run_latency(const MemOptions& opt, Report& report) {
+  const Team team = make_team(opt, 1, false);
+  if (!team.cpus.empty()) pin_current_thread(team.cpus.front());
+  std::printf("Memory latency: pointer chase through a random cyclic permutation, %llu B per node, 1 thread%s\n",
+              static_cast<unsigned long long>(opt.stride),
+              team.cpus.empty() ? "" : fmt::format(" on CPU {}", team.cpus.front()).c_str());
+  std::printf("%14s %16s %16s\n", "Working set", "ns/load (min)", "ns/load (median)");
+  bool all_cycles = true;
+  const double target = opt.point_time / opt.samples;
+  for (std::uint64_t bytes : opt.latency_sizes) {
+    if (interrupted()) break;
+    const ChaseRing ring(bytes, opt.stride, opt.seed, opt.huge_pages);
+    // Validation: the ring must be one cycle through every node (this walk
+    // also warms the caches and TLB as far as they reach).
+    const bool cycle = ring.is_single_cycle();
+    all_cycles = all_cycles && cycle;
+    const std::size_t loads = loads_for(ring, target);
+    std::vector<double> per_load;
+    void* volatile sink = nullptr;
+    for (int s = 0; s < opt.samples; ++s) {
+      const double t0 = now_seconds();
+      sink = ring.chase(loads);
+      per_load.push_back((now_seconds() - t0) / static_cast<double>(loads));
+    }
+    (void)sink;
+    const Summary st = summarize(per_load);
+    Record r;
+    r.benchmark = "mem";
+    r.operation = "latency";
+    r.bytes = bytes;
+    r.params = {{"mode", "latency"}, {"stride", opt.stride}, {"seed", opt.seed}, {"loads_per_sample", loads},
+                {"huge_pages", opt.huge_pages}, {"cpu", team.cpus.empty() ? -1 : team.cpus.front()}};
+    r.samples = per_load;
+    r.figures = {{"latency", st.min * 1e9, "ns", "min"}, {"latency_median", st.median * 1e9, "ns", "median"}};
+    std::printf("%14s %16.2f %16.2f%s\n", format_bytes(static_cast<double>(bytes)).c_str(), st.min * 1e9,
+                st.median * 1e9, cycle ? "" : "  NOT A SINGLE CYCLE");
+    report.set_result(fmt::format("mem.latency.{}", bytes), st.min * 1e9, "ns");
+    report.add(std::move(r));
+  }
+  std::printf("%s\n", all_cycles ? "Solution Validates" : "Solution does not validate: a chase ring is broken");
+  report.validation(all_cycles, "mem latency: a chase ring is not a single cycle");
+}
+
+}  // namespace movebench::mem

@@ -1,0 +1,254 @@
+// `movebench mem`: options, their checks, and the suite entry.
+#include "mem/mem_command.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/buffer.hpp"
+#include "core/errors.hpp"
+#include "core/host_info.hpp"
+#include "core/sizes.hpp"
+#include "mem/modes.hpp"
+
+namespace movebench {
+namespace {
+
+using mem::MemOptions;
+using mem::Mode;
+
+// 128 elements up to n, four sizes per octave (the seed steps by 1.2).
+std::vector<std::uint64_t> default_sweep_sizes(std::uint64_t n) {
+  std::vector<std::uint64_t> sizes;
+  for (double x = 128; x <= static_cast<double>(n); x *= std::pow(2.0, 0.25)) {
+    const auto v = static_cast<std::uint64_t>(x) / 16 * 16;
+    if (sizes.empty() || v != sizes.back()) sizes.push_back(v);
+  }
+  return sizes;
+}
+
+// 4 KiB to four times the last-level cache (at least 64 MiB), at powers of
+// two and half way between them.
+std::vector<std::uint64_t> default_latency_sizes() {
+  const std::uint64_t top = std::max<std::uint64_t>(64ull << 20, 4 * last_level_cache_bytes());
+  std::vector<std::uint64_t> sizes;
+  for (std::uint64_t p = 4096; p <= top; p *= 2) {
+    sizes.push_back(p);
+    if (p * 3 / 2 <= top) sizes.push_back(p * 3 / 2);
+  }
+  return sizes;
+}
+
+class MemCommand : public Command {
+ public:
+  std::string name() const override { return "mem"; }
+  std::string summary() const override {
+    return "Memory bandwidth (the eight streaming kernels) and latency (pointer chase)";
+  }
+  std::vector<std::string> cases() const override {
+    std::vector<std::string> out;
+    for (const auto& k : mem::kernel_table()) out.push_back(fmt::format("mem.{}", k.name));
+    out.push_back("mem.latency");
+    return out;
+  }
+
+  void add_options(CLI::App& app) override {
+    app.add_option("mode", mode_text_, "bandwidth (default), seq, tp or latency")
+        ->check(CLI::IsMember({"bandwidth", "seq", "tp", "latency"}));
+    app.add_option("-n,--elements", elements_text_,
+                   "Array length in elements, K/M/G suffixes (default: the seed's 125M, less if memory is short)");
+    app.add_option("--array-bytes", array_bytes_text_, "Array length in bytes per array instead, e.g. 1GiB");
+    app.add_option("-r,--repetitions", opt_.repetitions, "Timed repetitions of every kernel (the seed's NTIMES)")
+        ->capture_default_str();
+    app.add_option("-t,--threads", threads_text_,
+                   "Thread count, or a list (1,2,4 or 1:8) for a scaling run (default: every allowed CPU)");
+    app.add_option("--bind", bind_text_, "Thread placement: close, spread, none, or a CPU list such as 0-3,8")
+        ->capture_default_str();
+    app.add_flag("--verbose-affinity", opt_.verbose_affinity, "Print the CPU and affinity mask of every thread");
+    app.add_option("--align", opt_.alignment, "Array alignment in bytes (exactly this; a power of two)")
+        ->capture_default_str();
+    app.add_option("--type", opt_.element_type, "Element type")->check(CLI::IsMember({"double", "float"}))
+        ->capture_default_str();
+    app.add_option("--nt-stores", opt_.nt_stores,
+                   "Streaming (non-temporal) stores: on, off, or auto (on when the data exceed the last-level cache)")
+        ->check(CLI::IsMember({"auto", "on", "off"}))->capture_default_str();
+    app.add_option("-k,--kernels", kernels_text_, "Kernels to run, comma-separated (default: all eight)");
+    app.add_flag("--write-allocate", opt_.write_allocate, "Also show bandwidth with write-allocate traffic counted");
+    app.add_option("--unit", opt_.unit, "Rate unit of the table")->check(CLI::IsMember({"MB/s", "GB/s"}))
+        ->capture_default_str();
+    app.add_flag("--huge-pages", opt_.huge_pages, "Back arrays with transparent huge pages");
+    app.add_option("--sizes", sizes_text_,
+                   "seq/tp: array lengths in elements (e.g. 1K:64M:x2); latency: working sets in bytes (4K:256M)");
+    app.add_option("--point-time", opt_.point_time, "seq/tp/latency: seconds spent per kernel and size")
+        ->capture_default_str();
+    app.add_option("--samples", opt_.samples, "seq/tp/latency: timed samples per kernel and size")
+        ->capture_default_str();
+    app.add_option("--outdir", opt_.outdir, "seq/tp: folder for the data files (one per kernel)")
+        ->capture_default_str();
+    app.add_option("--stride", opt_.stride, "latency: bytes per node of the chase (at least a pointer)")
+        ->capture_default_str();
+    app.add_option("--seed", opt_.seed, "latency: seed of the random permutation")->capture_default_str();
+    app.add_flag("--corrupt-for-test", opt_.corrupt_for_test, "")->group("");  // tests only
+  }
+
+  void check_options() override { resolve(opt_); }
+
+  int run(Report& report) override {
+    record_settings(report);
+    switch (opt_.mode) {
+      case Mode::kBandwidth: mem::run_bandwidth(opt_, report); break;
+      case Mode::kSeq:
+      case Mode::kTp: mem::run_sweep(opt_, report); break;
+      case Mode::kLatency: mem::run_latency(opt_, report); break;
+    }
+    return kExitOk;
+  }
+
+  bool run_in_suite(Report& report, std::string&) override {
+    // Bounded defaults: arrays four times the last-level cache (so memory,
+    // not cache, is measured), one thread and all threads; then latency.
+    MemOptions bw;
+    const auto llc = std::max<std::uint64_t>(last_level_cache_bytes(), 8ull << 20);
+    bw.elements = std::max<std::uint64_t>(16ull << 20, 4 * llc / 8);
+    const int all = static_cast<int>(allowed_cpus().size());
+    bw.threads = all > 1 ? std::vector<int>{1, all} : std::vector<int>{1};
+    resolve(bw);
+    opt_ = bw;
+    record_settings(report);
+    mem::run_bandwidth(bw, report);
+
+    MemOptions lat;
+    lat.mode_name = "latency";
+    lat.point_time = 0.05;
+    resolve(lat);
+    mem::run_latency(lat, report);
+    return true;
+  }
+
+  std::string suite_summary(const Report& report) const override {
+    const auto& results = report.document()["results"];
+    std::string line = "mem:";
+    for (const auto& [key, value] : results.items()) {
+      if (key.starts_with("mem.triad.")) {
+        line += fmt::format(" triad {:.0f} {} ({} threads);", value["value"].get<double>(),
+                            value["unit"].get<std::string>(), key.substr(10, key.size() - 11));
+      }
+    }
+    double worst = 0;
+    std::string at;
+    for (const auto& t : report.document()["timings"]) {
+      if (t["operation"] == "latency" && t["bytes"].get<double>() >= worst) {
+        worst = t["bytes"].get<double>();
+        at = fmt::format(" latency {:.1f} ns at {}", t["figures"]["latency"]["value"].get<double>(),
+                         format_bytes(worst));
+      }
+    }
+    return line + at;
+  }
+
+ private:
+  // Parses the text options, fills defaults and refuses what cannot run,
+  // before anything is allocated.
+  void resolve(MemOptions& o) {
+    if (!mode_text_.empty()) o.mode_name = mode_text_;
+    o.mode = o.mode_name == "seq" ? Mode::kSeq : o.mode_name == "tp" ? Mode::kTp
+             : o.mode_name == "latency" ? Mode::kLatency : Mode::kBandwidth;
+    if (!elements_text_.empty() && !array_bytes_text_.empty()) {
+      throw UsageError("give the array length once: --elements or --array-bytes");
+    }
+    const std::uint64_t eb = o.element_bytes();
+    if (!elements_text_.empty()) o.elements = parse_size(elements_text_);
+    if (!array_bytes_text_.empty()) o.elements = parse_size(array_bytes_text_) / eb;
+    if (!array_bytes_text_.empty() && o.elements == 0) throw UsageError("--array-bytes is smaller than one element");
+    if (o.repetitions < 1) throw UsageError(fmt::format("invalid repetitions '{}': must be 1 or more", o.repetitions));
+    if (o.samples < 1) throw UsageError(fmt::format("invalid samples '{}': must be 1 or more", o.samples));
+    if (!(o.point_time > 0)) throw UsageError("--point-time must be positive");
+    if (!is_power_of_two(o.alignment) || o.alignment < eb || o.alignment > (1u << 21)) {
+      throw UsageError(fmt::format("invalid alignment '{}': a power of two from {} to 2M", o.alignment, eb));
+    }
+    if (!threads_text_.empty()) o.threads = parse_count_list(threads_text_);
+    if (o.threads.empty()) o.threads = {static_cast<int>(allowed_cpus().size())};
+    o.placement = Placement::parse(bind_text_);
+    if (!kernels_text_.empty()) {
+      o.kernels.clear();
+      std::string_view rest = kernels_text_;
+      while (!rest.empty()) {
+        auto comma = rest.find(',');
+        o.kernels.push_back(mem::kernel_by_name(rest.substr(0, comma)));
+        rest = comma == std::string_view::npos ? std::string_view{} : rest.substr(comma + 1);
+      }
+    }
+    const int most_threads = *std::max_element(o.threads.begin(), o.threads.end());
+    if (o.mode == Mode::kLatency) {
+      o.latency_sizes = sizes_text_.empty() ? default_latency_sizes() : parse_size_list(sizes_text_);
+      if (o.stride < sizeof(void*) || o.stride % sizeof(void*)) {
+        throw UsageError(fmt::format("invalid stride '{}': a multiple of {} bytes", o.stride, sizeof(void*)));
+      }
+      for (auto b : o.latency_sizes) {
+        if (b < 2 * o.stride) throw UsageError(fmt::format("working set {} holds fewer than two nodes", b));
+      }
+      require_memory(*std::max_element(o.latency_sizes.begin(), o.latency_sizes.end()), "the largest working set");
+      return;
+    }
+    if (o.elements == 0) o.elements = default_elements(o, most_threads);
+    if (o.mode == Mode::kSeq || o.mode == Mode::kTp) {
+      o.sweep_sizes = sizes_text_.empty() ? default_sweep_sizes(o.elements) : parse_size_list(sizes_text_);
+      if (o.sweep_sizes.empty()) throw UsageError("no sweep sizes: --elements is below 128");
+      o.elements = *std::max_element(o.sweep_sizes.begin(), o.sweep_sizes.end());
+    }
+    const int sets = o.mode == Mode::kTp ? o.threads.front() : 1;
+    require_memory(4 * o.elements * eb * sets, fmt::format("{} arrays of {} elements", 4 * sets, o.elements));
+  }
+
+  // The seed's size, halved until everything fits in half the free memory.
+  static std::uint64_t default_elements(const MemOptions& o, int threads) {
+    const int sets = o.mode == Mode::kTp ? threads : 1;
+    std::uint64_t n = mem::kSeedElements;
+    while (n > 1024 && 4 * n * o.element_bytes() * sets > available_memory_bytes() / 2) n /= 2;
+    return n;
+  }
+
+  void record_settings(Report& report) const {
+    auto& s = report.settings("mem");
+    s["mode"] = opt_.mode_name;
+    s["elements"] = opt_.elements;
+    s["type"] = opt_.element_type;
+    s["repetitions"] = opt_.repetitions;
+    s["threads"] = opt_.threads;
+    s["bind"] = opt_.placement.describe();
+    s["alignment"] = opt_.alignment;
+    s["nt_stores"] = opt_.nt_stores;
+    s["huge_pages"] = opt_.huge_pages;
+    s["unit"] = opt_.unit;
+    if (opt_.mode == Mode::kSeq || opt_.mode == Mode::kTp) {
+      s["sizes"] = opt_.sweep_sizes;
+      s["outdir"] = opt_.outdir;
+    }
+    if (opt_.mode == Mode::kLatency) {
+      s["sizes"] = opt_.latency_sizes;
+      s["stride"] = opt_.stride;
+      s["seed"] = opt_.seed;
+    }
+    if (opt_.mode != Mode::kBandwidth) {
+      s["point_time"] = opt_.point_time;
+      s["samples"] = opt_.samples;
+    }
+    nlohmann::json traffic = nlohmann::json::object();
+    for (const auto& k : mem::kernel_table()) {
+      traffic[std::string(k.name)] = {{"formula", k.formula}, {"loads", k.loads}, {"stores", k.stores},
+                                      {"write_allocate", k.write_allocate}, {"flops", k.flops}, {"arrays", k.arrays}};
+    }
+    s["traffic"] = traffic;
+  }
+
+  MemOptions opt_;
+  std::string mode_text_, elements_text_, array_bytes_text_, threads_text_, bind_text_ = "close";
+  std::string kernels_text_, sizes_text_;
+};
+
+}  // namespace
+
+std::unique_ptr<Command> make_mem_command() { return std::make_unique<MemCommand>(); }
+
+}  // namespace movebench

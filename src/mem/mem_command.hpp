@@ -1,0 +1,8 @@
+#pragma once
+#include <memory>
+
+#include "core/command.hpp"
+
+namespace movebench {
+std::unique_ptr<Command> make_mem_command();
+}

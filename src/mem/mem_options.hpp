@@ -1,0 +1,49 @@
+// Everything `movebench mem` can be told, shared by its modes.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/affinity.hpp"
+#include "mem/kernels.hpp"
+
+namespace movebench::mem {
+
+enum class Mode { kBandwidth, kSeq, kTp, kLatency };
+
+struct MemOptions {
+  Mode mode = Mode::kBandwidth;
+  std::string mode_name = "bandwidth";
+  std::uint64_t elements = 0;  // 0: the default (seed's size, limited to memory)
+  std::string element_type = "double";
+  int repetitions = 10;         // the seed's NTIMES
+  std::vector<int> threads;     // empty: all allowed CPUs; several: a scaling run
+  Placement placement;
+  bool verbose_affinity = false;
+  std::uint64_t alignment = 64; // the seed's ARRAY_ALIGNMENT
+  std::string nt_stores = "auto";
+  std::vector<Kernel> kernels;  // empty: all eight
+  bool write_allocate = false;
+  std::string unit = "MB/s";
+  bool huge_pages = false;
+  // seq / tp sweeps
+  std::vector<std::uint64_t> sweep_sizes;  // elements; empty: 128 .. elements, 4 per octave
+  double point_time = 0.1;                 // seconds per kernel and size
+  int samples = 5;
+  std::string outdir = "dat";
+  // latency
+  std::vector<std::uint64_t> latency_sizes;  // bytes; empty: 4 KiB .. 4 x LLC
+  std::uint64_t stride = 64;
+  std::uint64_t seed = 42;
+  // tests only: damage one element after timing, so validation must fail
+  bool corrupt_for_test = false;
+
+  int element_bytes() const { return element_type == "float" ? 4 : 8; }
+  double unit_scale() const { return unit == "GB/s" ? 1e-9 : 1e-6; }
+  std::string flop_unit() const { return unit == "GB/s" ? "GFlop/s" : "MFlop/s"; }
+};
+
+// The seed's default array length (config.mk SIZE), elements per array.
+inline constexpr std::uint64_t kSeedElements = 125'000'000;
+
+}  // namespace movebench::mem

@@ -1,0 +1,17 @@
+// The modes of `movebench mem`; each fills the report and prints its text.
+#pragma once
+#include "core/report.hpp"
+#include "mem/mem_options.hpp"
+
+namespace movebench::mem {
+
+// The seed's default mode on shared arrays, once per thread count; more
+// than one count adds the scaling table (#nt Init Sum ...).
+void run_bandwidth(const MemOptions& opt, Report& report);
+// seq: one thread over growing arrays; tp: every thread on private arrays.
+// One data file per kernel in opt.outdir.
+void run_sweep(const MemOptions& opt, Report& report);
+// Pointer-chase latency over growing working sets.
+void run_latency(const MemOptions& opt, Report& report);
+
+}  // namespace movebench::mem

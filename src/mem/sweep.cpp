@@ -1,0 +1,131 @@
+// seq and tp: sweeps over array sizes that show every level of the memory
+// hierarchy, one data file per kernel (the seed's dat/<Kernel>.dat).
+#include <fmt/format.h>
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+#include "core/errors.hpp"
+#include "core/sizes.hpp"
+#include "core/interrupt.hpp"
+#include "core/stats.hpp"
+#include "mem/measure.hpp"
+#include "mem/modes.hpp"
+
+namespace movebench::mem {
+namespace {
+
+// Calls per sample so that a sample lasts `target` seconds: doubles the
+// count until a probe lasts a quarter of it, then scales. Counts every call
+// made, for the validation replay.
+template <class T>
+std::size_t calibrate(const Workspace<T>& ws, const Team& team, Kernel k, double target, std::size_t& calls) {
+  const Kernel seq[] = {k};
+  std::size_t iters = 1;
+  T sum{};
+  while (true) {
+    const double t = time_sequence(ws, team, seq, 1, iters, sum).front().front();
+    calls += iters;
+    if (t >= target / 4 || iters >= (std::size_t{1} << 30)) {
+      return std::max<std::size_t>(1, static_cast<std::size_t>(std::ceil(iters * target / std::max(t, 1e-9))));
+    }
+    iters *= 2;
+  }
+}
+
+std::string data_file_header(const KernelInfo& ki) {
+  // The seed's header and columns, then the median and the dataset size.
+  if (ki.flops == 0) {
+    return fmt::format("# {}: {} words, no flops\n# N  Bytes(MB)  Rate(GB/s)  Avg time(s)  Min time(s)  Max time(s)  "
+                       "Median time(s)  Dataset(MB)\n", ki.label, ki.words());
+  }
+  return fmt::format("# {}: {} words, {} flops\n# N  Bytes(MB)  Rate(GB/s)  Rate(GFlop/s)  Avg time(s)  Min time(s)  "
+                     "Max time(s)  Median time(s)  Dataset(MB)\n", ki.label, ki.words(), ki.flops);
+}
+
+std::string data_file_line(const KernelInfo& ki, std::uint64_t n, std::uint64_t total_elements, int eb,
+                           std::size_t iters, const Summary& s) {
+  const double bytes = static_cast<double>(ki.words()) * eb * static_cast<double>(total_elements);
+  const double dataset = static_cast<double>(ki.arrays) * eb * static_cast<double>(total_elements);
+  std::string line = fmt::format("{} {:11.5f} {:11.2f}", n, bytes * 1e-6, 1e-9 * bytes * iters / s.min);
+  if (ki.flops > 0) line += fmt::format(" {:11.2f}", 1e-9 * ki.flops * total_elements * iters / s.min);
+  line += fmt::format(" {:11.6f}  {:11.6f}  {:11.6f}  {:11.6f}  {:11.5f}\n", s.mean, s.min, s.max, s.median,
+                      dataset * 1e-6);
+  return line;
+}
+
+template <class T>
+void sweep(const MemOptions& opt, Report& report) {
+  const bool tp = opt.mode == Mode::kTp;
+  const int threads = tp ? opt.threads.front() : 1;
+  const auto& sizes = opt.sweep_sizes;
+  const std::uint64_t max_n = *std::max_element(sizes.begin(), sizes.end());
+  Team team = make_team(opt, threads, false);
+  auto ws = make_workspace<T>(max_n, !tp, team, opt.alignment, opt.huge_pages);
+
+  std::error_code ec;
+  std::filesystem::create_directories(opt.outdir, ec);
+  if (ec) throw UsageError(fmt::format("cannot create the output folder '{}': {}", opt.outdir, ec.message()));
+  std::printf("Running memory hierarchy sweeps: %s, %d thread%s, %zu sizes, data files in %s/\n",
+              tp ? "throughput (private arrays per thread)" : "sequential", threads, threads > 1 ? "s" : "",
+              sizes.size(), opt.outdir.c_str());
+  const double target = opt.point_time / opt.samples;
+  bool all_passed = true;
+  std::string first_failure;
+  for (Kernel k : selected_kernels(opt)) {
+    const KernelInfo& ki = info(k);
+    const std::string path = fmt::format("{}/{}.dat", opt.outdir, ki.label);
+    std::ofstream file(path);
+    if (!file) throw UsageError(fmt::format("cannot write '{}'", path));
+    file << data_file_header(ki);
+    std::printf("Running kernel %s\n%14s %14s %12s %14s\n", std::string(ki.label).c_str(), "N", "Dataset", opt.unit.c_str(),
+                "Median");
+    for (std::uint64_t n : sizes) {
+      if (interrupted()) break;
+      ws.resize(n);
+      initialise(ws, team);
+      team.nt = use_nontemporal(opt, ki.arrays * sizeof(T) * ws.total_elements());
+      std::size_t calls = 0;
+      const std::size_t iters = calibrate(ws, team, k, target, calls);
+      T sum{};
+      const Kernel seq[] = {k};
+      const auto times = time_sequence(ws, team, seq, opt.samples, iters, sum);
+      const auto& samples = times.front();
+      if (samples.empty()) break;
+      calls += samples.size() * iters;
+      if (opt.corrupt_for_test) ws.views[0].a[n / 2] = ws.views[0].a[n / 2] * 2 + 1;
+      const Validation check = validate(ws, seq, calls, sum);
+      if (!check.passed && all_passed) {
+        all_passed = false;
+        first_failure = fmt::format("{} at N={}: {}", ki.name, n, check.message);
+      }
+      std::vector<double> per_call;
+      for (double t : samples) per_call.push_back(t / static_cast<double>(iters));
+      const Summary s = summarize(samples);
+      file << data_file_line(ki, n, ws.total_elements(), sizeof(T), iters, s);
+      Record r = kernel_record(opt, k, ws.total_elements(), threads, team.nt, per_call);
+      r.params["elements_per_thread"] = tp ? n : n / threads;
+      r.params["calls_per_sample"] = iters;
+      std::printf("%14llu %14s %12.2f %12.2f%s\n", static_cast<unsigned long long>(n),
+                  format_bytes(static_cast<double>(r.bytes)).c_str(), r.figures[0].value, r.figures[1].value,
+                  check.passed ? "" : "  VALIDATION FAILED");
+      report.add(std::move(r));
+    }
+  }
+  std::printf("%s\n", all_passed ? "Solution Validates" : ("Solution does not validate: " + first_failure).c_str());
+  report.validation(all_passed, "mem: " + first_failure);
+}
+
+}  // namespace
+
+void run_sweep(const MemOptions& opt, Report& report) {
+  if (opt.element_type == "float") {
+    sweep<float>(opt, report);
+  } else {
+    sweep<double>(opt, report);
+  }
+}
+
+}  // namespace movebench::mem

@@ -1,0 +1,74 @@
+#include "suite/run_command.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include <cstdio>
+
+#include "core/clock.hpp"
+#include "core/errors.hpp"
+#include "core/interrupt.hpp"
+
+namespace movebench {
+namespace {
+
+class RunCommand : public Command {
+ public:
+  explicit RunCommand(const std::vector<std::unique_ptr<Command>>& commands) : commands_(commands) {}
+  std::string name() const override { return "run"; }
+  std::string summary() const override {
+    return "The default suite: every benchmark this machine can run, bounded to about a minute";
+  }
+  std::vector<std::string> cases() const override { return {}; }
+
+  void add_options(CLI::App& app) override {
+    app.add_option("--only", only_, "Run only these benchmarks (e.g. mem)");
+  }
+
+  void check_options() override {
+    for (const auto& name : only_) {
+      bool known = false;
+      for (const auto& c : commands_) known = known || c->name() == name;
+      if (!known) throw UsageError(fmt::format("unknown benchmark '{}' in --only", name));
+    }
+  }
+
+  int run(Report& report) override {
+    std::vector<std::string> lines;
+    for (const auto& c : commands_) {
+      if (interrupted()) break;
+      if (!only_.empty() && std::find(only_.begin(), only_.end(), c->name()) == only_.end()) continue;
+      std::fprintf(stderr, "movebench run: %s\n", c->name().c_str());
+      const double t0 = now_seconds();
+      std::string why;
+      if (c->run_in_suite(report, why)) {
+        lines.push_back(fmt::format("{}  [{:.1f} s]", c->suite_summary(report), now_seconds() - t0));
+      } else {
+        lines.push_back(fmt::format("{}: skipped ({})", c->name(), why));
+      }
+    }
+    std::printf("\n==== movebench run: summary ====\n");
+    for (const auto& l : lines) std::printf("%s\n", l.c_str());
+    std::printf("validation: %s\n", report.validated() ? "PASSED" : "FAILED");
+    return kExitOk;
+  }
+
+  bool run_in_suite(Report&, std::string& why) override {
+    why = "run does not nest";
+    return false;
+  }
+  std::string suite_summary(const Report&) const override { return ""; }
+
+ private:
+  const std::vector<std::unique_ptr<Command>>& commands_;
+  std::vector<std::string> only_;
+};
+
+}  // namespace
+
+std::unique_ptr<Command> make_run_command(const std::vector<std::unique_ptr<Command>>& commands) {
+  return std::make_unique<RunCommand>(commands);
+}
+
+}  // namespace movebench

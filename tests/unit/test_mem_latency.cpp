@@ -1,0 +1,20 @@
+#include <gtest/gtest.h>
+
+#include "mem/latency.hpp"
+
+using namespace movebench::mem;
+
+TEST(ChaseRing, IsOneCycleThroughEveryNode) {
+  for (std::size_t bytes : {128u, 4096u, 1u << 20}) {
+    ChaseRing ring(bytes, 64, 7, false);
+    EXPECT_EQ(ring.nodes(), bytes / 64);
+    EXPECT_TRUE(ring.is_single_cycle()) << bytes;
+  }
+}
+
+TEST(ChaseRing, AFullLapComesBackToTheStart) {
+  ChaseRing ring(64 * 16, 64, 3, false);  // 16 nodes: 16 loads is one lap
+  void* start = ring.chase(0);
+  EXPECT_EQ(ring.chase(16), start);
+  EXPECT_NE(ring.chase(16 * 1), nullptr);
+}

@@ -1,0 +1,55 @@
+#include <gtest/gtest.h>
+
+#include "core/errors.hpp"
+#include "core/sizes.hpp"
+
+using namespace movebench;
+
+TEST(ParseSize, PlainAndSuffixes) {
+  EXPECT_EQ(parse_size("64"), 64u);
+  EXPECT_EQ(parse_size("4K"), 4096u);
+  EXPECT_EQ(parse_size("4k"), 4096u);
+  EXPECT_EQ(parse_size("2MiB"), 2u << 20);
+  EXPECT_EQ(parse_size("3MB"), 3u << 20);
+  EXPECT_EQ(parse_size("1G"), 1ull << 30);
+  EXPECT_EQ(parse_size("2T"), 2ull << 40);
+  EXPECT_EQ(parse_size("512B"), 512u);
+}
+
+TEST(ParseSize, RejectsMalformed) {
+  for (const char* bad : {"1Q", "-5", "0", "", "K", "1.5M", "12 K", "1KQ", "0x10", "18446744073709551616",
+                          "99999999999999T"}) {
+    EXPECT_THROW(parse_size(bad), UsageError) << bad;
+  }
+  EXPECT_EQ(parse_size("0", true), 0u);
+}
+
+TEST(ParseSizeList, RangesAndLists) {
+  EXPECT_EQ(parse_size_list("1K:8K"), (std::vector<std::uint64_t>{1024, 2048, 4096, 8192}));
+  EXPECT_EQ(parse_size_list("1:100:x10"), (std::vector<std::uint64_t>{1, 10, 100}));
+  EXPECT_EQ(parse_size_list("1K:4K:+1K"), (std::vector<std::uint64_t>{1024, 2048, 3072, 4096}));
+  EXPECT_EQ(parse_size_list("2^0..2^3"), (std::vector<std::uint64_t>{1, 2, 4, 8}));
+  EXPECT_EQ(parse_size_list("64,128,64"), (std::vector<std::uint64_t>{64, 128}));
+  EXPECT_EQ(parse_size_list("8,1:2"), (std::vector<std::uint64_t>{8, 1, 2}));
+}
+
+TEST(ParseSizeList, RejectsMalformed) {
+  for (const char* bad : {"8K:1K", "1:8:x1", "1:8:y2", "2^3..2^1", "3..5", "1:2:3:4", ",", "1,,2"}) {
+    EXPECT_THROW(parse_size_list(bad), UsageError) << bad;
+  }
+}
+
+TEST(ParseCountList, ThreadCounts) {
+  EXPECT_EQ(parse_count_list("1,2,4"), (std::vector<int>{1, 2, 4}));
+  EXPECT_EQ(parse_count_list("1:4"), (std::vector<int>{1, 2, 3, 4}));
+  EXPECT_EQ(parse_count_list("1:16:x2"), (std::vector<int>{1, 2, 4, 8, 16}));
+  EXPECT_THROW(parse_count_list("0"), UsageError);
+  EXPECT_THROW(parse_count_list("-1"), UsageError);
+  EXPECT_THROW(parse_count_list("two"), UsageError);
+}
+
+TEST(FormatBytes, Units) {
+  EXPECT_EQ(format_bytes(512), "512 B");
+  EXPECT_EQ(format_bytes(1536), "1.50 KiB");
+  EXPECT_EQ(format_bytes(3.0 * (1 << 30)), "3.00 GiB");
+}

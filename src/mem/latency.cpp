@@ -21,7 +21,8 @@ ChaseRing::ChaseRing(std::size_t bytes, std::size_t stride, std::uint64_t seed, 
   }
 }
 
-void* ChaseRing::chase(std::size_t loads) const {
+// Never inlined: a caller that drops the result must not drop the loads.
+__attribute__((noinline)) void* ChaseRing::chase(std::size_t loads) const {
   void* p = buffer_.data();
   for (std::size_t i = 0; i < loads; i += 16) {
 #define MOVEBENCH_HOP p = *static_cast<void**>(p);
@@ -65,8 +66,9 @@ std::size_t loads_for(const ChaseRing& ring, double target) {
   std::size_t probe = 1 << 14;
   while (true) {
     const double t0 = now_seconds();
-    ring.chase(probe);
+    void* volatile sink = ring.chase(probe);
     const double t = now_seconds() - t0;
+    (void)sink;
     if (t > target / 10 || probe >= (std::size_t{1} << 34)) {
       const auto loads = static_cast<std::size_t>(target / (t / static_cast<double>(probe)));
       return std::max<std::size_t>(16, loads / 16 * 16);

@@ -78,7 +78,7 @@ void print_table_row(const MemOptions& opt, Kernel k, std::uint64_t elements, co
     if (f.name == "bandwidth_write_allocate") wa = fmt::format("  {:.2f}", f.value);
   }
   if (opt.write_allocate && wa.empty()) wa = "  -";
-  std::printf("%-12s%12.2f  %-13s  %-11.4f  %-11.4f  %-11.4f  %-11.4f%s\n", label.c_str(),
+  std::printf("%-12s%12.2f  %-13s  %-11.6f  %-11.6f  %-11.6f  %-11.6f%s\n", label.c_str(),
               best_rate(opt, k, elements, s.min), flops.c_str(), s.mean, s.min, s.max, s.median, wa.c_str());
 }
 

@@ -126,8 +126,8 @@ std::vector<std::vector<double>> time_sequence(const Workspace<T>& ws, const Tea
       // stop; the check is outside every timed region.
 #pragma omp master
       {
-        if (interrupted()) stop = true;
-        else completed = r + 1;
+        completed = r + 1;
+        stop = interrupted();
       }
 #pragma omp barrier
       if (stop) break;

@@ -1,0 +1,44 @@
+"""Shared fixtures: the binary under test, running it, and the result schema."""
+import json
+import os
+import pathlib
+import subprocess
+
+import jsonschema
+import pytest
+
+REPO = pathlib.Path(__file__).resolve().parents[1]
+SCHEMA = json.loads((REPO / "docs" / "result.schema.json").read_text())
+
+
+def binary_path() -> pathlib.Path:
+    path = pathlib.Path(os.environ.get("MOVEBENCH_BIN", REPO / "build" / "release" / "movebench"))
+    if not path.exists():
+        pytest.exit(f"movebench binary not found at {path}: build first or set MOVEBENCH_BIN", returncode=2)
+    return path
+
+
+@pytest.fixture(scope="session")
+def movebench() -> pathlib.Path:
+    return binary_path()
+
+
+def run_movebench(*args, timeout=120, check=None, env=None, **kwargs):
+    """Runs the binary; `check` is the expected exit code (None: any)."""
+    full_env = dict(os.environ, **(env or {}))
+    proc = subprocess.run([str(binary_path()), *map(str, args)], capture_output=True, text=True,
+                          timeout=timeout, env=full_env, **kwargs)
+    if check is not None:
+        assert proc.returncode == check, (
+            f"exit {proc.returncode}, wanted {check}\nstdout:\n{proc.stdout}\nstderr:\n{proc.stderr}")
+    return proc
+
+
+def validate_result(doc):
+    """Raises jsonschema.ValidationError when doc is not a valid result document."""
+    jsonschema.validate(doc, SCHEMA, cls=jsonschema.Draft202012Validator)
+    return doc
+
+
+def load_result(path):
+    return validate_result(json.loads(pathlib.Path(path).read_text()))

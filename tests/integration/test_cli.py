@@ -1,0 +1,71 @@
+"""The front door: --version, --list, --help, and bad input everywhere."""
+import re
+import subprocess
+
+import pytest
+
+from conftest import REPO, run_movebench
+
+
+def test_version_is_exactly_name_and_semver():
+    out = run_movebench("--version", check=0).stdout
+    assert re.fullmatch(r"movebench \d+\.\d+\.\d+\n", out)
+
+
+def test_list_prints_stable_dotted_names():
+    names = run_movebench("--list", check=0).stdout.split()
+    for kernel in ("init", "sum", "copy", "update", "triad", "daxpy", "striad", "sdaxpy", "latency"):
+        assert f"mem.{kernel}" in names
+    assert all(re.fullmatch(r"[a-z0-9_]+\.[a-z0-9_.]+", n) for n in names)
+
+
+def subcommands():
+    help_text = run_movebench("--help", check=0).stdout
+    section = help_text.split("Subcommands:")[1]
+    return re.findall(r"^\s+([a-z0-9]+)\s", section, re.M)
+
+
+def test_every_subcommand_has_help():
+    subs = subcommands()
+    assert "mem" in subs and "run" in subs
+    for sub in subs:
+        proc = run_movebench(sub, "--help", check=0)
+        assert "--json" in proc.stdout, sub
+
+
+@pytest.mark.parametrize("args", [
+    ["nosuchcommand"],
+    ["mem", "--bogus"],
+    ["mem", "-n", "1Q"],
+    ["mem", "-n", "-5"],
+    ["mem", "-n", "0"],
+    ["mem", "--threads", "0"],
+    ["mem", "--threads", "two"],
+    ["mem", "-n", "1T"],
+    ["mem", "--align", "3"],
+    ["mem", "--kernels", "stream"],
+    ["mem", "--bind", "9999"],
+    ["mem", "--type", "int"],
+    ["mem", "-r", "0"],
+    ["mem", "-n", "1M", "--array-bytes", "8M"],
+    ["mem", "latency", "--sizes", "64"],
+    ["mem", "--json", "/nonexistent-dir/out.json"],
+    ["run", "--only", "nosuch"],
+])
+def test_bad_input_is_one_line_and_exit_2(args, tmp_path):
+    proc = run_movebench(*args, cwd=tmp_path)
+    assert proc.returncode == 2, proc.stderr
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1, proc.stderr
+    assert "error" in lines[0]
+    assert proc.stdout == ""
+    assert list(tmp_path.iterdir()) == [], "nothing may be written on bad input"
+
+
+def test_install_puts_the_binary_in_prefix(movebench, tmp_path):
+    build_dir = movebench.parent
+    subprocess.run(["cmake", "--install", str(build_dir), "--prefix", str(tmp_path)], check=True,
+                   capture_output=True)
+    installed = tmp_path / "bin" / "movebench"
+    out = subprocess.run([str(installed), "--version"], capture_output=True, text=True, check=True).stdout
+    assert out.startswith("movebench ")

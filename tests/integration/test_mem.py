@@ -1,0 +1,145 @@
+"""movebench mem, end to end on tiny sizes: tables, JSON, sweeps, latency, signals."""
+import json
+import re
+import signal
+import subprocess
+import time
+
+import pytest
+
+from conftest import binary_path, load_result, run_movebench
+
+KERNELS = ["Init", "Sum", "Copy", "Update", "Triad", "Daxpy", "STriad", "SDaxpy"]
+ROW = re.compile(r"^(\w+):\s+([\d.]+)\s+([\d.]+|-)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)", re.M)
+
+
+def table_rows(stdout):
+    return {m.group(1): m for m in ROW.finditer(stdout)}
+
+
+def test_default_table_validates_and_matches_json(tmp_path):
+    out = tmp_path / "mem.json"
+    proc = run_movebench("mem", "-n", "256K", "-r", "4", "--threads", "2", "--json", out, check=0)
+    rows = table_rows(proc.stdout)
+    assert list(rows) == KERNELS
+    assert "Function      Rate(MB/s)  Rate(MFlop/s)" in proc.stdout
+    assert proc.stdout.rstrip().endswith("Solution Validates")
+    for label, m in rows.items():
+        avg, lo, hi, med = (float(m.group(i)) for i in range(4, 8))
+        assert 0 < lo <= med <= hi and lo <= avg <= hi, label
+        assert (m.group(3) == "-") == (label in ("Init", "Copy"))
+
+    doc = load_result(out)
+    assert doc["validated"] is True and doc["complete"] is True
+    assert doc["settings"]["mem"]["traffic"]["triad"] == {
+        "formula": "a = b + c * s", "loads": 2, "stores": 1, "write_allocate": True, "flops": 2, "arrays": 3}
+    records = doc["timings"]
+    assert [r["operation"] for r in records] == [k.lower() for k in KERNELS]
+    for r in records:
+        assert len(r["samples"]) == 4 and r["stats"]["count"] == 4
+        assert r["params"]["threads"] == 2 and r["params"]["elements"] == 256 * 1024
+        assert len(r["params"]["warmup_samples"]) == 1
+    # The table's rate is the JSON's bandwidth figure: traffic / best time.
+    triad = records[4]
+    traffic = 3 * 8 * 256 * 1024
+    assert triad["figures"]["bandwidth"]["value"] == pytest.approx(traffic / triad["stats"]["min"] / 1e6)
+    assert float(rows["Triad"].group(2)) == pytest.approx(triad["figures"]["bandwidth"]["value"], rel=1e-3)
+    assert doc["results"]["mem.triad.2t"]["unit"] == "MB/s"
+
+
+def test_write_allocate_column_counts_the_extra_read():
+    proc = run_movebench("mem", "-n", "64K", "-r", "2", "--nt-stores", "off", "--write-allocate",
+                         "--kernels", "copy,update", "--parsable", check=0)
+    lines = dict(re.findall(r"name=mem\.(\w+) metric=(bandwidth_write_allocate)", proc.stdout))
+    assert lines == {"copy": "bandwidth_write_allocate"}  # update has no write-allocate
+    bw = {m[0]: float(m[1]) for m in re.findall(r"name=mem\.(\w+) metric=bandwidth value=(\S+)", proc.stdout)}
+    wa = float(re.search(r"name=mem\.copy metric=bandwidth_write_allocate value=(\S+)", proc.stdout).group(1))
+    assert wa == pytest.approx(bw["copy"] * 3 / 2, rel=1e-4)
+
+
+@pytest.mark.parametrize("elem", ["double", "float"])
+@pytest.mark.parametrize("nt", ["on", "off"])
+def test_types_and_store_kinds_validate(elem, nt):
+    proc = run_movebench("mem", "-n", "100003", "-r", "3", "--type", elem, "--nt-stores", nt, "--align", "8"
+                         if elem == "double" else "4", check=0)
+    assert "Solution Validates" in proc.stdout
+    assert f"streaming stores {nt}" in proc.stdout
+
+
+def test_corrupted_array_fails_validation_keeping_results(tmp_path):
+    out = tmp_path / "bad.json"
+    proc = run_movebench("mem", "-n", "64K", "-r", "2", "--json", out, "--corrupt-for-test")
+    assert proc.returncode == 1
+    assert "Solution does not validate" in proc.stdout
+    doc = load_result(out)
+    assert doc["validated"] is False
+    assert "array a[" in doc["errors"]["validation"]
+    assert len(doc["timings"]) == 8
+
+
+def test_scaling_run_prints_the_column_table():
+    proc = run_movebench("mem", "-n", "128K", "-r", "2", "--threads", "1,2", "--verbose-affinity", check=0)
+    table = proc.stdout[proc.stdout.index("#nt"):].splitlines()
+    assert table[0].split() == ["#nt"] + KERNELS
+    assert [line.split()[0] for line in table[1:3]] == ["1", "2"]
+    assert all(len(line.split()) == 9 for line in table[1:3])
+    assert re.search(r"thread 1 running on CPU \d+, affinity mask \d+", proc.stdout)
+
+
+@pytest.mark.parametrize("mode,threads", [("seq", 1), ("tp", 2)])
+def test_sweeps_write_one_data_file_per_kernel(tmp_path, mode, threads):
+    out = tmp_path / "sweep.json"
+    dat = tmp_path / "dat"
+    sizes = [1024, 4096, 16384, 65536]
+    proc = run_movebench("mem", mode, "--sizes", "1K:64K:x4", "--point-time", "0.02", "--samples", "3",
+                         "--threads", threads, "--outdir", dat, "--json", out, check=0)
+    assert "Solution Validates" in proc.stdout
+    for label in KERNELS:
+        lines = (dat / f"{label}.dat").read_text().splitlines()
+        assert lines[0].startswith(f"# {label}:") and lines[1].startswith("# N  Bytes(MB)  Rate(GB/s)")
+        rows = [line.split() for line in lines[2:]]
+        assert [int(r[0]) for r in rows] == sizes
+        assert all(float(r[2]) > 0 for r in rows)
+    doc = load_result(out)
+    assert len(doc["timings"]) == 8 * len(sizes)
+    triad = [r for r in doc["timings"] if r["operation"] == "triad"]
+    assert [r["params"]["elements"] for r in triad] == [s * threads for s in sizes]
+    assert [r["bytes"] for r in triad] == [3 * 8 * s * threads for s in sizes]
+    assert all(r["params"]["mode"] == mode for r in triad)
+
+
+def test_latency_grows_from_cache_to_memory(tmp_path):
+    out = tmp_path / "lat.json"
+    proc = run_movebench("mem", "latency", "--sizes", "4K,64M", "--point-time", "0.05", "--json", out, check=0)
+    assert "Solution Validates" in proc.stdout
+    doc = load_result(out)
+    lat = {r["bytes"]: r["figures"]["latency"]["value"] for r in doc["timings"]}
+    assert set(lat) == {4096, 64 << 20}
+    assert 0 < lat[4096] < lat[64 << 20], lat
+
+
+def test_parsable_lines_have_a_fixed_key_order():
+    proc = run_movebench("mem", "-n", "16K", "-r", "2", "--kernels", "triad", "--parsable", "--threads", "1",
+                         check=0)
+    lines = [l for l in proc.stdout.splitlines() if l.startswith("MOVEBENCH_RESULT")]
+    assert len(lines) == 3  # bandwidth, bandwidth_median, flops
+    assert re.fullmatch(r"MOVEBENCH_RESULT name=mem\.triad metric=bandwidth value=\S+ unit=MB/s stat=min "
+                        r"bytes=393216 .*threads=1.*", lines[0])
+
+
+@pytest.mark.parametrize("sig,code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_interrupted_run_keeps_what_it_measured(tmp_path, sig, code):
+    out = tmp_path / "int.json"
+    proc = subprocess.Popen([str(binary_path()), "mem", "-n", "8M", "-r", "100000", "--threads", "2",
+                             "--json", str(out)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(2.0)
+    proc.send_signal(sig)
+    stdout, _ = proc.communicate(timeout=60)
+    assert proc.returncode == code
+    doc = load_result(out)
+    assert doc["complete"] is False
+    assert "interrupted" in doc["errors"]
+    assert len(doc["timings"]) == 8, "the rounds measured before the signal are kept"
+    assert doc["timings"][0]["stats"]["count"] >= 1
+    assert doc["validated"] is True, "what was measured is still validated"
+    assert "Solution Validates" in stdout

@@ -9,6 +9,7 @@
 #include "core/command.hpp"
 #include "core/errors.hpp"
 #include "core/interrupt.hpp"
+#include "link/link_command.hpp"
 #include "mem/mem_command.hpp"
 #include "suite/run_command.hpp"
 
@@ -17,6 +18,8 @@ namespace movebench {
 std::vector<std::unique_ptr<Command>> make_commands() {
   std::vector<std::unique_ptr<Command>> commands;
   commands.push_back(make_mem_command());
+  commands.push_back(make_link_command());
+  commands.push_back(make_stream_command());
   return commands;
 }
 

@@ -1,0 +1,168 @@
+// The device interface of `link` and `stream` (BabelStream style): one small
+// abstract device with in-order queues, buffers, timestamps and a gate, and
+// one folder per backend (host/, opencl/, cuda/). The benchmarks above it are
+// written once against this interface.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace movebench::link {
+
+// Where a buffer lives. Host kinds are what the backend can allocate:
+//   pageable        ordinary malloc'd memory (copies stage through the driver)
+//   pinned          page-locked host memory (the copy engine reads it directly)
+//   mapped          page-locked and mapped into the device's address space,
+//                   so device kernels can read and write it (zero copy)
+//   write_combined  mapped and write-combined (CUDA only)
+enum class MemKind { kDevice, kPageable, kPinned, kMapped, kWriteCombined };
+std::string_view kind_name(MemKind kind);
+MemKind parse_host_kind(std::string_view name);  // throws UsageError
+
+class Buffer {
+ public:
+  Buffer(MemKind kind, std::size_t bytes) : kind_(kind), bytes_(bytes) {}
+  virtual ~Buffer() = default;
+  Buffer(const Buffer&) = delete;
+  Buffer& operator=(const Buffer&) = delete;
+  MemKind kind() const { return kind_; }
+  std::size_t bytes() const { return bytes_; }
+  // The host address of host kinds; nullptr for device memory.
+  virtual void* host() const = 0;
+  template <class T>
+  T* as() const { return static_cast<T*>(host()); }
+
+ private:
+  MemKind kind_;
+  std::size_t bytes_;
+};
+
+// A point in a queue; its timestamp is taken on the device's own clock when
+// the queue reaches it (CUDA events, OpenCL profiling, the host worker's
+// steady clock).
+class Event {
+ public:
+  virtual ~Event() = default;
+  virtual bool done() = 0;
+  // Waits until done; throws std::runtime_error after timeout_s (never hangs).
+  virtual void wait(double timeout_s) = 0;
+};
+
+// A device-side blocker: work queued behind hold() does not start until
+// open(), so a whole batch is queued first and only the transfers are timed
+// (nvbandwidth's method). Destruction opens it: a forgotten gate never hangs.
+class Gate {
+ public:
+  virtual ~Gate() = default;
+  virtual void open() = 0;
+};
+
+// An in-order queue (CUDA stream, OpenCL command queue, host worker thread).
+class Queue {
+ public:
+  virtual ~Queue() = default;
+  // Copy-engine transfer; either side may be host or device memory.
+  virtual void copy(Buffer& dst, std::size_t dst_off, Buffer& src, std::size_t src_off, std::size_t bytes) = 0;
+  // Device kernel over 32-bit words: dst[i] = src[i] * mul + add. Offsets
+  // and counts are in words. Either buffer may be device memory or mapped
+  // host memory (see Device::kernel_reaches).
+  virtual void transform(Buffer& dst, std::size_t dst_off, Buffer& src, std::size_t src_off, std::size_t words,
+                         std::uint32_t mul, std::uint32_t add) = 0;
+  virtual void hold(Gate& gate) = 0;
+  virtual std::shared_ptr<Event> mark() = 0;
+  // Later work in this queue waits for `event` (from any queue).
+  virtual void after(Event& event) = 0;
+  virtual void finish(double timeout_s) = 0;
+};
+
+// The persistent kernel of `stream`: launched once, it serves `chunks`
+// chunks of `chunk_words` words from `in` to `out` (x * 3 + 1), chunk c
+// starting when the host sets flags[c] = 1 and ending with each of
+// groups() workers adding 1 to flags[chunks + c]. `flags` is mapped host
+// memory of 2 * chunks words. The kernel gives up after timeout_s.
+struct PersistentJob {
+  Buffer* in = nullptr;
+  Buffer* out = nullptr;
+  Buffer* flags = nullptr;
+  std::size_t chunk_words = 0;
+  std::size_t chunks = 0;
+  double timeout_s = 10;
+};
+
+// One pass of a streaming design over mapped host memory: `chunks` chunks of
+// `chunk_words` words from `in` to `out` (x * 3 + 1), at most `inflight`
+// chunks in flight.
+struct StreamJob {
+  Buffer* in = nullptr;
+  Buffer* out = nullptr;
+  std::size_t chunk_words = 0;
+  std::size_t chunks = 0;
+  int inflight = 1;
+  double timeout_s = 10;
+};
+// Host clock (now_seconds) when each chunk was submitted and when the host
+// saw its result: the seed's latency and throughput come from these.
+struct ChunkTimes {
+  std::vector<double> submitted, seen;
+};
+
+// A latency figure measured on the device side, and which clock measured it.
+struct Timed {
+  double seconds = 0;
+  std::string clock;  // "gpu globaltimer", "opencl profiling", "host steady_clock"
+};
+
+class Device {
+ public:
+  virtual ~Device() = default;
+  virtual std::string backend() const = 0;  // "host", "opencl", "cuda"
+  virtual std::string name() const = 0;
+  // Driver and runtime versions, bus id, PCIe and NUMA facts.
+  virtual nlohmann::json facts() const = 0;
+  virtual std::vector<MemKind> host_kinds() const = 0;
+  // True when device kernels can read and write this kind directly.
+  virtual bool kernel_reaches(MemKind kind) const = 0;
+  virtual std::unique_ptr<Buffer> alloc(MemKind kind, std::size_t bytes) = 0;
+  virtual std::unique_ptr<Queue> queue() = 0;
+  virtual std::unique_ptr<Gate> gate() = 0;
+  // False where a gated queue would block the caller (CUDA copies from
+  // pageable memory stage through the driver on the calling thread).
+  virtual bool gate_works_with(MemKind) const { return true; }
+  // Seconds between two completed events on the device clock.
+  virtual double elapsed(Event& from, Event& to) = 0;
+
+  // Latency from the device side through host memory `ring` (a pointer
+  // chase: word i holds the index of the next word): `steps` dependent
+  // loads starting at word 0. Returns the time of the whole chase.
+  virtual Timed chase(Buffer& ring, std::size_t steps) = 0;
+  // Persistent kernel: starts it and returns at once; wait with the event.
+  virtual bool has_persistent() const = 0;
+  virtual std::shared_ptr<Event> launch_persistent(const PersistentJob& job) = 0;
+  virtual int persistent_groups() const { return 1; }
+  // Backend-only stream designs (CUDA: "graph", "memops").
+  virtual std::vector<std::string> extra_designs() const { return {}; }
+  virtual ChunkTimes run_extra_design(const std::string& design, const StreamJob& job);
+};
+
+// How the user picks a device (shared by link and stream).
+struct DeviceChoice {
+  std::string backend;   // empty: the first accelerator built and present, else host
+  std::string platform;  // OpenCL: index or name substring
+  std::string device;    // index or name substring; empty: rank mod devices
+                         // (host backend: the worker's CPU; empty: another core)
+};
+
+// The backends compiled into this build, in preference order.
+std::vector<std::string> built_backends();
+// Opens the chosen device. Throws UsageError (one clear line, exit 2) when
+// the backend is not built or has no such device.
+std::unique_ptr<Device> open_device(const DeviceChoice& choice);
+// Node-local MPI rank from the launcher's environment (OMPI/Slurm/MPICH),
+// -1 when not under a launcher; link does not link MPI.
+int local_rank_from_env();
+
+}  // namespace movebench::link

@@ -1,0 +1,222 @@
+// link bandwidth: per size, `count` tests; a test queues `batch` transfers
+// behind a gate, opens it, and takes the device-clock time from the first
+// transfer's start to the last one's end. Patterns are written before and
+// checked after each test, outside the timed region.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+
+#include "core/interrupt.hpp"
+#include "core/sizes.hpp"
+#include "link/figures.hpp"
+#include "link/link_bench.hpp"
+#include "link/pattern.hpp"
+
+namespace movebench::link {
+namespace {
+
+// One direction of traffic: its host buffer, device buffer and a staging
+// buffer used only to write and read device memory for the checks.
+struct Lane {
+  Direction dir;
+  std::unique_ptr<Buffer> host, dev, stage;
+  std::unique_ptr<Queue> queue;
+  std::size_t words = 0;
+
+  Lane(Device& d, Direction direction, MemKind kind, std::size_t bytes)
+      : dir(direction),
+        host(d.alloc(kind, bytes)),
+        dev(d.alloc(MemKind::kDevice, bytes)),
+        stage(d.alloc(MemKind::kPageable, bytes)),
+        queue(d.queue()),
+        words(bytes / 4) {}
+
+  void prepare(std::uint32_t seed, double timeout) {
+    if (dir == Direction::kRead) {
+      fill_pattern(host->as<std::uint32_t>(), words, seed);
+      return;
+    }
+    fill_pattern(stage->as<std::uint32_t>(), words, seed);
+    queue->copy(*dev, 0, *stage, 0, words * 4);
+    queue->finish(timeout);
+    std::memset(host->host(), 0, words * 4);
+  }
+  void enqueue(Path path) {
+    Buffer& dst = dir == Direction::kRead ? *dev : *host;
+    Buffer& src = dir == Direction::kRead ? *host : *dev;
+    if (path == Path::kCopy) {
+      queue->copy(dst, 0, src, 0, words * 4);
+    } else {
+      queue->transform(dst, 0, src, 0, words, 1, 0);
+    }
+  }
+  // The words that arrived, in host memory.
+  std::uint32_t* arrived(double timeout) {
+    if (dir == Direction::kWrite) return host->as<std::uint32_t>();
+    std::memset(stage->host(), 0, words * 4);
+    queue->copy(*stage, 0, *dev, 0, words * 4);
+    queue->finish(timeout);
+    return stage->as<std::uint32_t>();
+  }
+};
+
+struct TestTimes {
+  std::vector<double> lane;  // seconds per transfer, per lane
+  double total = 0;          // seconds per transfer set, all lanes together
+};
+
+TestTimes timed_test(Device& device, std::vector<Lane>& lanes, Path path, int batch, double timeout) {
+  auto gate = device.gate();
+  const bool gated = device.gate_works_with(lanes.front().host->kind());
+  std::vector<std::shared_ptr<Event>> start, end;
+  for (auto& lane : lanes) {
+    if (gated) lane.queue->hold(*gate);
+    start.push_back(lane.queue->mark());
+    for (int b = 0; b < batch; ++b) lane.enqueue(path);
+    end.push_back(lane.queue->mark());
+  }
+  gate->open();
+  for (auto& lane : lanes) lane.queue->finish(timeout);
+  TestTimes t;
+  double first = 0, last = 0;  // relative to lane 0's start
+  for (std::size_t i = 0; i < lanes.size(); ++i) {
+    t.lane.push_back(device.elapsed(*start[i], *end[i]) / batch);
+    first = std::min(first, device.elapsed(*start[0], *start[i]));
+    last = std::max(last, device.elapsed(*start[0], *end[i]));
+  }
+  t.total = (last - first) / batch;
+  return t;
+}
+
+std::string label(Direction d) {
+  return d == Direction::kRead ? "Read (Host->Device)" : d == Direction::kWrite ? "Write (Device->Host)" : "Duplex";
+}
+
+struct Series {
+  std::string operation;
+  double bytes_per_test;
+  std::vector<double> seconds;
+};
+
+void add_record(Report& report, const Series& s, std::uint64_t bytes, const nlohmann::json& params) {
+  const RateStats r = rate_stats(s.bytes_per_test, s.seconds);
+  Record rec;
+  rec.benchmark = "link";
+  rec.operation = s.operation;
+  rec.bytes = bytes;
+  rec.params = params;
+  rec.params["variance"] = r.variance;
+  rec.samples = s.seconds;
+  rec.figures = {{"bandwidth", r.average, "MB/s", "average"},
+                 {"bandwidth_median", r.median, "MB/s", "median"},
+                 {"bandwidth_min", r.min, "MB/s", "min"},
+                 {"bandwidth_max", r.max, "MB/s", "max"}};
+  report.add(std::move(rec));
+}
+
+struct Combo {
+  Direction dir;
+  Path path;
+  MemKind kind;
+};
+
+// One size of one combination: allocate, warm up, `count` tests, check
+// each, record. Returns the series measured (one per lane, plus the total
+// for duplex).
+std::vector<Series> measure_size(Device& device, const Combo& c, std::uint64_t bytes, const LinkOptions& o,
+                                 Report& report, bool& corrupt) {
+  std::vector<Lane> lanes;
+  if (c.dir != Direction::kWrite) lanes.emplace_back(device, Direction::kRead, c.kind, bytes);
+  if (c.dir != Direction::kRead) lanes.emplace_back(device, Direction::kWrite, c.kind, bytes);
+  const std::string base = path_name(c.path) + "." + direction_name(c.dir);
+  std::vector<Series> series;
+  for (auto& lane : lanes) {
+    const std::string name = c.dir == Direction::kDuplex ? base + "." + direction_name(lane.dir) : base;
+    series.push_back({name, static_cast<double>(bytes), {}});
+  }
+  if (c.dir == Direction::kDuplex) series.push_back({base + ".total", 2.0 * bytes, {}});
+
+  for (auto& lane : lanes) lane.prepare(1, o.common.timeout_s);
+  timed_test(device, lanes, c.path, 1, o.common.timeout_s);  // warm-up: first use of buffers and kernels
+  for (int test = 0; test < o.count && !interrupted(); ++test) {
+    const auto seed = static_cast<std::uint32_t>(test + 2);
+    for (auto& lane : lanes) lane.prepare(seed, o.common.timeout_s);
+    const TestTimes t = timed_test(device, lanes, c.path, o.batch, o.common.timeout_s);
+    for (std::size_t i = 0; i < lanes.size(); ++i) series[i].seconds.push_back(t.lane[i]);
+    if (c.dir == Direction::kDuplex) series.back().seconds.push_back(t.total);
+    for (auto& lane : lanes) {
+      std::uint32_t* got = lane.arrived(o.common.timeout_s);
+      if (corrupt) got[lane.words / 2] ^= 1u;  // tests only: the check must catch this
+      corrupt = false;
+      if (auto bad = first_mismatch(got, lane.words, seed)) {
+        report.validation(false, fmt::format("link {} {} B ({}): word {} differs from the pattern",
+                                             series.front().operation, bytes, kind_name(c.kind), *bad));
+        std::fprintf(stderr, "movebench link: validation FAILED: %s %llu B word %zu is wrong\n",
+                     series.front().operation.c_str(), static_cast<unsigned long long>(bytes), *bad);
+        return series;
+      }
+    }
+  }
+  report.validation(true, "link " + base);
+  return series;
+}
+
+void run_combo(Device& device, const Combo& c, const LinkOptions& o, Report& report, bool& corrupt) {
+  std::printf("\n== link %s %s, %s host memory, %d tests of %d transfers per size ==\n", path_name(c.path).c_str(),
+              direction_name(c.dir).c_str(), std::string(kind_name(c.kind)).c_str(), o.count, o.batch);
+  std::printf("%12s %6s %12s %12s %12s %14s %12s  %s\n", "bytes", "tests", "avg MB/s", "min MB/s", "max MB/s",
+              "variance", "median MB/s", "series");
+  std::vector<Series> last;
+  for (auto bytes : o.sizes) {
+    if (interrupted()) break;
+    auto series = measure_size(device, c, bytes, o, report, corrupt);
+    const nlohmann::json params = {{"backend", device.backend()}, {"host_memory", kind_name(c.kind)},
+                                   {"path", path_name(c.path)},   {"batch", o.batch}};
+    for (const auto& s : series) {
+      if (s.seconds.empty()) continue;
+      add_record(report, s, bytes, params);
+      const RateStats r = rate_stats(s.bytes_per_test, s.seconds);
+      std::printf("%12llu %6zu %12.1f %12.1f %12.1f %14.3f %12.1f  %s\n", static_cast<unsigned long long>(bytes),
+                  r.count, r.average, r.min, r.max, r.variance, r.median, s.operation.c_str());
+    }
+    last = std::move(series);
+  }
+  for (const auto& s : last) {
+    if (s.seconds.empty()) continue;
+    const RateStats r = rate_stats(s.bytes_per_test, s.seconds);
+    std::string text = seed_lines(c.dir == Direction::kDuplex ? label(c.dir) + " " + s.operation : label(c.dir), r);
+    std::fputs(text.c_str(), stdout);
+    report.set_result(fmt::format("link.{}.{}", s.operation, kind_name(c.kind)), r.average, "MB/s");
+  }
+}
+
+}  // namespace
+
+std::string direction_name(Direction d) {
+  return d == Direction::kRead ? "read" : d == Direction::kWrite ? "write" : "duplex";
+}
+std::string path_name(Path p) { return p == Path::kCopy ? "copy" : "kernel"; }
+
+void run_link_bandwidth(Device& device, const LinkOptions& o, Report& report) {
+  bool corrupt = o.common.corrupt_for_test;
+  const auto kinds = o.kinds.empty() ? device.host_kinds() : o.kinds;
+  for (auto kind : kinds) {
+    for (auto path : o.paths) {
+      if (path == Path::kKernel && !device.kernel_reaches(kind)) {
+        std::printf("\n(link kernel path skipped for %s memory: %s kernels cannot reach it)\n",
+                    std::string(kind_name(kind)).c_str(), device.backend().c_str());
+        continue;
+      }
+      for (auto dir : o.directions) run_combo(device, {dir, path, kind}, o, report, corrupt);
+    }
+  }
+}
+
+void run_link(Device& device, const LinkOptions& o, Report& report) {
+  if (o.bandwidth) run_link_bandwidth(device, o, report);
+  if (o.latency && !interrupted()) run_link_latency(device, o, report);
+}
+
+}  // namespace movebench::link

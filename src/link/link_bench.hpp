@@ -1,0 +1,41 @@
+// `movebench link`: bandwidth (read, write, duplex; by copy and by kernel)
+// and latency (device-side pointer chase through host memory, small-copy
+// round trip) between host memory and a device.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/report.hpp"
+#include "link/device.hpp"
+#include "link/options.hpp"
+
+namespace movebench::link {
+
+enum class Direction { kRead, kWrite, kDuplex };  // read = host to device
+enum class Path { kCopy, kKernel };
+
+struct LinkOptions {
+  CommonOptions common;
+  std::vector<Direction> directions{Direction::kRead, Direction::kWrite, Direction::kDuplex};
+  std::vector<Path> paths{Path::kCopy, Path::kKernel};
+  std::vector<MemKind> kinds;  // empty: every host kind the backend has
+  std::vector<std::uint64_t> sizes;  // bytes per transfer
+  int count = 10;   // tests per size (the seed's -c)
+  int batch = 8;    // transfers queued behind the gate per test
+  bool bandwidth = true, latency = true;
+  std::uint64_t ring_bytes = 4ull << 20;  // latency: host memory chased
+  std::uint64_t steps = 256;              // latency: dependent loads per chase
+  std::vector<std::uint64_t> roundtrip_sizes{4, 64, 4096};
+  int roundtrips = 100;
+};
+
+std::string direction_name(Direction d);
+std::string path_name(Path p);
+
+// Every measurement of the options; records go to `report`.
+void run_link(Device& device, const LinkOptions& o, Report& report);
+void run_link_bandwidth(Device& device, const LinkOptions& o, Report& report);
+void run_link_latency(Device& device, const LinkOptions& o, Report& report);
+
+}  // namespace movebench::link

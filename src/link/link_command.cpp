@@ -1,0 +1,211 @@
+// `movebench link`: options, their checks, and the suite entry.
+#include "link/link_command.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "core/buffer.hpp"
+#include "core/errors.hpp"
+#include "core/sizes.hpp"
+#include "link/figures.hpp"
+#include "link/link_bench.hpp"
+
+namespace movebench {
+namespace {
+
+using namespace link;
+
+template <class T>
+std::vector<T> parse_names(const std::string& text, const char* what, T (*parse)(std::string_view)) {
+  std::vector<T> out;
+  std::string_view rest = text;
+  while (!rest.empty()) {
+    const auto comma = rest.find(',');
+    out.push_back(parse(rest.substr(0, comma)));
+    rest = comma == std::string_view::npos ? std::string_view{} : rest.substr(comma + 1);
+  }
+  if (out.empty()) throw UsageError(fmt::format("empty {} list", what));
+  return out;
+}
+
+Direction parse_direction(std::string_view s) {
+  if (s == "read") return Direction::kRead;
+  if (s == "write") return Direction::kWrite;
+  if (s == "duplex") return Direction::kDuplex;
+  throw UsageError(fmt::format("unknown direction '{}': read, write or duplex", s));
+}
+
+Path parse_path(std::string_view s) {
+  if (s == "copy") return Path::kCopy;
+  if (s == "kernel") return Path::kKernel;
+  throw UsageError(fmt::format("unknown path '{}': copy or kernel", s));
+}
+
+class LinkCommand : public Command {
+ public:
+  std::string name() const override { return "link"; }
+  std::string summary() const override {
+    return "Host-device link: read, write and duplex bandwidth (copy engine and kernel), latency, round trip";
+  }
+  std::vector<std::string> cases() const override {
+    std::vector<std::string> out;
+    for (auto p : {"copy", "kernel"}) {
+      for (auto d : {"read", "write", "duplex"}) out.push_back(fmt::format("link.{}.{}", p, d));
+    }
+    out.insert(out.end(), {"link.latency.first_word", "link.latency.chase", "link.roundtrip"});
+    return out;
+  }
+
+  void add_options(CLI::App& app) override {
+    app.add_option("mode", mode_, "all (default), bandwidth or latency")
+        ->check(CLI::IsMember({"all", "bandwidth", "latency"}));
+    add_common_options(app, opt_.common);
+    app.add_option("--directions", directions_, "read (host to device), write, duplex; comma-separated")
+        ->capture_default_str();
+    app.add_option("--paths", paths_, "copy (copy engine) and/or kernel (device kernel on mapped host memory)")
+        ->capture_default_str();
+    app.add_option("--host-memory", kinds_,
+                   "Host memory kinds: pageable, pinned, mapped, write_combined (default: all the backend has)");
+    app.add_option("--sizes", sizes_, "Bytes per transfer: list or range (1K:64M, 2^10..2^26)")
+        ->capture_default_str();
+    app.add_option("--fine", fine_, "Sizes per octave between the powers of two of --sizes (a finer sweep)")
+        ->capture_default_str();
+    app.add_option("-c,--count", opt_.count, "Tests per size (the seed's -c)")->capture_default_str();
+    app.add_option("--batch", opt_.batch, "Transfers queued behind the gate per test")->capture_default_str();
+    app.add_option("--ring-bytes", ring_, "latency: host memory chased by the device")->capture_default_str();
+    app.add_option("--steps", opt_.steps, "latency: dependent loads of the N-word chase")->capture_default_str();
+    app.add_option("--roundtrip-sizes", roundtrip_, "latency: sizes of the small-copy round trip")
+        ->capture_default_str();
+    app.add_option("--roundtrips", opt_.roundtrips, "latency: round trips per size")->capture_default_str();
+  }
+
+  void check_options() override { resolve(); }
+
+  int run(Report& report) override {
+    auto device = open_and_describe(opt_.common, report, "link");
+    check_kinds(*device);
+    record_settings(report, *device);
+    run_link(*device, opt_, report);
+    std::printf("\nvalidation: %s\n", report.failed() ? "FAILED" : "PASSED");
+    return kExitOk;
+  }
+
+  bool run_in_suite(Report& report, std::string& why) override {
+    // Bounded: the host backend always (and an accelerator when present),
+    // 4 KiB to 4 MiB, a few tests per size.
+    LinkOptions bounded;
+    bounded.sizes = sweep_sizes(4096, 4u << 20, 1);
+    bounded.count = 5;
+    bounded.batch = 4;
+    bounded.roundtrips = 50;
+    opt_ = std::move(bounded);
+    std::vector<std::string> backends{"host"};
+    for (const auto& b : built_backends()) {
+      if (b != "host") backends.push_back(b);
+    }
+    int ran = 0;
+    for (const auto& b : backends) {
+      opt_.common.choice.backend = b;
+      try {
+        auto device = open_and_describe(opt_.common, report, "link");
+        record_settings(report, *device);
+        run_link(*device, opt_, report);
+        ++ran;
+      } catch (const UsageError& e) {
+        if (b == "host") throw;
+        std::fprintf(stderr, "movebench run: link %s skipped: %s\n", b.c_str(), e.what());
+      }
+    }
+    if (ran == 0) why = "no backend could open a device";
+    return ran > 0;
+  }
+
+  std::string suite_summary(const Report& report) const override {
+    const auto& r = report.document()["results"];
+    std::string line = "link:";
+    for (const char* key : {"link.copy.read.pinned", "link.copy.write.pinned", "link.copy.duplex.total.pinned"}) {
+      if (r.contains(key)) line += fmt::format(" {} {:.0f} MB/s;", key + 5, r[key]["value"].get<double>());
+    }
+    if (r.contains("link.latency.first_word")) {
+      line += fmt::format(" first word {:.0f} ns", r["link.latency.first_word"]["value"].get<double>());
+    }
+    return line;
+  }
+
+ private:
+  void resolve() {
+    check_common_options(opt_.common);
+    opt_.bandwidth = mode_ != "latency";
+    opt_.latency = mode_ != "bandwidth";
+    opt_.directions = parse_names<Direction>(directions_, "direction", parse_direction);
+    opt_.paths = parse_names<Path>(paths_, "path", parse_path);
+    opt_.kinds.clear();
+    if (!kinds_.empty()) opt_.kinds = parse_names<MemKind>(kinds_, "host memory", parse_host_kind);
+    if (fine_ < 1 || fine_ > 16) throw UsageError(fmt::format("invalid --fine '{}': 1 to 16", fine_));
+    opt_.sizes.clear();
+    for (auto s : parse_size_list(sizes_)) {
+      if (s % 4) throw UsageError(fmt::format("size {} is not a whole number of 32-bit words", s));
+      if (fine_ == 1 || opt_.sizes.empty()) {
+        opt_.sizes.push_back(s);
+        continue;
+      }
+      for (auto v : sweep_sizes(opt_.sizes.back(), s, fine_)) {
+        if (v > opt_.sizes.back()) opt_.sizes.push_back(v);
+      }
+    }
+    opt_.ring_bytes = parse_size(ring_);
+    opt_.roundtrip_sizes = parse_size_list(roundtrip_);
+    for (auto s : opt_.roundtrip_sizes) {
+      if (s % 4) throw UsageError(fmt::format("round-trip size {} is not a whole number of 32-bit words", s));
+    }
+    if (opt_.ring_bytes < 128 || opt_.ring_bytes > (1ull << 32)) {
+      throw UsageError("--ring-bytes must be from 128 bytes to 4 GiB");
+    }
+    if (opt_.count < 1) throw UsageError(fmt::format("invalid --count '{}': 1 or more", opt_.count));
+    if (opt_.batch < 1) throw UsageError(fmt::format("invalid --batch '{}': 1 or more", opt_.batch));
+    if (opt_.roundtrips < 1) throw UsageError("--roundtrips must be 1 or more");
+    if (opt_.steps < 1) throw UsageError("--steps must be 1 or more");
+    const auto biggest = *std::max_element(opt_.sizes.begin(), opt_.sizes.end());
+    require_memory(4 * biggest, "the link buffers");
+  }
+
+  void check_kinds(Device& device) const {
+    const auto have = device.host_kinds();
+    for (auto k : opt_.kinds) {
+      if (std::find(have.begin(), have.end(), k) == have.end()) {
+        throw UsageError(fmt::format("the {} backend has no {} host memory", device.backend(), kind_name(k)));
+      }
+    }
+  }
+
+  void record_settings(Report& report, Device& device) const {
+    auto& s = report.settings("link");
+    s["backend"] = device.backend();
+    s["mode"] = mode_;
+    s["directions"] = directions_;
+    s["paths"] = paths_;
+    std::vector<std::string> kinds;
+    for (auto k : opt_.kinds.empty() ? device.host_kinds() : opt_.kinds) kinds.emplace_back(kind_name(k));
+    s["host_memory"] = kinds;
+    s["sizes"] = opt_.sizes;
+    s["count"] = opt_.count;
+    s["batch"] = opt_.batch;
+    s["ring_bytes"] = opt_.ring_bytes;
+    s["steps"] = opt_.steps;
+    s["roundtrip_sizes"] = opt_.roundtrip_sizes;
+    s["roundtrips"] = opt_.roundtrips;
+    s["timeout_s"] = opt_.common.timeout_s;
+  }
+
+  LinkOptions opt_;
+  std::string mode_ = "all", directions_ = "read,write,duplex", paths_ = "copy,kernel", kinds_;
+  std::string sizes_ = "4K:16M:x4", ring_ = "4M", roundtrip_ = "4,64,4K";
+  int fine_ = 1;
+};
+
+}  // namespace
+
+std::unique_ptr<Command> make_link_command() { return std::make_unique<LinkCommand>(); }
+
+}  // namespace movebench

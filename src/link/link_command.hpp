@@ -1,0 +1,9 @@
+#pragma once
+#include <memory>
+
+#include "core/command.hpp"
+
+namespace movebench {
+std::unique_ptr<Command> make_link_command();
+std::unique_ptr<Command> make_stream_command();
+}  // namespace movebench

@@ -1,0 +1,142 @@
+// link latency: a pointer chase from the device through host memory, and
+// the small-copy round trip seen by the host.
+//
+// The chase is timed as T(n) - T(0): a chase of n dependent loads minus an
+// empty chase on the same clock, so launch and clock-reading costs cancel
+// whatever clock the backend has (the GPU's own on CUDA). First-word
+// latency is n = 1; the per-word figure is (T(steps) - T(0)) / steps.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <numeric>
+#include <random>
+
+#include "core/clock.hpp"
+#include "core/interrupt.hpp"
+#include "core/stats.hpp"
+#include "link/link_bench.hpp"
+#include "link/pattern.hpp"
+
+namespace movebench::link {
+namespace {
+
+constexpr std::size_t kLineWords = 16;  // one 64-byte line per node
+
+// Word 16*k holds the word index of the next node of one random cycle
+// through every line of the buffer, starting at word 0.
+void build_ring(std::uint32_t* words, std::size_t bytes) {
+  const std::size_t nodes = bytes / (kLineWords * 4);
+  std::vector<std::uint32_t> order(nodes);
+  std::iota(order.begin(), order.end(), 0u);
+  std::mt19937 rng(42);
+  std::shuffle(order.begin() + 1, order.end(), rng);
+  for (std::size_t i = 0; i < nodes; ++i) {
+    words[order[i] * kLineWords] = static_cast<std::uint32_t>(order[(i + 1) % nodes] * kLineWords);
+  }
+}
+
+MemKind chase_kind(Device& device, const LinkOptions& o) {
+  const auto kinds = o.kinds.empty() ? device.host_kinds() : o.kinds;
+  for (auto k : kinds) {
+    if (device.kernel_reaches(k)) return k;
+  }
+  return MemKind::kDevice;
+}
+
+// `count` chases of `steps` loads; the ring is rewritten by the host before
+// each (untimed), so each chase reads lines the host has just written.
+std::vector<double> chases(Device& device, Buffer& ring, std::size_t steps, int count) {
+  std::vector<double> out;
+  for (int i = 0; i < count && !interrupted(); ++i) {
+    build_ring(ring.as<std::uint32_t>(), ring.bytes());
+    out.push_back(device.chase(ring, steps).seconds);
+  }
+  return out;
+}
+
+// Raw times are the samples; figures are (statistic - base) / per, in ns,
+// never below zero (a difference under the clock's resolution reads 0).
+void add_latency(Report& report, const std::string& op, std::uint64_t bytes, nlohmann::json params,
+                 std::vector<double> samples, double base, double per) {
+  const Summary s = summarize(samples);
+  auto ns = [&](double t) { return std::max(0.0, (t - base) / per * 1e9); };
+  Record rec;
+  rec.benchmark = "link";
+  rec.operation = op;
+  rec.bytes = bytes;
+  rec.params = std::move(params);
+  rec.samples = std::move(samples);
+  rec.figures = {{"latency", ns(s.median), "ns", "median"}, {"latency_min", ns(s.min), "ns", "min"}};
+  report.add(std::move(rec));
+}
+
+void run_chase(Device& device, const LinkOptions& o, Report& report) {
+  const MemKind kind = chase_kind(device, o);
+  if (kind == MemKind::kDevice) {
+    std::printf("\n(link latency chase skipped: %s kernels reach none of the host memory kinds asked for)\n",
+                device.backend().c_str());
+    return;
+  }
+  auto ring = device.alloc(kind, o.ring_bytes);
+  build_ring(ring->as<std::uint32_t>(), ring->bytes());
+  const std::string clock = device.chase(*ring, 1).clock;  // warm-up, and which clock
+  const double empty = summarize(chases(device, *ring, 0, o.count)).median;
+  auto one = chases(device, *ring, 1, o.count);
+  auto many = chases(device, *ring, o.steps, o.count);
+  if (one.empty() || many.empty()) return;
+  const nlohmann::json params = {{"backend", device.backend()}, {"host_memory", kind_name(kind)},
+                                 {"clock", clock},              {"steps", o.steps},
+                                 {"empty_chase_s", empty},      {"stride_bytes", kLineWords * 4}};
+  const double first = std::max(0.0, summarize(one).median - empty) * 1e9;
+  const double per = std::max(0.0, summarize(many).median - empty) / static_cast<double>(o.steps) * 1e9;
+  add_latency(report, "latency.first_word", 4, params, std::move(one), empty, 1);
+  add_latency(report, "latency.chase", o.ring_bytes, params, std::move(many), empty, static_cast<double>(o.steps));
+  std::printf("\n== link latency from the device through %s host memory (%s, T(n) - T(0)) ==\n",
+              std::string(kind_name(kind)).c_str(), clock.c_str());
+  std::printf("first word:            %10.1f ns (median of %zu)\n", first, one.size());
+  std::printf("%llu dependent words:  %10.1f ns in all, %.1f ns per word\n",
+              static_cast<unsigned long long>(o.steps), per * static_cast<double>(o.steps), per);
+  report.set_result("link.latency.first_word", first, "ns");
+  report.set_result("link.latency.chase", per, "ns");
+}
+
+// Host-timed: a copy to the device and back, waited for, per size.
+void run_roundtrip(Device& device, const LinkOptions& o, Report& report) {
+  const auto kinds = o.kinds.empty() ? device.host_kinds() : o.kinds;
+  const MemKind kind = kinds.size() > 1 ? kinds[1] : kinds.front();  // pinned where there is one
+  std::printf("\n== link small-copy round trip (%s host memory, host clock) ==\n",
+              std::string(kind_name(kind)).c_str());
+  auto queue = device.queue();
+  for (auto bytes : o.roundtrip_sizes) {
+    auto src = device.alloc(kind, bytes), back = device.alloc(kind, bytes);
+    auto dev = device.alloc(MemKind::kDevice, bytes);
+    fill_pattern(src->as<std::uint32_t>(), bytes / 4, 7);
+    std::vector<double> samples;
+    for (int i = -1; i < o.roundtrips && !interrupted(); ++i) {
+      const double t0 = now_seconds();
+      queue->copy(*dev, 0, *src, 0, bytes);
+      queue->copy(*back, 0, *dev, 0, bytes);
+      queue->finish(o.common.timeout_s);
+      if (i >= 0) samples.push_back(now_seconds() - t0);  // i = -1 is the priming call
+    }
+    if (samples.empty()) return;
+    const bool ok = !first_mismatch(back->as<std::uint32_t>(), bytes / 4, 7);
+    report.validation(ok, fmt::format("link roundtrip {} B came back {}", bytes, ok ? "intact" : "damaged"));
+    add_latency(report, "roundtrip", bytes, {{"backend", device.backend()}, {"host_memory", kind_name(kind)}},
+                samples, 0, 1);
+    const Summary s = summarize(samples);
+    std::printf("%10llu B: median %10.2f us, min %10.2f us over %zu round trips\n",
+                static_cast<unsigned long long>(bytes), s.median * 1e6, s.min * 1e6, s.count);
+    report.set_result(fmt::format("link.roundtrip.{}", bytes), s.median * 1e9, "ns");
+  }
+}
+
+}  // namespace
+
+void run_link_latency(Device& device, const LinkOptions& o, Report& report) {
+  run_chase(device, o, report);
+  if (!interrupted()) run_roundtrip(device, o, report);
+}
+
+}  // namespace movebench::link

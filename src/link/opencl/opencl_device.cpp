@@ -1,0 +1,385 @@
+// The OpenCL backend: any platform and device (PoCL on a CPU in CI, GPUs
+// and FPGAs in the field). Device memory is a plain buffer; "pageable" host
+// memory is ordinary memory copied with Read/WriteBuffer; "mapped" is an
+// ALLOC_HOST_PTR buffer kept mapped, which copies use as pinned memory and
+// kernels read and write directly (zero copy). Timestamps come from event
+// profiling (the device's clock); the gate is a user event.
+#define CL_TARGET_OPENCL_VERSION 300
+#define CL_USE_DEPRECATED_OPENCL_1_2_APIS
+#include <CL/cl.h>
+#include <CL/cl_ext.h>
+#include <fmt/format.h>
+
+#include <stdexcept>
+
+#include "core/buffer.hpp"
+#include "core/clock.hpp"
+#include "core/errors.hpp"
+#include "link/backends.hpp"
+#include "link/opencl/kernels.cl.hpp"
+#include "link/wait.hpp"
+
+namespace movebench::link {
+namespace {
+
+void check(cl_int err, const char* what) {
+  if (err != CL_SUCCESS) throw std::runtime_error(fmt::format("OpenCL {} failed (error {})", what, err));
+}
+
+std::string platform_text(cl_platform_id p, cl_platform_info what) {
+  std::size_t n = 0;
+  clGetPlatformInfo(p, what, 0, nullptr, &n);
+  std::string s(n, '\0');
+  clGetPlatformInfo(p, what, n, s.data(), nullptr);
+  while (!s.empty() && s.back() == '\0') s.pop_back();
+  return s;
+}
+
+std::string device_text(cl_device_id d, cl_device_info what) {
+  std::size_t n = 0;
+  clGetDeviceInfo(d, what, 0, nullptr, &n);
+  std::string s(n, '\0');
+  clGetDeviceInfo(d, what, n, s.data(), nullptr);
+  while (!s.empty() && s.back() == '\0') s.pop_back();
+  return s;
+}
+
+template <class T>
+T device_value(cl_device_id d, cl_device_info what) {
+  T v{};
+  clGetDeviceInfo(d, what, sizeof v, &v, nullptr);
+  return v;
+}
+
+class ClEvent : public Event {
+ public:
+  ClEvent(cl_event e, cl_command_queue q) : event_(e), queue_(q) {}
+  ~ClEvent() override { clReleaseEvent(event_); }
+  bool done() override {
+    cl_int status = CL_QUEUED;
+    check(clGetEventInfo(event_, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, nullptr), "event status");
+    if (status < 0) throw std::runtime_error(fmt::format("OpenCL command failed (status {})", status));
+    return status == CL_COMPLETE;
+  }
+  void wait(double timeout_s) override {
+    clFlush(queue_);
+    if (!wait_until([this] { return done(); }, timeout_s)) {
+      throw std::runtime_error("OpenCL device did not answer in time");
+    }
+  }
+  // Device-clock nanoseconds at which the command ended.
+  cl_ulong end_ns() const {
+    cl_ulong t = 0;
+    check(clGetEventProfilingInfo(event_, CL_PROFILING_COMMAND_END, sizeof t, &t, nullptr), "profiling");
+    return t;
+  }
+  cl_ulong start_ns() const {
+    cl_ulong t = 0;
+    check(clGetEventProfilingInfo(event_, CL_PROFILING_COMMAND_START, sizeof t, &t, nullptr), "profiling");
+    return t;
+  }
+  cl_event get() const { return event_; }
+
+ private:
+  cl_event event_;
+  cl_command_queue queue_;
+};
+
+class ClGate : public Gate {
+ public:
+  explicit ClGate(cl_context ctx) {
+    cl_int err = CL_SUCCESS;
+    event_ = clCreateUserEvent(ctx, &err);
+    check(err, "clCreateUserEvent");
+  }
+  ~ClGate() override {
+    open();
+    clReleaseEvent(event_);
+  }
+  void open() override {
+    if (!opened_) clSetUserEventStatus(event_, CL_COMPLETE);
+    opened_ = true;
+  }
+  cl_event get() const { return event_; }
+
+ private:
+  cl_event event_;
+  bool opened_ = false;
+};
+
+class ClBuffer : public Buffer {
+ public:
+  ClBuffer(cl_context ctx, cl_command_queue setup, MemKind kind, std::size_t bytes) : Buffer(kind, bytes), setup_(setup) {
+    const std::size_t n = bytes ? bytes : 4;
+    if (kind == MemKind::kPageable) {
+      plain_ = HostBuffer(n, 4096);
+      return;
+    }
+    cl_int err = CL_SUCCESS;
+    const cl_mem_flags flags = CL_MEM_READ_WRITE | (kind == MemKind::kMapped ? CL_MEM_ALLOC_HOST_PTR : 0);
+    mem_ = clCreateBuffer(ctx, flags, n, nullptr, &err);
+    check(err, "clCreateBuffer");
+    if (kind == MemKind::kMapped) {
+      mapped_ = clEnqueueMapBuffer(setup, mem_, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, n, 0, nullptr, nullptr, &err);
+      check(err, "clEnqueueMapBuffer");
+    }
+  }
+  ~ClBuffer() override {
+    if (mapped_) {
+      clEnqueueUnmapMemObject(setup_, mem_, mapped_, 0, nullptr, nullptr);
+      clFinish(setup_);
+    }
+    if (mem_) clReleaseMemObject(mem_);
+  }
+  void* host() const override { return mapped_ ? mapped_ : plain_.data(); }
+  cl_mem mem() const { return mem_; }
+
+ private:
+  cl_command_queue setup_;
+  HostBuffer plain_;
+  cl_mem mem_ = nullptr;
+  void* mapped_ = nullptr;
+};
+
+cl_mem mem_of(Buffer& b) {
+  cl_mem m = static_cast<ClBuffer&>(b).mem();
+  if (!m) throw std::runtime_error("an OpenCL kernel cannot reach pageable host memory");
+  return m;
+}
+
+class ClQueue : public Queue {
+ public:
+  ClQueue(cl_context ctx, cl_device_id dev, cl_kernel transform) : transform_(transform) {
+    cl_int err = CL_SUCCESS;
+    queue_ = clCreateCommandQueue(ctx, dev, CL_QUEUE_PROFILING_ENABLE, &err);
+    check(err, "clCreateCommandQueue");
+  }
+  ~ClQueue() override {
+    clFinish(queue_);
+    clReleaseCommandQueue(queue_);
+  }
+  void copy(Buffer& dst, std::size_t doff, Buffer& src, std::size_t soff, std::size_t bytes) override {
+    const bool dst_dev = dst.kind() == MemKind::kDevice, src_dev = src.kind() == MemKind::kDevice;
+    if (dst_dev && src_dev) {
+      check(clEnqueueCopyBuffer(queue_, mem_of(src), mem_of(dst), soff, doff, bytes, 0, nullptr, nullptr), "copy");
+    } else if (dst_dev) {
+      check(clEnqueueWriteBuffer(queue_, mem_of(dst), CL_FALSE, doff, bytes, src.as<char>() + soff, 0, nullptr,
+                                 nullptr), "clEnqueueWriteBuffer");
+    } else if (src_dev) {
+      check(clEnqueueReadBuffer(queue_, mem_of(src), CL_FALSE, soff, bytes, dst.as<char>() + doff, 0, nullptr,
+                                nullptr), "clEnqueueReadBuffer");
+    } else {
+      throw std::runtime_error("OpenCL backend: host-to-host copies are not a link transfer");
+    }
+  }
+  void transform(Buffer& dst, std::size_t doff, Buffer& src, std::size_t soff, std::size_t words, std::uint32_t mul,
+                 std::uint32_t add) override {
+    cl_mem d = mem_of(dst), s = mem_of(src);
+    cl_ulong args[3] = {doff, soff, words};
+    // One kernel object serves every queue of this (single) calling thread:
+    // clEnqueueNDRangeKernel captures the arguments set just before it.
+    clSetKernelArg(transform_, 0, sizeof d, &d);
+    clSetKernelArg(transform_, 1, sizeof args[0], &args[0]);
+    clSetKernelArg(transform_, 2, sizeof s, &s);
+    clSetKernelArg(transform_, 3, sizeof args[1], &args[1]);
+    clSetKernelArg(transform_, 4, sizeof args[2], &args[2]);
+    clSetKernelArg(transform_, 5, sizeof mul, &mul);
+    clSetKernelArg(transform_, 6, sizeof add, &add);
+    const std::size_t global = std::min<std::size_t>(std::max<std::size_t>(words, 1), 1u << 20);
+    check(clEnqueueNDRangeKernel(queue_, transform_, 1, nullptr, &global, nullptr, 0, nullptr, nullptr), "transform");
+  }
+  void hold(Gate& gate) override {
+    cl_event ue = static_cast<ClGate&>(gate).get();
+    check(clEnqueueMarkerWithWaitList(queue_, 1, &ue, nullptr), "gate marker");
+  }
+  std::shared_ptr<Event> mark() override {
+    cl_event e = nullptr;
+    check(clEnqueueMarkerWithWaitList(queue_, 0, nullptr, &e), "marker");
+    return std::make_shared<ClEvent>(e, queue_);
+  }
+  void after(Event& event) override {
+    cl_event e = static_cast<ClEvent&>(event).get();
+    check(clEnqueueMarkerWithWaitList(queue_, 1, &e, nullptr), "cross-queue wait");
+  }
+  void finish(double timeout_s) override { mark()->wait(timeout_s); }
+  cl_command_queue get() const { return queue_; }
+
+ private:
+  cl_command_queue queue_ = nullptr;
+  cl_kernel transform_;
+};
+
+struct Candidate {
+  cl_platform_id platform;
+  cl_device_id device;
+  std::string name;
+};
+
+std::vector<cl_platform_id> platforms() {
+  cl_uint n = 0;
+  if (clGetPlatformIDs(0, nullptr, &n) != CL_SUCCESS || n == 0) return {};
+  std::vector<cl_platform_id> out(n);
+  clGetPlatformIDs(n, out.data(), nullptr);
+  return out;
+}
+
+std::vector<Candidate> devices_of(cl_platform_id p, bool accelerators_only) {
+  cl_uint n = 0;
+  const cl_device_type type = accelerators_only ? (CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_ACCELERATOR) : CL_DEVICE_TYPE_ALL;
+  if (clGetDeviceIDs(p, type, 0, nullptr, &n) != CL_SUCCESS || n == 0) return {};
+  std::vector<cl_device_id> ids(n);
+  clGetDeviceIDs(p, type, n, ids.data(), nullptr);
+  std::vector<Candidate> out;
+  for (auto id : ids) out.push_back({p, id, device_text(id, CL_DEVICE_NAME)});
+  return out;
+}
+
+// --platform picks one platform (index or name); without it every
+// platform's devices are candidates for --device.
+Candidate choose(const DeviceChoice& choice, bool accelerators_only) {
+  auto plats = platforms();
+  if (plats.empty()) throw UsageError("opencl backend: no OpenCL platform found (is an ICD such as PoCL installed?)");
+  if (!choice.platform.empty()) {
+    std::vector<std::string> names;
+    for (auto p : plats) names.push_back(platform_text(p, CL_PLATFORM_NAME));
+    plats = {plats[pick_index(choice.platform, names, "OpenCL platform")]};
+  }
+  std::vector<Candidate> all;
+  for (auto p : plats) {
+    for (auto& c : devices_of(p, accelerators_only)) all.push_back(c);
+  }
+  std::vector<std::string> names;
+  for (auto& c : all) names.push_back(c.name);
+  return all[pick_index(choice.device, names, accelerators_only ? "OpenCL GPU or accelerator" : "OpenCL device")];
+}
+
+class ClDevice : public Device {
+ public:
+  explicit ClDevice(const Candidate& c) : platform_(c.platform), device_(c.device), name_(c.name) {
+    cl_int err = CL_SUCCESS;
+    context_ = clCreateContext(nullptr, 1, &device_, nullptr, nullptr, &err);
+    check(err, "clCreateContext");
+    build();
+    setup_ = std::make_unique<ClQueue>(context_, device_, transform_);
+  }
+  ~ClDevice() override {
+    setup_.reset();
+    for (auto k : {transform_, chase_, serve_}) clReleaseKernel(k);
+    clReleaseProgram(program_);
+    clReleaseContext(context_);
+  }
+  std::string backend() const override { return "opencl"; }
+  std::string name() const override { return name_; }
+  nlohmann::json facts() const override;
+  std::vector<MemKind> host_kinds() const override { return {MemKind::kPageable, MemKind::kMapped}; }
+  bool kernel_reaches(MemKind kind) const override { return kind == MemKind::kMapped; }
+  std::unique_ptr<Buffer> alloc(MemKind kind, std::size_t bytes) override {
+    return std::make_unique<ClBuffer>(context_, setup_->get(), kind, bytes);
+  }
+  std::unique_ptr<Queue> queue() override { return std::make_unique<ClQueue>(context_, device_, transform_); }
+  std::unique_ptr<Gate> gate() override { return std::make_unique<ClGate>(context_); }
+  double elapsed(Event& from, Event& to) override {
+    const auto a = static_cast<ClEvent&>(from).end_ns(), b = static_cast<ClEvent&>(to).end_ns();
+    return (static_cast<double>(b) - static_cast<double>(a)) * 1e-9;
+  }
+  Timed chase(Buffer& ring, std::size_t steps) override;
+  bool has_persistent() const override { return device_value<cl_bool>(device_, CL_DEVICE_HOST_UNIFIED_MEMORY); }
+  std::shared_ptr<Event> launch_persistent(const PersistentJob& job) override;
+
+ private:
+  void build() {
+    cl_int err = CL_SUCCESS;
+    const char* src = opencl::kSource;
+    program_ = clCreateProgramWithSource(context_, 1, &src, nullptr, &err);
+    check(err, "clCreateProgramWithSource");
+    if (clBuildProgram(program_, 1, &device_, "-cl-std=CL1.2", nullptr, nullptr) != CL_SUCCESS) {
+      std::size_t n = 0;
+      clGetProgramBuildInfo(program_, device_, CL_PROGRAM_BUILD_LOG, 0, nullptr, &n);
+      std::string log(n, '\0');
+      clGetProgramBuildInfo(program_, device_, CL_PROGRAM_BUILD_LOG, n, log.data(), nullptr);
+      throw std::runtime_error("OpenCL kernels did not build: " + log);
+    }
+    transform_ = clCreateKernel(program_, "transform", &err);
+    check(err, "clCreateKernel transform");
+    chase_ = clCreateKernel(program_, "chase", &err);
+    check(err, "clCreateKernel chase");
+    serve_ = clCreateKernel(program_, "serve", &err);
+    check(err, "clCreateKernel serve");
+  }
+
+  cl_platform_id platform_;
+  cl_device_id device_;
+  std::string name_;
+  cl_context context_ = nullptr;
+  cl_program program_ = nullptr;
+  cl_kernel transform_ = nullptr, chase_ = nullptr, serve_ = nullptr;
+  std::unique_ptr<ClQueue> setup_;
+  std::unique_ptr<ClQueue> persistent_queue_;
+  std::unique_ptr<Buffer> chase_out_;
+};
+
+nlohmann::json ClDevice::facts() const {
+  nlohmann::json j = {
+      {"backend", "opencl"},
+      {"platform", platform_text(platform_, CL_PLATFORM_NAME)},
+      {"platform_version", platform_text(platform_, CL_PLATFORM_VERSION)},
+      {"device_version", device_text(device_, CL_DEVICE_VERSION)},
+      {"driver_version", device_text(device_, CL_DRIVER_VERSION)},
+      {"opencl_c_version", device_text(device_, CL_DEVICE_OPENCL_C_VERSION)},
+      {"compute_units", device_value<cl_uint>(device_, CL_DEVICE_MAX_COMPUTE_UNITS)},
+      {"host_unified_memory", device_value<cl_bool>(device_, CL_DEVICE_HOST_UNIFIED_MEMORY) != 0},
+      {"device_type", (device_value<cl_device_type>(device_, CL_DEVICE_TYPE) & CL_DEVICE_TYPE_CPU) ? "cpu" : "accelerator"},
+      {"clock", "opencl event profiling"}};
+  if (device_text(device_, CL_DEVICE_EXTENSIONS).find("cl_khr_pci_bus_info") != std::string::npos) {
+    cl_device_pci_bus_info_khr bus{};
+    if (clGetDeviceInfo(device_, CL_DEVICE_PCI_BUS_INFO_KHR, sizeof bus, &bus, nullptr) == CL_SUCCESS) {
+      j["bus_id"] = fmt::format("{:04x}:{:02x}:{:02x}.{:x}", bus.pci_domain, bus.pci_bus, bus.pci_device,
+                                bus.pci_function);
+    }
+  }
+  return j;
+}
+
+// The kernel's own start-to-end time on the profiling clock; the caller
+// subtracts an empty chase, which removes the launch.
+Timed ClDevice::chase(Buffer& ring, std::size_t steps) {
+  if (!chase_out_) chase_out_ = alloc(MemKind::kDevice, 4);
+  cl_mem r = mem_of(ring), o = mem_of(*chase_out_);
+  cl_ulong n = steps;
+  clSetKernelArg(chase_, 0, sizeof r, &r);
+  clSetKernelArg(chase_, 1, sizeof n, &n);
+  clSetKernelArg(chase_, 2, sizeof o, &o);
+  const std::size_t one = 1;
+  cl_event e = nullptr;
+  check(clEnqueueNDRangeKernel(setup_->get(), chase_, 1, nullptr, &one, &one, 0, nullptr, &e), "chase");
+  ClEvent event(e, setup_->get());
+  event.wait(60);
+  return {static_cast<double>(event.end_ns() - event.start_ns()) * 1e-9, "opencl event profiling"};
+}
+
+std::shared_ptr<Event> ClDevice::launch_persistent(const PersistentJob& job) {
+  persistent_queue_ = std::make_unique<ClQueue>(context_, device_, transform_);
+  cl_mem in = mem_of(*job.in), out = mem_of(*job.out), flags = mem_of(*job.flags);
+  cl_ulong words = job.chunk_words, chunks = job.chunks;
+  cl_ulong spin_limit = static_cast<cl_ulong>(job.timeout_s * 1e8);  // about timeout_s at ~10 ns a poll
+  clSetKernelArg(serve_, 0, sizeof in, &in);
+  clSetKernelArg(serve_, 1, sizeof out, &out);
+  clSetKernelArg(serve_, 2, sizeof flags, &flags);
+  clSetKernelArg(serve_, 3, sizeof words, &words);
+  clSetKernelArg(serve_, 4, sizeof chunks, &chunks);
+  clSetKernelArg(serve_, 5, sizeof spin_limit, &spin_limit);
+  const std::size_t one = 1;
+  check(clEnqueueNDRangeKernel(persistent_queue_->get(), serve_, 1, nullptr, &one, &one, 0, nullptr, nullptr),
+        "persistent kernel");
+  auto done = persistent_queue_->mark();
+  clFlush(persistent_queue_->get());  // start it now, before the first flag
+  return done;
+}
+
+}  // namespace
+
+std::unique_ptr<Device> open_opencl_device(const DeviceChoice& choice, bool accelerators_only) {
+  return std::make_unique<ClDevice>(choose(choice, accelerators_only));
+}
+
+}  // namespace movebench::link

@@ -1,0 +1,56 @@
+#include "link/options.hpp"
+
+#include <fmt/format.h>
+
+#include <cstdio>
+
+#include "core/affinity.hpp"
+#include "core/errors.hpp"
+#include "link/pcie.hpp"
+
+namespace movebench::link {
+
+void add_common_options(CLI::App& app, CommonOptions& o) {
+  app.add_option("--backend", o.choice.backend,
+                 "host, opencl or cuda (default: an accelerator when one is built and present, else host)");
+  app.add_option("--platform", o.choice.platform, "OpenCL platform: index or part of its name");
+  app.add_option("--device", o.choice.device,
+                 "Device: index or part of its name (default: node-local MPI rank mod devices, else 0); "
+                 "host backend: the worker's CPU");
+  app.add_option("--timeout", o.timeout_s, "Seconds any wait on the device may take before the run fails")
+      ->capture_default_str();
+  app.add_flag("--corrupt-for-test", o.corrupt_for_test, "")->group("");  // tests only
+}
+
+void check_common_options(const CommonOptions& o) {
+  if (!o.choice.backend.empty() && o.choice.backend != "host" && o.choice.backend != "opencl" &&
+      o.choice.backend != "cuda") {
+    throw UsageError(fmt::format("unknown backend '{}': host, opencl or cuda", o.choice.backend));
+  }
+  if (!(o.timeout_s > 0)) throw UsageError("--timeout must be positive");
+}
+
+std::unique_ptr<Device> open_and_describe(const CommonOptions& o, Report& report, const std::string& benchmark) {
+  auto device = open_device(o.choice);
+  report.set_device(device->name());
+  nlohmann::json facts = device->facts();
+  facts["caller_cpu"] = current_cpu();
+  facts["caller_affinity"] = current_affinity_list();
+  if (facts.contains("bus_id")) {
+    const std::string bus = facts["bus_id"].get<std::string>();
+    if (auto pcie = read_pcie_link(bus)) {
+      facts["pcie"] = to_json(*pcie);
+      const std::string warning = below_max_warning(*pcie);
+      if (!warning.empty()) {
+        std::fprintf(stderr, "movebench %s: %s\n", benchmark.c_str(), warning.c_str());
+        facts["warnings"].push_back(warning);
+      }
+    }
+    if (auto nvml = nvml_link_facts(bus)) facts["nvml"] = *nvml;
+  }
+  report.extra("link_device") = facts;
+  std::printf("device: %s [%s backend]\n", device->name().c_str(), device->backend().c_str());
+  return device;
+}
+
+}  // namespace movebench::link

@@ -1,0 +1,24 @@
+#include "link/pattern.hpp"
+
+namespace movebench::link {
+
+void fill_pattern(std::uint32_t* words, std::size_t count, std::uint32_t seed, std::size_t first) {
+  for (std::size_t i = 0; i < count; ++i) words[i] = pattern_word(seed, first + i);
+}
+
+std::optional<std::size_t> first_mismatch(const std::uint32_t* words, std::size_t count, std::uint32_t seed,
+                                          std::size_t first) {
+  for (std::size_t i = 0; i < count; ++i) {
+    if (words[i] != pattern_word(seed, first + i)) return i;
+  }
+  return std::nullopt;
+}
+
+std::optional<std::size_t> first_stream_mismatch(const std::uint32_t* out, std::size_t count, std::uint32_t seed) {
+  for (std::size_t i = 0; i < count; ++i) {
+    if (out[i] != pattern_word(seed, i) * 3u + 1u) return i;
+  }
+  return std::nullopt;
+}
+
+}  // namespace movebench::link

@@ -1,0 +1,284 @@
+// `movebench stream`: the seed-002 designs and the low-latency ones, their
+// latency and throughput per design, and the chunk-size sweep.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+
+#include "core/buffer.hpp"
+#include "core/errors.hpp"
+#include "core/interrupt.hpp"
+#include "core/sizes.hpp"
+#include "core/stats.hpp"
+#include "link/figures.hpp"
+#include "link/link_command.hpp"
+#include "link/options.hpp"
+#include "link/pattern.hpp"
+#include "link/stream_designs.hpp"
+
+namespace movebench {
+namespace {
+
+using namespace link;
+
+const char* seed_title(const std::string& design) {
+  if (design == "offload") return "the basic offload kernel";
+  if (design == "chunked") return "the latency optimized single-kernel design";
+  if (design == "pipeline") return "the latency optimized multi-kernel design";
+  if (design == "persistent") return "the persistent kernel fed through mapped-memory flags";
+  if (design == "graph") return "CUDA graph launches per chunk";
+  return "pre-queued kernels gated by stream memory operations";
+}
+
+struct Shape {
+  std::size_t chunks = 64, chunk_count = 32768;  // chunk_count: 32-bit elements per chunk
+  int inflight = 2, iterations = 4;
+};
+
+// The figures of one design at one shape over its iterations.
+struct Point {
+  std::vector<double> latency, throughput;  // per iteration: seconds, bytes/s
+  double chunk_latency_median = 0;          // over every chunk of every iteration
+  bool passed = true;
+};
+
+class StreamCommand : public Command {
+ public:
+  std::string name() const override { return "stream"; }
+  std::string summary() const override {
+    return "Host-device streaming: offload vs chunked vs pipeline vs persistent kernel; latency and throughput";
+  }
+  std::vector<std::string> cases() const override {
+    return {"stream.offload", "stream.chunked", "stream.pipeline", "stream.persistent", "stream.graph",
+            "stream.memops"};
+  }
+
+  void add_options(CLI::App& app) override {
+    add_common_options(app, common_);
+    app.add_option("--chunks", shape_.chunks, "Chunks per pass (the seed's # Chunks)")->capture_default_str();
+    app.add_option("--chunk-count", shape_.chunk_count, "32-bit elements per chunk (the seed's Chunk count)")
+        ->capture_default_str();
+    app.add_option("--inflight", shape_.inflight, "Chunks in flight at once")->capture_default_str();
+    app.add_option("--iterations", shape_.iterations, "Timed passes per design (the seed's Iterations)")
+        ->capture_default_str();
+    app.add_option("--designs", designs_text_,
+                   "offload, chunked, pipeline, persistent, graph, memops (default: all the backend has)");
+    app.add_option("--sweep", sweep_text_,
+                   "Chunk sizes in bytes (e.g. 4K:4M:x4): the latency/throughput curve per design at a constant "
+                   "total, and the smallest chunk keeping 90% of the best throughput");
+  }
+
+  void check_options() override {
+    check_common_options(common_);
+    if (shape_.chunks < 1 || shape_.chunk_count < 1) throw UsageError("--chunks and --chunk-count must be 1 or more");
+    if (shape_.inflight < 1) throw UsageError(fmt::format("invalid --inflight '{}': 1 or more", shape_.inflight));
+    if (shape_.iterations < 1) throw UsageError("--iterations must be 1 or more");
+    if (shape_.chunks > (1u << 20)) throw UsageError("--chunks is above 1M");
+    sweep_.clear();
+    const std::uint64_t total = total_bytes();
+    if (!sweep_text_.empty()) {
+      for (auto s : parse_size_list(sweep_text_)) {
+        if (s % 4 || total % s) {
+          throw UsageError(fmt::format("sweep chunk {} must be whole words dividing the total {} bytes", s, total));
+        }
+        sweep_.push_back(s);
+      }
+    }
+    require_memory(4 * total, "the stream buffers");
+    designs_.clear();
+    std::string_view rest = designs_text_;
+    while (!rest.empty()) {
+      const auto comma = rest.find(',');
+      std::string d(rest.substr(0, comma));
+      const auto known = cases();
+      if (std::find(known.begin(), known.end(), "stream." + d) == known.end()) {
+        throw UsageError(fmt::format("unknown design '{}': offload, chunked, pipeline, persistent, graph, memops", d));
+      }
+      designs_.push_back(d);
+      rest = comma == std::string_view::npos ? std::string_view{} : rest.substr(comma + 1);
+    }
+  }
+
+  int run(Report& report) override {
+    auto device = open_and_describe(common_, report, "stream");
+    run_all(*device, report, shape_, sweep_);
+    return kExitOk;
+  }
+
+  bool run_in_suite(Report& report, std::string&) override {
+    common_ = CommonOptions{};
+    common_.choice.backend = "host";
+    Shape s{16, 4096, 2, 3};
+    auto device = open_and_describe(common_, report, "stream");
+    run_all(*device, report, s, {4096, 16384, 65536});
+    return true;
+  }
+
+  std::string suite_summary(const Report& report) const override {
+    std::string line = "stream:";
+    for (const auto& [key, value] : report.document()["results"].items()) {
+      if (key.ends_with(".latency")) line += fmt::format(" {} {:.1f} us;", key.substr(7), value["value"].get<double>() / 1e3);
+    }
+    return line;
+  }
+
+ private:
+  std::uint64_t total_bytes() const { return static_cast<std::uint64_t>(shape_.chunks) * shape_.chunk_count * 4; }
+
+  std::vector<std::string> chosen(const Device& device) const {
+    const auto have = available_designs(device);
+    if (designs_.empty()) return have;
+    for (const auto& d : designs_) {
+      if (std::find(have.begin(), have.end(), d) == have.end()) {
+        throw UsageError(fmt::format("the {} backend has no '{}' design", device.backend(), d));
+      }
+    }
+    return designs_;
+  }
+
+  void run_all(Device& device, Report& report, const Shape& shape, const std::vector<std::uint64_t>& sweep) {
+    const auto designs = chosen(device);
+    record_settings(report, device, shape, designs, sweep);
+    std::printf("# Chunks:             %zu\nChunk count:          %zu\nTotal count:          %zu\n"
+                "Iterations:           %d\n",
+                shape.chunks, shape.chunk_count, shape.chunks * shape.chunk_count, shape.iterations);
+    bool passed = true;
+    for (const auto& d : designs) {
+      if (interrupted()) break;
+      std::printf("\nRunning %s\n", seed_title(d));
+      const Point p = measure(device, d, shape, report);
+      passed = passed && p.passed;
+      std::string title(d);
+      title[0] = static_cast<char>(std::toupper(title[0]));
+      std::printf("%s average latency:          %.4f ms\n", title.c_str(), mean(p.latency) * 1e3);
+      std::printf("%s average throughput:       %.4f MB/s\n", title.c_str(), mean(p.throughput) / 1e6);
+      report.set_result(fmt::format("stream.{}.latency", d), mean(p.latency) * 1e9, "ns");
+      report.set_result(fmt::format("stream.{}.throughput", d), mean(p.throughput) / 1e6, "MB/s");
+    }
+    if (!sweep.empty()) passed = run_sweep(device, report, shape, designs, sweep) && passed;
+    std::printf("\n%s\n", passed ? "PASSED" : "FAILED");
+  }
+
+  static double mean(const std::vector<double>& v) { return v.empty() ? 0 : summarize(v).mean; }
+
+  // Every iteration: fresh input pattern and a cleared output (untimed), one
+  // pass, then every output element checked.
+  Point measure(Device& device, const std::string& design, const Shape& shape, Report& report) {
+    const MemKind kind = stream_kind(device);
+    StreamJob job;
+    auto in = device.alloc(kind, shape.chunks * shape.chunk_count * 4);
+    auto out = device.alloc(kind, shape.chunks * shape.chunk_count * 4);
+    job.in = in.get();
+    job.out = out.get();
+    job.chunk_words = shape.chunk_count;
+    job.chunks = shape.chunks;
+    job.inflight = shape.inflight;
+    job.timeout_s = common_.timeout_s;
+    const std::size_t words = job.chunks * job.chunk_words;
+    DesignState state = prepare_design(device, design, job);
+    Point p;
+    std::vector<double> chunk_latencies;
+    for (int it = -1; it < shape.iterations && !interrupted(); ++it) {  // it = -1: warm-up pass
+      const auto seed = static_cast<std::uint32_t>(it + 100);
+      fill_pattern(in->as<std::uint32_t>(), words, seed);
+      std::memset(out->host(), 0, words * 4);
+      const ChunkTimes t = run_design(device, design, job, state);
+      if (common_.corrupt_for_test && it == 0) out->as<std::uint32_t>()[words - 1] ^= 4u;
+      if (auto bad = first_stream_mismatch(out->as<std::uint32_t>(), words, seed)) {
+        p.passed = false;
+        report.validation(false, fmt::format("stream {}: output element {} is wrong", design, *bad));
+        std::fprintf(stderr, "movebench stream: validation FAILED: %s output element %zu is wrong\n",
+                     design.c_str(), *bad);
+      }
+      if (it < 0) continue;
+      p.latency.push_back(pass_latency(t));
+      p.throughput.push_back(pass_throughput(t, static_cast<double>(words) * 4));
+      for (std::size_t c = 0; c < t.seen.size(); ++c) chunk_latencies.push_back(t.seen[c] - t.submitted[c]);
+    }
+    if (p.passed) report.validation(true, "stream " + design);
+    if (!chunk_latencies.empty()) p.chunk_latency_median = summarize(chunk_latencies).median;
+    add_record(report, device, design, shape, p);
+    return p;
+  }
+
+  static MemKind stream_kind(Device& device) {
+    for (auto k : {MemKind::kMapped, MemKind::kPageable}) {
+      const auto have = device.host_kinds();
+      if (std::find(have.begin(), have.end(), k) != have.end() && device.kernel_reaches(k)) return k;
+    }
+    throw UsageError(fmt::format("the {} backend has no host memory its kernels can reach", device.backend()));
+  }
+
+  void add_record(Report& report, Device& device, const std::string& design, const Shape& shape, const Point& p) {
+    if (p.latency.empty()) return;
+    Record rec;
+    rec.benchmark = "stream";
+    rec.operation = design;
+    rec.bytes = shape.chunk_count * 4;
+    rec.params = {{"backend", device.backend()},     {"chunks", shape.chunks},
+                  {"chunk_count", shape.chunk_count}, {"inflight", shape.inflight},
+                  {"iterations", shape.iterations},   {"chunk_latency_median_s", p.chunk_latency_median}};
+    rec.samples = p.latency;
+    rec.figures = {{"latency", mean(p.latency) * 1e9, "ns", "mean"},
+                   {"latency_median", summarize(p.latency).median * 1e9, "ns", "median"},
+                   {"throughput", mean(p.throughput) / 1e6, "MB/s", "mean"}};
+    report.add(std::move(rec));
+  }
+
+  bool run_sweep(Device& device, Report& report, const Shape& shape, const std::vector<std::string>& designs,
+                 const std::vector<std::uint64_t>& sweep) {
+    const std::uint64_t total = static_cast<std::uint64_t>(shape.chunks) * shape.chunk_count * 4;
+    bool passed = true;
+    for (const auto& d : designs) {
+      if (d == "offload") continue;  // one chunk whatever the size: no curve
+      std::printf("\n== chunk-size sweep: %s, %s in all, %d in flight ==\n%12s %8s %14s %14s\n", d.c_str(),
+                  format_bytes(static_cast<double>(total)).c_str(), shape.inflight, "chunk bytes", "chunks",
+                  "latency us", "MB/s");
+      std::vector<CurvePoint> curve;
+      for (auto chunk : sweep) {
+        if (interrupted()) break;
+        Shape s = shape;
+        s.chunk_count = chunk / 4;
+        s.chunks = total / chunk;
+        const Point p = measure(device, d, s, report);
+        passed = passed && p.passed;
+        curve.push_back({chunk, mean(p.latency), mean(p.throughput)});
+        std::printf("%12llu %8zu %14.2f %14.1f\n", static_cast<unsigned long long>(chunk), s.chunks,
+                    curve.back().latency_s * 1e6, curve.back().throughput / 1e6);
+      }
+      if (auto pick = smallest_chunk_keeping(curve, 0.9)) {
+        std::printf("smallest chunk keeping 90%% of the best throughput: %llu bytes (latency %.2f us, %.1f MB/s)\n",
+                    static_cast<unsigned long long>(pick->chunk_bytes), pick->latency_s * 1e6,
+                    pick->throughput / 1e6);
+        report.set_result(fmt::format("stream.{}.chunk90", d), static_cast<double>(pick->chunk_bytes), "B");
+      }
+    }
+    return passed;
+  }
+
+  void record_settings(Report& report, Device& device, const Shape& shape, const std::vector<std::string>& designs,
+                       const std::vector<std::uint64_t>& sweep) const {
+    auto& s = report.settings("stream");
+    s["backend"] = device.backend();
+    s["chunks"] = shape.chunks;
+    s["chunk_count"] = shape.chunk_count;
+    s["inflight"] = shape.inflight;
+    s["iterations"] = shape.iterations;
+    s["designs"] = designs;
+    s["sweep"] = sweep;
+    s["timeout_s"] = common_.timeout_s;
+  }
+
+  CommonOptions common_;
+  Shape shape_;
+  std::string designs_text_, sweep_text_;
+  std::vector<std::string> designs_;
+  std::vector<std::uint64_t> sweep_;
+};
+
+}  // namespace
+
+std::unique_ptr<Command> make_stream_command() { return std::make_unique<StreamCommand>(); }
+
+}  // namespace movebench

@@ -1,0 +1,181 @@
+#include "link/stream_designs.hpp"
+
+#include <fmt/format.h>
+
+#include <atomic>
+#include <cstring>
+#include <deque>
+#include <stdexcept>
+
+#include "core/clock.hpp"
+#include "core/errors.hpp"
+#include "link/wait.hpp"
+
+namespace movebench::link {
+namespace {
+
+// Offload: all data in, one kernel, all data out; the host waits for the end.
+//   host:   submit ------------------------------------------- seen
+//   queue:    [copy in: all] [kernel: all] [copy out: all]
+ChunkTimes offload(const StreamJob& job, DesignState& s) {
+  const std::size_t words = job.chunk_words * job.chunks;
+  ChunkTimes t;
+  t.submitted.push_back(now_seconds());
+  s.first->copy(*s.dev_in, 0, *job.in, 0, words * 4);
+  s.first->transform(*s.dev_out, 0, *s.dev_in, 0, words, 3, 1);
+  s.first->copy(*job.out, 0, *s.dev_out, 0, words * 4);
+  s.first->finish(job.timeout_s);
+  t.seen.push_back(now_seconds());
+  return t;
+}
+
+// Keeps at most `inflight` chunks in flight: before submitting chunk c the
+// host waits for chunk c - inflight and notes when it saw it.
+class Window {
+ public:
+  Window(const StreamJob& job, ChunkTimes& times) : job_(job), times_(times) {
+    times_.seen.assign(job.chunks, 0);
+  }
+  void before_submit(std::size_t c) {
+    if (c >= static_cast<std::size_t>(job_.inflight)) retire();
+    times_.submitted.push_back(now_seconds());
+  }
+  void submitted(std::shared_ptr<Event> done) { pending_.push_back(std::move(done)); }
+  void drain() {
+    while (!pending_.empty()) retire();
+  }
+
+ private:
+  void retire() {
+    pending_.front()->wait(job_.timeout_s);
+    times_.seen[retired_++] = now_seconds();
+    pending_.pop_front();
+  }
+  const StreamJob& job_;
+  ChunkTimes& times_;
+  std::deque<std::shared_ptr<Event>> pending_;
+  std::size_t retired_ = 0;
+};
+
+// Chunked single kernel (the seed's zero-copy design): one kernel per chunk
+// reads mapped host input and writes mapped host output; the in-order queue
+// starts kernel c+1 as soon as kernel c ends (up to `inflight` queued).
+//   host:   s0 s1 s2 .. (wait c0) seen0 s3 (wait c1) seen1 ...
+//   queue:    [K0][K1][K2][K3] ...
+ChunkTimes chunked(const StreamJob& job, DesignState& s) {
+  ChunkTimes t;
+  Window window(job, t);
+  for (std::size_t c = 0; c < job.chunks; ++c) {
+    window.before_submit(c);
+    const std::size_t at = c * job.chunk_words;
+    s.first->transform(*job.out, at, *job.in, at, job.chunk_words, 3, 1);
+    window.submitted(s.first->mark());
+  }
+  window.drain();
+  return t;
+}
+
+// Multi-kernel pipeline: per chunk a producer (host input -> a slot of the
+// on-device ring, x * 3) on one queue and a consumer (slot -> host output,
+// + 1) on another, the consumer waiting on the producer's event on the
+// device. The ring has `inflight` slots; the window keeps a slot from
+// being reused before its consumer ended.
+//   producer queue:  [P0][P1][P2] ...
+//   consumer queue:      [C0][C1][C2] ...
+ChunkTimes pipeline(const StreamJob& job, DesignState& s) {
+  ChunkTimes t;
+  Window window(job, t);
+  for (std::size_t c = 0; c < job.chunks; ++c) {
+    window.before_submit(c);
+    const std::size_t at = c * job.chunk_words;
+    const std::size_t slot = (c % static_cast<std::size_t>(job.inflight)) * job.chunk_words;
+    s.first->transform(*s.ring, slot, *job.in, at, job.chunk_words, 3, 0);
+    auto produced = s.first->mark();
+    s.second->after(*produced);
+    s.second->transform(*job.out, at, *s.ring, slot, job.chunk_words, 1, 1);
+    window.submitted(s.second->mark());
+  }
+  window.drain();
+  return t;
+}
+
+// Persistent kernel: launched once before the pass; chunk c is released by
+// the host writing flags[c] = 1 in mapped memory, and finished when every
+// worker group wrote its done flag. No launch is on the chunk's path.
+//   host:    launch .. | set f0 set f1 (poll d0) seen0 set f2 ...
+//   device:  [spin f0][chunk 0][d0][spin f1][chunk 1][d1] ...
+ChunkTimes persistent(Device& device, const StreamJob& job, DesignState& s) {
+  auto* flags = s.flags->as<std::uint32_t>();
+  std::memset(flags, 0, s.flags->bytes());
+  const int groups = device.persistent_groups();
+  PersistentJob p{job.in, job.out, s.flags.get(), job.chunk_words, job.chunks, job.timeout_s};
+  auto kernel = device.launch_persistent(p);
+  auto done = [&](std::size_t c) {
+    for (int g = 0; g < groups; ++g) {
+      if (std::atomic_ref<std::uint32_t>(flags[job.chunks + c * groups + g]).load(std::memory_order_acquire) == 0) {
+        return false;
+      }
+    }
+    return true;
+  };
+  ChunkTimes t;
+  t.seen.assign(job.chunks, 0);
+  std::size_t retired = 0;
+  auto retire = [&] {
+    if (!wait_until([&] { return done(retired); }, job.timeout_s)) {
+      throw std::runtime_error("persistent kernel did not answer in time");
+    }
+    t.seen[retired++] = now_seconds();
+  };
+  for (std::size_t c = 0; c < job.chunks; ++c) {
+    if (c >= static_cast<std::size_t>(job.inflight)) retire();
+    t.submitted.push_back(now_seconds());
+    std::atomic_ref<std::uint32_t>(flags[c]).store(1, std::memory_order_release);
+  }
+  while (retired < job.chunks) retire();
+  kernel->wait(job.timeout_s);
+  return t;
+}
+
+}  // namespace
+
+std::vector<std::string> available_designs(const Device& device) {
+  std::vector<std::string> out{"offload", "chunked", "pipeline"};
+  if (device.has_persistent()) out.push_back("persistent");
+  for (const auto& d : device.extra_designs()) out.push_back(d);
+  return out;
+}
+
+DesignState prepare_design(Device& device, const std::string& design, const StreamJob& job) {
+  DesignState s;
+  const std::size_t bytes = job.chunk_words * job.chunks * 4;
+  if (design == "offload") {
+    s.dev_in = device.alloc(MemKind::kDevice, bytes);
+    s.dev_out = device.alloc(MemKind::kDevice, bytes);
+  } else if (design == "pipeline") {
+    s.ring = device.alloc(MemKind::kDevice, job.chunk_words * 4 * static_cast<std::size_t>(job.inflight));
+    s.second = device.queue();
+  } else if (design == "persistent") {
+    const std::size_t words = job.chunks * (1 + static_cast<std::size_t>(device.persistent_groups()));
+    s.flags = device.alloc(job.in->kind(), words * 4);  // mapped wherever the kernel reads its input
+  }
+  if (design != "persistent") s.first = device.queue();
+  return s;
+}
+
+ChunkTimes run_design(Device& device, const std::string& design, const StreamJob& job, DesignState& state) {
+  if (design == "offload") return offload(job, state);
+  if (design == "chunked") return chunked(job, state);
+  if (design == "pipeline") return pipeline(job, state);
+  if (design == "persistent") return persistent(device, job, state);
+  return device.run_extra_design(design, job);
+}
+
+double pass_latency(const ChunkTimes& t) { return t.seen.front() - t.submitted.front(); }
+
+double pass_throughput(const ChunkTimes& t, double input_bytes) {
+  const double wall = t.seen.back() - t.submitted.front();
+  return wall > 0 ? input_bytes / wall : 0;
+}
+
+}  // namespace movebench::link

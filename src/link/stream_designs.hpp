@@ -1,0 +1,30 @@
+// The streaming designs of `movebench stream` (seed 002 and the low-latency
+// ones it promises), written once against the device interface. Each runs
+// one pass over `in` -> `out` (x * 3 + 1) and returns when the host saw
+// each chunk's result.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "link/device.hpp"
+
+namespace movebench::link {
+
+// offload, chunked, pipeline, persistent, and the backend's extra designs.
+std::vector<std::string> available_designs(const Device& device);
+// What a design needs beside in/out (queues, device copies, the on-device
+// ring, flags), made before timing and reused by every pass.
+struct DesignState {
+  std::unique_ptr<Queue> first, second;
+  std::unique_ptr<Buffer> dev_in, dev_out, ring, flags;
+};
+DesignState prepare_design(Device& device, const std::string& design, const StreamJob& job);
+ChunkTimes run_design(Device& device, const std::string& design, const StreamJob& job, DesignState& state);
+
+// The seed's definitions over one pass: latency = first chunk submitted to
+// its result seen by the host; throughput = input bytes over the wall time
+// from the first submission to the last result seen (bytes per second).
+double pass_latency(const ChunkTimes& t);
+double pass_throughput(const ChunkTimes& t, double input_bytes);
+
+}  // namespace movebench::link

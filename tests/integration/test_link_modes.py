@@ -1,0 +1,100 @@
+"""movebench link on the host and OpenCL (PoCL) backends, tiny sizes: every
+direction and path, the seed's lines, latency, validation and exit codes."""
+import re
+
+import pytest
+
+from linkrun import BACKENDS, load, records, run
+
+TINY = ["--sizes", "4K,16K", "-c", "2", "--batch", "2", "--ring-bytes", "64K", "--steps", "16",
+        "--roundtrips", "5", "--roundtrip-sizes", "4,4K"]
+OPERATIONS = ["copy.read", "copy.write", "copy.duplex.read", "copy.duplex.write", "copy.duplex.total",
+              "kernel.read", "kernel.write", "kernel.duplex.read", "kernel.duplex.write", "kernel.duplex.total",
+              "latency.first_word", "latency.chase", "roundtrip"]
+SEED_AVG = re.compile(r"^Read \(Host->Device\) average bandwidth: (\d+) bytes in (\d+) usec \( ([\d.]+) MB/s \)$", re.M)
+SEED_MMV = re.compile(r"bandwidth min, max and variance: \d+ bytes in \d+ usec \( ([\d.]+) MB/s, ([\d.]+) MB/s, ([\d.]+) \)")
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_every_mode_runs_and_validates(tmp_path, backend):
+    out = tmp_path / "link.json"
+    proc = run("link", "--backend", backend, *TINY, "--json", out, check=0)
+    assert "validation: PASSED" in proc.stdout
+    assert SEED_AVG.search(proc.stdout), proc.stdout
+    for lo, hi, _ in (map(float, m.groups()) for m in SEED_MMV.finditer(proc.stdout)):
+        assert 0 < lo <= hi
+    doc = load(out)
+    assert doc["validated"] is True and doc["errors"] == {}
+    assert doc["link_device"]["backend"] == backend
+    for op in OPERATIONS:
+        recs = records(doc, op)
+        assert recs, f"no {op} record"
+        for r in recs:
+            assert all(v["value"] >= 0 for v in r["figures"].values()), (op, r["figures"])
+            assert all(t > 0 for t in r["samples"]), op
+            assert r["params"]["backend"] == backend
+    for r in records(doc, "copy.read"):
+        assert len(r["samples"]) == 2 and r["bytes"] in (4096, 16384)
+        f = r["figures"]
+        assert f["bandwidth_min"]["value"] <= f["bandwidth_median"]["value"] <= f["bandwidth_max"]["value"]
+    # duplex: the two directions and their total, from the same tests
+    read, write, total = (records(doc, f"copy.duplex.{d}")[0] for d in ("read", "write", "total"))
+    assert len(read["samples"]) == len(write["samples"]) == len(total["samples"]) == 2
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_corrupted_transfer_is_caught(tmp_path, backend):
+    out = tmp_path / "bad.json"
+    proc = run("link", "bandwidth", "--backend", backend, "--sizes", "4K", "-c", "2", "--batch", "1",
+               "--directions", "read", "--paths", "copy", "--corrupt-for-test", "--json", out, check=1)
+    assert "validation FAILED" in proc.stderr
+    assert "validation: FAILED" in proc.stdout
+    doc = load(out)
+    assert doc["validated"] is False and "validation" in doc["errors"]
+
+
+def test_fine_sweep_and_memory_kinds(tmp_path):
+    out = tmp_path / "fine.json"
+    run("link", "bandwidth", "--backend", "host", "--sizes", "4K:16K", "--fine", "2", "-c", "1", "--batch", "1",
+        "--directions", "write", "--paths", "copy", "--host-memory", "pinned", "--json", out, check=0)
+    doc = load(out)
+    assert doc["settings"]["link"]["sizes"] == [4096, 5792, 8192, 11584, 16384]
+    assert {r["params"]["host_memory"] for r in doc["timings"]} == {"pinned"}
+
+
+def test_latency_only(tmp_path):
+    out = tmp_path / "lat.json"
+    proc = run("link", "latency", "--backend", "opencl", "--ring-bytes", "64K", "--steps", "32", "-c", "3",
+               "--roundtrips", "3", "--roundtrip-sizes", "64", "--json", out, check=0)
+    assert "first word:" in proc.stdout
+    doc = load(out)
+    chase = records(doc, "latency.chase")[0]
+    assert chase["params"]["clock"] == "opencl event profiling" and chase["params"]["steps"] == 32
+    assert not records(doc, "copy.read")
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--sizes", "6"], "not a whole number of 32-bit words"),
+    (["--backend", "nope"], "unknown backend"),
+    (["--directions", "up"], "unknown direction"),
+    (["--count", "0"], "invalid --count"),
+    (["--backend", "host", "--host-memory", "write_combined"], "no write_combined host memory"),
+    (["--backend", "opencl", "--device", "9"], "no OpenCL device with index 9"),
+    (["--backend", "opencl", "--platform", "NoSuchVendor"], "no OpenCL platform named like"),
+    (["--backend", "host", "--platform", "0"], "--platform applies to the opencl backend only"),
+])
+def test_bad_input_is_one_line_and_exit_2(args, message):
+    proc = run("link", *args, "--sizes", "4K", check=2) if "--sizes" not in args else run("link", *args, check=2)
+    assert message in proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1
+
+
+def test_missing_backend_is_exit_2():
+    proc = run("link", "--backend", "cuda", "--sizes", "4K", check=2)
+    # not built, or built without a device here: one clear line either way
+    assert "cuda" in proc.stderr.lower() and len(proc.stderr.strip().splitlines()) == 1
+
+
+def test_list_names_link_and_stream():
+    names = run("--list", check=0).stdout.split()
+    assert "link.copy.duplex" in names and "link.latency.first_word" in names and "stream.persistent" in names

@@ -1,0 +1,55 @@
+"""movebench stream on the host and OpenCL (PoCL) backends: every design, the
+seed's output, the chunk-size sweep and its 90% rule, validation, exit codes."""
+import re
+
+import pytest
+
+from linkrun import BACKENDS, load, records, run
+
+DESIGNS = ["offload", "chunked", "pipeline", "persistent"]
+SMALL = ["--chunks", "8", "--chunk-count", "256", "--iterations", "2", "--inflight", "2"]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_every_design_passes_with_seed_output(tmp_path, backend):
+    out = tmp_path / "stream.json"
+    proc = run("stream", "--backend", backend, *SMALL, "--sweep", "1K:4K:x4", "--json", out, check=0)
+    assert "# Chunks:             8\nChunk count:          256\nTotal count:          2048\nIterations:           2" \
+        in proc.stdout
+    for d in DESIGNS:
+        title = d.capitalize()
+        assert re.search(rf"^{title} average latency:\s+[\d.]+ ms$", proc.stdout, re.M), d
+        assert re.search(rf"^{title} average throughput:\s+[\d.]+ MB/s$", proc.stdout, re.M), d
+    assert proc.stdout.rstrip().endswith("PASSED")
+    assert proc.stdout.count("smallest chunk keeping 90% of the best throughput") == 3  # all but offload
+    doc = load(out)
+    assert doc["validated"] is True
+    for d in DESIGNS:
+        recs = records(doc, d)
+        assert recs and all(len(r["samples"]) == 2 for r in recs), d
+        assert all(r["figures"]["throughput"]["value"] > 0 for r in recs), d
+        assert f"stream.{d}.latency" in doc["results"]
+    assert {r["bytes"] for r in records(doc, "chunked")} == {1024, 4096}
+    assert doc["results"]["stream.chunked.chunk90"]["value"] in (1024, 4096)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_corrupted_output_fails(tmp_path, backend):
+    out = tmp_path / "bad.json"
+    proc = run("stream", "--backend", backend, *SMALL, "--designs", "chunked", "--corrupt-for-test", "--json", out,
+               check=1)
+    assert proc.stdout.rstrip().endswith("FAILED")
+    assert "validation FAILED: chunked output element 2047 is wrong" in proc.stderr
+    assert load(out)["validated"] is False
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--inflight", "0"], "invalid --inflight"),
+    (["--designs", "warp"], "unknown design 'warp'"),
+    (["--backend", "host", "--designs", "graph"], "has no 'graph' design"),
+    (["--chunks", "4", "--chunk-count", "256", "--sweep", "3K"], "must be whole words dividing"),
+    (["--iterations", "0"], "--iterations must be 1 or more"),
+])
+def test_bad_input_is_exit_2(args, message):
+    proc = run("stream", *args, check=2)
+    assert message in proc.stderr and len(proc.stderr.strip().splitlines()) == 1

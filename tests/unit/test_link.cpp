@@ -1,0 +1,124 @@
+// link/stream logic that needs no device: sweeps, per-size statistics, the
+// pattern check, the 90%-chunk rule, PCIe facts from a fake sysfs tree, and
+// the host backend end to end.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include "core/errors.hpp"
+#include "link/backends.hpp"
+#include "link/figures.hpp"
+#include "link/pattern.hpp"
+#include "link/pcie.hpp"
+#include "link/stream_designs.hpp"
+
+using namespace movebench::link;
+
+TEST(LinkSweep, PowersOfTwoAndFinerSteps) {
+  EXPECT_EQ(sweep_sizes(4, 64, 1), (std::vector<std::uint64_t>{4, 8, 16, 32, 64}));
+  const auto fine = sweep_sizes(1024, 4096, 2);
+  EXPECT_EQ(fine, (std::vector<std::uint64_t>{1024, 1448, 2048, 2896, 4096}));
+  for (auto v : fine) EXPECT_EQ(v % 4, 0u);
+  EXPECT_TRUE(sweep_sizes(64, 4, 1).empty());
+}
+
+TEST(LinkStats, SeedAverageIsAllBytesOverAllTime) {
+  // Two tests of 1e6 bytes: 1 ms (1000 MB/s) and 4 ms (250 MB/s).
+  const std::vector<double> t{1e-3, 4e-3};
+  const RateStats s = rate_stats(1e6, t);
+  EXPECT_EQ(s.count, 2u);
+  EXPECT_DOUBLE_EQ(s.average, 2e6 / 5e-3 / 1e6);  // 400, not the mean rate 625
+  EXPECT_DOUBLE_EQ(s.min, 250);
+  EXPECT_DOUBLE_EQ(s.max, 1000);
+  EXPECT_DOUBLE_EQ(s.median, 625);
+  EXPECT_DOUBLE_EQ(s.variance, 375.0 * 375.0);  // population variance of the rates
+  const std::string text = seed_lines("Read", s);
+  EXPECT_NE(text.find("Read average bandwidth: 2000000 bytes in 5000 usec ( 400.000 MB/s )"), std::string::npos);
+  EXPECT_NE(text.find("( 250.000 MB/s, 1000.000 MB/s, 140625.000 )"), std::string::npos);
+}
+
+TEST(LinkPattern, CatchesOneFlippedBitAndStaleData) {
+  std::vector<std::uint32_t> w(1000);
+  fill_pattern(w.data(), w.size(), 5);
+  EXPECT_FALSE(first_mismatch(w.data(), w.size(), 5));
+  EXPECT_EQ(first_mismatch(w.data(), w.size(), 6), std::optional<std::size_t>(0));  // stale: last test's data
+  w[777] ^= 1u << 20;
+  EXPECT_EQ(first_mismatch(w.data(), w.size(), 5), std::optional<std::size_t>(777));
+  std::vector<std::uint32_t> out(10);
+  for (std::size_t i = 0; i < out.size(); ++i) out[i] = pattern_word(9, i) * 3 + 1;
+  EXPECT_FALSE(first_stream_mismatch(out.data(), out.size(), 9));
+  out[3] = 0;
+  EXPECT_EQ(first_stream_mismatch(out.data(), out.size(), 9), std::optional<std::size_t>(3));
+}
+
+TEST(LinkChunkRule, SmallestChunkKeepingNinetyPercent) {
+  const std::vector<CurvePoint> curve{
+      {1024, 1e-6, 1e9}, {4096, 2e-6, 9.1e9}, {16384, 5e-6, 10e9}, {65536, 2e-5, 9.5e9}};
+  auto pick = smallest_chunk_keeping(curve, 0.9);
+  ASSERT_TRUE(pick);
+  EXPECT_EQ(pick->chunk_bytes, 4096u);
+  EXPECT_EQ(smallest_chunk_keeping(curve, 1.0)->chunk_bytes, 16384u);
+  EXPECT_FALSE(smallest_chunk_keeping({}, 0.9));
+}
+
+TEST(LinkPcie, ParsesAFakeSysfsTree) {
+  namespace fs = std::filesystem;
+  const fs::path root = fs::temp_directory_path() / ("movebench_sysfs_" + std::to_string(::getpid()));
+  const fs::path dev = root / "bus/pci/devices/0000:17:00.0";
+  fs::create_directories(dev);
+  auto put = [&](const char* name, const char* text) { std::ofstream(dev / name) << text << "\n"; };
+  put("current_link_speed", "16.0 GT/s PCIe");
+  put("max_link_speed", "32.0 GT/s PCIe");
+  put("current_link_width", "16");
+  put("max_link_width", "16");
+  put("numa_node", "1");
+  auto link = read_pcie_link("00000000:17:00.0", root.string());  // CUDA's 8-digit domain
+  fs::remove_all(root);
+  ASSERT_TRUE(link);
+  EXPECT_EQ(link->gen, 4);
+  EXPECT_EQ(link->max_gen, 5);
+  EXPECT_EQ(link->width, 16);
+  EXPECT_EQ(link->numa_node, 1);
+  EXPECT_TRUE(link->below_max());
+  EXPECT_NEAR(link->bytes_per_second(), 31.5e9, 0.1e9);  // Gen4 x16: 31.5 GB/s per direction
+  EXPECT_NE(below_max_warning(*link).find("Gen4 x16 below its maximum Gen5 x16"), std::string::npos);
+  EXPECT_FALSE(read_pcie_link("0000:99:00.0", root.string()));
+}
+
+TEST(LinkPcie, GenerationsAndBusIds) {
+  EXPECT_EQ(pcie_generation(2.5), 1);
+  EXPECT_EQ(pcie_generation(8), 3);
+  EXPECT_EQ(pcie_generation(64), 6);
+  EXPECT_EQ(pcie_generation(3), 0);
+  EXPECT_DOUBLE_EQ(parse_link_speed("8.0 GT/s PCIe"), 8.0);
+  EXPECT_EQ(normalize_bus_id("00000000:1A:00.0"), "0000:1a:00.0");
+}
+
+TEST(LinkDevice, PicksByIndexNameAndRank) {
+  const std::vector<std::string> names{"NVIDIA H100", "NVIDIA H200"};
+  EXPECT_EQ(pick_index("1", names, "device"), 1);
+  EXPECT_EQ(pick_index("H200", names, "device"), 1);
+  EXPECT_THROW(pick_index("7", names, "device"), movebench::UsageError);
+  EXPECT_THROW(pick_index("A100", names, "device"), movebench::UsageError);
+  setenv("OMPI_COMM_WORLD_LOCAL_RANK", "3", 1);
+  EXPECT_EQ(pick_index("", names, "device"), 1);  // rank 3 mod 2 devices
+  unsetenv("OMPI_COMM_WORLD_LOCAL_RANK");
+  EXPECT_EQ(pick_index("", names, "device"), 0);
+}
+
+// Every design on the host backend gives the right output.
+TEST(LinkHostBackend, EveryDesignIsCorrect) {
+  auto device = open_host_device({});
+  for (const auto& design : available_designs(*device)) {
+    auto in = device->alloc(MemKind::kPageable, 8 * 256 * 4), out = device->alloc(MemKind::kPageable, 8 * 256 * 4);
+    fill_pattern(in->as<std::uint32_t>(), 8 * 256, 11);
+    StreamJob job{in.get(), out.get(), 256, 8, 3, 10};
+    auto state = prepare_design(*device, design, job);
+    const ChunkTimes t = run_design(*device, design, job, state);
+    EXPECT_FALSE(first_stream_mismatch(out->as<std::uint32_t>(), 8 * 256, 11)) << design;
+    EXPECT_GT(pass_throughput(t, 8 * 256 * 4), 0) << design;
+    EXPECT_GE(pass_latency(t), 0) << design;
+  }
+}

@@ -1,5 +1,6 @@
 #include "mem/latency.hpp"
 
+#include <algorithm>
 #include <numeric>
 #include <random>
 
@@ -22,8 +23,8 @@ ChaseRing::ChaseRing(std::size_t bytes, std::size_t stride, std::uint64_t seed, 
 }
 
 // Never inlined: a caller that drops the result must not drop the loads.
-__attribute__((noinline)) void* ChaseRing::chase(std::size_t loads) const {
-  void* p = buffer_.data();
+__attribute__((noinline)) void* ChaseRing::chase(void* from, std::size_t loads) {
+  void* p = from;
   for (std::size_t i = 0; i < loads; i += 16) {
 #define MOVEBENCH_HOP p = *static_cast<void**>(p);
     MOVEBENCH_HOP MOVEBENCH_HOP MOVEBENCH_HOP MOVEBENCH_HOP MOVEBENCH_HOP MOVEBENCH_HOP MOVEBENCH_HOP MOVEBENCH_HOP
@@ -51,6 +52,8 @@ bool ChaseRing::is_single_cycle() const {
 
 #include <cstdio>
 
+#include <sys/resource.h>
+
 #include "core/clock.hpp"
 #include "core/interrupt.hpp"
 #include "core/sizes.hpp"
@@ -62,19 +65,53 @@ namespace movebench::mem {
 namespace {
 
 // Loads per sample so that a sample lasts about `target` seconds.
-std::size_t loads_for(const ChaseRing& ring, double target) {
-  std::size_t probe = 1 << 14;
+std::size_t loads_for(double target, void*& cursor) {
+  std::size_t probe = 1 << 12;
   while (true) {
     const double t0 = now_seconds();
-    void* volatile sink = ring.chase(probe);
+    cursor = ChaseRing::chase(cursor, probe);
     const double t = now_seconds() - t0;
-    (void)sink;
     if (t > target / 10 || probe >= (std::size_t{1} << 34)) {
       const auto loads = static_cast<std::size_t>(target / (t / static_cast<double>(probe)));
       return std::max<std::size_t>(16, loads / 16 * 16);
     }
     probe *= 4;
   }
+}
+
+long context_switches() {
+  rusage usage{};
+  getrusage(RUSAGE_THREAD, &usage);
+  return usage.ru_nvcsw + usage.ru_nivcsw;
+}
+
+// Seconds per load of `samples` samples. Each sample follows an untimed lap
+// (up to one sample long) that brings back whatever another process evicted
+// while this thread was switched out. A sample whose lap or timing saw a
+// context switch measures the scheduler, not the memory: it is taken again
+// (up to four tries per wanted sample) and only used when too few clean
+// ones came; `disturbed` counts those retaken.
+std::vector<double> time_chase(const ChaseRing& ring, int samples, double target, int& disturbed) {
+  void* cursor = ring.head();
+  const std::size_t loads = loads_for(target, cursor);
+  const std::size_t lap = std::min(loads, (ring.nodes() + 15) / 16 * 16);
+  std::vector<double> clean, noisy;
+  for (int tries = 0; static_cast<int>(clean.size()) < samples && tries < 4 * samples; ++tries) {
+    const long switches = context_switches();
+    cursor = ChaseRing::chase(cursor, lap);
+    const double t0 = now_seconds();
+    cursor = ChaseRing::chase(cursor, loads);
+    const double t = (now_seconds() - t0) / static_cast<double>(loads);
+    (context_switches() == switches ? clean : noisy).push_back(t);
+  }
+  disturbed = static_cast<int>(noisy.size());
+  std::sort(noisy.begin(), noisy.end());
+  for (std::size_t i = 0; clean.size() < static_cast<std::size_t>(samples) && i < noisy.size(); ++i) {
+    clean.push_back(noisy[i]);
+  }
+  void* volatile sink = cursor;
+  (void)sink;
+  return clean;
 }
 
 }  // namespace
@@ -95,21 +132,14 @@ void run_latency(const MemOptions& opt, Report& report) {
     // also warms the caches and TLB as far as they reach).
     const bool cycle = ring.is_single_cycle();
     all_cycles = all_cycles && cycle;
-    const std::size_t loads = loads_for(ring, target);
-    std::vector<double> per_load;
-    void* volatile sink = nullptr;
-    for (int s = 0; s < opt.samples; ++s) {
-      const double t0 = now_seconds();
-      sink = ring.chase(loads);
-      per_load.push_back((now_seconds() - t0) / static_cast<double>(loads));
-    }
-    (void)sink;
+    int disturbed = 0;
+    const auto per_load = time_chase(ring, opt.samples, target, disturbed);
     const Summary st = summarize(per_load);
     Record r;
     r.benchmark = "mem";
     r.operation = "latency";
     r.bytes = bytes;
-    r.params = {{"mode", "latency"}, {"stride", opt.stride}, {"seed", opt.seed}, {"loads_per_sample", loads},
+    r.params = {{"mode", "latency"}, {"stride", opt.stride}, {"seed", opt.seed}, {"disturbed_samples_retaken", disturbed},
                 {"huge_pages", opt.huge_pages}, {"cpu", team.cpus.empty() ? -1 : team.cpus.front()}};
     r.samples = per_load;
     r.figures = {{"latency", st.min * 1e9, "ns", "min"}, {"latency_median", st.median * 1e9, "ns", "median"}};

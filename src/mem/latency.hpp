@@ -17,9 +17,12 @@ class ChaseRing {
  public:
   ChaseRing(std::size_t bytes, std::size_t stride, std::uint64_t seed, bool huge_pages);
   std::size_t nodes() const { return nodes_; }
-  // Follows `loads` pointers (a multiple of 16 is followed exactly). Returns
-  // the last node so the loads cannot be optimised away.
-  void* chase(std::size_t loads) const;
+  void* head() const { return buffer_.data(); }
+  // Follows `loads` pointers from `from` (a multiple of 16 is followed
+  // exactly) and returns where it stopped. Successive samples go on from
+  // there, so a sample shorter than the ring still meets lines it has not
+  // met since the caches last saw them.
+  static void* chase(void* from, std::size_t loads);
   // True when following the ring from the head visits every node once.
   bool is_single_cycle() const;
 

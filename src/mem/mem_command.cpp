@@ -82,8 +82,7 @@ class MemCommand : public Command {
                    "seq/tp: array lengths in elements (e.g. 1K:64M:x2); latency: working sets in bytes (4K:256M)");
     app.add_option("--point-time", opt_.point_time, "seq/tp/latency: seconds spent per kernel and size")
         ->capture_default_str();
-    app.add_option("--samples", opt_.samples, "seq/tp/latency: timed samples per kernel and size")
-        ->capture_default_str();
+    app.add_option("--samples", opt_.samples, "seq/tp/latency: timed samples per point (default 5; latency 20)");
     app.add_option("--outdir", opt_.outdir, "seq/tp: folder for the data files (one per kernel)")
         ->capture_default_str();
     app.add_option("--stride", opt_.stride, "latency: bytes per node of the chase (at least a pointer)")
@@ -127,24 +126,23 @@ class MemCommand : public Command {
   }
 
   std::string suite_summary(const Report& report) const override {
-    const auto& results = report.document()["results"];
-    std::string line = "mem:";
-    for (const auto& [key, value] : results.items()) {
-      if (key.starts_with("mem.triad.")) {
-        line += fmt::format(" triad {:.0f} {} ({} threads);", value["value"].get<double>(),
-                            value["unit"].get<std::string>(), key.substr(10, key.size() - 11));
-      }
+    std::string line = "mem: triad";
+    for (const auto& [key, value] : report.document()["results"].items()) {
+      if (!key.starts_with("mem.triad.")) continue;
+      const std::string threads = key.substr(10, key.size() - 11);
+      line += fmt::format(" {:.0f} {} with {} thread{},", value["value"].get<double>(),
+                          value["unit"].get<std::string>(), threads, threads == "1" ? "" : "s");
     }
-    double worst = 0;
-    std::string at;
+    // Latency at the largest working set: main memory.
+    const nlohmann::json* deepest = nullptr;
     for (const auto& t : report.document()["timings"]) {
-      if (t["operation"] == "latency" && t["bytes"].get<double>() >= worst) {
-        worst = t["bytes"].get<double>();
-        at = fmt::format(" latency {:.1f} ns at {}", t["figures"]["latency"]["value"].get<double>(),
-                         format_bytes(worst));
-      }
+      if (t["operation"] == "latency" && (!deepest || t["bytes"] > (*deepest)["bytes"])) deepest = &t;
     }
-    return line + at;
+    if (deepest) {
+      line += fmt::format(" latency {:.1f} ns at {}", (*deepest)["figures"]["latency"]["value"].get<double>(),
+                          format_bytes((*deepest)["bytes"].get<double>()));
+    }
+    return line;
   }
 
  private:
@@ -162,6 +160,9 @@ class MemCommand : public Command {
     if (!array_bytes_text_.empty()) o.elements = parse_size(array_bytes_text_) / eb;
     if (!array_bytes_text_.empty() && o.elements == 0) throw UsageError("--array-bytes is smaller than one element");
     if (o.repetitions < 1) throw UsageError(fmt::format("invalid repetitions '{}': must be 1 or more", o.repetitions));
+    // Latency samples are short so that one of them is likely to run
+    // undisturbed on a shared machine: the minimum is the headline.
+    if (o.samples == 0) o.samples = o.mode == Mode::kLatency ? 20 : 5;
     if (o.samples < 1) throw UsageError(fmt::format("invalid samples '{}': must be 1 or more", o.samples));
     if (!(o.point_time > 0)) throw UsageError("--point-time must be positive");
     if (!is_power_of_two(o.alignment) || o.alignment < eb || o.alignment > (1u << 21)) {

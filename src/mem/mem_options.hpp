@@ -29,7 +29,7 @@ struct MemOptions {
   // seq / tp sweeps
   std::vector<std::uint64_t> sweep_sizes;  // elements; empty: 128 .. elements, 4 per octave
   double point_time = 0.1;                 // seconds per kernel and size
-  int samples = 5;
+  int samples = 0;                         // 0: 5 per sweep point, 20 per latency point
   std::string outdir = "dat";
   // latency
   std::vector<std::uint64_t> latency_sizes;  // bytes; empty: 4 KiB .. 4 x LLC

@@ -14,7 +14,9 @@ TEST(ChaseRing, IsOneCycleThroughEveryNode) {
 
 TEST(ChaseRing, AFullLapComesBackToTheStart) {
   ChaseRing ring(64 * 16, 64, 3, false);  // 16 nodes: 16 loads is one lap
-  void* start = ring.chase(0);
-  EXPECT_EQ(ring.chase(16), start);
-  EXPECT_NE(ring.chase(16 * 1), nullptr);
+  void* start = ring.head();
+  void* half = ChaseRing::chase(start, 8);
+  EXPECT_NE(half, start);
+  EXPECT_EQ(ChaseRing::chase(half, 8), start) << "two half laps make a lap";
+  EXPECT_EQ(ChaseRing::chase(start, 16 * 3), start);
 }

@@ -80,10 +80,12 @@ class Queue {
 };
 
 // The persistent kernel of `stream`: launched once, it serves `chunks`
-// chunks of `chunk_words` words from `in` to `out` (x * 3 + 1), chunk c
-// starting when the host sets flags[c] = 1 and ending with each of
-// groups() workers adding 1 to flags[chunks + c]. `flags` is mapped host
-// memory of 2 * chunks words. The kernel gives up after timeout_s.
+// chunks of `chunk_words` words from `in` to `out` (x * 3 + 1). `flags` is
+// mapped host memory of chunks * (1 + groups) + groups words:
+//   flags[c]                          the host sets it to release chunk c
+//   flags[chunks + c * groups + g]    group g sets it when its part of c is done
+//   flags[chunks * (1 + groups) + g]  group g sets it when it is running
+// A group gives up after timeout_s waiting for one flag.
 struct PersistentJob {
   Buffer* in = nullptr;
   Buffer* out = nullptr;

@@ -10,6 +10,7 @@
 
 #include "core/interrupt.hpp"
 #include "core/sizes.hpp"
+#include "core/stats.hpp"
 #include "link/figures.hpp"
 #include "link/link_bench.hpp"
 #include "link/pattern.hpp"
@@ -98,7 +99,16 @@ struct Series {
   std::string operation;
   double bytes_per_test;
   std::vector<double> seconds;
+  std::vector<double> overlap;  // duplex total: how much the two directions overlapped, per test
 };
+
+// 1 when the two directions ran fully at the same time, 0 when one waited
+// for the other: (read + write - span) / the shorter of the two.
+double overlap(const TestTimes& t) {
+  const double shorter = std::min(t.lane[0], t.lane[1]);
+  if (shorter <= 0) return 0;
+  return std::clamp((t.lane[0] + t.lane[1] - t.total) / shorter, 0.0, 1.0);
+}
 
 void add_record(Report& report, const Series& s, std::uint64_t bytes, const nlohmann::json& params) {
   const RateStats r = rate_stats(s.bytes_per_test, s.seconds);
@@ -108,6 +118,7 @@ void add_record(Report& report, const Series& s, std::uint64_t bytes, const nloh
   rec.bytes = bytes;
   rec.params = params;
   rec.params["variance"] = r.variance;
+  if (!s.overlap.empty()) rec.params["overlap"] = summarize(s.overlap).median;
   rec.samples = s.seconds;
   rec.figures = {{"bandwidth", r.average, "MB/s", "average"},
                  {"bandwidth_median", r.median, "MB/s", "median"},
@@ -145,7 +156,10 @@ std::vector<Series> measure_size(Device& device, const Combo& c, std::uint64_t b
     for (auto& lane : lanes) lane.prepare(seed, o.common.timeout_s);
     const TestTimes t = timed_test(device, lanes, c.path, o.batch, o.common.timeout_s);
     for (std::size_t i = 0; i < lanes.size(); ++i) series[i].seconds.push_back(t.lane[i]);
-    if (c.dir == Direction::kDuplex) series.back().seconds.push_back(t.total);
+    if (c.dir == Direction::kDuplex) {
+      series.back().seconds.push_back(t.total);
+      series.back().overlap.push_back(overlap(t));
+    }
     for (auto& lane : lanes) {
       std::uint32_t* got = lane.arrived(o.common.timeout_s);
       if (corrupt) got[lane.words / 2] ^= 1u;  // tests only: the check must catch this
@@ -168,6 +182,7 @@ void run_combo(Device& device, const Combo& c, const LinkOptions& o, Report& rep
               direction_name(c.dir).c_str(), std::string(kind_name(c.kind)).c_str(), o.count, o.batch);
   std::printf("%12s %6s %12s %12s %12s %14s %12s  %s\n", "bytes", "tests", "avg MB/s", "min MB/s", "max MB/s",
               "variance", "median MB/s", "series");
+  if (c.dir == Direction::kDuplex) std::printf("(total: both directions over the span from the first start to the last end)\n");
   std::vector<Series> last;
   for (auto bytes : o.sizes) {
     if (interrupted()) break;
@@ -178,8 +193,10 @@ void run_combo(Device& device, const Combo& c, const LinkOptions& o, Report& rep
       if (s.seconds.empty()) continue;
       add_record(report, s, bytes, params);
       const RateStats r = rate_stats(s.bytes_per_test, s.seconds);
-      std::printf("%12llu %6zu %12.1f %12.1f %12.1f %14.3f %12.1f  %s\n", static_cast<unsigned long long>(bytes),
+      std::printf("%12llu %6zu %12.1f %12.1f %12.1f %14.3f %12.1f  %s", static_cast<unsigned long long>(bytes),
                   r.count, r.average, r.min, r.max, r.variance, r.median, s.operation.c_str());
+      if (!s.overlap.empty()) std::printf(" (overlap %.2f)", summarize(s.overlap).median);
+      std::printf("\n");
     }
     last = std::move(series);
   }

@@ -200,7 +200,7 @@ class LinkCommand : public Command {
 
   LinkOptions opt_;
   std::string mode_ = "all", directions_ = "read,write,duplex", paths_ = "copy,kernel", kinds_;
-  std::string sizes_ = "4K:16M:x4", ring_ = "4M", roundtrip_ = "4,64,4K";
+  std::string sizes_ = "4K:64M", ring_ = "4M", roundtrip_ = "4,64,4K";
   int fine_ = 1;
 };
 

@@ -88,13 +88,14 @@ void run_chase(Device& device, const LinkOptions& o, Report& report) {
   const nlohmann::json params = {{"backend", device.backend()}, {"host_memory", kind_name(kind)},
                                  {"clock", clock},              {"steps", o.steps},
                                  {"empty_chase_s", empty},      {"stride_bytes", kLineWords * 4}};
+  const std::size_t samples = one.size();
   const double first = std::max(0.0, summarize(one).median - empty) * 1e9;
   const double per = std::max(0.0, summarize(many).median - empty) / static_cast<double>(o.steps) * 1e9;
   add_latency(report, "latency.first_word", 4, params, std::move(one), empty, 1);
   add_latency(report, "latency.chase", o.ring_bytes, params, std::move(many), empty, static_cast<double>(o.steps));
   std::printf("\n== link latency from the device through %s host memory (%s, T(n) - T(0)) ==\n",
               std::string(kind_name(kind)).c_str(), clock.c_str());
-  std::printf("first word:            %10.1f ns (median of %zu)\n", first, one.size());
+  std::printf("first word:            %10.1f ns (median of %zu)\n", first, samples);
   std::printf("%llu dependent words:  %10.1f ns in all, %.1f ns per word\n",
               static_cast<unsigned long long>(o.steps), per * static_cast<double>(o.steps), per);
   report.set_result("link.latency.first_word", first, "ns");

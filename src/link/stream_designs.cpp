@@ -110,6 +110,15 @@ ChunkTimes persistent(Device& device, const StreamJob& job, DesignState& s) {
   const int groups = device.persistent_groups();
   PersistentJob p{job.in, job.out, s.flags.get(), job.chunk_words, job.chunks, job.timeout_s};
   auto kernel = device.launch_persistent(p);
+  // Launched ahead of the data: the pass starts once every group runs.
+  auto running = [&] {
+    for (int g = 0; g < groups; ++g) {
+      const std::size_t at = job.chunks * (1 + static_cast<std::size_t>(groups)) + static_cast<std::size_t>(g);
+      if (std::atomic_ref<std::uint32_t>(flags[at]).load(std::memory_order_acquire) == 0) return false;
+    }
+    return true;
+  };
+  if (!wait_until(running, job.timeout_s)) throw std::runtime_error("persistent kernel did not start in time");
   auto done = [&](std::size_t c) {
     for (int g = 0; g < groups; ++g) {
       if (std::atomic_ref<std::uint32_t>(flags[job.chunks + c * groups + g]).load(std::memory_order_acquire) == 0) {
@@ -156,7 +165,8 @@ DesignState prepare_design(Device& device, const std::string& design, const Stre
     s.ring = device.alloc(MemKind::kDevice, job.chunk_words * 4 * static_cast<std::size_t>(job.inflight));
     s.second = device.queue();
   } else if (design == "persistent") {
-    const std::size_t words = job.chunks * (1 + static_cast<std::size_t>(device.persistent_groups()));
+    const auto groups = static_cast<std::size_t>(device.persistent_groups());
+    const std::size_t words = job.chunks * (1 + groups) + groups;
     s.flags = device.alloc(job.in->kind(), words * 4);  // mapped wherever the kernel reads its input
   }
   if (design != "persistent") s.first = device.queue();

@@ -39,6 +39,10 @@ __global__ void chase(const std::uint32_t* ring, std::uint64_t steps, std::uint6
 __global__ void serve(const std::uint32_t* in, std::uint32_t* out, volatile std::uint32_t* flags, std::size_t words,
                       std::size_t chunks, std::uint64_t timeout_ns) {
   __shared__ int give_up;
+  if (threadIdx.x == 0) {
+    flags[chunks * (1 + gridDim.x) + blockIdx.x] = 1;  // running
+    __threadfence_system();
+  }
   for (std::size_t c = 0; c < chunks; ++c) {
     if (threadIdx.x == 0) {
       const std::uint64_t start = global_ns();

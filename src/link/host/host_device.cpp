@@ -201,18 +201,20 @@ void serve(const PersistentJob& job) {
   auto* flags = job.flags->as<std::uint32_t>();
   const auto* in = job.in->as<std::uint32_t>();
   auto* out = job.out->as<std::uint32_t>();
+  std::atomic_ref<std::uint32_t>(flags[job.chunks * 2]).store(1, std::memory_order_release);  // running
   for (std::size_t c = 0; c < job.chunks; ++c) {
     std::atomic_ref<std::uint32_t> go(flags[c]);
     if (!wait_until([&] { return go.load(std::memory_order_acquire) != 0; }, job.timeout_s)) return;
     const std::size_t first = c * job.chunk_words;
     for (std::size_t i = first; i < first + job.chunk_words; ++i) out[i] = in[i] * 3 + 1;
-    std::atomic_ref<std::uint32_t>(flags[job.chunks + c]).fetch_add(1, std::memory_order_release);
+    std::atomic_ref<std::uint32_t>(flags[job.chunks + c]).store(1, std::memory_order_release);
   }
 }
 
 std::shared_ptr<Event> HostDevice::launch_persistent(const PersistentJob& job) {
-  persistent_.clear();  // joins the worker of an earlier launch
-  persistent_.push_back(std::make_unique<HostQueue>(worker_cpus_.front()));
+  // One worker serves every launch (as a GPU's SMs do): no thread start
+  // lies between a launch and its first chunk.
+  if (persistent_.empty()) persistent_.push_back(std::make_unique<HostQueue>(worker_cpus_.front()));
   auto& q = *persistent_.back();
   q.worker().push([job] { serve(job); });
   return q.mark();

@@ -24,6 +24,7 @@ __kernel void chase(__global volatile const uint* ring, ulong steps, __global ui
 // It gives up after spin_limit polls of one flag, so it never hangs.
 __kernel void serve(__global const uint* in, __global uint* out, __global volatile uint* flags, ulong words,
                     ulong chunks, ulong spin_limit) {
+  atomic_xchg(&flags[2 * chunks], 1u);  // running
   for (ulong c = 0; c < chunks; ++c) {
     ulong spins = 0;
     while (atomic_add(&flags[c], 0u) == 0u) {

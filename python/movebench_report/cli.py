@@ -1,0 +1,176 @@
+"""Command line: movebench-report {table,compare,scaling,plot,html,import}.
+
+Exit status: 0 done; 2 a bad argument or input file (one line on stderr
+naming the file and what is wrong); 3 compare found B slower than A beyond the
+threshold."""
+from __future__ import annotations
+
+import argparse
+import json
+import pathlib
+import sys
+
+from . import __version__, importers, plots
+from .compare import REGRESSION, compare, compare_table
+from .model import Filter, ReportError, Source, labels_for, load_document, load_sources, parse_size, \
+    parse_size_range
+from .page import build_page
+from .render import FORMATS, render
+from .tables import merged_table, scaling_table
+
+
+def _csv(text: str) -> list:
+    return [t.strip().lower() for t in text.split(",") if t.strip()]
+
+
+def add_filters(p: argparse.ArgumentParser):
+    p.add_argument("-b", "--benchmark", action="append", default=[], metavar="NAME",
+                   help="keep these benchmarks (mem, coll, p2p, link, ...); repeat or comma-separate")
+    p.add_argument("--op", action="append", default=[], metavar="OPS",
+                   help="keep these operations/kernels, e.g. --op triad,copy or --op Alltoall")
+    p.add_argument("--sizes", metavar="MIN:MAX", help="keep sizes in this range, e.g. 4K:1M, 1M:, :64K")
+
+
+def add_view(p: argparse.ArgumentParser):
+    p.add_argument("--view", choices=plots.VIEWS, default="bandwidth",
+                   help="bandwidth (higher is better) or latency/time (lower is better)")
+    p.add_argument("--unit", help="bandwidth unit: B/s KB/s MB/s GB/s MiB/s GiB/s (default MB/s)")
+    p.add_argument("--figure", help="use this figure of each record (default: bandwidth/busbw or latency/avg)")
+
+
+def add_output(p: argparse.ArgumentParser, formats=True):
+    if formats:
+        p.add_argument("--format", choices=FORMATS, default="text")
+    p.add_argument("-o", "--output", type=pathlib.Path, help="write here instead of stdout")
+
+
+def add_sources(p: argparse.ArgumentParser, nargs="*"):
+    p.add_argument("files", nargs=nargs, type=pathlib.Path, help="movebench result files (JSON)")
+    p.add_argument("-data", "--data", action="append", nargs="+", metavar="NAME FILES",
+                   help="a named data set of one or more files (pooled), like crunch_mpiBench -data")
+
+
+def parser() -> argparse.ArgumentParser:
+    top = argparse.ArgumentParser(prog="movebench-report", description=__doc__.split("\n")[0])
+    top.add_argument("--version", action="version", version=f"movebench-report {__version__}")
+    sub = top.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("table", help="one table from one or many result files (one column per file)")
+    add_sources(p, "*"); add_filters(p); add_view(p); add_output(p)
+
+    p = sub.add_parser("compare", help="ratio B/A per operation and size, noise marked; exit 3 if B is slower")
+    add_sources(p, "*"); add_filters(p); add_view(p); add_output(p)
+    p.add_argument("--threshold", type=float, default=0.05, help="relative slow-down that fails (default 0.05)")
+    p.add_argument("--plot", type=pathlib.Path, help="also write the ratio plot here (.png or .svg)")
+
+    p = sub.add_parser("scaling", help="thread/rank/node-count column table (#nt Init Sum ...)")
+    add_sources(p, "*"); add_filters(p); add_view(p); add_output(p)
+    p.add_argument("--by", help="parameter to scale over (default: threads, ranks or nodes, whichever varies)")
+    p.add_argument("--size", type=parse_size, help="use this size (default: the largest of each operation)")
+
+    p = sub.add_parser("plot", help="size vs bandwidth/latency plots (PNG or SVG)")
+    add_sources(p, "*"); add_filters(p)
+    p.add_argument("--view", choices=plots.VIEWS + ("both",), default="both")
+    p.add_argument("--unit", help="bandwidth unit (default MB/s)")
+    p.add_argument("--combined", action="store_true", help="every benchmark's operations in one panel per view")
+    p.add_argument("--per-array", action="store_true", help="x axis: bytes per array instead of the dataset "
+                   "(mem records carry the dataset size), like TheBandwidthBenchmark's array-size plot")
+    p.add_argument("-o", "--output", type=pathlib.Path, required=True, help="out.png or out.svg")
+
+    p = sub.add_parser("html", help="one self-contained HTML page")
+    add_sources(p, "*"); add_filters(p); add_output(p, formats=False)
+    p.add_argument("--title", default="movebench report")
+    p.add_argument("--threshold", type=float, default=0.05)
+
+    p = sub.add_parser("import", help="other tools' outputs into movebench result JSON")
+    p.add_argument("files", nargs="+", type=pathlib.Path)
+    p.add_argument("--format", choices=list(importers.FORMATS), help="skip detection")
+    p.add_argument("-o", "--output", type=pathlib.Path, help="result file (one input only; default stdout)")
+    p.add_argument("--outdir", type=pathlib.Path, help="write <input stem>.json here for each input")
+    return top
+
+
+def sources_of(args) -> list:
+    """Plain files are one source each; every -data NAME FILES... is one source."""
+    sources = load_sources(args.files) if args.files else []
+    for group in args.data or []:
+        if len(group) < 2:
+            raise ReportError(f"-data {group[0]}: give a name and at least one file")
+        name, paths = group[0], [pathlib.Path(p) for p in group[1:]]
+        sources.append(Source(name, paths, [load_document(p) for p in paths]))
+    if not sources:
+        raise ReportError("no result files given")
+    return sources
+
+
+def filter_of(args) -> Filter:
+    benchmarks = [b for arg in args.benchmark for b in _csv(arg)]
+    operations = [o for arg in args.op for o in _csv(arg)]
+    sizes = parse_size_range(args.sizes) if args.sizes else Filter().sizes
+    return Filter(benchmarks, operations, sizes)
+
+
+def emit(text: str, output):
+    if output:
+        output.write_text(text)
+    else:
+        sys.stdout.write(text)
+
+
+def cmd_table(args):
+    emit(render(merged_table(sources_of(args), filter_of(args), args.view, args.unit, args.figure), args.format),
+         args.output)
+
+
+def cmd_compare(args):
+    sources = sources_of(args)
+    verdicts = compare(sources, filter_of(args), args.view, args.threshold, args.figure)
+    emit(render(compare_table(sources, verdicts, args.view, args.threshold, args.unit), args.format), args.output)
+    if args.plot:
+        plots.save(plots.ratio_figure(verdicts, args.view, (sources[0].label, sources[1].label)), args.plot)
+    return REGRESSION if any(v.verdict == "slower" for v in verdicts) else 0
+
+
+def cmd_scaling(args):
+    table = scaling_table(sources_of(args), filter_of(args), args.view, args.by, args.unit, args.size)
+    emit(render(table, args.format), args.output)
+
+
+def cmd_plot(args):
+    views = plots.VIEWS if args.view == "both" else (args.view,)
+    fig = plots.figure_for(sources_of(args), filter_of(args), views, args.combined, args.per_array, args.unit)
+    plots.save(fig, args.output)
+
+
+def cmd_html(args):
+    emit(build_page(sources_of(args), filter_of(args), args.threshold, args.title), args.output)
+
+
+def cmd_import(args):
+    if args.output and len(args.files) > 1:
+        raise ReportError("-o takes one input; use --outdir for several")
+    if args.outdir:
+        args.outdir.mkdir(parents=True, exist_ok=True)
+    for path, label in zip(args.files, labels_for(args.files)):
+        text = json.dumps(importers.import_file(path, args.format), indent=1) + "\n"
+        emit(text, args.outdir / f"{label.replace('/', '_')}.json" if args.outdir else args.output)
+
+
+COMMANDS = {"table": cmd_table, "compare": cmd_compare, "scaling": cmd_scaling, "plot": cmd_plot,
+            "html": cmd_html, "import": cmd_import}
+
+
+def main(argv=None) -> int:
+    args = parser().parse_args(argv)
+    try:
+        return COMMANDS[args.command](args) or 0
+    except ReportError as e:
+        print(f"movebench-report: error: {e}", file=sys.stderr)
+        return 2
+    except ValueError as e:  # e.g. an unknown --unit
+        print(f"movebench-report: error: invalid value: {e}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

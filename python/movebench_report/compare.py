@@ -1,0 +1,71 @@
+"""`compare A B`: the ratio B/A per operation and size, with the noise of both.
+
+A difference is "noise" when it is smaller than the two noise bands together
+(each: half the interquartile range of the samples over the median). B is
+"slower" when it is worse than A by more than the threshold and outside the
+noise; the command then exits with REGRESSION so a CI job can gate on it."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .model import Filter, ReportError, format_size
+from .render import Table, display_unit
+from .tables import pooled_sources, sort_key
+
+REGRESSION = 3
+
+
+@dataclass
+class Verdict:
+    key: tuple
+    a: float
+    b: float
+    spread_a: float
+    spread_b: float
+    ratio: float
+    verdict: str
+
+
+def judge(a, b, view: str, threshold: float) -> tuple:
+    """(ratio B/A, verdict). Bigger is better for bandwidth, smaller for latency."""
+    ratio = b.value / a.value if a.value else float("inf")
+    gain = ratio - 1 if view == "bandwidth" else 1 / ratio - 1 if ratio else float("inf")
+    if abs(ratio - 1) <= a.spread + b.spread:
+        return ratio, "noise"
+    if gain < -threshold:
+        return ratio, "slower"
+    if gain > threshold:
+        return ratio, "faster"
+    return ratio, "same"
+
+
+def compare(sources: list, filt: Filter, view: str, threshold: float, figure=None) -> list:
+    if len(sources) != 2:
+        raise ReportError(f"compare needs two data sets, got {len(sources)}")
+    (_, a), (_, b) = pooled_sources(sources, filt, view, figure)
+    common = sorted(set(a) & set(b), key=sort_key)
+    if not common:
+        raise ReportError(f"{sources[0].label} and {sources[1].label} share no operation, size and parameters "
+                          f"with {view} figures")
+    out = []
+    for key in common:
+        ratio, verdict = judge(a[key], b[key], view, threshold)
+        out.append(Verdict(key, a[key].value, b[key].value, a[key].spread, b[key].spread, ratio, verdict))
+    return out
+
+
+MARKS = {"noise": "~", "slower": "SLOWER", "faster": "faster", "same": ""}
+
+
+def compare_table(sources: list, verdicts: list, view: str, threshold: float, unit=None) -> Table:
+    name, div = display_unit(view, [v.a for v in verdicts], unit)
+    la, lb = sources[0].label, sources[1].label
+    columns = ["benchmark", "operation", "params", "bytes", "size", f"{la} [{name}]", f"{la} ±%",
+               f"{lb} [{name}]", f"{lb} ±%", "B/A", "verdict"]
+    rows = [[*v.key, format_size(v.key[3]), v.a / div, 100 * v.spread_a, v.b / div, 100 * v.spread_b,
+             round(v.ratio, 4), MARKS[v.verdict]] for v in verdicts]
+    slower = sum(v.verdict == "slower" for v in verdicts)
+    better = "higher" if view == "bandwidth" else "lower"
+    notes = [f"B/A of {view} ({better} is better); ~: inside the noise of both; "
+             f"threshold {100 * threshold:g} %; {slower} of {len(verdicts)} points slower"]
+    return Table(columns, rows, f"{lb} (B) against {la} (A)", notes)

@@ -1,0 +1,36 @@
+"""`import`: the text outputs of other tools into movebench result documents.
+
+Each format has a detect(text) and a parse(text, path); detection goes in the
+order below (the most specific first). Files are read as text and matched with
+regular expressions (JSON with json.loads): nothing in them is executed."""
+from __future__ import annotations
+
+import pathlib
+
+from ..model import ReportError, read_text
+from . import hpcc, imb, mpibench, nvbandwidth, osu, stream
+
+FORMATS = {
+    "hpcc-beff": (hpcc.detect, hpcc.parse),
+    "mpibench": (mpibench.detect, mpibench.parse),
+    "osu": (osu.detect, osu.parse),
+    "imb": (imb.detect, imb.parse),
+    "stream": (stream.detect_stream, stream.parse_stream),
+    "bwbench": (stream.detect_bwbench, stream.parse_bwbench),
+    "nvbandwidth": (nvbandwidth.detect, nvbandwidth.parse),
+}
+
+
+def detect(text: str):
+    return next((name for name, (found, _) in FORMATS.items() if found(text)), None)
+
+
+def import_file(path, fmt: str | None = None) -> dict:
+    path = pathlib.Path(path)
+    text = read_text(path)
+    if not text.strip():
+        raise ReportError(f"{path}: empty file")
+    fmt = fmt or detect(text)
+    if fmt is None:
+        raise ReportError(f"{path}: not output of a tool import knows ({', '.join(FORMATS)})")
+    return FORMATS[fmt][1](text, path)

@@ -1,0 +1,91 @@
+"""What every importer shares: building records and a valid result document."""
+from __future__ import annotations
+
+import datetime as dt
+import os
+import pathlib
+import re
+import statistics
+
+from .. import __version__
+from ..model import ReportError, check_document
+
+NUMBER = re.compile(r"^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$")
+
+
+def is_number(text: str) -> bool:
+    return bool(NUMBER.match(text))
+
+
+def stats_of(samples: list):
+    if not samples:
+        return None
+    return {"min": min(samples), "median": statistics.median(samples), "mean": statistics.fmean(samples),
+            "max": max(samples), "stddev": statistics.pstdev(samples), "count": len(samples)}
+
+
+def figure(value: float, unit: str, stat: str) -> dict:
+    return {"value": float(value), "unit": unit, "stat": stat}
+
+
+def record(benchmark: str, operation: str, size: int, params: dict, figures: dict, samples=()) -> dict:
+    samples = [float(s) for s in samples]
+    return {"benchmark": benchmark, "operation": operation, "bytes": int(size), "params": params,
+            "samples": samples, "stats": stats_of(samples), "figures": figures}
+
+
+def iso_time(text: str | None, path: pathlib.Path) -> str:
+    """The tool's own date ('Sat Nov 21 05:48:14 2026', optionally with a zone
+    name) in ISO form; else the file's modification time."""
+    if text:
+        cleaned = re.sub(r"\s+[A-Z]{3,4}(?=\s+\d{4}$)", "", text.strip())
+        for fmt in ("%a %b %d %H:%M:%S %Y", "%Y-%m-%dT%H:%M:%S"):
+            try:
+                return dt.datetime.strptime(cleaned, fmt).strftime("%Y-%m-%dT%H:%M:%SZ")
+            except ValueError:
+                continue
+    stamp = dt.datetime.fromtimestamp(os.stat(path).st_mtime, dt.timezone.utc)
+    return stamp.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def document(path: pathlib.Path, tool: str, records: list, settings: dict, *, when: str | None = None,
+             validated: bool | None = None, complete: bool = True, host: dict | None = None,
+             results: dict | None = None, device: str = "") -> dict:
+    """A result document around imported records. `validated` None: the tool
+    printed no verdict, which the document says in validation_skipped."""
+    if not records:
+        raise ReportError(f"{path}: recognised as {tool} output but holds no results (truncated?)")
+    benchmarks = sorted({r["benchmark"] for r in records})
+    top = benchmarks[0] if len(benchmarks) == 1 else "import"
+    stamp = iso_time(when, path)
+    doc = {
+        "schema_version": 1, "name": f"movebench {top}", "benchmark": top, "version": __version__,
+        "git_commit": "", "config_time": stamp, "execution_time": stamp, "end_time": None,
+        "command_line": ["movebench-report", "import", str(path)], "device": device,
+        "host": {"hostname": "", "cpu_model": "", "logical_cpus": 1, "caches": [], "memory_bytes": 0,
+                 "os": "", "kernel": "", **(host or {})},
+        "environment": {}, "build": {"compiler": "", "build_type": "", "backends": ["host"]}, "mpi": None,
+        "settings": {b: {"imported_from": tool, "source_file": path.name, **settings} for b in benchmarks},
+        "timings": records, "results": results or {}, "errors": {},
+        "validated": bool(validated), "complete": complete,
+    }
+    if validated is None:
+        doc["validation_skipped"] = f"imported from {tool}, which printed no validation verdict"
+    return check_document(doc, f"{path} (imported)")
+
+
+# How many bytes a collective moves, and the bus factor, as `movebench coll`
+# computes them (after nccl-tests), so imported collectives get algbw/busbw.
+WHOLE_BUFFER = {"alltoall", "allgather", "gather", "scatter", "reducescatter", "reduce_scatter",
+                "alltoallv", "allgatherv", "gatherv", "scatterv"}
+
+
+def collective_bandwidth(op: str, size: int, ranks: int | None, seconds: float) -> dict:
+    """algbw and busbw figures in GB/s from the slowest rank's time; {} where undefined."""
+    if not ranks or seconds <= 0 or size <= 0 or op == "barrier":
+        return {}
+    moved = size * ranks if op in WHOLE_BUFFER else size
+    factor = 2 * (ranks - 1) / ranks if op == "allreduce" else 1.0 if op in ("bcast", "reduce") \
+        else (ranks - 1) / ranks
+    algbw = moved / seconds / 1e9
+    return {"algbw": figure(algbw, "GB/s", "max"), "busbw": figure(algbw * factor, "GB/s", "max")}

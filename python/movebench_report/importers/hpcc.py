@@ -1,0 +1,45 @@
+"""HPCC FPGA effective bandwidth (b_eff) JSON dump (--dump-json): timings keyed
+by the message size exponent, each with its loop length and raw times."""
+from __future__ import annotations
+
+from ..model import TIME_UNITS, ReportError, parse_json
+from .common import document, figure, record
+
+NAME = "HPCC FPGA b_eff"
+
+
+def detect(text: str) -> bool:
+    head = text.lstrip()[:1]
+    return head == "{" and '"effective bandwidth"' in text and '"timings"' in text
+
+
+def parse(text: str, path):
+    doc = parse_json(text, str(path))
+    if not isinstance(doc, dict) or not isinstance(doc.get("timings"), dict):
+        raise ReportError(f"{path}: HPCC b_eff JSON without a 'timings' object")
+    ranks = doc.get("settings", {}).get("MPI Ranks")
+    records = []
+    try:
+        for entry in doc["timings"].values():
+            for t in entry["timings"]:
+                records.append(size_record(entry, t, ranks))
+        results = {k: {"value": float(v["value"]), "unit": v["unit"]} for k, v in doc.get("results", {}).items()}
+    except (KeyError, TypeError, ValueError) as e:
+        raise ReportError(f"{path}: HPCC b_eff JSON with an unexpected shape ({type(e).__name__}: {e})") from None
+    settings = {"tool_version": str(doc.get("version", "")), "tool_settings": doc.get("settings", {}),
+                "tool_git_commit": str(doc.get("git_commit", ""))}
+    mpi = doc.get("mpi") or {}
+    out = document(path, NAME, records, settings, when=doc.get("execution_time"), validated=bool(doc.get("validated")),
+                   results=results, device=str(doc.get("device", "")))
+    out["mpi"] = {"version": mpi.get("version"), "subversion": mpi.get("subversion")} if mpi else None
+    out["environment"] = {str(k): str(v) for k, v in doc.get("environment", {}).items()}
+    return out
+
+
+def size_record(entry: dict, t: dict, ranks) -> dict:
+    samples = [float(s["value"]) * TIME_UNITS[s.get("unit", "s")] for s in t["timings"]]
+    params = {"looplength": int(t["looplength"]), "max_min_time_s": float(entry["maxMinCalculationTime"])}
+    if ranks:
+        params["ranks"] = int(ranks)
+    figures = {"bandwidth": figure(float(entry["maxCalcBW"]), "B/s", "max")}
+    return record("beff", "fpga", 2 ** int(t["messageSize"]), params, figures, samples)

@@ -1,0 +1,254 @@
+"""The result model: loading and validating result documents, and one flat view
+of each timing record (a point) that every subcommand works on.
+
+Files are only ever parsed with json.loads; nothing in them is executed."""
+from __future__ import annotations
+
+import json
+import math
+import pathlib
+import re
+from dataclasses import dataclass, field
+from importlib import resources
+
+import jsonschema
+import numpy as np
+
+
+class ReportError(Exception):
+    """A problem with an input file or an argument: one line, exit status 2."""
+
+
+# Units of the schema that convert to bytes per second or to seconds.
+BANDWIDTH_UNITS = {"B/s": 1.0, "KB/s": 1e3, "MB/s": 1e6, "GB/s": 1e9, "MiB/s": 2.0**20, "GiB/s": 2.0**30}
+TIME_UNITS = {"s": 1.0, "ms": 1e-3, "us": 1e-6, "ns": 1e-9}
+
+# Figure names preferred for each view, before any figure with a fitting unit.
+BANDWIDTH_FIGURES = ("bandwidth", "busbw", "algbw")
+LATENCY_FIGURES = ("latency", "avg", "time_avg")
+
+# Parameters that tell two points of the same operation and size apart (the
+# scale of the run, where data lives). Counters such as iterations are not.
+VARIANT_PARAMS = ("threads", "ranks", "nodes", "comm", "pattern", "host_memory", "path",
+                  "nontemporal", "src", "dst")
+SCALE_PARAMS = ("threads", "ranks", "nodes")
+
+
+def schema() -> dict:
+    """The result schema shipped in the package (a link to docs/result.schema.json)."""
+    text = resources.files("movebench_report").joinpath("result.schema.json").read_text()
+    return json.loads(text)
+
+
+_VALIDATOR = None
+
+
+def validator():
+    global _VALIDATOR
+    if _VALIDATOR is None:
+        _VALIDATOR = jsonschema.Draft202012Validator(schema())
+    return _VALIDATOR
+
+
+def check_document(doc, where: str) -> dict:
+    """Raises ReportError naming `where` and the first schema violation."""
+    error = jsonschema.exceptions.best_match(validator().iter_errors(doc))
+    if error is not None:
+        path = "/".join(str(p) for p in error.absolute_path) or "top level"
+        raise ReportError(f"{where}: not a movebench result document ({path}: {error.message[:160]})")
+    return doc
+
+
+def read_text(path) -> str:
+    path = pathlib.Path(path)
+    try:
+        data = path.read_bytes()
+    except OSError as e:
+        raise ReportError(f"{path}: cannot read ({e.strerror or e})") from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ReportError(f"{path}: not a text file (bytes that are not UTF-8)") from None
+
+
+def parse_json(text: str, where: str):
+    if text.lstrip()[:1] not in ("{", "["):
+        raise ReportError(f"{where}: not JSON (it starts with {text.strip()[:20]!r}); other tools' text outputs "
+                          "go through `movebench-report import`")
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        truncated = e.pos >= len(text.rstrip()) - 1 or e.msg.startswith("Unterminated")
+        hint = " (truncated?)" if truncated else ""
+        raise ReportError(f"{where}: not valid JSON{hint}: {e.msg} at line {e.lineno} column {e.colno}") from None
+
+
+def load_document(path) -> dict:
+    where = str(path)
+    text = read_text(path)
+    if not text.strip():
+        raise ReportError(f"{where}: empty file")
+    return check_document(parse_json(text, where), where)
+
+
+@dataclass
+class Point:
+    """One timing record of one source, with the values every view needs."""
+    source: str
+    benchmark: str
+    operation: str
+    bytes: int
+    params: dict
+    bandwidth: float | None  # bytes per second
+    latency: float | None  # seconds
+    spread: float  # relative half-width of the noise band (0.05 = +-5 %)
+    count: int
+    record: dict = field(repr=False, default_factory=dict)
+
+    @property
+    def variant(self) -> str:
+        return variant_text(self.params)
+
+    @property
+    def key(self) -> tuple:
+        return (self.benchmark, self.operation, self.variant, self.bytes)
+
+    def value(self, view: str):
+        return self.bandwidth if view == "bandwidth" else self.latency
+
+
+def variant_text(params: dict) -> str:
+    parts = []
+    for name in VARIANT_PARAMS:
+        if name in params and params[name] is not False:  # a False flag is the default: not shown
+            value = params[name]
+            text = ",".join(map(str, value)) if isinstance(value, list) else str(value)
+            parts.append(f"{name}={text}")
+    return " ".join(parts)
+
+
+def _figure(figures: dict, names: tuple, units: dict, wanted: str | None):
+    """(value converted to base units, name) of the figure chosen, or (None, None)."""
+    candidates = [wanted] if wanted else list(names) + sorted(figures)
+    for name in candidates:
+        fig = figures.get(name)
+        if fig and fig["unit"] in units:
+            return fig["value"] * units[fig["unit"]], name
+    return None, None
+
+
+def _band(figures: dict, name: str | None, value: float | None):
+    """Relative half-range from <name>_min/<name>_max or min/max figures."""
+    if not value or not name:
+        return None
+    for lo, hi in ((f"{name}_min", f"{name}_max"), ("min", "max"), ("time_min", "time_max")):
+        if lo in figures and hi in figures and figures[lo]["unit"] == figures[hi]["unit"]:
+            low, high = figures[lo]["value"], figures[hi]["value"]
+            mid = (low + high) / 2
+            return abs(high - low) / (2 * mid) if mid else None
+    return None
+
+
+def sample_spread(samples: list) -> float | None:
+    """Half the interquartile range over the median: robust to the odd outlier."""
+    if len(samples) < 3:
+        return None
+    q1, med, q3 = np.percentile(samples, [25, 50, 75])
+    return float((q3 - q1) / (2 * med)) if med > 0 else None
+
+
+def _spread(record: dict, bw_name, lat_name, bw, lat) -> float:
+    figures = record["figures"]
+    for guess in (sample_spread(record["samples"]), _band(figures, lat_name, lat), _band(figures, bw_name, bw)):
+        if guess is not None and math.isfinite(guess):
+            return guess
+    stats = record.get("stats")
+    if stats and stats["median"] > 0:
+        return (stats["max"] - stats["min"]) / (2 * stats["median"])
+    return 0.0
+
+
+def point_from_record(source: str, record: dict, figure: str | None = None) -> Point:
+    figures = record["figures"]
+    bw, bw_name = _figure(figures, BANDWIDTH_FIGURES, BANDWIDTH_UNITS, figure)
+    lat, lat_name = _figure(figures, LATENCY_FIGURES, TIME_UNITS, figure)
+    if lat is None and not figures and record.get("stats"):
+        lat = record["stats"]["median"]  # a bare timing: seconds per sample
+    stats = record.get("stats") or {}
+    count = stats.get("count") or len(record["samples"]) or 1
+    return Point(source, record["benchmark"], record["operation"], record["bytes"], record["params"],
+                 bw, lat, _spread(record, bw_name, lat_name, bw, lat), count, record)
+
+
+@dataclass
+class Source:
+    """One labelled data set: one file, or a group of files (compare -data)."""
+    label: str
+    paths: list
+    documents: list
+
+    def points(self, figure: str | None = None) -> list:
+        return [point_from_record(self.label, rec, figure) for doc in self.documents for rec in doc["timings"]]
+
+    @property
+    def caches(self) -> list:
+        return self.documents[0]["host"].get("caches", []) if self.documents else []
+
+
+def labels_for(paths: list) -> list:
+    """Short, distinct labels: file stems, with parent folders added on a clash."""
+    paths = [pathlib.Path(p) for p in paths]
+    labels = [p.stem for p in paths]
+    if len(set(labels)) < len(labels):
+        labels = [f"{p.parent.name}/{p.stem}" for p in paths]
+    if len(set(labels)) < len(labels):
+        labels = [f"{label}#{i + 1}" for i, label in enumerate(labels)]
+    return labels
+
+
+def load_sources(paths: list) -> list:
+    return [Source(label, [p], [load_document(p)]) for label, p in zip(labels_for(paths), paths)]
+
+
+# Sizes as movebench writes them: 64, 4K, 1M, 2G (powers of 1024).
+_SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([KMGT]?)(i?B?)?\s*$", re.IGNORECASE)
+
+
+def parse_size(text: str) -> int:
+    match = _SIZE.match(text)
+    if not match:
+        raise ReportError(f"invalid size '{text}': a number with an optional K, M, G or T suffix")
+    scale = 1024 ** " KMGT".index((match.group(2) or " ").upper())
+    return int(float(match.group(1)) * scale)
+
+
+def parse_size_range(text: str) -> tuple:
+    """'4K:1M', '4K:', ':1M' or a single size; bounds are inclusive."""
+    low, sep, high = text.partition(":")
+    if not sep:
+        return parse_size(low), parse_size(low)
+    return (parse_size(low) if low.strip() else 0, parse_size(high) if high.strip() else math.inf)
+
+
+def format_size(n: int) -> str:
+    for unit, scale in (("GiB", 2**30), ("MiB", 2**20), ("KiB", 2**10)):
+        if n >= scale:
+            value = n / scale
+            return f"{value:.0f} {unit}" if value == int(value) else f"{value:.2f} {unit}"
+    return f"{n} B"
+
+
+@dataclass
+class Filter:
+    benchmarks: list = field(default_factory=list)
+    operations: list = field(default_factory=list)
+    sizes: tuple = (0, math.inf)
+
+    def keep(self, p: Point) -> bool:
+        return ((not self.benchmarks or p.benchmark in self.benchmarks)
+                and (not self.operations or p.operation.lower() in self.operations)
+                and self.sizes[0] <= p.bytes <= self.sizes[1])
+
+
+def select(points: list, filt: Filter, view: str) -> list:
+    return [p for p in points if filt.keep(p) and p.value(view) is not None]

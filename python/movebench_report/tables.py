@@ -1,0 +1,109 @@
+"""`table` and `scaling`: points of many sources side by side."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .model import SCALE_PARAMS, Filter, Point, ReportError, format_size, select
+from .render import Table, display_unit
+
+
+@dataclass
+class Pooled:
+    """One key of one source: the median over its points and the wider of the
+    points' own noise and their spread around that median."""
+    value: float
+    spread: float
+    count: int
+
+
+def pool(points: list, view: str) -> dict:
+    """{key: Pooled} for the points of one source."""
+    groups = {}
+    for p in points:
+        groups.setdefault(p.key, []).append(p)
+    out = {}
+    for key, group in groups.items():
+        values = np.array([p.value(view) for p in group])
+        median = float(np.median(values))
+        between = float((values.max() - values.min()) / (2 * median)) if median else 0.0
+        out[key] = Pooled(median, max([between] + [p.spread for p in group]), sum(p.count for p in group))
+    return out
+
+
+def sort_key(key: tuple) -> tuple:
+    bench, op, variant, size = key
+    return (bench, op, variant, size)
+
+
+def pooled_sources(sources: list, filt: Filter, view: str, figure=None) -> list:
+    """[(label, {key: Pooled})] with only the points the filter keeps."""
+    return [(s.label, pool(select(s.points(figure), filt, view), view)) for s in sources]
+
+
+def merged_table(sources: list, filt: Filter, view: str, unit: str | None = None, figure=None) -> Table:
+    per_source = pooled_sources(sources, filt, view, figure)
+    keys = sorted({k for _, pooled in per_source for k in pooled}, key=sort_key)
+    if not keys:
+        raise ReportError(f"no {view} figures left after filtering in {', '.join(s.label for s in sources)}")
+    name, divisor = display_unit(view, [p.value for _, d in per_source for p in d.values()], unit)
+    columns = ["benchmark", "operation", "params", "bytes", "size"]
+    for label, _ in per_source:
+        columns += [f"{label} [{name}]", f"{label} ±%"]
+    rows = []
+    for key in keys:
+        row = [key[0], key[1], key[2], key[3], format_size(key[3])]
+        for _, pooled in per_source:
+            cell = pooled.get(key)
+            row += [cell.value / divisor, 100 * cell.spread] if cell else [None, None]
+        rows.append(row)
+    title = f"{view} ({name}); ±%: half the interquartile range of the samples over the median"
+    return Table(columns, rows, title)
+
+
+def scale_param(points: list, wanted: str | None) -> str:
+    if wanted:
+        return wanted
+    for name in SCALE_PARAMS:
+        if len({_scalar(p.params.get(name)) for p in points if name in p.params}) > 1:
+            return name
+    raise ReportError("no thread, rank or node count varies between these results: nothing to scale over "
+                      "(give --by PARAM)")
+
+
+def _scalar(value):
+    return len(value) if isinstance(value, list) else value
+
+
+def scaling_table(sources: list, filt: Filter, view: str, by: str | None, unit: str | None = None,
+                  size: int | None = None) -> Table:
+    """The thread/rank/node-count column table: one row per count, one column
+    per operation, each cell at the largest size measured for that count and
+    operation (or at `size`), the median over runs."""
+    points = [p for s in sources for p in select(s.points(), filt, view)]
+    by = scale_param(points, by)
+    cells = {}
+    for p in points:
+        if by in p.params and (size is None or p.bytes == size):
+            cells.setdefault((_scalar(p.params[by]), _column(p, points)), {}).setdefault(p.bytes, []).append(
+                p.value(view))
+    if not cells:
+        raise ReportError(f"no {view} figures with a '{by}' parameter" + (f" at {size} bytes" if size else ""))
+    largest = {cell: by_size[max(by_size)] for cell, by_size in cells.items()}
+    name, divisor = display_unit(view, [v for vs in largest.values() for v in vs], unit)
+    counts = sorted({c for c, _ in largest})
+    ops = list(dict.fromkeys(op for _, op in largest))
+    rows = [[c] + [_median(largest.get((c, op)), divisor) for op in ops] for c in counts]
+    short = {"threads": "nt", "ranks": "np", "nodes": "nn"}.get(by, by)
+    return Table([short] + ops, rows, notes=[f"# {view} in {name}, median over runs, by {by}"],
+                 comment_header=True)
+
+
+def _column(p: Point, points: list) -> str:
+    benchmarks = {q.benchmark for q in points}
+    return p.operation if len(benchmarks) == 1 else f"{p.benchmark}.{p.operation}"
+
+
+def _median(values, divisor):
+    return float(np.median(values)) / divisor if values else None

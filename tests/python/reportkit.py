@@ -1,0 +1,131 @@
+"""Helpers of the movebench-report tests: real result files made by the
+binary once per session (tiny sizes, cached here), the imported samples, and
+ways to run the tool in-process (fast) or as its console script. Not a
+conftest.py: tests/conftest.py is the one `from conftest import` must find."""
+import contextlib
+import functools
+import tempfile
+import io
+import json
+import pathlib
+import shutil
+import struct
+import subprocess
+
+import pytest
+
+from conftest import REPO, run_movebench  # tests/conftest.py
+
+from movebench_report import cli
+
+DATA = pathlib.Path(__file__).parent / "data"
+SHARED_SAMPLES = REPO.parent / "shared" / "samples"
+VENV_TOOL = REPO / ".venv" / "bin" / "movebench-report"
+
+
+def _scratch(name: str) -> pathlib.Path:
+    return pathlib.Path(tempfile.mkdtemp(prefix=f"movebench-report-{name}-"))
+
+
+@functools.lru_cache(maxsize=None)
+def results():
+    """{name: path} of result files the binary wrote during this run (once per session)."""
+    out = _scratch("results")
+    runs = {
+        "a": ["mem", "-n", "64K", "-r", "5", "--threads", "1"],
+        "b": ["mem", "-n", "64K", "-r", "5", "--threads", "1"],
+        "scale": ["mem", "-n", "64K", "-r", "3", "--threads", "1,2"],
+        "seq": ["mem", "seq", "--sizes", "4K:256K:x4", "--point-time", "0.002", "--kernels", "copy,triad"],
+        "lat": ["mem", "latency", "--sizes", "4K:256K:x8", "--point-time", "0.01"],
+    }
+    paths = {}
+    for name, args in runs.items():
+        paths[name] = out / f"{name}.json"
+        extra = ["--outdir", str(out / "dat")] if name == "seq" else []
+        run_movebench(*args, *extra, "--json", paths[name], check=0)
+    return paths
+
+
+def shared_samples():
+    if not SHARED_SAMPLES.is_dir():
+        pytest.skip(f"no real tool outputs at {SHARED_SAMPLES} (CI has ../shared beside the repository)")
+    return sorted(SHARED_SAMPLES.glob("*.txt"))
+
+
+def imported():
+    """{stem: path} of every shared and hand-written sample, imported (skips without ../shared)."""
+    return _imported(tuple(shared_samples()))
+
+
+@functools.lru_cache(maxsize=None)
+def _imported(shared):
+    out = _scratch("imported")
+    inputs = list(shared) + [p for p in sorted(DATA.iterdir()) if p.stem not in BAD_FILES]
+    code, _, err = report("import", *inputs, "--outdir", out)
+    assert code == 0, err
+    return {p.stem: p for p in out.glob("*.json")}
+
+
+# Files in tests/python/data that import must refuse.
+BAD_FILES = {"truncated", "foreign"}
+
+
+def report(*args):
+    """Runs movebench-report in this process: (exit code, stdout, stderr)."""
+    stdout, stderr = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(stderr):
+        try:
+            code = cli.main([str(a) for a in args])
+        except SystemExit as e:  # argparse usage errors
+            code = e.code
+    return code, stdout.getvalue(), stderr.getvalue()
+
+
+def report_json(*args, expect=(0,)):
+    """The parsed --format json output; the exit code must be one of `expect`."""
+    code, out, err = report(*args, "--format", "json")
+    assert code in expect, err
+    return json.loads(out)
+
+
+def png_size(path) -> tuple:
+    """(width, height) from the IHDR chunk; asserts the PNG signature."""
+    data = pathlib.Path(path).read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n", f"{path} is not a PNG"
+    assert data[12:16] == b"IHDR"
+    return struct.unpack(">II", data[16:24])
+
+
+def edited(src, dst, change):
+    """Writes a copy of result document `src` changed by change(doc) to dst."""
+    doc = json.loads(pathlib.Path(src).read_text())
+    change(doc)
+    pathlib.Path(dst).write_text(json.dumps(doc))
+    return dst
+
+
+def scale_timings(factor):
+    """A change for edited(): every sample `factor` times longer, every figure
+    with a bandwidth unit divided by it, with a time unit multiplied."""
+    def change(doc):
+        for rec in doc["timings"]:
+            rec["samples"] = [s * factor for s in rec["samples"]]
+            for key in ("min", "median", "mean", "max", "stddev"):
+                if rec["stats"]:
+                    rec["stats"][key] *= factor
+            for fig in rec["figures"].values():
+                fig["value"] *= (1 / factor) if fig["unit"].endswith("/s") else factor
+    return change
+
+
+def chromium():
+    return shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+def run_tool(*args, **kwargs):
+    """The installed console script (what users run)."""
+    if not VENV_TOOL.exists():
+        pytest.skip(f"{VENV_TOOL} missing: run scripts/setup.sh")
+    return subprocess.run([str(VENV_TOOL), *map(str, args)], capture_output=True, text=True, timeout=120, **kwargs)
+
+

@@ -1,0 +1,148 @@
+"""`import`: other tools' outputs into valid movebench result documents."""
+import json
+
+import pytest
+
+from conftest import validate_result
+from reportkit import DATA, imported, report, report_json, run_tool, shared_samples
+
+
+def records(name):
+    return json.loads(imported()[name].read_text())["timings"]
+
+
+def find(name, op, size):
+    return next(r for r in records(name) if r["operation"] == op and r["bytes"] == size)
+
+
+def test_every_sample_imports_into_a_valid_document():
+    files = imported()
+    for sample in shared_samples():
+        assert sample.stem in files
+    assert {"hpcc-beff", "nvbandwidth", "osu_latency_full", "osu_bibw", "imb-alltoall-np4", "mpibench-cart",
+            "bwbench-4t"} <= files.keys()
+    for path in files.values():
+        doc = validate_result(json.loads(path.read_text()))
+        assert doc["timings"], path
+
+
+def test_mpibench_collectives():
+    r = find("mpibench-np2-default", "allreduce", 65536)
+    assert r["benchmark"] == "coll" and r["params"]["ranks"] == 2 and r["params"]["comm"] == "MPI_COMM_WORLD"
+    assert r["figures"]["avg"] == {"value": 17.3, "unit": "us", "stat": "mean"}
+    assert r["figures"]["busbw"]["value"] == pytest.approx(65536 / 17.3e-6 / 1e9, rel=1e-3)  # 2(n-1)/n = 1
+    ops = {r["operation"] for r in records("mpibench-np2-default")}
+    assert {"barrier", "bcast", "alltoall", "alltoallv", "allgather", "gather", "scatter", "reduce"} <= ops
+    cart = {r["params"]["comm"] for r in records("mpibench-cart")}
+    assert cart == {"MPI_COMM_WORLD", "CartDim-1of2"}
+    assert {r["params"]["nodes"] for r in records("mpibench-cart")} == {2}
+
+
+def test_osu():
+    assert find("osu_bw", "bw", 1048576)["figures"]["bandwidth"]["value"] == 23002.45
+    assert find("osu_latency", "latency", 1)["figures"]["latency"]["value"] == 0.28
+    assert find("osu_allreduce", "allreduce", 65536)["figures"]["avg"]["value"] == 15.89
+    full = find("osu_latency_full", "latency", 16384)
+    assert {k: v["value"] for k, v in full["figures"].items()} == {"latency": 1.73, "latency_min": 1.69,
+                                                                    "latency_max": 1.81}
+    assert full["params"]["iters"] == 1000
+    assert find("osu_bibw", "bibw", 65536)["benchmark"] == "p2p"
+
+
+def test_imb():
+    pp = find("imb-pingpong-allreduce", "pingpong", 65536)
+    assert pp["params"] == {"iters": 640, "ranks": 2}
+    assert pp["figures"]["latency"]["value"] == 4.42 and pp["figures"]["bandwidth"]["value"] == 14813.06
+    ar = find("imb-pingpong-allreduce", "allreduce", 65536)
+    assert ar["benchmark"] == "coll" and ar["figures"]["max"]["value"] == 19.07
+    barrier = find("imb-alltoall-np4", "barrier", 0)
+    assert barrier["figures"]["avg"]["value"] == 0.90 and barrier["params"]["ranks"] == 4
+    doc = json.loads(imported()["imb-pingpong-allreduce"].read_text())
+    assert doc["execution_time"] == "2026-11-21T05:48:14Z" and doc["complete"]
+
+
+def test_stream_and_thebandwidthbenchmark():
+    copy = find("stream-mccalpin-1t", "copy", 2 * 125000000 * 8)  # dataset: two arrays, as movebench mem
+    assert copy["figures"]["bandwidth"] == {"value": 21485.1, "unit": "MB/s", "stat": "min"}
+    assert copy["figures"]["time_min"]["value"] == 0.093088 and copy["params"]["threads"] == 1
+    doc = json.loads(imported()["stream-mccalpin-1t"].read_text())
+    assert doc["validated"] is True and doc["benchmark"] == "mem"
+    triad = find("thebandwidthbenchmark-1t", "triad", 3 * 1000000000)
+    assert triad["figures"]["bandwidth"]["unit"] == "GB/s" and triad["figures"]["flops"]["value"] == 1.27
+    assert len(records("bwbench-4t")) == 8 and records("bwbench-4t")[0]["params"]["threads"] == 4
+
+
+def test_hpcc_beff_json():
+    doc = json.loads(imported()["hpcc-beff"].read_text())
+    assert [r["bytes"] for r in doc["timings"]] == [64, 128, 256]
+    last = doc["timings"][2]
+    assert last["samples"][3] == pytest.approx(0.000130013)  # given in ms
+    assert last["stats"]["min"] == pytest.approx(6.8891e-05) and last["params"]["looplength"] == 5
+    assert doc["results"]["b_eff"]["value"] == pytest.approx(22061624.19637537)
+    assert doc["device"] == "Intel(R) FPGA Emulation Device" and doc["validated"]
+
+
+def test_nvbandwidth():
+    recs = records("nvbandwidth")
+    bw = {(r["operation"], r["params"]["src"], r["params"]["dst"]): r["figures"]["bandwidth"]["value"]
+          for r in recs if "bandwidth" in r["figures"]}
+    assert bw[("host_to_device_memcpy_ce", "cpu0", "gpu1")] == 55.21
+    assert bw[("device_to_host_memcpy_ce", "gpu1", "cpu0")] == 55.40
+    assert ("device_to_device_memcpy_read_ce", "gpu0", "gpu0") not in bw  # N/A
+    assert len(bw) == 6
+    lat = [r for r in recs if "latency" in r["figures"]]
+    assert [r["figures"]["latency"]["value"] for r in lat] == [794.71, 801.23]
+
+
+def test_imported_data_compares_with_the_same_tools_other_run():
+    files = imported()
+    table = report_json("compare", files["osu_latency"], files["osu_latency_full"], "--view", "latency")
+    assert [r["bytes"] for r in table["rows"]] == [1, 2, 4, 1024, 16384]
+    assert all(r["B/A"] == 1.0 for r in table["rows"])
+
+
+@pytest.mark.parametrize("name, words", [
+    ("truncated.json", "not output of a tool"),
+    ("foreign.txt", "not output of a tool"),
+    ("foreign.json", "not output of a tool"),
+])
+def test_foreign_input_is_one_line_and_exit_2(name, words, tmp_path):
+    code, out, err = report("import", DATA / name, "-o", tmp_path / "x.json")
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and name in err and words in err
+    assert not (tmp_path / "x.json").exists()
+
+
+@pytest.mark.parametrize("content, words", [
+    (b"", "empty file"),
+    (b"\x89PNG\r\n\x1a\n\x00\xff\xfe", "not a text file"),
+    (b"START mpiBench v1.5\n0 : vm\n", "holds no results"),
+    (b"# OSU MPI Latency Test v7.4\n# Size       Avg Latency(us)\n", "holds no results"),
+    (b'{"name": "effective bandwidth", "timings": {"6": {"timings": [{"x": 1}]}}}', "unexpected shape"),
+])
+def test_malformed_inputs(content, words, tmp_path):
+    bad = tmp_path / "bad.txt"
+    bad.write_bytes(content)
+    code, _, err = report("import", bad)
+    assert code == 2 and words in err and str(bad) in err and err.count("\n") == 1
+
+
+def test_result_files_that_are_not_results(tmp_path):
+    for name, words in (("truncated.json", "truncated?"), ("foreign.json", "schema_version"),
+                        ("foreign.txt", "movebench-report import")):
+        code, _, err = report("table", DATA / name)
+        assert code == 2 and name in err and words in err and err.count("\n") == 1
+    bad = tmp_path / "neg.json"
+    doc = json.loads(next(iter(imported().values())).read_text())
+    doc["timings"][0]["bytes"] = -1
+    bad.write_text(json.dumps(doc))
+    code, _, err = report("html", bad, "-o", tmp_path / "x.html")
+    assert code == 2 and "timings/0/bytes" in err
+    code, _, err = report("table", tmp_path / "missing.json")
+    assert code == 2 and "missing.json: cannot read" in err
+
+
+def test_console_script_imports_to_stdout():
+    proc = run_tool("import", DATA / "osu_bibw.txt")
+    assert proc.returncode == 0, proc.stderr
+    assert validate_result(json.loads(proc.stdout))["benchmark"] == "p2p"

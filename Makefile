@@ -31,6 +31,10 @@ integration: build
 
 test: unit integration
 
+# The report tests open the HTML page in a real headless browser; only the
+# test targets (make test, make integration) ask the set-up for it (it is big).
+test integration: export MOVEBENCH_EXTRA_PACKAGES := $(MOVEBENCH_EXTRA_PACKAGES) chromium
+
 install: build
 	cmake --install $(BUILD) --prefix $(PREFIX)
 

@@ -25,10 +25,18 @@ missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
-# Extra packages a caller asks for (e.g. the browser for report screenshots).
+# Extra packages a caller asks for (e.g. `make test` asks for chromium, the
+# browser of the report screenshots). Optional: without root they are only
+# named, and the tests that need them skip with the reason.
+extra=()
 for p in ${MOVEBENCH_EXTRA_PACKAGES:-}; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || extra+=("$p")
 done
+if ((${#extra[@]})) && { [[ $(id -u) -ne 0 ]] || ! command -v apt-get >/dev/null; }; then
+  echo "setup: optional packages missing (their tests skip); as root run: apt-get install -y ${extra[*]}" >&2
+  extra=()
+fi
+missing+=("${extra[@]}")
 
 if ((${#missing[@]})); then
   line="apt-get update && apt-get install -y ${missing[*]}"

@@ -76,6 +76,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--per-array", action="store_true", help="x axis: bytes per array instead of the dataset "
                    "(mem records carry the dataset size), like TheBandwidthBenchmark's array-size plot")
     p.add_argument("-o", "--output", type=pathlib.Path, required=True, help="out.png or out.svg")
+    p.add_argument("--dpi", type=int, default=100, help="PNG pixels per inch (default 100: 640x420 per panel)")
 
     p = sub.add_parser("html", help="one self-contained HTML page")
     add_sources(p, "*"); add_filters(p); add_output(p, formats=False)
@@ -139,7 +140,7 @@ def cmd_scaling(args):
 def cmd_plot(args):
     views = plots.VIEWS if args.view == "both" else (args.view,)
     fig = plots.figure_for(sources_of(args), filter_of(args), views, args.combined, args.per_array, args.unit)
-    plots.save(fig, args.output)
+    plots.save(fig, args.output, args.dpi)
 
 
 def cmd_html(args):

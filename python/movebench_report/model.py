@@ -101,7 +101,7 @@ class Point:
     params: dict
     bandwidth: float | None  # bytes per second
     latency: float | None  # seconds
-    spread: float  # relative half-width of the noise band (0.05 = +-5 %)
+    noise: dict  # per view: relative half-width of the noise band (0.05 = +-5 %)
     count: int
     record: dict = field(repr=False, default_factory=dict)
 
@@ -115,6 +115,9 @@ class Point:
 
     def value(self, view: str):
         return self.bandwidth if view == "bandwidth" else self.latency
+
+    def spread(self, view: str) -> float:
+        return self.noise[view]
 
 
 def variant_text(params: dict) -> str:
@@ -149,17 +152,29 @@ def _band(figures: dict, name: str | None, value: float | None):
     return None
 
 
-def sample_spread(samples: list) -> float | None:
-    """Half the interquartile range over the median: robust to the odd outlier."""
+BEST_STATS = ("min", "best")  # figures from the fastest sample
+
+
+def sample_spread(samples: list, stat: str) -> float | None:
+    """The noise of a figure from its samples. A best-of figure: the gap
+    between the two fastest samples over the fastest (how well the best
+    repeats; outliers do not matter). Any other: half the interquartile range
+    over the median (robust to the odd outlier)."""
+    if stat in BEST_STATS and len(samples) >= 2:
+        first, second = sorted(samples)[:2]
+        return (second - first) / first if first > 0 else None
     if len(samples) < 3:
         return None
     q1, med, q3 = np.percentile(samples, [25, 50, 75])
     return float((q3 - q1) / (2 * med)) if med > 0 else None
 
 
-def _spread(record: dict, bw_name, lat_name, bw, lat) -> float:
+def _spread(record: dict, name: str | None, value: float | None) -> float:
+    if value is None:
+        return 0.0
     figures = record["figures"]
-    for guess in (sample_spread(record["samples"]), _band(figures, lat_name, lat), _band(figures, bw_name, bw)):
+    stat = figures[name]["stat"] if name in figures else "median"
+    for guess in (sample_spread(record["samples"], stat), _band(figures, name, value)):
         if guess is not None and math.isfinite(guess):
             return guess
     stats = record.get("stats")
@@ -177,7 +192,8 @@ def point_from_record(source: str, record: dict, figure: str | None = None) -> P
     stats = record.get("stats") or {}
     count = stats.get("count") or len(record["samples"]) or 1
     return Point(source, record["benchmark"], record["operation"], record["bytes"], record["params"],
-                 bw, lat, _spread(record, bw_name, lat_name, bw, lat), count, record)
+                 bw, lat, {"bandwidth": _spread(record, bw_name, bw), "latency": _spread(record, lat_name, lat)},
+                 count, record)
 
 
 @dataclass

@@ -64,7 +64,7 @@ def _draw_panel(ax, view: str, lines: dict, title: str, labels: list, unit=None)
     for (label, series), pts in sorted(lines.items()):
         pts = sorted(pts)
         colour = colours.setdefault(series, f"C{len(colours) % 10}")
-        style = LINESTYLES[labels.index(label) % len(LINESTYLES)]
+        style = LINESTYLES[labels.index(label) % len(LINESTYLES)] if several else "-"
         legend = f"{series} ({label})" if several else series
         ax.plot([x for x, _ in pts], [v / div for _, v in pts], marker="o", markersize=3, linestyle=style,
                 color=colour, label=legend)
@@ -105,11 +105,12 @@ def figure_for(sources: list, filt: Filter, views=VIEWS, combined=False, per_arr
     return fig
 
 
-def save(fig, out: pathlib.Path):
+def save(fig, out: pathlib.Path, dpi: int = 100):
     fmt = out.suffix.lower().lstrip(".")
     if fmt not in ("png", "svg"):
+        plt.close(fig)
         raise ReportError(f"{out}: plot files end in .png or .svg")
-    fig.savefig(out, format=fmt, dpi=100)
+    fig.savefig(out, format=fmt, dpi=dpi)
     plt.close(fig)
 
 

@@ -8,6 +8,9 @@ import numpy as np
 from .model import SCALE_PARAMS, Filter, Point, ReportError, format_size, select
 from .render import Table, display_unit
 
+NOISE = ("noise: for a best-of figure the gap between the two best samples, "
+         "else half the interquartile range over the median")
+
 
 @dataclass
 class Pooled:
@@ -28,7 +31,7 @@ def pool(points: list, view: str) -> dict:
         values = np.array([p.value(view) for p in group])
         median = float(np.median(values))
         between = float((values.max() - values.min()) / (2 * median)) if median else 0.0
-        out[key] = Pooled(median, max([between] + [p.spread for p in group]), sum(p.count for p in group))
+        out[key] = Pooled(median, max([between] + [p.spread(view) for p in group]), sum(p.count for p in group))
     return out
 
 
@@ -58,7 +61,7 @@ def merged_table(sources: list, filt: Filter, view: str, unit: str | None = None
             cell = pooled.get(key)
             row += [cell.value / divisor, 100 * cell.spread] if cell else [None, None]
         rows.append(row)
-    title = f"{view} ({name}); ±%: half the interquartile range of the samples over the median"
+    title = f"{view} ({name}); ±%: {NOISE}"
     return Table(columns, rows, title)
 
 

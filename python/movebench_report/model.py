@@ -120,10 +120,14 @@ class Point:
         return self.noise[view]
 
 
+# Values that mean "the default" and so match a tool that does not say them.
+DEFAULT_PARAMS = {"comm": "MPI_COMM_WORLD", "nontemporal": False}
+
+
 def variant_text(params: dict) -> str:
     parts = []
     for name in VARIANT_PARAMS:
-        if name in params and params[name] is not False:  # a False flag is the default: not shown
+        if name in params and params[name] != DEFAULT_PARAMS.get(name):
             value = params[name]
             text = ",".join(map(str, value)) if isinstance(value, list) else str(value)
             parts.append(f"{name}={text}")

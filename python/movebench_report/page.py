@@ -17,6 +17,7 @@ from .tables import merged_table
 STYLE = """body{font-family:sans-serif;margin:1.5em;max-width:80em}
 table{border-collapse:collapse;margin:.5em 0;font-size:.85em}
 td,th{border:1px solid #bbb;padding:2px 6px;text-align:right}
+td:nth-child(-n+3){text-align:left}
 th{background:#eef}caption{text-align:left;font-weight:bold;padding:4px 0}
 .bad{color:#b00;font-weight:bold}.ok{color:#070;font-weight:bold}
 pre{background:#f6f6f6;padding:.5em;max-height:20em;overflow:auto;font-size:.8em}

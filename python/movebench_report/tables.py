@@ -46,7 +46,7 @@ def pooled_sources(sources: list, filt: Filter, view: str, figure=None) -> list:
 
 
 def merged_table(sources: list, filt: Filter, view: str, unit: str | None = None, figure=None) -> Table:
-    per_source = pooled_sources(sources, filt, view, figure)
+    per_source = [(label, pooled) for label, pooled in pooled_sources(sources, filt, view, figure) if pooled]
     keys = sorted({k for _, pooled in per_source for k in pooled}, key=sort_key)
     if not keys:
         raise ReportError(f"no {view} figures left after filtering in {', '.join(s.label for s in sources)}")

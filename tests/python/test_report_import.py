@@ -146,3 +146,12 @@ def test_console_script_imports_to_stdout():
     proc = run_tool("import", DATA / "osu_bibw.txt")
     assert proc.returncode == 0, proc.stderr
     assert validate_result(json.loads(proc.stdout))["benchmark"] == "p2p"
+
+
+def test_one_collective_from_two_tools_side_by_side():
+    files = imported()
+    rows = report_json("compare", files["mpibench-np2-default"], files["imb-pingpong-allreduce"], "--op",
+                       "allreduce", "--view", "latency", expect=(0, 3))["rows"]
+    assert [r["bytes"] for r in rows] == [2 ** k for k in range(3, 17)]  # both measured 8 B .. 64 KiB
+    last = rows[-1]
+    assert last["B/A"] == pytest.approx(18.96 / 17.3, rel=1e-3)  # IMB t_avg over mpiBench Avg

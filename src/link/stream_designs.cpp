@@ -4,7 +4,6 @@
 
 #include <atomic>
 #include <cstring>
-#include <deque>
 #include <stdexcept>
 
 #include "core/clock.hpp"
@@ -29,34 +28,6 @@ ChunkTimes offload(const StreamJob& job, DesignState& s) {
   return t;
 }
 
-// Keeps at most `inflight` chunks in flight: before submitting chunk c the
-// host waits for chunk c - inflight and notes when it saw it.
-class Window {
- public:
-  Window(const StreamJob& job, ChunkTimes& times) : job_(job), times_(times) {
-    times_.seen.assign(job.chunks, 0);
-  }
-  void before_submit(std::size_t c) {
-    if (c >= static_cast<std::size_t>(job_.inflight)) retire();
-    times_.submitted.push_back(now_seconds());
-  }
-  void submitted(std::shared_ptr<Event> done) { pending_.push_back(std::move(done)); }
-  void drain() {
-    while (!pending_.empty()) retire();
-  }
-
- private:
-  void retire() {
-    pending_.front()->wait(job_.timeout_s);
-    times_.seen[retired_++] = now_seconds();
-    pending_.pop_front();
-  }
-  const StreamJob& job_;
-  ChunkTimes& times_;
-  std::deque<std::shared_ptr<Event>> pending_;
-  std::size_t retired_ = 0;
-};
-
 // Chunked single kernel (the seed's zero-copy design): one kernel per chunk
 // reads mapped host input and writes mapped host output; the in-order queue
 // starts kernel c+1 as soon as kernel c ends (up to `inflight` queued).
@@ -64,7 +35,7 @@ class Window {
 //   queue:    [K0][K1][K2][K3] ...
 ChunkTimes chunked(const StreamJob& job, DesignState& s) {
   ChunkTimes t;
-  Window window(job, t);
+  ChunkWindow window(job, t);
   for (std::size_t c = 0; c < job.chunks; ++c) {
     window.before_submit(c);
     const std::size_t at = c * job.chunk_words;
@@ -84,7 +55,7 @@ ChunkTimes chunked(const StreamJob& job, DesignState& s) {
 //   consumer queue:      [C0][C1][C2] ...
 ChunkTimes pipeline(const StreamJob& job, DesignState& s) {
   ChunkTimes t;
-  Window window(job, t);
+  ChunkWindow window(job, t);
   for (std::size_t c = 0; c < job.chunks; ++c) {
     window.before_submit(c);
     const std::size_t at = c * job.chunk_words;
@@ -147,6 +118,25 @@ ChunkTimes persistent(Device& device, const StreamJob& job, DesignState& s) {
 }
 
 }  // namespace
+
+ChunkWindow::ChunkWindow(const StreamJob& job, ChunkTimes& times) : job_(job), times_(times) {
+  times_.seen.assign(job.chunks, 0);
+}
+
+void ChunkWindow::before_submit(std::size_t c) {
+  if (c >= static_cast<std::size_t>(job_.inflight)) retire();
+  times_.submitted.push_back(now_seconds());
+}
+
+void ChunkWindow::drain() {
+  while (!pending_.empty()) retire();
+}
+
+void ChunkWindow::retire() {
+  pending_.front()->wait(job_.timeout_s);
+  times_.seen[retired_++] = now_seconds();
+  pending_.pop_front();
+}
 
 std::vector<std::string> available_designs(const Device& device) {
   std::vector<std::string> out{"offload", "chunked", "pipeline"};

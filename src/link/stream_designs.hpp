@@ -3,6 +3,8 @@
 // one pass over `in` -> `out` (x * 3 + 1) and returns when the host saw
 // each chunk's result.
 #pragma once
+#include <deque>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -20,6 +22,24 @@ struct DesignState {
 };
 DesignState prepare_design(Device& device, const std::string& design, const StreamJob& job);
 ChunkTimes run_design(Device& device, const std::string& design, const StreamJob& job, DesignState& state);
+
+// Keeps at most `inflight` chunks in flight: before submitting chunk c the
+// host waits for chunk c - inflight and notes when it saw it (used by every
+// design that completes chunks through events).
+class ChunkWindow {
+ public:
+  ChunkWindow(const StreamJob& job, ChunkTimes& times);
+  void before_submit(std::size_t c);
+  void submitted(std::shared_ptr<Event> done) { pending_.push_back(std::move(done)); }
+  void drain();
+
+ private:
+  void retire();
+  const StreamJob& job_;
+  ChunkTimes& times_;
+  std::deque<std::shared_ptr<Event>> pending_;
+  std::size_t retired_ = 0;
+};
 
 // The seed's definitions over one pass: latency = first chunk submitted to
 // its result seen by the host; throughput = input bytes over the wall time

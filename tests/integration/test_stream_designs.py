@@ -53,3 +53,14 @@ def test_corrupted_output_fails(tmp_path, backend):
 def test_bad_input_is_exit_2(args, message):
     proc = run("stream", *args, check=2)
     assert message in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
+
+
+def test_suite_runs_link_and_stream_bounded(tmp_path):
+    out = tmp_path / "run.json"
+    proc = run("run", "--only", "link", "stream", "--json", out, check=0, timeout=120)
+    lines = proc.stdout.splitlines()
+    assert any(l.startswith("link: copy.read.pinned") for l in lines), proc.stdout
+    assert any(l.startswith("stream: ") and "persistent.latency" in l for l in lines), proc.stdout
+    assert "validation: PASSED" in proc.stdout
+    doc = load(out)
+    assert {t["benchmark"] for t in doc["timings"]} == {"link", "stream"}

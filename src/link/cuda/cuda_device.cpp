@@ -9,7 +9,6 @@
 
 #include <atomic>
 #include <cstring>
-#include <deque>
 #include <stdexcept>
 
 #include "core/buffer.hpp"
@@ -17,6 +16,7 @@
 #include "core/errors.hpp"
 #include "link/backends.hpp"
 #include "link/cuda/cuda_kernels.hpp"
+#include "link/stream_designs.hpp"
 #include "link/wait.hpp"
 
 namespace movebench::link {
@@ -305,21 +305,13 @@ ChunkTimes CudaDevice::graph_design(const StreamJob& job) {
     execs.push_back(exec);
   }
   ChunkTimes t;
-  t.seen.assign(job.chunks, 0);
-  std::deque<std::shared_ptr<Event>> pending;
-  std::size_t retired = 0;
-  auto retire = [&] {
-    pending.front()->wait(job.timeout_s);
-    t.seen[retired++] = now_seconds();
-    pending.pop_front();
-  };
+  ChunkWindow window(job, t);
   for (std::size_t c = 0; c < job.chunks; ++c) {
-    if (c >= static_cast<std::size_t>(job.inflight)) retire();
-    t.submitted.push_back(now_seconds());
+    window.before_submit(c);
     check(cudaGraphLaunch(execs[c], q.get()), "cudaGraphLaunch");
-    pending.push_back(q.mark());
+    window.submitted(q.mark());
   }
-  while (!pending.empty()) retire();
+  window.drain();
   for (auto e : execs) cudaGraphExecDestroy(e);
   return t;
 }

@@ -26,23 +26,19 @@ void check(cl_int err, const char* what) {
   if (err != CL_SUCCESS) throw std::runtime_error(fmt::format("OpenCL {} failed (error {})", what, err));
 }
 
-std::string platform_text(cl_platform_id p, cl_platform_info what) {
+// A string property through clGet*Info: ask its length, then its text.
+template <class Object, class Info>
+std::string info_text(cl_int (*get)(Object, Info, std::size_t, void*, std::size_t*), Object object, Info what) {
   std::size_t n = 0;
-  clGetPlatformInfo(p, what, 0, nullptr, &n);
+  get(object, what, 0, nullptr, &n);
   std::string s(n, '\0');
-  clGetPlatformInfo(p, what, n, s.data(), nullptr);
+  get(object, what, n, s.data(), nullptr);
   while (!s.empty() && s.back() == '\0') s.pop_back();
   return s;
 }
 
-std::string device_text(cl_device_id d, cl_device_info what) {
-  std::size_t n = 0;
-  clGetDeviceInfo(d, what, 0, nullptr, &n);
-  std::string s(n, '\0');
-  clGetDeviceInfo(d, what, n, s.data(), nullptr);
-  while (!s.empty() && s.back() == '\0') s.pop_back();
-  return s;
-}
+std::string platform_text(cl_platform_id p, cl_platform_info what) { return info_text(clGetPlatformInfo, p, what); }
+std::string device_text(cl_device_id d, cl_device_info what) { return info_text(clGetDeviceInfo, d, what); }
 
 template <class T>
 T device_value(cl_device_id d, cl_device_info what) {

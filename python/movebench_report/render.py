@@ -52,7 +52,7 @@ def _cell(value) -> str:
             return f"{value:.1f}"
         if magnitude >= 1:
             return f"{value:.3f}"
-        return f"{value:.4g}"
+        return f"{value:.4f}" if magnitude >= 0.001 else f"{value:.3g}"
     return str(value)
 
 

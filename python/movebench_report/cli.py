@@ -10,11 +10,10 @@ import json
 import pathlib
 import sys
 
-from . import __version__, importers, plots
+from . import __version__, importers
 from .compare import REGRESSION, compare, compare_table
-from .model import Filter, ReportError, Source, labels_for, load_document, load_sources, parse_size, \
+from .model import VIEWS, Filter, ReportError, Source, labels_for, load_document, load_sources, parse_size, \
     parse_size_range
-from .page import build_page
 from .render import FORMATS, render
 from .tables import merged_table, scaling_table
 
@@ -32,7 +31,7 @@ def add_filters(p: argparse.ArgumentParser):
 
 
 def add_view(p: argparse.ArgumentParser):
-    p.add_argument("--view", choices=plots.VIEWS, default="bandwidth",
+    p.add_argument("--view", choices=VIEWS, default="bandwidth",
                    help="bandwidth (higher is better) or latency/time (lower is better)")
     p.add_argument("--unit", help="bandwidth unit: B/s KB/s MB/s GB/s MiB/s GiB/s (default MB/s)")
     p.add_argument("--figure", help="use this figure of each record (default: bandwidth/busbw or latency/avg)")
@@ -70,7 +69,7 @@ def parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("plot", help="size vs bandwidth/latency plots (PNG or SVG)")
     add_sources(p, "*"); add_filters(p)
-    p.add_argument("--view", choices=plots.VIEWS + ("both",), default="both")
+    p.add_argument("--view", choices=VIEWS + ("both",), default="both")
     p.add_argument("--unit", help="bandwidth unit (default MB/s)")
     p.add_argument("--combined", action="store_true", help="every benchmark's operations in one panel per view")
     p.add_argument("--per-array", action="store_true", help="x axis: bytes per array instead of the dataset "
@@ -128,6 +127,7 @@ def cmd_compare(args):
     verdicts = compare(sources, filter_of(args), args.view, args.threshold, args.figure)
     emit(render(compare_table(sources, verdicts, args.view, args.threshold, args.unit), args.format), args.output)
     if args.plot:
+        from . import plots  # matplotlib loads in a second: only where a plot is made
         plots.save(plots.ratio_figure(verdicts, args.view, (sources[0].label, sources[1].label)), args.plot)
     return REGRESSION if any(v.verdict == "slower" for v in verdicts) else 0
 
@@ -138,12 +138,14 @@ def cmd_scaling(args):
 
 
 def cmd_plot(args):
-    views = plots.VIEWS if args.view == "both" else (args.view,)
+    from . import plots
+    views = VIEWS if args.view == "both" else (args.view,)
     fig = plots.figure_for(sources_of(args), filter_of(args), views, args.combined, args.per_array, args.unit)
     plots.save(fig, args.output, args.dpi)
 
 
 def cmd_html(args):
+    from .page import build_page
     emit(build_page(sources_of(args), filter_of(args), args.threshold, args.title), args.output)
 
 

@@ -32,6 +32,7 @@ LATENCY_FIGURES = ("latency", "avg", "time_avg")
 VARIANT_PARAMS = ("threads", "ranks", "nodes", "comm", "pattern", "host_memory", "path",
                   "nontemporal", "src", "dst")
 SCALE_PARAMS = ("threads", "ranks", "nodes")
+VIEWS = ("bandwidth", "latency")
 
 
 def schema() -> dict:

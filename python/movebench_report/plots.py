@@ -15,10 +15,9 @@ matplotlib.rcParams["svg.fonttype"] = "none"  # SVG text stays text: smaller, se
 matplotlib.rcParams["svg.hashsalt"] = "movebench"  # the same data gives the same SVG
 import matplotlib.pyplot as plt  # noqa: E402
 
-from .model import Filter, ReportError, format_size, select  # noqa: E402
+from .model import VIEWS, Filter, ReportError, format_size, select  # noqa: E402
 from .render import display_unit  # noqa: E402
 
-VIEWS = ("bandwidth", "latency")
 LINESTYLES = ("-", "--", ":", "-.")
 
 

@@ -155,3 +155,9 @@ def test_one_collective_from_two_tools_side_by_side():
     assert [r["bytes"] for r in rows] == [2 ** k for k in range(3, 17)]  # both measured 8 B .. 64 KiB
     last = rows[-1]
     assert last["B/A"] == pytest.approx(18.96 / 17.3, rel=1e-3)  # IMB t_avg over mpiBench Avg
+
+
+def test_osu_message_rate_columns():
+    r = find("osu_mbw_mr", "mbw_mr", 8192)
+    assert r["figures"]["bandwidth"]["value"] == 9123.45
+    assert r["figures"]["message_rate"] == {"value": 1113702.39, "unit": "1", "stat": "mean"}

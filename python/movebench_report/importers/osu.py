@@ -63,7 +63,7 @@ def row_record(bench, op, prefix, labels, row):
     for label, value in zip(labels[1:], row[1:]):
         name, unit = split_label(label)
         if unit in ("us", "ms", "ns", "MB/s"):
-            fig = figure_name(name, prefix)
+            fig = "bandwidth" if unit == "MB/s" else figure_name(name, prefix)
             figures[fig] = figure(value, unit, "mean" if fig in (prefix, "avg", "bandwidth") else fig.split("_")[-1])
         elif name.lower().startswith("messages"):
             figures["message_rate"] = figure(value, "1", "mean")

@@ -52,7 +52,9 @@ def _document_section(label: str, path, doc: dict) -> str:
            ("executed", doc["execution_time"]), ("device", doc["device"]),
            ("command line", " ".join(doc["command_line"])), ("compiler", doc["build"]["compiler"])]
     settings = json.dumps(doc["settings"], indent=1, sort_keys=True)
-    return (f"<h2>{escape(label)}</h2>{_validation(doc)}<h3>Run</h3>{_facts_table(run)}"
+    headline = [(name, f"{r['value']:.6g} {r['unit']}") for name, r in sorted(doc["results"].items())]
+    return (f"<h2>{escape(label)}</h2>{_validation(doc)}<h3>Headline results</h3>{_facts_table(headline)}"
+            f"<h3>Run</h3>{_facts_table(run)}"
             f"<h3>Host</h3>{_facts_table(facts)}<h3>Settings</h3><pre>{escape(settings)}</pre>")
 
 

@@ -23,6 +23,7 @@ def test_self_contained_with_plot_tables_and_facts(tmp_path):
     assert png_size(tmp_path / "img.png")[0] > 300
     assert "<table>" in html and "triad" in html
     assert "validated" in html and "cpu_model" in html and "&quot;point_time&quot;" in html
+    assert "Headline results" in html
     assert "movebench &lt;test&gt;" in html
     assert not re.search(r"(src|href)=['\"]?(https?:|//|file:)", html), "nothing is fetched"
 
@@ -42,6 +43,7 @@ def test_every_string_from_a_file_is_escaped(tmp_path):
 
 def test_comparison_section_for_two_runs(tmp_path):
     html = page(tmp_path, results()["a"], results()["b"]).read_text()
+    assert "mem.triad.1t</th><td>" in html  # headline results of each run
     assert "<h2>Comparison</h2>" in html and "B/A" in html
     assert html.count("data:image/png;base64,") >= 2
 

@@ -11,6 +11,7 @@
 #include "core/interrupt.hpp"
 #include "link/link_command.hpp"
 #include "mem/mem_command.hpp"
+#include "net/net_commands.hpp"
 #include "suite/run_command.hpp"
 
 namespace movebench {
@@ -18,6 +19,9 @@ namespace movebench {
 std::vector<std::unique_ptr<Command>> make_commands() {
   std::vector<std::unique_ptr<Command>> commands;
   commands.push_back(make_mem_command());
+  commands.push_back(make_beff_command());
+  commands.push_back(make_coll_command());
+  commands.push_back(make_p2p_command());
   commands.push_back(make_link_command());
   commands.push_back(make_stream_command());
   return commands;

@@ -1,0 +1,46 @@
+// The two b_eff definitions `movebench beff` runs (docs/beff.md).
+#pragma once
+#include <cstdint>
+#include <string>
+
+#include "core/report.hpp"
+#include "net/mpi_env.hpp"
+
+namespace movebench::net {
+
+// What both definitions need from the command.
+struct BeffContext {
+  Report& report;
+  Watchdog& dog;
+  double step_timeout = 120;
+  FailMode fail = FailMode::kNone;
+  bool validate = true;
+};
+
+// The seed's HPCC FPGA variant, on CPUs: every rank exchanges 2^e bytes
+// with both ring neighbours, loop_length times, repetitions times.
+struct FpgaOptions {
+  unsigned max_ll = 65536, min_ll = 256, offset = 11, decrease = 7;
+  unsigned min_exp = 0, max_exp = 20;
+  int repetitions = 10;
+};
+// Prints the seed's table and `b_eff = ... B/s`. False when stopped early.
+bool run_fpga(const FpgaOptions& o, BeffContext& ctx);
+
+// Rabenseifner's b_eff as in the HPC Challenge suite.
+struct HpccOptions {
+  std::uint64_t lmax = 0;  // 0: memory per process / 128, at most 128 MiB
+  int random_patterns = 3;
+  unsigned max_ll = 300;
+  double target_s = 5e-3;  // time of one measurement the loop length aims at
+  int repetitions = 3;
+  std::uint64_t seed = 1;
+};
+bool run_hpcc(const HpccOptions& o, BeffContext& ctx);
+// The default L_max on this job: the smallest memory per process / 128.
+std::uint64_t hpcc_job_lmax();
+
+// Shared by both: the largest over ranks of `value`, on every rank.
+double max_over_ranks(double value);
+
+}  // namespace movebench::net

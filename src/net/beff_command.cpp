@@ -1,0 +1,138 @@
+// `movebench beff`: effective bandwidth with both definitions, labelled:
+// Rabenseifner's (HPCC) and the seed's (HPCC FPGA), docs/beff.md.
+#include <fmt/format.h>
+
+#include <fstream>
+
+#include "core/errors.hpp"
+#include "core/sizes.hpp"
+#include "net/beff.hpp"
+#include "net/beff_logic.hpp"
+#include "net/mpi_command.hpp"
+#include "net/net_commands.hpp"
+
+namespace movebench {
+namespace {
+
+using namespace net;
+
+class BeffCommand : public MpiCommand {
+ public:
+  std::string name() const override { return "beff"; }
+  std::string summary() const override {
+    return "MPI effective bandwidth b_eff: HPCC (Rabenseifner) and HPCC FPGA definitions";
+  }
+  std::vector<std::string> cases() const override { return {"beff.hpcc", "beff.fpga"}; }
+
+  std::string suite_summary(const Report& report) const override {
+    const auto& r = report.document()["results"];
+    std::string line = "beff:";
+    if (r.contains("beff.hpcc.b_eff")) line += fmt::format(" b_eff (HPCC) {:.3e} B/s;", r["beff.hpcc.b_eff"]["value"].get<double>());
+    if (r.contains("beff.fpga.b_eff")) line += fmt::format(" b_eff (FPGA) {:.3e} B/s", r["beff.fpga.b_eff"]["value"].get<double>());
+    return line;
+  }
+
+ protected:
+  void add_own_options(CLI::App& app) override {
+    app.add_option("--definition", definition_, "hpcc, fpga or both")
+        ->check(CLI::IsMember({"hpcc", "fpga", "both"}))->capture_default_str();
+    app.add_flag("--skip-validation", skip_validation_, "Do not check the received data");
+    // The seed's options (HPCC FPGA).
+    app.add_option("-u,--upper", fpga_.max_ll, "fpga: maximum number of repetitions per data size")->capture_default_str();
+    app.add_option("-l,--lower", fpga_.min_ll, "fpga: minimum number of repetitions per data size")->capture_default_str();
+    app.add_option("--min-size", fpga_.min_exp, "fpga: minimum message size, log2 of bytes")->capture_default_str();
+    app.add_option("-m", fpga_.max_exp, "fpga: maximum message size, log2 of bytes")->capture_default_str();
+    app.add_option("-o", fpga_.offset, "fpga: offset used before reducing repetitions")->capture_default_str();
+    app.add_option("-d", fpga_.decrease, "fpga: number of steps the repetitions are decreased to its minimum")
+        ->capture_default_str();
+    app.add_option("-n", fpga_.repetitions, "fpga: number of repetitions (the best one counts)")->capture_default_str();
+    app.add_flag("--test", test_only_, "Only print the configuration (sizes, loop lengths) and exit");
+    app.add_option("--dump-json", dump_json_, "fpga: also write the result document (as --json) to this file");
+    // Rabenseifner's (HPCC).
+    app.add_option("--max-size", lmax_text_, "hpcc: L_max in bytes (default: memory per process / 128, at most 128M)");
+    app.add_option("--random-patterns", hpcc_.random_patterns, "hpcc: number of random ring patterns")->capture_default_str();
+    app.add_option("--loop-length", hpcc_.max_ll, "hpcc: loop length at the smallest size (and most)")->capture_default_str();
+    app.add_option("--target-time", hpcc_.target_s, "hpcc: seconds one measurement aims at (sets the loop lengths)")
+        ->capture_default_str();
+    app.add_option("--repetitions", hpcc_.repetitions, "hpcc: repetitions per method (the best one counts)")->capture_default_str();
+    app.add_option("--seed", hpcc_.seed, "hpcc: seed of the random patterns")->capture_default_str();
+  }
+
+  void resolve() override {
+    if (fpga_.max_exp > 30) throw UsageError(fmt::format("invalid -m '{}': at most 30 (1 GiB)", fpga_.max_exp));
+    if (fpga_.min_exp > fpga_.max_exp) throw UsageError("--min-size is above -m");
+    if (fpga_.min_ll > fpga_.max_ll) throw UsageError("-l is above -u");
+    if (fpga_.min_ll < 1) throw UsageError("-l must be 1 or more");
+    if (fpga_.repetitions < 1) throw UsageError("-n must be 1 or more");
+    if (fpga_.decrease < 1) throw UsageError("-d must be 1 or more");
+    if (!lmax_text_.empty()) hpcc_.lmax = parse_size(lmax_text_);
+    if (hpcc_.lmax > (1ull << 30)) throw UsageError("--max-size above 1G: MPI counts are ints");
+    if (hpcc_.random_patterns < 1) throw UsageError("--random-patterns must be 1 or more");
+    if (hpcc_.max_ll < 1 || hpcc_.repetitions < 1) throw UsageError("--loop-length and --repetitions must be 1 or more");
+    if (!(hpcc_.target_s > 0)) throw UsageError("--target-time must be positive");
+  }
+
+  std::vector<std::string> suite_arguments() const override {
+    return {"--max-size", "64K", "--random-patterns", "2", "--repetitions", "2", "-u", "2000", "-l", "50",
+            "-m", "16", "-n", "3", "--step-timeout", "30"};
+  }
+
+  int run_mpi(Report& report, Watchdog& dog) override {
+    record_settings(report);
+    if (test_only_) {
+      print_configuration();
+      return kExitOk;
+    }
+    BeffContext ctx{report, dog, step_timeout_, fail_, !skip_validation_};
+    if (skip_validation_) report.validation_skipped("--skip-validation");
+    bool ok = true;
+    if (definition_ != "fpga") ok = run_hpcc(hpcc_, ctx);
+    if (ok && definition_ != "hpcc") run_fpga(fpga_, ctx);
+    dump(report);
+    return kExitOk;
+  }
+
+ private:
+  void print_configuration() const {
+    if (!is_root()) return;
+    std::printf("# movebench beff --test: %d ranks, definition %s\n", world_size(), definition_.c_str());
+    std::printf("# fpga schedule (MSize looplength):\n");
+    for (const auto& s : fpga_schedule(fpga_.min_exp, fpga_.max_exp, fpga_.max_ll, fpga_.min_ll, fpga_.offset, fpga_.decrease)) {
+      std::printf("%20llu   %20u\n", 1ull << s.exponent, s.loop_length);
+    }
+    std::printf("# hpcc sizes: %s\n", hpcc_.lmax ? fmt::format("{}", fmt::join(hpcc_sizes(hpcc_.lmax), " ")).c_str()
+                                                  : "1 B .. L_max (memory per process / 128)");
+  }
+
+  void dump(const Report& report) const {
+    if (dump_json_.empty() || !is_root()) return;
+    std::ofstream out(dump_json_);
+    out << report.document().dump(1) << '\n';
+    if (!out) std::fprintf(stderr, "movebench beff: error: cannot write %s\n", dump_json_.c_str());
+  }
+
+  void record_settings(Report& report) const {
+    auto& s = report.settings("beff");
+    s["definition"] = definition_;
+    s["validation"] = !skip_validation_;
+    s["fpga"] = {{"max_loop_length", fpga_.max_ll}, {"min_loop_length", fpga_.min_ll},
+                 {"min_message_size_log2", fpga_.min_exp}, {"max_message_size_log2", fpga_.max_exp},
+                 {"loop_length_offset", fpga_.offset}, {"loop_length_decrease", fpga_.decrease},
+                 {"repetitions", fpga_.repetitions}};
+    s["hpcc"] = {{"lmax_bytes", hpcc_.lmax}, {"random_patterns", hpcc_.random_patterns},
+                 {"max_loop_length", hpcc_.max_ll}, {"target_time_s", hpcc_.target_s},
+                 {"repetitions", hpcc_.repetitions}, {"seed", hpcc_.seed}};
+    s["step_timeout_s"] = step_timeout_;
+  }
+
+  std::string definition_ = "both", lmax_text_, dump_json_;
+  bool skip_validation_ = false, test_only_ = false;
+  FpgaOptions fpga_;
+  HpccOptions hpcc_;
+};
+
+}  // namespace
+
+std::unique_ptr<Command> make_beff_command() { return std::make_unique<BeffCommand>(); }
+
+}  // namespace movebench

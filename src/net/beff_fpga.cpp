@@ -1,0 +1,138 @@
+// The seed's b_eff (HPCC FPGA, cpu_only communication) on MPI: a ring in
+// which every rank sends to its right neighbour and receives from its left
+// one ("channel" 0), then the other way round (channel 1). Unlike the
+// seed's pairing of even and odd ranks, a ring works for odd rank counts.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
+#include "core/buffer.hpp"
+#include "core/clock.hpp"
+#include "core/stats.hpp"
+#include "net/beff.hpp"
+#include "net/beff_logic.hpp"
+
+namespace movebench::net {
+namespace {
+
+struct Ring {
+  int left, right;
+};
+
+Ring world_ring() {
+  const int r = world_rank(), n = world_size();
+  return {(r + n - 1) % n, (r + 1) % n};
+}
+
+std::byte fpga_pattern(int sender, unsigned channel, unsigned exponent, std::size_t j) {
+  return static_cast<std::byte>((static_cast<unsigned>(sender) * 31 + channel * 17 + exponent + j) & 0xff);
+}
+
+// One repetition: both channels, each loop_length exchanges; seconds.
+double one_repetition(const Ring& ring, std::byte* send, std::byte* recv, std::uint64_t bytes, unsigned ll) {
+  double total = 0;
+  const int n = static_cast<int>(bytes);
+  for (unsigned channel = 0; channel < 2; ++channel) {
+    const int to = channel == 0 ? ring.right : ring.left;
+    const int from = channel == 0 ? ring.left : ring.right;
+    std::byte* s = send + channel * bytes;
+    std::byte* r = recv + channel * bytes;
+    MPI_Barrier(MPI_COMM_WORLD);
+    const double t0 = now_seconds();
+    for (unsigned l = 0; l < ll; ++l) {
+      MPI_Sendrecv(s, n, MPI_BYTE, to, 0, r, n, MPI_BYTE, from, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    }
+    total += now_seconds() - t0;
+  }
+  return total;
+}
+
+// Untimed: one exchange per channel with known data, then compare.
+std::string check_exchange(const Ring& ring, std::byte* send, std::byte* recv, std::uint64_t bytes, unsigned exponent,
+                           bool corrupt) {
+  const int me = world_rank();
+  for (unsigned channel = 0; channel < 2; ++channel) {
+    for (std::size_t j = 0; j < bytes; ++j) send[channel * bytes + j] = fpga_pattern(me, channel, exponent, j);
+  }
+  std::memset(recv, 0, 2 * bytes);
+  one_repetition(ring, send, recv, bytes, 1);
+  if (corrupt) recv[0] ^= std::byte{1};
+  for (unsigned channel = 0; channel < 2; ++channel) {
+    const int from = channel == 0 ? ring.left : ring.right;
+    for (std::size_t j = 0; j < bytes; ++j) {
+      if (recv[channel * bytes + j] != fpga_pattern(from, channel, exponent, j)) {
+        return fmt::format("byte {} of the message from rank {} is wrong", j, from);
+      }
+    }
+  }
+  return {};
+}
+
+void print_row(std::uint64_t bytes, unsigned ll, double seconds, double bandwidth) {
+  std::printf("%20llu   %20u   %20.5e   %20.5e\n", static_cast<unsigned long long>(bytes), ll, seconds, bandwidth);
+  std::fflush(stdout);
+}
+
+}  // namespace
+
+double max_over_ranks(double value) {
+  double out = 0;
+  MPI_Allreduce(&value, &out, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  return out;
+}
+
+bool run_fpga(const FpgaOptions& o, BeffContext& ctx) {
+  const auto steps = fpga_schedule(o.min_exp, o.max_exp, o.max_ll, o.min_ll, o.offset, o.decrease);
+  const std::uint64_t top = 1ull << o.max_exp;
+  HostBuffer send(2 * top, 64), recv(2 * top, 64);
+  const Ring ring = world_ring();
+  const bool root = world_rank() == 0;
+  if (root) {
+    std::printf("\n# b_eff, HPCC FPGA definition (the seed's), %d ranks in a ring\n%20s   %20s   %20s   %20s\n",
+                world_size(), "MSize", "looplength", "transfer", "B/s");
+  }
+  std::vector<double> bandwidths;
+  for (const auto& step : steps) {
+    const std::uint64_t bytes = 1ull << step.exponent;
+    std::vector<double> reps(static_cast<std::size_t>(o.repetitions));
+    std::string error;
+    {
+      WatchedStep guard(ctx.dog, ctx.step_timeout, fmt::format("b_eff (FPGA) {} B", bytes));
+      maybe_fail(ctx.fail);
+      for (auto& t : reps) t = one_repetition(ring, send.as<std::byte>(), recv.as<std::byte>(), bytes, step.loop_length);
+      if (ctx.validate) {
+        error = check_exchange(ring, send.as<std::byte>(), recv.as<std::byte>(), bytes, step.exponent,
+                               ctx.fail == FailMode::kCorrupt && world_rank() == world_size() - 1);
+      }
+    }
+    // The seed: each rank's best repetition, then the slowest rank.
+    const double best_here = *std::min_element(reps.begin(), reps.end());
+    const double max_min = max_over_ranks(best_here);
+    std::vector<double> slowest(reps.size());
+    MPI_Allreduce(reps.data(), slowest.data(), static_cast<int>(reps.size()), MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    const double bw = fpga_bandwidth(world_size(), bytes, step.loop_length, max_min);
+    bandwidths.push_back(bw);
+    if (root) {
+      print_row(bytes, step.loop_length, max_min, bw);
+      Record r{"beff", "fpga", bytes, {{"looplength", step.loop_length}, {"ranks", world_size()}, {"max_min_time_s", max_min}},
+               slowest, {{"bandwidth", bw, "B/s", "best"}}};
+      ctx.report.add(std::move(r));
+    }
+    const auto verdict = agree(!error.empty());
+    if (!error.empty()) std::fprintf(stderr, "movebench beff: error: validation failed: %llu B, rank %d: %s\n",
+                                     static_cast<unsigned long long>(bytes), world_rank(), error.c_str());
+    if (ctx.validate) ctx.report.validation(!verdict.any_failed, fmt::format("beff fpga: {} B: received data wrong", bytes));
+    if (verdict.any_failed || verdict.any_interrupted) return false;
+  }
+  const double b_eff = arithmetic_mean(bandwidths);
+  if (root) {
+    std::printf("\nb_eff = %.5e B/s\n", b_eff);
+    std::fflush(stdout);
+  }
+  ctx.report.set_result("beff.fpga.b_eff", b_eff, "B/s");
+  return true;
+}
+
+}  // namespace movebench::net

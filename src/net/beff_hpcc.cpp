@@ -1,0 +1,302 @@
+// Rabenseifner's b_eff as in the HPC Challenge suite: ring and random ring
+// patterns, every rank exchanging with both neighbours, over three methods;
+// the best method and repetition per size, the mean over sizes, geometric
+// means over patterns, and b_eff the geometric mean of ring and random.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
+#include "core/buffer.hpp"
+#include "core/clock.hpp"
+#include "net/beff.hpp"
+#include "net/beff_logic.hpp"
+#include "net/p2p.hpp"
+
+namespace movebench::net {
+namespace {
+
+enum class Method { kSendrecv, kAlltoallv, kNonblocking };
+constexpr Method kMethods[] = {Method::kSendrecv, Method::kAlltoallv, Method::kNonblocking};
+const char* method_name(Method m) {
+  return m == Method::kSendrecv ? "Sendrecv" : m == Method::kAlltoallv ? "Alltoallv" : "Isend/Irecv";
+}
+constexpr int kRightward = 1, kLeftward = 2;  // tags: which way a message travels
+
+struct NamedPattern {
+  std::string name;  // "ring-4", "random-2"
+  bool random;
+  Pattern pattern;
+};
+
+// This rank's buffers: [to left | to right] and [from left | from right],
+// each half L_max, so that Alltoallv sends both with one displacement table.
+struct Exchange {
+  Neighbours nb;
+  std::byte* send;
+  std::byte* recv;
+  std::uint64_t half;  // L_max
+  std::vector<int> counts, displs;
+};
+
+void set_alltoallv(Exchange& x, std::uint64_t bytes) {
+  std::fill(x.counts.begin(), x.counts.end(), 0);
+  std::fill(x.displs.begin(), x.displs.end(), 0);
+  const int b = static_cast<int>(bytes);
+  if (x.nb.left == x.nb.right) {  // a ring of two: both halves in one block
+    x.counts[static_cast<std::size_t>(x.nb.left)] = 2 * b;
+    return;
+  }
+  x.counts[static_cast<std::size_t>(x.nb.left)] = b;
+  x.counts[static_cast<std::size_t>(x.nb.right)] = b;
+  x.displs[static_cast<std::size_t>(x.nb.right)] = b;
+}
+
+// One iteration of the pattern with one method. Halves are packed at
+// offsets 0 and `bytes` so that Alltoallv's ring-of-two block is contiguous.
+void exchange_once(Method m, const Exchange& x, std::uint64_t bytes) {
+  const int b = static_cast<int>(bytes);
+  std::byte* to_left = x.send;
+  std::byte* to_right = x.send + bytes;
+  std::byte* from_left = x.recv;
+  std::byte* from_right = x.recv + bytes;
+  switch (m) {
+    case Method::kSendrecv:
+      MPI_Sendrecv(to_right, b, MPI_BYTE, x.nb.right, kRightward, from_left, b, MPI_BYTE, x.nb.left, kRightward,
+                   MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      MPI_Sendrecv(to_left, b, MPI_BYTE, x.nb.left, kLeftward, from_right, b, MPI_BYTE, x.nb.right, kLeftward,
+                   MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      break;
+    case Method::kAlltoallv:
+      MPI_Alltoallv(x.send, x.counts.data(), x.displs.data(), MPI_BYTE, x.recv, x.counts.data(), x.displs.data(),
+                    MPI_BYTE, MPI_COMM_WORLD);
+      break;
+    case Method::kNonblocking: {
+      MPI_Request req[4];
+      MPI_Irecv(from_left, b, MPI_BYTE, x.nb.left, kRightward, MPI_COMM_WORLD, &req[0]);
+      MPI_Irecv(from_right, b, MPI_BYTE, x.nb.right, kLeftward, MPI_COMM_WORLD, &req[1]);
+      MPI_Isend(to_right, b, MPI_BYTE, x.nb.right, kRightward, MPI_COMM_WORLD, &req[2]);
+      MPI_Isend(to_left, b, MPI_BYTE, x.nb.left, kLeftward, MPI_COMM_WORLD, &req[3]);
+      MPI_Waitall(4, req, MPI_STATUSES_IGNORE);
+      break;
+    }
+  }
+}
+
+// Seconds for loop_length iterations, the slowest rank's.
+double timed(Method m, const Exchange& x, std::uint64_t bytes, unsigned ll) {
+  MPI_Barrier(MPI_COMM_WORLD);
+  const double t0 = now_seconds();
+  for (unsigned l = 0; l < ll; ++l) exchange_once(m, x, bytes);
+  return max_over_ranks(now_seconds() - t0);
+}
+
+std::byte hpcc_pattern(int sender, std::size_t j) {
+  return static_cast<std::byte>((static_cast<std::size_t>(sender) * 13 + j * 5 + 3) & 0xff);
+}
+
+// Untimed: both neighbours' data must arrive (whichever half a ring of two
+// uses, both halves come from the one neighbour).
+std::string check(Method m, const Exchange& x, std::uint64_t bytes, bool corrupt) {
+  const int me = world_rank();
+  for (std::size_t j = 0; j < 2 * bytes; ++j) x.send[j] = hpcc_pattern(me, j % bytes);
+  std::memset(x.recv, 0, 2 * bytes);
+  exchange_once(m, x, bytes);
+  if (corrupt) x.recv[0] ^= std::byte{1};
+  for (std::size_t j = 0; j < 2 * bytes; ++j) {
+    const int from = j < bytes ? x.nb.left : x.nb.right;
+    if (x.recv[j] != hpcc_pattern(from, j % bytes)) {
+      return fmt::format("{}: byte {} from rank {} is wrong", method_name(m), j % bytes, from);
+    }
+  }
+  return {};
+}
+
+std::vector<NamedPattern> make_patterns(const HpccOptions& o) {
+  const int n = world_size();
+  std::vector<NamedPattern> out;
+  for (int s : ring_sizes(n)) out.push_back({fmt::format("ring-{}", s), false, ring_pattern(n, s)});
+  for (int k = 0; k < o.random_patterns; ++k) {
+    out.push_back({fmt::format("random-{}", k + 1), true, ring_from_order(random_order(n, o.seed + static_cast<std::uint64_t>(k)))});
+  }
+  return out;
+}
+
+struct SizeResult {
+  double best_bw = 0;
+  double best_iteration_s = 0;
+  Method best_method = Method::kSendrecv;
+  std::vector<double> samples;  // seconds per timed run, every method and repetition
+};
+
+class HpccRun {
+ public:
+  HpccRun(const HpccOptions& o, BeffContext& ctx, std::uint64_t lmax)
+      : o_(o), ctx_(ctx), lmax_(lmax), send_(2 * lmax, 64), recv_(2 * lmax, 64) {}
+
+  bool run() {
+    const int n = world_size();
+    const auto sizes = hpcc_sizes(lmax_);
+    const auto patterns = make_patterns(o_);
+    print_header(patterns, sizes);
+    // per_size[p][i]: best bandwidth of pattern p at size i
+    std::vector<std::vector<double>> best(patterns.size());
+    double ring_latency = 0;
+    for (std::size_t p = 0; p < patterns.size(); ++p) {
+      Exchange x{patterns[p].pattern[static_cast<std::size_t>(world_rank())], send_.as<std::byte>(), recv_.as<std::byte>(),
+                 lmax_, std::vector<int>(static_cast<std::size_t>(n)), std::vector<int>(static_cast<std::size_t>(n))};
+      unsigned ll = o_.max_ll;
+      for (auto bytes : sizes) {
+        SizeResult r;
+        if (!measure_size(patterns[p], x, bytes, ll, r)) return false;
+        best[p].push_back(r.best_bw);
+        // The last ring pattern is the one ring through all ranks.
+        if (p + 1 == ring_sizes(n).size() && bytes == sizes.front()) {
+          ring_latency = r.best_iteration_s;
+        }
+        ll = next_loop_length(r.best_iteration_s, o_.target_s, o_.max_ll);
+      }
+    }
+    summarize_run(patterns, sizes, best, ring_latency);
+    return true;
+  }
+
+ private:
+  bool measure_size(const NamedPattern& pat, Exchange& x, std::uint64_t bytes, unsigned ll, SizeResult& r) {
+    set_alltoallv(x, bytes);
+    std::string error;
+    {
+      WatchedStep guard(ctx_.dog, ctx_.step_timeout, fmt::format("b_eff (HPCC) {} {} B", pat.name, bytes));
+      maybe_fail(ctx_.fail);
+      for (Method m : kMethods) {
+        exchange_once(m, x, bytes);  // priming
+        for (int rep = 0; rep < o_.repetitions; ++rep) {
+          const double t = timed(m, x, bytes, ll);
+          r.samples.push_back(t);
+          const double bw = pattern_bandwidth(bytes, 2 * world_size(), ll, t);
+          if (bw > r.best_bw) {
+            r.best_bw = bw;
+            r.best_iteration_s = t / ll;
+            r.best_method = m;
+          }
+        }
+        if (ctx_.validate && error.empty()) {
+          error = check(m, x, bytes, ctx_.fail == FailMode::kCorrupt && world_rank() == world_size() - 1);
+        }
+      }
+    }
+    if (world_rank() == 0) {
+      Record rec{"beff", "hpcc", bytes,
+                 {{"pattern", pat.name}, {"looplength", ll}, {"ranks", world_size()},
+                  {"best_method", method_name(r.best_method)}, {"repetitions", o_.repetitions},
+                  {"methods", {"Sendrecv", "Alltoallv", "Isend/Irecv"}}},
+                 r.samples, {{"bandwidth", r.best_bw, "B/s", "best"}}};
+      ctx_.report.add(std::move(rec));
+    }
+    const auto verdict = agree(!error.empty());
+    if (!error.empty()) std::fprintf(stderr, "movebench beff: error: validation failed: %s %llu B, rank %d: %s\n",
+                                     pat.name.c_str(), static_cast<unsigned long long>(bytes), world_rank(), error.c_str());
+    if (ctx_.validate) ctx_.report.validation(!verdict.any_failed, fmt::format("beff hpcc: {} {} B: received data wrong", pat.name, bytes));
+    return !verdict.any_failed && !verdict.any_interrupted;
+  }
+
+  void print_header(const std::vector<NamedPattern>& patterns, const std::vector<std::uint64_t>& sizes) const {
+    if (world_rank() != 0) return;
+    std::string names;
+    for (const auto& p : patterns) names += " " + p.name;
+    std::printf("\n# b_eff, HPCC definition (Rabenseifner), %d ranks, L_max %llu B, %zu sizes\n# patterns:%s\n"
+                "# methods: Sendrecv, Alltoallv, Isend/Irecv; best of %d repetitions\n",
+                world_size(), static_cast<unsigned long long>(lmax_), sizes.size(), names.c_str(), o_.repetitions);
+    std::fflush(stdout);
+  }
+
+  void summarize_run(const std::vector<NamedPattern>& patterns, const std::vector<std::uint64_t>& sizes,
+                     const std::vector<std::vector<double>>& best, double ring_latency) {
+    std::vector<double> ring_avgs, random_avgs;
+    for (std::size_t p = 0; p < patterns.size(); ++p) {
+      (patterns[p].random ? random_avgs : ring_avgs).push_back(arithmetic_mean(best[p]));
+    }
+    const double ring = geometric_mean(ring_avgs);
+    const double random = geometric_mean(random_avgs);
+    const double b_eff = geometric_mean(std::vector<double>{ring, random});
+    const int n = world_size();
+    auto& rep = ctx_.report;
+    rep.set_result("beff.hpcc.b_eff", b_eff, "B/s");
+    rep.set_result("beff.hpcc.b_eff_per_process", b_eff / n, "B/s");
+    rep.set_result("beff.hpcc.ring_average", ring, "B/s");
+    rep.set_result("beff.hpcc.random_average", random, "B/s");
+    rep.set_result("beff.hpcc.ring_latency_1B", ring_latency * 1e6, "us");
+    if (world_rank() != 0) return;
+    std::printf("%12s   %16s   %16s\n", "L", "ring B/s", "random B/s");
+    for (std::size_t i = 0; i < sizes.size(); ++i) {
+      std::vector<double> rings, randoms;
+      for (std::size_t p = 0; p < patterns.size(); ++p) (patterns[p].random ? randoms : rings).push_back(best[p][i]);
+      std::printf("%12llu   %16.5e   %16.5e\n", static_cast<unsigned long long>(sizes[i]), geometric_mean(rings),
+                  geometric_mean(randoms));
+    }
+    std::printf("\nb_eff (HPCC) = %.5e B/s = %.5e B/s per process (%d ranks)\n", b_eff, b_eff / n, n);
+    std::printf("ring average = %.5e B/s, random ring average = %.5e B/s\n", ring, random);
+    std::printf("latency (full ring, 1 B, best method) = %.3f us per iteration\n", ring_latency * 1e6);
+    std::fflush(stdout);
+  }
+
+  const HpccOptions& o_;
+  BeffContext& ctx_;
+  std::uint64_t lmax_;
+  HostBuffer send_, recv_;
+};
+
+// Ping-pong between ranks 0 and 1 beside b_eff: latency at 1 B and
+// bandwidth at L_max, timed as OSU's osu_latency.
+void pingpong_figures(BeffContext& ctx, std::uint64_t lmax) {
+  HostBuffer send(lmax, 64), recv(lmax, 64);
+  const P2pPair pair{0, 1};
+  double lat = 0, bw = 0;
+  {
+    WatchedStep guard(ctx.dog, ctx.step_timeout, "b_eff ping-pong");
+    const int iters_small = 1000, iters_large = 20;
+    const double t1 = p2p_seconds(P2pTest::kLatency, pair, send.as<std::byte>(), recv.as<std::byte>(), 1, iters_small, 100, 1);
+    const double tl = p2p_seconds(P2pTest::kLatency, pair, send.as<std::byte>(), recv.as<std::byte>(), lmax, iters_large, 2, 1);
+    lat = t1 * 1e6 / (2.0 * iters_small);
+    bw = tl > 0 ? static_cast<double>(lmax) * 2.0 * iters_large / tl : 0;
+  }
+  lat = max_over_ranks(lat);
+  bw = max_over_ranks(bw);
+  ctx.report.set_result("beff.pingpong.latency_1B", lat, "us");
+  ctx.report.set_result("beff.pingpong.bandwidth_Lmax", bw, "B/s");
+  if (world_rank() == 0) {
+    std::printf("ping-pong ranks 0-1: latency (1 B) = %.3f us, bandwidth (%llu B) = %.5e B/s\n", lat,
+                static_cast<unsigned long long>(lmax), bw);
+    std::fflush(stdout);
+  }
+}
+
+}  // namespace
+
+std::uint64_t hpcc_job_lmax() {
+  MPI_Comm node;
+  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+  int local = 1;
+  MPI_Comm_size(node, &local);
+  MPI_Comm_free(&node);
+  const double here = static_cast<double>(hpcc_default_lmax(available_memory_bytes() / static_cast<std::uint64_t>(local)));
+  double smallest = 0;
+  MPI_Allreduce(&here, &smallest, 1, MPI_DOUBLE, MPI_MIN, MPI_COMM_WORLD);
+  return static_cast<std::uint64_t>(smallest);
+}
+
+bool run_hpcc(const HpccOptions& o, BeffContext& ctx) {
+  if (world_size() < 2) {
+    if (world_rank() == 0) std::printf("\n# b_eff, HPCC definition: needs 2 or more ranks; skipped\n");
+    return true;
+  }
+  const std::uint64_t lmax = o.lmax ? o.lmax : hpcc_job_lmax();
+  ctx.report.settings("beff")["hpcc_lmax_bytes"] = lmax;
+  HpccRun run(o, ctx, lmax);
+  if (!run.run()) return false;
+  pingpong_figures(ctx, lmax);
+  return true;
+}
+
+}  // namespace movebench::net

@@ -1,0 +1,330 @@
+// `movebench coll`: everything mpiBench does, with its exact output lines,
+// plus checks that are right for the data type, JSON with algorithm and
+// bus bandwidth, and a watchdog. docs/coll.md has the definitions.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstring>
+
+#include "core/buffer.hpp"
+#include "core/clock.hpp"
+#include "core/errors.hpp"
+#include "core/sizes.hpp"
+#include "core/stats.hpp"
+#include "net/coll_ops.hpp"
+#include "net/mpi_command.hpp"
+#include "net/net_commands.hpp"
+
+namespace movebench {
+namespace {
+
+using namespace net;
+
+constexpr int kEstimateIters = 5;             // mpiBench's ITRS_EST
+constexpr double kDefaultTimeLimitUs = 50000;  // mpiBench's limit when neither -i nor -t is given
+
+struct CommEntry {
+  MPI_Comm comm;
+  std::string name;  // mpiBench's: MPI_COMM_WORLD, CartDim-1of2, PartSize-4
+};
+
+// What one rank measured for one step.
+struct StepTiming {
+  double seconds_per_call = 0;
+  int iters = 0;
+  std::string check_error;  // empty: fine or not checked
+};
+
+class CollCommand : public MpiCommand {
+ public:
+  std::string name() const override { return "coll"; }
+  std::string summary() const override { return "MPI collectives, mpiBench style (Barrier ... Reduce_scatter)"; }
+  std::vector<std::string> cases() const override {
+    std::vector<std::string> out;
+    for (const auto& info : coll_table()) out.push_back("coll." + coll_key(info));
+    return out;
+  }
+
+  std::string suite_summary(const Report& report) const override {
+    std::string line = "coll:";
+    for (const auto& [key, value] : report.document()["results"].items()) {
+      if (key.starts_with("coll.") && key.ends_with(".avg")) {
+        line += fmt::format(" {} {:.2f} us;", key.substr(5, key.size() - 9), value["value"].get<double>());
+      }
+    }
+    return line;
+  }
+
+ protected:
+  void add_own_options(CLI::App& app) override {
+    app.add_option("operations", op_names_, "Operations by name (default: all): Barrier Bcast Alltoall ...");
+    app.add_option("-b", start_text_, "Beginning message size in bytes, K/M/G suffixes")->capture_default_str();
+    app.add_option("-e", stop_text_, "Ending message size in bytes")->capture_default_str();
+    iters_opt_ = app.add_option("-i", iters_, "Maximum number of iterations for a single test")->capture_default_str();
+    app.add_option("-m", mem_text_, "Process memory buffer limit (send+recv) in bytes")->capture_default_str();
+    time_opt_ = app.add_option("-t", time_limit_us_,
+                   "Time limit for any single test in microseconds (0 = none; 50000 when neither -i nor -t is given)");
+    app.add_option("-d", ndims_, "Number of Cartesian dimensions to split processes in (0 = MPI_COMM_WORLD only)")
+        ->capture_default_str();
+    app.add_option("-p", part_size_, "Minimum partition size: halve MPI_COMM_WORLD down to it (0 = none)")
+        ->capture_default_str();
+    app.add_flag("-c", check_once_, "Check the received data once per test (the default; see --no-check)");
+    app.add_flag("-C", check_every_, "Check the received data after every iteration (an untimed second pass)");
+    app.add_flag("--no-check", no_check_, "Do not check the received data");
+    app.add_flag("--no-barrier", no_barrier_, "No barrier between consecutive calls (mpiBench's `make nobar`)");
+  }
+
+  void resolve() override {
+    for (const auto& n : op_names_) {
+      auto info = coll_by_name(n);
+      if (!info) throw UsageError(fmt::format("unknown operation '{}' (Barrier, Bcast, Alltoall, Alltoallv, "
+                                              "Allgather, Allgatherv, Gather, Gatherv, Scatter, Allreduce, Reduce, "
+                                              "Reduce_scatter)", n));
+      if (std::none_of(ops_.begin(), ops_.end(), [&](const CollInfo& o) { return o.op == info->op; })) {
+        ops_.push_back(*info);
+      }
+    }
+    if (ops_.empty()) ops_ = coll_table();
+    // mpiBench runs them in its own order, whatever the command line order.
+    std::sort(ops_.begin(), ops_.end(), [](const CollInfo& a, const CollInfo& b) { return a.op < b.op; });
+    start_ = parse_size(start_text_, true);
+    stop_ = parse_size(stop_text_, true);
+    mem_limit_ = parse_size(mem_text_);
+    if (start_ > stop_) throw UsageError(fmt::format("-b {} is above -e {}", start_text_, stop_text_));
+    if (stop_ > (1ull << 30)) throw UsageError("-e above 1G: MPI counts are ints");
+    if (iters_ < 1) throw UsageError(fmt::format("invalid -i '{}': must be 1 or more", iters_));
+    if (time_limit_us_ < 0) throw UsageError("-t must not be negative");
+    if (ndims_ < 0 || ndims_ > 8) throw UsageError(fmt::format("invalid -d '{}': 0 to 8", ndims_));
+    if (part_size_ < 0) throw UsageError("-p must not be negative");
+    if (check_every_ && no_check_) throw UsageError("-C and --no-check contradict each other");
+  }
+
+  std::vector<std::string> suite_arguments() const override {
+    return {"-b", "8", "-e", "64K", "-t", "20000", "--step-timeout", "30", "Barrier", "Bcast", "Alltoall", "Allreduce"};
+  }
+
+  int run_mpi(Report& report, Watchdog& dog) override {
+    const int n = world_size();
+    // -i alone means a fixed count; neither -i nor -t: mpiBench's default limit.
+    const bool neither = iters_opt_->count() == 0 && time_opt_->count() == 0;
+    time_limit_s_ = (neither ? kDefaultTimeLimitUs : time_limit_us_) * 1e-6;
+    stop_fit_ = fit_stop_to_memory(stop_, n, mem_limit_);
+    const std::size_t capacity = std::max<std::size_t>(stop_fit_ * static_cast<std::size_t>(n), 8u * n);
+    send_ = HostBuffer(capacity, 64);
+    recv_ = HostBuffer(capacity, 64);
+    record_settings(report);
+    print_header(report);
+    auto comms = make_comms();
+    for (const auto& comm : comms) {
+      for (const auto& op : ops_) {
+        if (!run_op(report, dog, comm, op)) break;
+      }
+      if (stopped_) break;
+    }
+    free_comms(comms);
+    if (is_root()) {
+      std::printf("Message buffers (KB):\t%llu\nEND mpiBench\n",
+                  static_cast<unsigned long long>(2 * stop_fit_ * static_cast<std::uint64_t>(n) / 1024));
+      std::fflush(stdout);
+    }
+    return kExitOk;
+  }
+
+ private:
+  // Sizes of one operation: Barrier once at 0 bytes; reductions from 8 bytes.
+  std::vector<std::uint64_t> sizes_for(const CollInfo& op) const {
+    if (op.op == Coll::kBarrier) return {0};
+    auto sizes = coll_sizes(start_, stop_fit_);
+    if (op.reduction) std::erase_if(sizes, [](std::uint64_t s) { return s < sizeof(double); });
+    return sizes;
+  }
+
+  // False when the run must stop (a failed check, an interrupt).
+  bool run_op(Report& report, Watchdog& dog, const CommEntry& comm, const CollInfo& op) {
+    for (auto bytes : sizes_for(op)) {
+      CollCase c = make_case(op, comm.comm, bytes, send_.as<std::byte>(), recv_.as<std::byte>());
+      StepTiming t;
+      {
+        WatchedStep step(dog, step_timeout_, fmt::format("{} {} B on {}", op.name, bytes, comm.name));
+        maybe_fail(fail_);
+        t = measure(c);
+      }
+      publish(report, comm, op, c, t);
+      const auto verdict = agree(!t.check_error.empty());
+      if (!t.check_error.empty()) {
+        std::fprintf(stderr, "movebench coll: error: validation failed: %s %llu B on %s, rank %d: %s\n",
+                     std::string(op.name).c_str(), static_cast<unsigned long long>(bytes), comm.name.c_str(),
+                     world_rank(), t.check_error.c_str());
+      }
+      if (checking()) {
+        report.validation(!verdict.any_failed,
+                          fmt::format("coll: {} {} B on {}: received data wrong", op.name, bytes, comm.name));
+      }
+      if (verdict.any_failed || verdict.any_interrupted) {
+        stopped_ = true;
+        return false;
+      }
+    }
+    return true;
+  }
+
+  bool checking() const { return !no_check_; }
+
+  // mpiBench's get_time: prime, estimate, fit the iterations, time; then
+  // the checks, outside the timed loop.
+  StepTiming measure(const CollCase& c) {
+    const std::size_t elements = send_.size() / c.elem;
+    fill_send(c, elements);
+    std::memset(c.recv, 0, recv_.size());
+    time_loop(c, 1);
+    const double estimate = time_loop(c, kEstimateIters);
+    int iters = fit_iterations(estimate, time_limit_s_, iters_, kEstimateIters);
+    // Rank 0's count for everyone, as mpiBench.
+    MPI_Bcast(&iters, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    StepTiming t;
+    t.iters = iters;
+    t.seconds_per_call = iters > kEstimateIters ? time_loop(c, iters) : estimate;
+    if (checking()) t.check_error = check(c, check_every_ ? iters : 1);
+    return t;
+  }
+
+  // The timed loop: the collective (and the barrier unless --no-barrier),
+  // nothing else. Seconds per call on this rank.
+  double time_loop(const CollCase& c, int iters) const {
+    MPI_Barrier(MPI_COMM_WORLD);
+    const double t0 = now_seconds();
+    if (no_barrier_) {
+      for (int i = 0; i < iters; ++i) call_collective(c);
+    } else {
+      for (int i = 0; i < iters; ++i) {
+        call_collective(c);
+        MPI_Barrier(c.comm);
+      }
+    }
+    return (now_seconds() - t0) / iters;
+  }
+
+  // Untimed: `passes` calls, each into a cleared buffer and then checked.
+  std::string check(const CollCase& c, int passes) const {
+    for (int i = 0; i < passes; ++i) {
+      std::memset(c.recv, 0, recv_.size());
+      call_collective(c);
+      MPI_Barrier(c.comm);
+      if (fail_ == FailMode::kCorrupt && world_rank() == world_size() - 1) c.recv[0] ^= std::byte{1};
+      auto error = check_received(c);
+      if (!error.empty()) return error;
+    }
+    return {};
+  }
+
+  void publish(Report& report, const CommEntry& comm, const CollInfo& op, const CollCase& c, const StepTiming& t) {
+    const auto per_rank = gather_to_root(t.seconds_per_call);
+    if (!is_root()) return;
+    const auto s = summarize(per_rank);
+    std::printf("%s\n", mpibench_line(op.name, c.bytes, t.iters, s.mean * 1e6, s.min * 1e6, s.max * 1e6, comm.name,
+                                      c.nranks).c_str());
+    std::fflush(stdout);
+    Record r{"coll", coll_key(op), c.bytes, {}, per_rank, {}};
+    r.params = {{"iters", t.iters}, {"comm", comm.name}, {"ranks", c.nranks}, {"barrier", !no_barrier_},
+                {"datatype", op.reduction ? "MPI_DOUBLE" : "MPI_BYTE"}, {"count", c.count}};
+    r.figures = {{"avg", s.mean * 1e6, "us", "mean"}, {"min", s.min * 1e6, "us", "min"},
+                 {"max", s.max * 1e6, "us", "max"}};
+    if (op.op != Coll::kBarrier && s.max > 0) {
+      // The call is done when the slowest rank is: bandwidths use the max.
+      const double algbw = nccl_size_bytes(op.op, c.bytes, c.nranks) / s.max / 1e9;
+      r.figures.push_back({"algbw", algbw, "GB/s", "max"});
+      r.figures.push_back({"busbw", algbw * bus_factor(op.op, c.nranks), "GB/s", "max"});
+    }
+    if (comm.comm == MPI_COMM_WORLD) {
+      report.set_result(fmt::format("coll.{}.avg", coll_key(op)), s.mean * 1e6, "us");
+      if (r.figures.size() > 3) report.set_result(fmt::format("coll.{}.busbw", coll_key(op)), r.figures[4].value, "GB/s");
+    }
+    report.add(std::move(r));
+  }
+
+  std::vector<CommEntry> make_comms() const {
+    std::vector<CommEntry> comms{{MPI_COMM_WORLD, "MPI_COMM_WORLD"}};
+    add_cartesian(comms);
+    add_partitions(comms);
+    return comms;
+  }
+
+  // mpiBench's -d: a Cartesian grid of ndims, one 1-D communicator per dimension.
+  void add_cartesian(std::vector<CommEntry>& comms) const {
+    if (ndims_ == 0) return;
+    std::vector<int> dims(static_cast<std::size_t>(ndims_), 0), periods(dims.size(), 0);
+    MPI_Dims_create(world_size(), ndims_, dims.data());
+    MPI_Comm grid;
+    MPI_Cart_create(MPI_COMM_WORLD, ndims_, dims.data(), periods.data(), 0, &grid);
+    for (int d = 0; d < ndims_; ++d) {
+      std::vector<int> keep(dims.size(), 0);
+      keep[static_cast<std::size_t>(d)] = 1;
+      MPI_Comm sub;
+      MPI_Cart_sub(grid, keep.data(), &sub);
+      comms.push_back({sub, fmt::format("CartDim-{}of{}", d + 1, ndims_)});
+    }
+    MPI_Comm_free(&grid);
+  }
+
+  // mpiBench's -p: halve MPI_COMM_WORLD until the parts reach the size.
+  void add_partitions(std::vector<CommEntry>& comms) const {
+    if (part_size_ == 0) return;
+    for (int size = world_size(); size >= part_size_ && size > 0; size /= 2) {
+      MPI_Comm part;
+      MPI_Comm_split(MPI_COMM_WORLD, world_rank() / size, world_rank(), &part);
+      comms.push_back({part, fmt::format("PartSize-{}", size)});
+    }
+  }
+
+  static void free_comms(std::vector<CommEntry>& comms) {
+    for (auto& c : comms) {
+      if (c.comm != MPI_COMM_WORLD) MPI_Comm_free(&c.comm);
+    }
+  }
+
+  void print_header(const Report& report) const {
+    if (!is_root()) return;
+    std::printf("START mpiBench v1.5\n");
+    const auto& hosts = report.document()["mpi"]["hosts"];
+    for (std::size_t r = 0; r < hosts.size(); ++r) std::printf("%zu : %s\n", r, hosts[r].get<std::string>().c_str());
+    std::fflush(stdout);
+  }
+
+  void record_settings(Report& report) const {
+    auto& s = report.settings("coll");
+    nlohmann::json names = nlohmann::json::array();
+    for (const auto& o : ops_) names.push_back(std::string(o.name));
+    s["operations"] = names;
+    s["begin_bytes"] = start_;
+    s["end_bytes"] = stop_;
+    s["end_bytes_after_memory_limit"] = stop_fit_;
+    s["max_iterations"] = iters_;
+    s["memory_limit_bytes"] = mem_limit_;
+    s["time_limit_us"] = time_limit_s_ * 1e6;
+    s["cartesian_dims"] = ndims_;
+    s["partition_size"] = part_size_;
+    s["barrier"] = !no_barrier_;
+    s["check"] = no_check_ ? "none" : check_every_ ? "every iteration (untimed pass)" : "once per test (untimed call)";
+    s["estimate_iterations"] = kEstimateIters;
+    s["step_timeout_s"] = step_timeout_;
+    s["bus_bandwidth"] = "nccl-tests convention, docs/coll.md";
+  }
+
+  std::vector<std::string> op_names_;
+  std::vector<CollInfo> ops_;
+  std::string start_text_ = "0", stop_text_ = "256K", mem_text_ = "1G";
+  std::uint64_t start_ = 0, stop_ = 0, stop_fit_ = 0, mem_limit_ = 0;
+  int iters_ = 1000, ndims_ = 0, part_size_ = 0;
+  double time_limit_us_ = 0, time_limit_s_ = 0;
+  bool check_once_ = false, check_every_ = false, no_check_ = false, no_barrier_ = false;
+  bool stopped_ = false;
+  CLI::Option* iters_opt_ = nullptr;
+  CLI::Option* time_opt_ = nullptr;
+  HostBuffer send_, recv_;
+};
+
+}  // namespace
+
+std::unique_ptr<Command> make_coll_command() { return std::make_unique<CollCommand>(); }
+
+}  // namespace movebench

@@ -1,0 +1,135 @@
+#include "net/coll_logic.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <limits>
+
+namespace movebench::net {
+
+const std::vector<CollInfo>& coll_table() {
+  static const std::vector<CollInfo> table = {
+      {Coll::kBarrier, "Barrier", false},       {Coll::kBcast, "Bcast", false},
+      {Coll::kAlltoall, "Alltoall", false},     {Coll::kAlltoallv, "Alltoallv", false},
+      {Coll::kAllgather, "Allgather", false},   {Coll::kAllgatherv, "Allgatherv", false},
+      {Coll::kGather, "Gather", false},         {Coll::kGatherv, "Gatherv", false},
+      {Coll::kScatter, "Scatter", false},       {Coll::kAllreduce, "Allreduce", true},
+      {Coll::kReduce, "Reduce", true},          {Coll::kReduceScatter, "Reduce_scatter", true},
+  };
+  return table;
+}
+
+std::string coll_key(const CollInfo& info) {
+  std::string key(info.name);
+  for (auto& c : key) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return key;
+}
+
+std::optional<CollInfo> coll_by_name(std::string_view name) {
+  std::string wanted(name);
+  for (auto& c : wanted) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  for (const auto& info : coll_table()) {
+    if (coll_key(info) == wanted) return info;
+  }
+  return std::nullopt;
+}
+
+std::vector<std::uint64_t> coll_sizes(std::uint64_t start, std::uint64_t stop) {
+  std::vector<std::uint64_t> sizes;
+  for (std::uint64_t s = start; s <= stop; s = s > 0 ? s * 2 : 1) sizes.push_back(s);
+  return sizes;
+}
+
+std::uint64_t fit_stop_to_memory(std::uint64_t stop, int ranks, std::uint64_t mem_limit) {
+  const auto n = static_cast<std::uint64_t>(ranks);
+  while (stop > 0 && stop * n * 2 > mem_limit) stop /= 2;
+  return stop;
+}
+
+int fit_iterations(double estimate_s, double limit_s, int max_iters, int est_iters) {
+  int limit = max_iters;
+  if (limit_s > 0) {
+    // A zero estimate (a clock too coarse for the call) means "no limit".
+    const double fits = estimate_s > 0 ? limit_s / estimate_s : std::numeric_limits<double>::max();
+    limit = static_cast<int>(std::min<double>(fits, max_iters));
+  }
+  return limit > est_iters ? limit : est_iters;
+}
+
+int v_count(int i, int shift, int count, int ranks) {
+  const long chunk = std::max(1, count / ranks);
+  return static_cast<int>((static_cast<long>(i + shift) * chunk) % (static_cast<long>(count) + 1));
+}
+
+std::vector<int> v_counts(int shift, int count, int ranks) {
+  std::vector<int> counts(static_cast<std::size_t>(ranks));
+  for (int i = 0; i < ranks; ++i) counts[static_cast<std::size_t>(i)] = v_count(i, shift, count, ranks);
+  return counts;
+}
+
+std::vector<int> displacements(const std::vector<int>& counts) {
+  std::vector<int> displs(counts.size());
+  int disp = 0;
+  for (std::size_t i = 0; i < counts.size(); ++i) {
+    displs[i] = disp;
+    disp += counts[i];
+  }
+  return displs;
+}
+
+double v_mean_received_bytes(Coll op, int count, int ranks, std::uint64_t elem_bytes) {
+  double total = 0;  // summed over receiving ranks
+  for (int r = 0; r < ranks; ++r) {
+    for (int i = 0; i < ranks; ++i) {
+      // Alltoallv: rank r receives v_count(i, r) from every i; Allgatherv
+      // and Gatherv: everybody (Gatherv: only the root) receives i's part.
+      if (op == Coll::kAlltoallv) total += v_count(i, r, count, ranks);
+      if (op == Coll::kAllgatherv || (op == Coll::kGatherv && r == 0)) total += v_count(i, 0, count, ranks);
+    }
+  }
+  const double receivers = op == Coll::kGatherv ? 1.0 : ranks;
+  return total * static_cast<double>(elem_bytes) / receivers;
+}
+
+double nccl_size_bytes(Coll op, std::uint64_t bytes, int ranks) {
+  const double b = static_cast<double>(bytes);
+  switch (op) {
+    case Coll::kBarrier: return 0;
+    case Coll::kBcast:
+    case Coll::kReduce:
+    case Coll::kAllreduce: return b;
+    // nccl-tests count the whole buffer of n blocks for these.
+    case Coll::kAlltoall:
+    case Coll::kAllgather:
+    case Coll::kGather:
+    case Coll::kScatter:
+    case Coll::kReduceScatter: return b * ranks;
+    case Coll::kAlltoallv:
+    case Coll::kAllgatherv:
+    case Coll::kGatherv: return v_mean_received_bytes(op, static_cast<int>(bytes), ranks, 1);
+  }
+  return b;
+}
+
+double bus_factor(Coll op, int ranks) {
+  const double n = ranks;
+  switch (op) {
+    case Coll::kAllreduce: return 2 * (n - 1) / n;
+    case Coll::kBarrier:
+    case Coll::kBcast:
+    case Coll::kReduce: return 1;
+    default: return (n - 1) / n;  // the all-to-all, gather and scatter family
+  }
+}
+
+std::string mpibench_line(std::string_view title, std::uint64_t bytes, int iters, double avg_us,
+                          double min_us, double max_us, std::string_view comm, int ranks) {
+  // printf's %-20.20s: padded and cut at 20 characters.
+  const std::string_view cut = title.substr(0, std::min<std::size_t>(title.size(), 20));
+  return fmt::format("{:<20}\tBytes:\t{:>8}\tIters:\t{:>7}\tAvg:\t{:>8.4f}\tMin:\t{:>8.4f}\tMax:\t{:>8.4f}\tComm: {}\tRanks: {}",
+                     cut, bytes, iters, avg_us, min_us, max_us, comm, ranks);
+}
+
+}  // namespace movebench::net

@@ -1,0 +1,170 @@
+#include "net/mpi_command.hpp"
+
+#include <fmt/format.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include "core/errors.hpp"
+
+namespace movebench::net {
+namespace {
+
+// A local job for `movebench run` must end even if MPI misbehaves.
+constexpr int kSuiteJobSeconds = 120;
+
+std::string shell_quote(const std::string& s) {
+  std::string out = "'";
+  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+Record record_from_json(const nlohmann::json& t) {
+  Record r;
+  r.benchmark = t.value("benchmark", "");
+  r.operation = t.value("operation", "");
+  r.bytes = t.value("bytes", std::uint64_t{0});
+  r.params = t.value("params", nlohmann::json::object());
+  r.samples = t.value("samples", std::vector<double>{});
+  const auto figures = t.value("figures", nlohmann::json::object());
+  for (const auto& [name, f] : figures.items()) {
+    r.figures.push_back({name, f.value("value", 0.0), f.value("unit", ""), f.value("stat", "")});
+  }
+  return r;
+}
+
+// Usage errors come from every rank at once; only rank 0's should be seen.
+// Other ranks' stderr goes to /dev/null from the moment this command's
+// options are parsed until they have been found good.
+void quiet_other_ranks(int& saved) {
+  if (launcher_rank() <= 0 || saved >= 0) return;
+  std::fflush(stderr);
+  saved = dup(STDERR_FILENO);
+  const int null = open("/dev/null", O_WRONLY);
+  if (null >= 0) {
+    dup2(null, STDERR_FILENO);
+    close(null);
+  }
+}
+
+void restore_stderr(int& saved) {
+  if (saved < 0) return;
+  std::fflush(stderr);
+  dup2(saved, STDERR_FILENO);
+  close(saved);
+  saved = -1;
+}
+
+}  // namespace
+
+void MpiCommand::add_options(CLI::App& app) {
+  app.preparse_callback([this](std::size_t) { quiet_other_ranks(saved_stderr_); });
+  // Only rank 0 writes the result file: the others see no --json at all
+  // (the rank comes from the launcher's environment, as MPI is not started
+  // while options are parsed).
+  if (auto* json = app.get_option_no_throw("--json")) {
+    json->transform([](std::string path) { return launcher_rank() > 0 ? std::string() : path; }, "", "rank0only");
+  }
+  add_all_options(app);
+}
+
+void MpiCommand::add_all_options(CLI::App& app) {
+  app.add_option("--step-timeout", step_timeout_,
+                 "Seconds one step (one operation at one size) may take before the job is aborted")
+      ->capture_default_str();
+  app.add_option("--fail-for-test", fail_text_, "")->group("");  // tests: hang, die, corrupt
+  add_own_options(app);
+}
+
+void MpiCommand::check_options() {
+  // A UsageError leaves other ranks' stderr quiet: every rank exits 2, and
+  // only rank 0's line is seen.
+  if (!(step_timeout_ > 0)) throw UsageError("--step-timeout must be positive");
+  fail_ = parse_fail_mode(fail_text_);
+  resolve();
+  restore_stderr(saved_stderr_);
+}
+
+int MpiCommand::run(Report& report) {
+  start_mpi();
+  report.set_mpi(mpi_facts());
+  Watchdog dog(name());
+  return run_mpi(report, dog);
+}
+
+bool MpiCommand::run_in_suite(Report& report, std::string& why) {
+  if (!under_launcher()) {
+    run_local_job(report, why);
+    return why.empty();
+  }
+  CLI::App app;
+  add_all_options(app);
+  auto args = suite_arguments();
+  std::reverse(args.begin(), args.end());  // CLI11 takes them last first
+  app.parse(args);
+  resolve();
+  start_mpi();
+  report.set_mpi(mpi_facts());
+  Watchdog dog(name());
+  run_mpi(report, dog);
+  return true;
+}
+
+void MpiCommand::run_local_job(Report& report, std::string& why) {
+  if (std::system("command -v mpirun >/dev/null 2>&1") != 0) {
+    why = "no mpirun on PATH";
+    return;
+  }
+  std::error_code ec;
+  const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);  // this binary, not the shell's
+  if (ec) {
+    why = "cannot find this binary to start it under mpirun";
+    return;
+  }
+  const auto dir = std::filesystem::temp_directory_path();
+  const std::string json = (dir / fmt::format("movebench-{}-{}.json", name(), getpid())).string();
+  std::string cmd = fmt::format("timeout -k 5 {} mpirun -np 2 --oversubscribe{} {} {}", kSuiteJobSeconds,
+                                geteuid() == 0 ? " --allow-run-as-root" : "", shell_quote(self.string()), name());
+  for (const auto& a : suite_arguments()) cmd += " " + shell_quote(a);
+  cmd += " --json " + shell_quote(json) + " >/dev/null";
+  const int status = std::system(cmd.c_str());
+  std::ifstream in(json);
+  nlohmann::json doc;
+  if (in) doc = nlohmann::json::parse(in, nullptr, false);
+  std::filesystem::remove(json, ec);
+  if (!doc.is_object()) {
+    why = fmt::format("the local 2-rank mpirun job failed (status {})", status);
+    return;
+  }
+  import_document(doc, name(), report);
+  if (status != 0) report.add_error(name(), fmt::format("local mpirun job ended with status {}", status));
+}
+
+void import_document(const nlohmann::json& doc, const std::string& benchmark, Report& report) {
+  if (doc.contains("settings") && doc["settings"].contains(benchmark)) {
+    report.settings(benchmark) = doc["settings"][benchmark];
+  }
+  if (doc.contains("mpi") && doc["mpi"].is_object()) report.set_mpi(doc["mpi"]);
+  const auto timings = doc.value("timings", nlohmann::json::array());
+  const auto results = doc.value("results", nlohmann::json::object());
+  const auto errors = doc.value("errors", nlohmann::json::object());
+  for (const auto& t : timings) report.add(record_from_json(t));
+  for (const auto& [key, value] : results.items()) {
+    report.set_result(key, value.value("value", 0.0), value.value("unit", ""));
+  }
+  for (const auto& [key, value] : errors.items()) {
+    report.add_error(benchmark + "." + key, value.get<std::string>());
+  }
+  if (doc.contains("validation_skipped")) {
+    report.validation_skipped(doc["validation_skipped"].get<std::string>());
+  } else {
+    report.validation(doc.value("validated", false), benchmark + ": validation failed in the local job");
+  }
+}
+
+}  // namespace movebench::net

@@ -1,0 +1,162 @@
+#include "net/mpi_env.hpp"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+
+#include "core/clock.hpp"
+#include "core/errors.hpp"
+#include "core/interrupt.hpp"
+
+namespace movebench::net {
+namespace {
+
+// Launchers and the variable each uses for the rank, most specific first.
+constexpr const char* kRankVariables[] = {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK",
+                                          "MV2_COMM_WORLD_RANK", "SLURM_PROCID"};
+
+bool g_started = false;
+
+void finalize_at_exit() {
+  int finalized = 0;
+  MPI_Finalized(&finalized);
+  if (!finalized) MPI_Finalize();
+}
+
+}  // namespace
+
+int launcher_rank() {
+  for (const char* name : kRankVariables) {
+    if (const char* v = std::getenv(name)) return std::atoi(v);
+  }
+  return -1;
+}
+
+bool under_launcher() { return launcher_rank() >= 0; }
+
+void start_mpi() {
+  if (g_started) return;
+  int provided = 0;
+  MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided);
+  g_started = true;
+  std::atexit(finalize_at_exit);
+}
+
+int world_rank() {
+  int r = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &r);
+  return r;
+}
+
+int world_size() {
+  int n = 0;
+  MPI_Comm_size(MPI_COMM_WORLD, &n);
+  return n;
+}
+
+nlohmann::json mpi_facts() {
+  int version = 0, subversion = 0, length = 0, thread_level = 0;
+  MPI_Get_version(&version, &subversion);
+  char library[MPI_MAX_LIBRARY_VERSION_STRING] = {};
+  MPI_Get_library_version(library, &length);
+  MPI_Query_thread(&thread_level);
+  std::string lib(library, static_cast<std::size_t>(length));
+  while (!lib.empty() && (lib.back() == '\n' || lib.back() == '\0' || lib.back() == ' ')) lib.pop_back();
+  char host[MPI_MAX_PROCESSOR_NAME] = {};
+  int host_len = 0;
+  MPI_Get_processor_name(host, &host_len);
+  std::vector<char> all(static_cast<std::size_t>(MPI_MAX_PROCESSOR_NAME) * world_size());
+  MPI_Gather(host, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, all.data(), MPI_MAX_PROCESSOR_NAME, MPI_CHAR, 0, MPI_COMM_WORLD);
+  nlohmann::json hosts = nlohmann::json::array();
+  if (world_rank() == 0) {
+    for (int r = 0; r < world_size(); ++r) hosts.push_back(std::string(&all[static_cast<std::size_t>(r) * MPI_MAX_PROCESSOR_NAME]));
+  }
+  return {{"version", version},           {"subversion", subversion}, {"library", lib},
+          {"ranks", world_size()},        {"hosts", hosts},           {"thread_level", thread_level},
+          {"launcher", under_launcher() ? "yes" : "singleton"}};
+}
+
+Watchdog::Watchdog(std::string command) : command_(std::move(command)), thread_([this] { watch(); }) {}
+
+Watchdog::~Watchdog() {
+  {
+    std::lock_guard lock(mutex_);
+    stop_ = true;
+  }
+  wake_.notify_all();
+  thread_.join();
+}
+
+void Watchdog::arm(double seconds, std::string what) {
+  {
+    std::lock_guard lock(mutex_);
+    armed_ = true;
+    bound_ = seconds;
+    deadline_ = now_seconds() + seconds;
+    what_ = std::move(what);
+  }
+  wake_.notify_all();
+}
+
+void Watchdog::disarm() {
+  std::lock_guard lock(mutex_);
+  armed_ = false;
+}
+
+void Watchdog::watch() {
+  std::unique_lock lock(mutex_);
+  while (!stop_) {
+    if (!armed_) {
+      wake_.wait(lock);
+      continue;
+    }
+    const double left = deadline_ - now_seconds();
+    if (left > 0) {
+      wake_.wait_for(lock, std::chrono::duration<double>(std::min(left, 1.0)));
+      continue;
+    }
+    std::fprintf(stderr,
+                 "movebench %s: error: rank %d: '%s' did not finish within %.0f s (a rank died or hangs, or the "
+                 "network is down); aborting the job\n",
+                 command_.c_str(), world_rank(), what_.c_str(), bound_);
+    std::fflush(stderr);
+    MPI_Abort(MPI_COMM_WORLD, kExitFailure);
+    _exit(kExitFailure);  // should MPI_Abort ever return
+  }
+}
+
+Agreement agree(bool failed_here) {
+  int local[2] = {failed_here ? 1 : 0, interrupted() ? 1 : 0};
+  int global[2] = {0, 0};
+  MPI_Allreduce(local, global, 2, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  return {global[0] != 0, global[1] != 0};
+}
+
+std::vector<double> gather_to_root(double value) {
+  const bool root = world_rank() == 0;
+  std::vector<double> all(root ? static_cast<std::size_t>(world_size()) : 0);
+  MPI_Gather(&value, 1, MPI_DOUBLE, root ? all.data() : nullptr, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  return all;
+}
+
+FailMode parse_fail_mode(const std::string& text) {
+  if (text.empty() || text == "none") return FailMode::kNone;
+  if (text == "hang") return FailMode::kHang;
+  if (text == "die") return FailMode::kDie;
+  if (text == "corrupt") return FailMode::kCorrupt;
+  throw UsageError(fmt::format("invalid --fail-for-test '{}': none, hang, die or corrupt", text));
+}
+
+void maybe_fail(FailMode mode) {
+  if (world_rank() != world_size() - 1 || world_size() < 2) return;
+  if (mode == FailMode::kDie) std::raise(SIGKILL);
+  if (mode == FailMode::kHang) {
+    for (;;) pause();
+  }
+}
+
+}  // namespace movebench::net

@@ -1,0 +1,194 @@
+// `movebench p2p`: ping-pong latency, bandwidth and bidirectional bandwidth
+// between two chosen ranks, timed as OSU Micro-Benchmarks time them and
+// printed in their table style.
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "core/buffer.hpp"
+#include "core/errors.hpp"
+#include "core/sizes.hpp"
+#include "net/mpi_command.hpp"
+#include "net/net_commands.hpp"
+#include "net/p2p.hpp"
+#include "net/p2p_logic.hpp"
+
+namespace movebench {
+namespace {
+
+using namespace net;
+
+struct TestInfo {
+  P2pTest test;
+  const char* key;    // record operation, --tests name
+  const char* title;  // table title
+};
+constexpr TestInfo kTests[] = {
+    {P2pTest::kLatency, "latency", "Latency Test"},
+    {P2pTest::kBw, "bw", "Bandwidth Test"},
+    {P2pTest::kBibw, "bibw", "Bi-Directional Bandwidth Test"},
+};
+
+// "A,B": two different ranks.
+P2pPair parse_pair(const std::string& text) {
+  const auto comma = text.find(',');
+  const auto bad = [&] { return UsageError(fmt::format("invalid --ranks '{}': two different ranks, e.g. 0,1", text)); };
+  if (comma == std::string::npos) throw bad();
+  std::size_t used_a = 0, used_b = 0;
+  int a = -1, b = -1;
+  try {
+    a = std::stoi(text.substr(0, comma), &used_a);
+    b = std::stoi(text.substr(comma + 1), &used_b);
+  } catch (const std::exception&) {
+    throw bad();
+  }
+  if (used_a != comma || used_b != text.size() - comma - 1 || a < 0 || b < 0 || a == b) throw bad();
+  return {a, b};
+}
+
+class P2pCommand : public MpiCommand {
+ public:
+  std::string name() const override { return "p2p"; }
+  std::string summary() const override {
+    return "MPI point to point between two ranks: latency, bandwidth, bidirectional bandwidth (OSU style)";
+  }
+  std::vector<std::string> cases() const override { return {"p2p.latency", "p2p.bw", "p2p.bibw"}; }
+
+  std::string suite_summary(const Report& report) const override {
+    const auto& r = report.document()["results"];
+    std::string line = "p2p:";
+    if (r.contains("p2p.latency")) line += fmt::format(" latency {:.2f} us;", r["p2p.latency"]["value"].get<double>());
+    if (r.contains("p2p.bw")) line += fmt::format(" bandwidth {:.0f} MB/s", r["p2p.bw"]["value"].get<double>());
+    return line;
+  }
+
+ protected:
+  void add_own_options(CLI::App& app) override {
+    app.add_option("--tests", tests_text_, "Tests, comma-separated: latency, bw, bibw")->capture_default_str();
+    app.add_option("-m,--sizes", sizes_text_, "Message sizes, e.g. 1:4M or 8,1K,64K")->capture_default_str();
+    app.add_option("--ranks", ranks_text_, "The two ranks, A,B (A times, as OSU's rank 0)")->capture_default_str();
+    app.add_option("-i,--iterations", iters_, "Timed iterations per size (default: OSU's, 10000 or 1000 above 8 KiB)");
+    app.add_option("-x,--warmup", warmup_, "Untimed iterations first (default: OSU's)");
+    app.add_option("-W,--window", window_, "Messages in flight for bw and bibw")->capture_default_str();
+    app.add_flag("--skip-validation", skip_validation_, "Do not check the received data");
+  }
+
+  void resolve() override {
+    tests_.clear();
+    std::string_view rest = tests_text_;
+    while (!rest.empty()) {
+      const auto comma = rest.find(',');
+      const auto item = rest.substr(0, comma);
+      const auto* t = std::find_if(std::begin(kTests), std::end(kTests), [&](const TestInfo& i) { return item == i.key; });
+      if (t == std::end(kTests)) throw UsageError(fmt::format("unknown test '{}' (latency, bw, bibw)", item));
+      tests_.push_back(*t);
+      rest = comma == std::string_view::npos ? std::string_view{} : rest.substr(comma + 1);
+    }
+    sizes_ = parse_size_list(sizes_text_);
+    if (sizes_.empty()) throw UsageError("no message sizes");
+    if (*std::max_element(sizes_.begin(), sizes_.end()) > (1ull << 30)) throw UsageError("sizes above 1G: MPI counts are ints");
+    pair_ = parse_pair(ranks_text_);
+    if (iters_ < 0 || warmup_ < -1 || window_ < 1) throw UsageError("iterations, warm-up and window must be positive");
+  }
+
+  std::vector<std::string> suite_arguments() const override {
+    return {"-m", "1,8,1K,64K,1M", "-i", "200", "--step-timeout", "30"};
+  }
+
+  int run_mpi(Report& report, Watchdog& dog) override {
+    if (std::max(pair_.a, pair_.b) >= world_size()) {
+      if (is_root()) std::fprintf(stderr, "movebench p2p: error: --ranks %d,%d needs at least %d ranks, this job has %d\n",
+                                  pair_.a, pair_.b, std::max(pair_.a, pair_.b) + 1, world_size());
+      return kExitUsage;
+    }
+    record_settings(report);
+    const auto top = std::max<std::uint64_t>(*std::max_element(sizes_.begin(), sizes_.end()), 4);
+    HostBuffer send(top, 64), recv(top, 64);
+    for (const auto& t : tests_) {
+      if (!run_test(report, dog, t, send.as<std::byte>(), recv.as<std::byte>())) break;
+    }
+    return kExitOk;
+  }
+
+ private:
+  bool run_test(Report& report, Watchdog& dog, const TestInfo& t, std::byte* send, std::byte* recv) {
+    if (is_root()) {
+      std::printf("\n# movebench p2p: OSU MPI %s style, ranks %d and %d\n# Datatype: MPI_CHAR.\n%s\n", t.title, pair_.a,
+                  pair_.b, osu_header(t.test == P2pTest::kLatency ? "latency" : "bw").c_str());
+      std::fflush(stdout);
+    }
+    for (auto bytes : sizes_) {
+      const int iters = iters_ > 0 ? iters_ : osu_iterations(bytes);
+      const int warmup = warmup_ >= 0 ? warmup_ : osu_warmup(t.test == P2pTest::kLatency ? "latency" : "bw", bytes);
+      double seconds = 0;
+      std::string error;
+      {
+        WatchedStep step(dog, step_timeout_, fmt::format("{} {} B between ranks {} and {}", t.key, bytes, pair_.a, pair_.b));
+        maybe_fail(fail_);
+        seconds = p2p_seconds(t.test, pair_, send, recv, bytes, iters, warmup, window_);
+        if (!skip_validation_) error = p2p_check(pair_, send, recv, bytes, fail_ == FailMode::kCorrupt);
+      }
+      // Rank a measured; rank 0 reports.
+      const auto all = gather_to_root(seconds);
+      if (is_root()) publish(report, t, bytes, iters, all[static_cast<std::size_t>(pair_.a)]);
+      if (!finish_step(report, t, bytes, error)) return false;
+    }
+    return true;
+  }
+
+  bool finish_step(Report& report, const TestInfo& t, std::uint64_t bytes, const std::string& error) {
+    const auto verdict = agree(!error.empty());
+    if (!error.empty()) {
+      std::fprintf(stderr, "movebench p2p: error: validation failed: %s %llu B, rank %d: %s\n", t.key,
+                   static_cast<unsigned long long>(bytes), world_rank(), error.c_str());
+    }
+    if (!skip_validation_) report.validation(!verdict.any_failed, fmt::format("p2p: {} {} B: received data wrong", t.key, bytes));
+    return !verdict.any_failed && !verdict.any_interrupted;
+  }
+
+  void publish(Report& report, const TestInfo& t, std::uint64_t bytes, int iters, double seconds) {
+    const bool lat = t.test == P2pTest::kLatency;
+    const int directions = t.test == P2pTest::kBibw ? 2 : 1;
+    const double value = lat ? pingpong_latency_us(seconds, iters) : window_bandwidth_mbs(bytes, iters, window_, directions, seconds);
+    std::printf("%s\n", osu_row(bytes, value).c_str());
+    std::fflush(stdout);
+    Record r{"p2p", t.key, bytes, {{"iters", iters}, {"ranks", {pair_.a, pair_.b}}}, {seconds}, {}};
+    if (lat) {
+      r.figures.push_back({"latency", value, "us", "mean"});
+    } else {
+      r.params["window"] = window_;
+      r.figures.push_back({"bandwidth", value, "MB/s", "mean"});
+    }
+    // Headlines: latency at the smallest size, bandwidth at the largest.
+    if (lat && bytes == sizes_.front()) report.set_result("p2p.latency", value, "us");
+    if (!lat && bytes == sizes_.back()) report.set_result(fmt::format("p2p.{}", t.key), value, "MB/s");
+    report.add(std::move(r));
+  }
+
+  void record_settings(Report& report) const {
+    auto& s = report.settings("p2p");
+    nlohmann::json names = nlohmann::json::array();
+    for (const auto& t : tests_) names.push_back(t.key);
+    s["tests"] = names;
+    s["sizes"] = sizes_;
+    s["ranks"] = {pair_.a, pair_.b};
+    s["iterations"] = iters_ > 0 ? nlohmann::json(iters_) : nlohmann::json("OSU defaults: 10000, 1000 above 8 KiB");
+    s["warmup"] = warmup_ >= 0 ? nlohmann::json(warmup_) : nlohmann::json("OSU defaults");
+    s["window"] = window_;
+    s["validation"] = !skip_validation_;
+    s["step_timeout_s"] = step_timeout_;
+  }
+
+  std::string tests_text_ = "latency,bw,bibw", sizes_text_ = "1:4M", ranks_text_ = "0,1";
+  std::vector<TestInfo> tests_;
+  std::vector<std::uint64_t> sizes_;
+  P2pPair pair_;
+  int iters_ = 0, warmup_ = -1, window_ = kOsuWindow;
+  bool skip_validation_ = false;
+};
+
+}  // namespace
+
+std::unique_ptr<Command> make_p2p_command() { return std::make_unique<P2pCommand>(); }
+
+}  // namespace movebench

@@ -1,0 +1,29 @@
+// The parts of `movebench p2p` that need no MPI: OSU's table format, its
+// iteration defaults and its formulas.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace movebench::net {
+
+// OSU's row: size left-aligned in 10 columns, value right-aligned in 18
+// with two decimals ("%-10d%18.2f").
+std::string osu_row(std::uint64_t bytes, double value);
+// "# Size       Avg Latency(us)" or "# Size      Bandwidth (MB/s)".
+std::string osu_header(std::string_view test);
+
+// OSU's split between small and large messages (8 KiB) for the defaults:
+// latency 10000 iterations and 100 warm-up (1000 and 10 above), bandwidth
+// 10000 / 10 (1000 / 2 above), 64 messages in flight.
+constexpr std::uint64_t kOsuLargeMessage = 8192;
+constexpr int kOsuWindow = 64;
+int osu_iterations(std::uint64_t bytes);
+int osu_warmup(std::string_view test, std::uint64_t bytes);
+
+// One-way latency in microseconds from a ping-pong loop.
+double pingpong_latency_us(double seconds, int iterations);
+// Decimal MB/s (1e6 B/s), as OSU: `directions` is 2 for bibw.
+double window_bandwidth_mbs(std::uint64_t bytes, int iterations, int window, int directions, double seconds);
+
+}  // namespace movebench::net

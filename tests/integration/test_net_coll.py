@@ -1,0 +1,144 @@
+"""movebench coll under mpirun: mpiBench's output, JSON, checks, failures."""
+import json
+import pathlib
+
+import pytest
+
+from net_mpi import (MPIBENCH_LINE, load, movebench_errors, mpirun, needs_mpirun, ok)
+
+pytestmark = needs_mpirun
+SAMPLE = pathlib.Path("/work/shared/samples/mpibench-np2-default.txt")
+
+
+def result_lines(stdout):
+    lines = stdout.splitlines()
+    assert lines[0] == "START mpiBench v1.5"
+    assert lines[-1] == "END mpiBench"
+    assert lines[-2].startswith("Message buffers (KB):\t")
+    return [l for l in lines if "\tBytes:\t" in l]
+
+
+def test_two_ranks_print_mpibench_lines_and_valid_json(tmp_path):
+    out = tmp_path / "coll.json"
+    proc, _ = mpirun(2, "coll", "-e", "1K", "-i", "20", "Allreduce", "Alltoall", "Bcast", "Gatherv",
+                     "Barrier", "Reduce_scatter", "--json", out)
+    ok(proc)
+    lines = result_lines(proc.stdout)
+    rows = [MPIBENCH_LINE.match(l) for l in lines]
+    assert all(rows), [l for l, r in zip(lines, rows) if not r]
+    ops = [r["op"].strip() for r in rows]
+    # mpiBench's order, whatever the command line order; Reduce_scatter last.
+    assert ops.index("Barrier") < ops.index("Bcast") < ops.index("Alltoall") < ops.index("Gatherv") \
+        < ops.index("Allreduce") < ops.index("Reduce_scatter")
+    assert all(int(r["iters"]) == 20 and int(r["ranks"]) == 2 for r in rows)
+    allreduce = [int(r["bytes"]) for r in rows if r["op"].strip() == "Allreduce"]
+    assert allreduce == [8, 16, 32, 64, 128, 256, 512, 1024]  # doubles: no 0, 1, 2, 4
+    for r in rows:
+        assert float(r["min"]) <= float(r["avg"]) <= float(r["max"])
+    doc = load(out)
+    assert doc["validated"] is True and doc["complete"] is True
+    assert doc["mpi"]["ranks"] == 2
+    assert len(doc["timings"]) == len(rows)
+    for t in doc["timings"]:
+        assert len(t["samples"]) == 2  # one time per rank
+        f = t["figures"]
+        if t["operation"] == "allreduce":
+            assert f["busbw"]["value"] == pytest.approx(f["algbw"]["value"] * 1.0)  # 2(n-1)/n = 1
+            assert t["params"]["datatype"] == "MPI_DOUBLE"
+        if t["operation"] == "alltoall":
+            assert f["busbw"]["value"] == pytest.approx(f["algbw"]["value"] * 0.5)
+            # algbw = n * bytes / max time
+            assert f["algbw"]["value"] == pytest.approx(2 * t["bytes"] / (f["max"]["value"] * 1e-6) / 1e9, rel=1e-6)
+
+
+def test_lines_have_the_sample_files_layout():
+    if not SAMPLE.exists():
+        pytest.skip("the shared mpiBench sample is not on this machine")
+    real = [l for l in SAMPLE.read_text().splitlines() if "\tBytes:\t" in l]
+    assert real and all(MPIBENCH_LINE.match(l) for l in real)
+
+
+def test_odd_ranks_cartesian_dims_and_every_iteration_checked(tmp_path):
+    out = tmp_path / "coll3.json"
+    proc, _ = mpirun(3, "coll", "-e", "64", "-i", "3", "-d", "2", "-C", "--json", out)
+    ok(proc)
+    rows = [MPIBENCH_LINE.match(l) for l in result_lines(proc.stdout)]
+    assert all(rows)
+    comms = {r["comm"] for r in rows}
+    assert comms == {"MPI_COMM_WORLD", "CartDim-1of2", "CartDim-2of2"}
+    assert {r["op"].strip() for r in rows} == {"Barrier", "Bcast", "Alltoall", "Alltoallv", "Allgather",
+                                               "Allgatherv", "Gather", "Gatherv", "Scatter", "Allreduce",
+                                               "Reduce", "Reduce_scatter"}
+    # 3 ranks: a 3x1 grid, so dimension 1 holds all 3 and dimension 2 one each.
+    assert {int(r["ranks"]) for r in rows if r["comm"] == "CartDim-1of2"} == {3}
+    assert {int(r["ranks"]) for r in rows if r["comm"] == "CartDim-2of2"} == {1}
+    doc = load(out)
+    assert doc["validated"] is True
+    assert doc["settings"]["coll"]["check"].startswith("every iteration")
+
+
+def test_four_ranks_partitions(tmp_path):
+    proc, _ = mpirun(4, "coll", "-e", "16", "-i", "2", "-p", "2", "Allgather", "Allreduce")
+    ok(proc)
+    rows = [MPIBENCH_LINE.match(l) for l in result_lines(proc.stdout)]
+    assert {(r["comm"], int(r["ranks"])) for r in rows} == {("MPI_COMM_WORLD", 4), ("PartSize-4", 4),
+                                                            ("PartSize-2", 2)}
+
+
+@pytest.mark.parametrize("args, words", [
+    (["-b", "2K", "-e", "1K"], "-b 2K is above -e 1K"),
+    (["Allfoo"], "unknown operation 'Allfoo'"),
+    (["-i", "0"], "invalid -i"),
+    (["-e", "12Q"], "12Q"),
+])
+def test_bad_options_one_line_from_rank_0_exit_2(args, words):
+    proc, _ = mpirun(2, "coll", *args)
+    assert proc.returncode == 2
+    errors = movebench_errors(proc.stderr, "coll")
+    assert len(errors) == 1 and words in errors[0], proc.stderr
+
+
+def test_wrong_received_data_fails_the_run_and_keeps_results(tmp_path):
+    out = tmp_path / "bad.json"
+    proc, _ = mpirun(2, "coll", "-e", "64", "-i", "2", "Alltoall", "Allreduce", "--fail-for-test", "corrupt",
+                     "--json", out)
+    assert proc.returncode == 1
+    assert any("validation failed" in l for l in movebench_errors(proc.stderr, "coll"))
+    doc = load(out)
+    assert doc["validated"] is False and "validation" in doc["errors"]
+    assert len(doc["timings"]) >= 1  # what was measured is kept
+
+
+def test_a_hanging_rank_is_aborted_by_the_watchdog(tmp_path):
+    out = tmp_path / "hang.json"
+    proc, seconds = mpirun(2, "coll", "-e", "8", "-i", "2", "Bcast", "--fail-for-test", "hang",
+                           "--step-timeout", "3", "--json", out, timeout=90)
+    assert proc.returncode != 0
+    assert seconds < 60
+    assert "did not finish within 3 s" in proc.stderr
+    assert json.loads(out.read_text())["complete"] is False  # rank 0 wrote it at the start
+
+
+def test_a_killed_rank_ends_the_job(tmp_path):
+    proc, seconds = mpirun(2, "coll", "-e", "8", "-i", "2", "Bcast", "--fail-for-test", "die",
+                           "--step-timeout", "20", timeout=90)
+    assert proc.returncode != 0
+    assert seconds < 60
+
+
+def test_suite_starts_a_small_local_mpi_job(tmp_path):
+    """`movebench run` outside a launcher runs coll as a 2-rank mpirun job of itself."""
+    from conftest import run_movebench
+    from net_mpi import ROOT_ENV, built_with_mpi
+    if not built_with_mpi():
+        pytest.skip("this movebench was built without MPI")
+    out = tmp_path / "suite.json"
+    proc = run_movebench("run", "--only", "coll", "--json", out, env=ROOT_ENV, timeout=150)
+    assert proc.returncode == 0, proc.stderr
+    summary = proc.stdout.split("==== movebench run: summary ====")[1]
+    assert "coll: " in summary and "allreduce" in summary
+    doc = load(out)
+    records = [t for t in doc["timings"] if t["benchmark"] == "coll"]
+    assert {t["operation"] for t in records} == {"barrier", "bcast", "alltoall", "allreduce"}
+    assert all(len(t["samples"]) == 2 for t in records)
+    assert doc["mpi"]["ranks"] == 2 and doc["validated"] is True

@@ -1,0 +1,56 @@
+"""movebench p2p under mpirun: OSU's table style, chosen ranks, checks."""
+import re
+
+import pytest
+
+from net_mpi import load, movebench_errors, mpirun, needs_mpirun, ok
+
+pytestmark = needs_mpirun
+OSU_ROW = re.compile(r"^(\d+) *(\d+\.\d\d)$")
+
+
+def tables(stdout):
+    """{header line: [(size, value)]} in the order printed."""
+    out, current = {}, None
+    for line in stdout.splitlines():
+        if line.startswith("# Size"):
+            current = out.setdefault(f"{len(out)}:{line}", [])
+        elif current is not None and OSU_ROW.match(line):
+            m = OSU_ROW.match(line)
+            assert line == f"{m[1]:<10}{m[2]:>18}"  # OSU's %-10d%18.2f
+            current.append((int(m[1]), float(m[2])))
+    return out
+
+
+def test_latency_bw_bibw_in_osu_style(tmp_path):
+    out = tmp_path / "p2p.json"
+    proc, _ = mpirun(2, "p2p", "-m", "1,1K,64K", "-i", "50", "-x", "5", "--json", out)
+    ok(proc)
+    t = tables(proc.stdout)
+    assert list(t) == ["0:# Size       Avg Latency(us)", "1:# Size      Bandwidth (MB/s)",
+                       "2:# Size      Bandwidth (MB/s)"]
+    assert all([s for s, _ in rows] == [1, 1024, 65536] for rows in t.values())
+    assert all(v > 0 for rows in t.values() for _, v in rows)
+    doc = load(out)
+    assert doc["validated"] is True
+    lat = [r for r in doc["timings"] if r["operation"] == "latency"]
+    # one-way latency = loop seconds / (2 * iterations)
+    assert lat[0]["figures"]["latency"]["value"] == pytest.approx(lat[0]["samples"][0] * 1e6 / 100, rel=1e-9)
+    assert doc["results"]["p2p.latency"]["unit"] == "us"
+
+
+def test_chosen_ranks_among_three():
+    proc, _ = mpirun(3, "p2p", "--ranks", "2,0", "--tests", "latency", "-m", "8", "-i", "20")
+    ok(proc)
+    assert "ranks 2 and 0" in proc.stdout
+
+
+def test_ranks_beyond_the_job_exit_2():
+    proc, _ = mpirun(2, "p2p", "--ranks", "0,5", "-m", "8", "-i", "2")
+    assert proc.returncode == 2
+    assert len(movebench_errors(proc.stderr, "p2p")) == 1
+
+
+def test_wrong_byte_fails():
+    proc, _ = mpirun(2, "p2p", "--tests", "bw", "-m", "8", "-i", "2", "--fail-for-test", "corrupt")
+    assert proc.returncode == 1

@@ -115,7 +115,8 @@ struct ChunkTimes {
 // A latency figure measured on the device side, and which clock measured it.
 struct Timed {
   double seconds = 0;
-  std::string clock;  // "gpu globaltimer", "opencl profiling", "host steady_clock"
+  std::string clock;     // "gpu clock64 at N MHz", "opencl event profiling", "host steady_clock"
+  std::uint32_t end = 0;  // the word index the chase ended on (checked by the caller)
 };
 
 class Device {

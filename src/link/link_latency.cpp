@@ -44,13 +44,24 @@ MemKind chase_kind(Device& device, const LinkOptions& o) {
   return MemKind::kDevice;
 }
 
+// Where a chase of `steps` loads from word 0 must end.
+std::uint32_t chase_end(const std::uint32_t* ring, std::size_t steps) {
+  std::uint32_t at = 0;
+  for (std::size_t i = 0; i < steps; ++i) at = ring[at];
+  return at;
+}
+
 // `count` chases of `steps` loads; the ring is rewritten by the host before
-// each (untimed), so each chase reads lines the host has just written.
-std::vector<double> chases(Device& device, Buffer& ring, std::size_t steps, int count) {
+// each (untimed), so each chase reads lines the host has just written. Each
+// chase must end where the host's own walk ends.
+std::vector<double> chases(Device& device, Buffer& ring, std::size_t steps, int count, bool& ok) {
   std::vector<double> out;
+  const std::uint32_t expected = chase_end(ring.as<std::uint32_t>(), steps);
   for (int i = 0; i < count && !interrupted(); ++i) {
     build_ring(ring.as<std::uint32_t>(), ring.bytes());
-    out.push_back(device.chase(ring, steps).seconds);
+    const Timed t = device.chase(ring, steps);
+    ok = ok && t.end == expected;
+    out.push_back(t.seconds);
   }
   return out;
 }
@@ -81,10 +92,14 @@ void run_chase(Device& device, const LinkOptions& o, Report& report) {
   auto ring = device.alloc(kind, o.ring_bytes);
   build_ring(ring->as<std::uint32_t>(), ring->bytes());
   const std::string clock = device.chase(*ring, 1).clock;  // warm-up, and which clock
-  const double empty = summarize(chases(device, *ring, 0, o.count)).median;
-  auto one = chases(device, *ring, 1, o.count);
-  auto many = chases(device, *ring, o.steps, o.count);
-  if (one.empty() || many.empty()) return;
+  bool ok = true;
+  const auto empties = chases(device, *ring, 0, o.count, ok);
+  auto one = chases(device, *ring, 1, o.count, ok);
+  auto many = chases(device, *ring, o.steps, o.count, ok);
+  if (empties.empty() || one.empty() || many.empty()) return;
+  const double empty = summarize(empties).median;
+  report.validation(ok, ok ? "link latency chase ended on the right word"
+                           : "link latency chase ended on a wrong word: the device did not read what the host wrote");
   const nlohmann::json params = {{"backend", device.backend()}, {"host_memory", kind_name(kind)},
                                  {"clock", clock},              {"steps", o.steps},
                                  {"empty_chase_s", empty},      {"stride_bytes", kLineWords * 4}};

@@ -271,7 +271,7 @@ Timed CudaDevice::chase(Buffer& ring, std::size_t steps) {
         "chase kernel");
   q.finish(60);
   const double seconds = static_cast<double>(out[0]) / (clock_khz_ * 1e3);
-  return {seconds, fmt::format("gpu clock64 at {} MHz", clock_khz_ / 1000)};
+  return {seconds, fmt::format("gpu clock64 at {} MHz", clock_khz_ / 1000), static_cast<std::uint32_t>(out[1])};
 }
 
 std::shared_ptr<Event> CudaDevice::launch_persistent(const PersistentJob& job) {
@@ -324,8 +324,9 @@ ChunkTimes CudaDevice::graph_design(const StreamJob& job) {
 //   stream:  [wait go0][K0][write done0][wait go1][K1][write done1] ...
 ChunkTimes CudaDevice::memops_design(const StreamJob& job) {
   constexpr std::size_t kAhead = 256;  // chunks queued ahead: bounds the stream's queue depth
-  CudaQueue q;
+  // Destroyed in reverse: flags released, then the stream drained, then the flags freed.
   CudaBuffer flags(MemKind::kMapped, 2 * job.chunks * 4);
+  CudaQueue q;
   auto* host = static_cast<std::uint32_t*>(flags.host());
   std::memset(host, 0, 2 * job.chunks * 4);
   const auto dev = reinterpret_cast<CUdeviceptr>(flags.kernel_ptr());

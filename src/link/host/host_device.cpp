@@ -183,7 +183,7 @@ class HostDevice : public Device {
       sink.store(end);
     });
     q.finish(60);
-    return {seconds, "host steady_clock"};
+    return {seconds, "host steady_clock", sink.load()};
   }
   bool has_persistent() const override { return true; }
   std::shared_ptr<Event> launch_persistent(const PersistentJob& job) override;

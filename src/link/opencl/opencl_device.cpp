@@ -339,7 +339,7 @@ nlohmann::json ClDevice::facts() const {
 // The kernel's own start-to-end time on the profiling clock; the caller
 // subtracts an empty chase, which removes the launch.
 Timed ClDevice::chase(Buffer& ring, std::size_t steps) {
-  if (!chase_out_) chase_out_ = alloc(MemKind::kDevice, 4);
+  if (!chase_out_) chase_out_ = alloc(MemKind::kMapped, 4);
   cl_mem r = mem_of(ring), o = mem_of(*chase_out_);
   cl_ulong n = steps;
   clSetKernelArg(chase_, 0, sizeof r, &r);
@@ -350,7 +350,8 @@ Timed ClDevice::chase(Buffer& ring, std::size_t steps) {
   check(clEnqueueNDRangeKernel(setup_->get(), chase_, 1, nullptr, &one, &one, 0, nullptr, &e), "chase");
   ClEvent event(e, setup_->get());
   event.wait(60);
-  return {static_cast<double>(event.end_ns() - event.start_ns()) * 1e-9, "opencl event profiling"};
+  return {static_cast<double>(event.end_ns() - event.start_ns()) * 1e-9, "opencl event profiling",
+          *chase_out_->as<std::uint32_t>()};
 }
 
 std::shared_ptr<Event> ClDevice::launch_persistent(const PersistentJob& job) {

@@ -46,14 +46,22 @@ def results():
     return paths
 
 
-def shared_samples():
-    if not SHARED_SAMPLES.is_dir():
-        pytest.skip(f"no real tool outputs at {SHARED_SAMPLES} (CI has ../shared beside the repository)")
-    return sorted(SHARED_SAMPLES.glob("*.txt"))
+def shared_samples() -> list:
+    """The real tool outputs in ../shared/samples; [] where that folder is absent."""
+    return sorted(SHARED_SAMPLES.glob("*.txt")) if SHARED_SAMPLES.is_dir() else []
 
 
-def imported():
-    """{stem: path} of every shared and hand-written sample, imported (skips without ../shared)."""
+class Samples(dict):
+    """{stem: imported path}; a stem of a shared sample that is absent skips the test."""
+
+    def __missing__(self, stem):
+        if not SHARED_SAMPLES.is_dir():
+            pytest.skip(f"no {stem}: no real tool outputs at {SHARED_SAMPLES} (CI has ../shared beside the repository)")
+        raise KeyError(stem)
+
+
+def imported() -> Samples:
+    """Every shared and hand-written sample, imported (once per session)."""
     return _imported(tuple(shared_samples()))
 
 
@@ -63,7 +71,7 @@ def _imported(shared):
     inputs = list(shared) + [p for p in sorted(DATA.iterdir()) if p.stem not in BAD_FILES]
     code, _, err = report("import", *inputs, "--outdir", out)
     assert code == 0, err
-    return {p.stem: p for p in out.glob("*.json")}
+    return Samples({p.stem: p for p in out.glob("*.json")})
 
 
 # Files in tests/python/data that import must refuse.

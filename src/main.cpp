@@ -12,6 +12,7 @@
 #include "link/link_command.hpp"
 #include "mem/mem_command.hpp"
 #include "net/net_commands.hpp"
+#include "report/report_tool.hpp"
 #include "suite/run_command.hpp"
 
 namespace movebench {
@@ -49,6 +50,8 @@ int usage_error(const std::string& where, const std::string& what) {
 int main(int argc, char** argv) {
   using namespace movebench;
   std::vector<std::string> command_line(argv, argv + argc);
+  // `movebench report ...` is the Python tool movebench-report: none of our options apply.
+  if (argc > 1 && std::string(argv[1]) == "report") return exec_report_tool(argc - 2, argv + 2);
 
   CLI::App app{"movebench: how fast data moves on and between HPC machines", "movebench"};
   app.require_subcommand(0, 1);
@@ -74,6 +77,8 @@ int main(int argc, char** argv) {
   };
   for (auto& c : commands) add(*c);
   add(*run);
+  // After the subcommands, which would inherit it.
+  app.footer("Reports from result files (tables, comparisons, plots, HTML): movebench report --help");
 
   try {
     app.parse(argc, argv);

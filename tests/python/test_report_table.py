@@ -5,6 +5,7 @@ import json
 
 import pytest
 
+from conftest import run_movebench
 from reportkit import report, report_json, results
 
 
@@ -68,3 +69,15 @@ def test_output_file(tmp_path):
     out = tmp_path / "t.md"
     code, stdout, _ = report("table", results()["a"], "--format", "markdown", "-o", out)
     assert code == 0 and stdout == "" and out.read_text().startswith("**bandwidth")
+
+
+def test_any_benchmark_link_host_backend(tmp_path):
+    if " link " not in run_movebench("--help", check=0).stdout:
+        pytest.skip("this movebench build has no link command")
+    out = tmp_path / "link.json"
+    run_movebench("link", "--backend", "host", "--sizes", "4K:16K", "--count", "3", "--json", out, check=0)
+    rows = report_json("table", out)["rows"]
+    assert {"copy.read", "copy.write", "kernel.read"} <= {r["operation"] for r in rows}
+    assert any("host_memory=pinned" in r["params"] for r in rows)
+    latency = report_json("table", out, "--view", "latency")["rows"]
+    assert any(r["operation"] == "roundtrip" for r in latency)

@@ -12,10 +12,24 @@ import sys
 
 from . import __version__, importers
 from .compare import REGRESSION, compare, compare_table
-from .model import VIEWS, Filter, ReportError, Source, labels_for, load_document, load_sources, parse_size, \
+from .model import BANDWIDTH_UNITS, VIEWS, Filter, ReportError, Source, labels_for, load_document, load_sources, parse_size, \
     parse_size_range
 from .render import FORMATS, render
 from .tables import merged_table, scaling_table
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """Usage errors in one line, as movebench's own: the error and where to look."""
+
+    def error(self, message):
+        self.exit(2, f"{self.prog}: error: {message} (see --help)\n")
+
+
+def size_arg(text: str) -> int:
+    try:
+        return parse_size(text)
+    except ReportError as e:  # argparse reports ArgumentTypeError as a usage error (exit 2)
+        raise argparse.ArgumentTypeError(str(e)) from None
 
 
 def _csv(text: str) -> list:
@@ -33,7 +47,7 @@ def add_filters(p: argparse.ArgumentParser):
 def add_view(p: argparse.ArgumentParser):
     p.add_argument("--view", choices=VIEWS, default="bandwidth",
                    help="bandwidth (higher is better) or latency/time (lower is better)")
-    p.add_argument("--unit", help="bandwidth unit: B/s KB/s MB/s GB/s MiB/s GiB/s (default MB/s)")
+    p.add_argument("--unit", choices=list(BANDWIDTH_UNITS), help="bandwidth unit (default MB/s)")
     p.add_argument("--figure", help="use this figure of each record (default: bandwidth/busbw or latency/avg)")
 
 
@@ -50,7 +64,7 @@ def add_sources(p: argparse.ArgumentParser, nargs="*"):
 
 
 def parser() -> argparse.ArgumentParser:
-    top = argparse.ArgumentParser(prog="movebench-report", description=__doc__.split("\n")[0])
+    top = OneLineParser(prog="movebench-report", description=__doc__.split("\n")[0])
     top.add_argument("--version", action="version", version=f"movebench-report {__version__}")
     sub = top.add_subparsers(dest="command", required=True)
 
@@ -65,12 +79,12 @@ def parser() -> argparse.ArgumentParser:
     p = sub.add_parser("scaling", help="thread/rank/node-count column table (#nt Init Sum ...)")
     add_sources(p, "*"); add_filters(p); add_view(p); add_output(p)
     p.add_argument("--by", help="parameter to scale over (default: threads, ranks or nodes, whichever varies)")
-    p.add_argument("--size", type=parse_size, help="use this size (default: the largest of each operation)")
+    p.add_argument("--size", type=size_arg, help="use this size (default: the largest of each operation)")
 
     p = sub.add_parser("plot", help="size vs bandwidth/latency plots (PNG or SVG)")
     add_sources(p, "*"); add_filters(p)
     p.add_argument("--view", choices=VIEWS + ("both",), default="both")
-    p.add_argument("--unit", help="bandwidth unit (default MB/s)")
+    p.add_argument("--unit", choices=list(BANDWIDTH_UNITS), help="bandwidth unit (default MB/s)")
     p.add_argument("--combined", action="store_true", help="every benchmark's operations in one panel per view")
     p.add_argument("--per-array", action="store_true", help="x axis: bytes per array instead of the dataset "
                    "(mem records carry the dataset size), like TheBandwidthBenchmark's array-size plot")

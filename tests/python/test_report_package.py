@@ -7,7 +7,7 @@ import pytest
 
 from conftest import REPO, binary_path
 from movebench_report import model
-from reportkit import run_tool
+from reportkit import report, run_tool
 
 PACKAGE = REPO / "python" / "movebench_report"
 
@@ -51,3 +51,19 @@ def test_movebench_report_without_the_tool_is_one_line_and_exit_2(tmp_path):
                           env={"MOVEBENCH_REPORT": str(tmp_path / "nowhere" / "movebench-report")})
     assert proc.returncode == 2 and proc.stdout == ""
     assert proc.stderr.count("\n") == 1 and "movebench-report is not installed" in proc.stderr
+
+
+@pytest.mark.parametrize("args", [
+    [],
+    ["nosuch"],
+    ["table", "--unit", "XB/s", "x.json"],
+    ["table", "--sizes", "1Q:", str(REPO / "tests" / "python" / "data" / "hpcc-beff.json")],
+    ["scaling", "--size", "1Q", "x.json"],
+    ["plot", "x.json"],
+    ["import", "--format", "nosuch", "x.txt"],
+    ["compare", "-data", "ONLYNAME"],
+])
+def test_bad_arguments_are_one_line_and_exit_2(args, tmp_path):
+    code, out, err = report(*args)
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and "error" in err, err

@@ -17,19 +17,29 @@ def test_a_run_against_itself_is_never_slower():
     assert len(rows) == 8 and all(r["B/A"] == 1.0 and r["verdict"] in ("~", "") for r in rows)
 
 
+def steady(tmp_path, name="a"):
+    return edited(results()[name], tmp_path / f"{name}.json", scale_timings(1.0))
+
+
 def test_twice_as_slow_exits_3_and_is_marked(tmp_path):
     slow = edited(results()["a"], tmp_path / "slow.json", scale_timings(2.0))
-    code, out, _ = report("compare", results()["a"], slow, "--threshold", "0.1")
+    code, out, _ = report("compare", steady(tmp_path), slow, "--threshold", "0.1")
     assert code == 3
     assert "SLOWER" in out
-    rows = report_json("compare", results()["a"], slow, expect=(3,))["rows"]
-    assert all(abs(r["B/A"] - 0.5) < 1e-9 for r in rows)
+    rows = report_json("compare", steady(tmp_path), slow, expect=(3,))["rows"]
+    assert all(abs(r["B/A"] - 0.5) < 1e-9 and r["verdict"] == "SLOWER" for r in rows)
 
 
 def test_faster_b_passes(tmp_path):
     fast = edited(results()["a"], tmp_path / "fast.json", scale_timings(0.5))
-    code, out, _ = report("compare", results()["a"], fast)
+    code, out, _ = report("compare", steady(tmp_path), fast)
     assert code == 0 and "faster" in out and "SLOWER" not in out
+
+
+def test_a_slow_down_under_the_threshold_passes(tmp_path):
+    slower = edited(results()["a"], tmp_path / "slower.json", scale_timings(1.04))
+    code, out, _ = report("compare", steady(tmp_path), slower, "--threshold", "0.05")
+    assert code == 0 and "SLOWER" not in out
 
 
 def test_a_small_difference_inside_the_noise_is_marked(tmp_path):
@@ -48,17 +58,17 @@ def test_a_small_difference_inside_the_noise_is_marked(tmp_path):
 
 def test_latency_view_smaller_is_better(tmp_path):
     slow = edited(results()["lat"], tmp_path / "slowlat.json", scale_timings(3.0))
-    code, out, _ = report("compare", results()["lat"], slow, "--view", "latency")
+    code, out, _ = report("compare", steady(tmp_path, "lat"), slow, "--view", "latency")
     assert code == 3 and "SLOWER" in out
-    code, _, _ = report("compare", slow, results()["lat"], "--view", "latency")
+    code, _, _ = report("compare", slow, steady(tmp_path, "lat"), "--view", "latency")
     assert code == 0
 
 
 def test_data_groups_like_crunch(tmp_path):
     slow1 = edited(results()["a"], tmp_path / "s1.json", scale_timings(2.0))
-    slow2 = edited(results()["b"], tmp_path / "s2.json", scale_timings(2.0))
-    code, out, err = report("compare", "-data", "OLD", results()["a"], results()["b"], "-data", "NEW", slow1,
-                            slow2)
+    slow2 = edited(results()["a"], tmp_path / "s2.json", scale_timings(2.1))
+    old2 = edited(results()["a"], tmp_path / "o2.json", scale_timings(1.02))
+    code, out, err = report("compare", "-data", "OLD", steady(tmp_path), old2, "-data", "NEW", slow1, slow2)
     assert code == 3, err
     assert "OLD [MB/s]" in out and "NEW [MB/s]" in out
 

@@ -1,5 +1,4 @@
 """The package: one schema, a console script, `movebench report`, nothing evaluated."""
-import pathlib
 import re
 import subprocess
 

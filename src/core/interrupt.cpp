@@ -6,7 +6,14 @@
 namespace movebench {
 namespace {
 std::atomic<int> g_signal{0};
-extern "C" void on_signal(int sig) { g_signal.store(sig, std::memory_order_relaxed); }
+// The first signal asks the run to stop at the next measurement boundary;
+// a second one means "now": it gets the default action.
+extern "C" void on_signal(int sig) {
+  if (g_signal.exchange(sig, std::memory_order_relaxed) != 0) {
+    std::signal(sig, SIG_DFL);
+    std::raise(sig);
+  }
+}
 }  // namespace
 
 void install_interrupt_handlers() {

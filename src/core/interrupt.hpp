@@ -5,6 +5,7 @@ namespace movebench {
 
 // Installs handlers for SIGINT and SIGTERM that only raise a flag; the
 // benchmark loops look at it between measurements (never inside a timed one).
+// A second signal ends the process at once.
 void install_interrupt_handlers();
 // 0 while no signal came, else the signal number.
 int interrupt_signal();

@@ -72,7 +72,9 @@ std::size_t loads_for(double target, void*& cursor) {
     cursor = ChaseRing::chase(cursor, probe);
     const double t = now_seconds() - t0;
     if (t > target / 10 || probe >= (std::size_t{1} << 34)) {
-      const auto loads = static_cast<std::size_t>(target / (t / static_cast<double>(probe)));
+      // Capped: a sample is bounded in time whatever the clock said.
+      const double wanted = target / std::max(t, 1e-9) * static_cast<double>(probe);
+      const auto loads = static_cast<std::size_t>(std::min(wanted, 1e10));
       return std::max<std::size_t>(16, loads / 16 * 16);
     }
     probe *= 4;
@@ -97,6 +99,7 @@ std::vector<double> time_chase(const ChaseRing& ring, int samples, double target
   const std::size_t lap = std::min(loads, (ring.nodes() + 15) / 16 * 16);
   std::vector<double> clean, noisy;
   for (int tries = 0; static_cast<int>(clean.size()) < samples && tries < 4 * samples; ++tries) {
+    if (interrupted()) break;
     const long switches = context_switches();
     cursor = ChaseRing::chase(cursor, lap);
     const double t0 = now_seconds();
@@ -134,6 +137,7 @@ void run_latency(const MemOptions& opt, Report& report) {
     all_cycles = all_cycles && cycle;
     int disturbed = 0;
     const auto per_load = time_chase(ring, opt.samples, target, disturbed);
+    if (per_load.empty()) break;  // interrupted before a sample
     const Summary st = summarize(per_load);
     Record r;
     r.benchmark = "mem";

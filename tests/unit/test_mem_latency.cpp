@@ -13,10 +13,10 @@ TEST(ChaseRing, IsOneCycleThroughEveryNode) {
 }
 
 TEST(ChaseRing, AFullLapComesBackToTheStart) {
-  ChaseRing ring(64 * 16, 64, 3, false);  // 16 nodes: 16 loads is one lap
+  ChaseRing ring(64 * 32, 64, 3, false);  // 32 nodes: 32 loads is one lap
   void* start = ring.head();
-  void* half = ChaseRing::chase(start, 8);
+  void* half = ChaseRing::chase(start, 16);
   EXPECT_NE(half, start);
-  EXPECT_EQ(ChaseRing::chase(half, 8), start) << "two half laps make a lap";
-  EXPECT_EQ(ChaseRing::chase(start, 16 * 3), start);
+  EXPECT_EQ(ChaseRing::chase(half, 16), start) << "two half laps make a lap";
+  EXPECT_EQ(ChaseRing::chase(start, 32 * 3), start);
 }

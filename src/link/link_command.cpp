@@ -112,9 +112,13 @@ class LinkCommand : public Command {
         record_settings(report, *device);
         run_link(*device, opt_, report);
         ++ran;
-      } catch (const UsageError& e) {
+      } catch (const UsageError& e) {  // not built here, or no such device: skipped
         if (b == "host") throw;
         std::fprintf(stderr, "movebench run: link %s skipped: %s\n", b.c_str(), e.what());
+      } catch (const std::exception& e) {  // a device that failed: recorded, the suite goes on
+        if (b == "host") throw;
+        report.add_error("link." + b, e.what());
+        std::fprintf(stderr, "movebench run: link %s failed: %s\n", b.c_str(), e.what());
       }
     }
     if (ran == 0) why = "no backend could open a device";

@@ -145,9 +145,9 @@ std::vector<Series> measure_size(Device& device, const Combo& c, std::uint64_t b
   std::vector<Series> series;
   for (auto& lane : lanes) {
     const std::string name = c.dir == Direction::kDuplex ? base + "." + direction_name(lane.dir) : base;
-    series.push_back({name, static_cast<double>(bytes), {}});
+    series.push_back({name, static_cast<double>(bytes), {}, {}});
   }
-  if (c.dir == Direction::kDuplex) series.push_back({base + ".total", 2.0 * bytes, {}});
+  if (c.dir == Direction::kDuplex) series.push_back({base + ".total", 2.0 * bytes, {}, {}});
 
   for (auto& lane : lanes) lane.prepare(1, o.common.timeout_s);
   timed_test(device, lanes, c.path, 1, o.common.timeout_s);  // warm-up: first use of buffers and kernels

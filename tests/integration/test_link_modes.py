@@ -98,3 +98,14 @@ def test_missing_backend_is_exit_2():
 def test_list_names_link_and_stream():
     names = run("--list", check=0).stdout.split()
     assert "link.copy.duplex" in names and "link.latency.first_word" in names and "stream.persistent" in names
+
+
+def test_parsable_lines_and_worker_cpu(tmp_path):
+    out = tmp_path / "p.json"
+    proc = run("link", "bandwidth", "--backend", "host", "--device", "0", "--sizes", "4K", "-c", "1", "--batch", "1",
+               "--directions", "read", "--paths", "copy", "--host-memory", "pageable", "--parsable", "--json", out,
+               check=0)
+    lines = [l for l in proc.stdout.splitlines() if l.startswith("MOVEBENCH_RESULT ")]
+    assert any(l.startswith("MOVEBENCH_RESULT name=link.copy.read metric=bandwidth value=") and " unit=MB/s "
+               in l and " bytes=4096 " in l and "host_memory=pageable" in l for l in lines), lines
+    assert load(out)["link_device"]["worker_cpus"] == [0]

@@ -21,8 +21,8 @@ int launcher_rank();
 // benchmarks in place instead of starting mpirun itself).
 bool under_launcher();
 
-// Starts MPI once (MPI_THREAD_FUNNELED: only the main thread calls MPI; the
-// watchdog only ever calls MPI_Abort) and finalizes it at exit.
+// Starts MPI once (thread level SINGLE: only the main thread calls MPI; the
+// watchdog only ever calls MPI_Abort, as a last resort) and finalizes it at exit.
 void start_mpi();
 int world_rank();
 int world_size();

@@ -67,7 +67,7 @@ class P2pCommand : public MpiCommand {
     app.add_option("--tests", tests_text_, "Tests, comma-separated: latency, bw, bibw")->capture_default_str();
     app.add_option("-m,--sizes", sizes_text_, "Message sizes, e.g. 1:4M or 8,1K,64K")->capture_default_str();
     app.add_option("--ranks", ranks_text_, "The two ranks, A,B (A times, as OSU's rank 0)")->capture_default_str();
-    app.add_option("-i,--iterations", iters_, "Timed iterations per size (default: OSU's, 10000 or 1000 above 8 KiB)");
+    app.add_option("-i,--iterations", iters_, "Timed iterations per size (default: OSU's: latency 10000, 1000 above 8 KiB; bw 100, 20 above)");
     app.add_option("-x,--warmup", warmup_, "Untimed iterations first (default: OSU's)");
     app.add_option("-W,--window", window_, "Messages in flight for bw and bibw")->capture_default_str();
     app.add_flag("--skip-validation", skip_validation_, "Do not check the received data");
@@ -118,8 +118,9 @@ class P2pCommand : public MpiCommand {
       std::fflush(stdout);
     }
     for (auto bytes : sizes_) {
-      const int iters = iters_ > 0 ? iters_ : osu_iterations(bytes);
-      const int warmup = warmup_ >= 0 ? warmup_ : osu_warmup(t.test == P2pTest::kLatency ? "latency" : "bw", bytes);
+      const char* kind = t.test == P2pTest::kLatency ? "latency" : "bw";
+      const int iters = iters_ > 0 ? iters_ : osu_iterations(kind, bytes);
+      const int warmup = warmup_ >= 0 ? warmup_ : osu_warmup(kind, bytes);
       double seconds = 0;
       std::string error;
       {
@@ -172,7 +173,7 @@ class P2pCommand : public MpiCommand {
     s["tests"] = names;
     s["sizes"] = sizes_;
     s["ranks"] = {pair_.a, pair_.b};
-    s["iterations"] = iters_ > 0 ? nlohmann::json(iters_) : nlohmann::json("OSU defaults: 10000, 1000 above 8 KiB");
+    s["iterations"] = iters_ > 0 ? nlohmann::json(iters_) : nlohmann::json("OSU defaults: latency 10000 (1000 above 8 KiB), bw 100 (20)");
     s["warmup"] = warmup_ >= 0 ? nlohmann::json(warmup_) : nlohmann::json("OSU defaults");
     s["window"] = window_;
     s["validation"] = !skip_validation_;

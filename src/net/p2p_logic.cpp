@@ -11,7 +11,11 @@ std::string osu_header(std::string_view test) {
   return fmt::format("{:<10}{:>18}", "# Size", "Bandwidth (MB/s)");
 }
 
-int osu_iterations(std::uint64_t bytes) { return bytes > kOsuLargeMessage ? 1000 : 10000; }
+int osu_iterations(std::string_view test, std::uint64_t bytes) {
+  const bool large = bytes > kOsuLargeMessage;
+  if (test == "latency") return large ? 1000 : 10000;
+  return large ? 20 : 100;
+}
 
 int osu_warmup(std::string_view test, std::uint64_t bytes) {
   const bool large = bytes > kOsuLargeMessage;

@@ -13,12 +13,12 @@ std::string osu_row(std::uint64_t bytes, double value);
 // "# Size       Avg Latency(us)" or "# Size      Bandwidth (MB/s)".
 std::string osu_header(std::string_view test);
 
-// OSU's split between small and large messages (8 KiB) for the defaults:
+// OSU's defaults (osu_util.h), small messages up to 8 KiB and large above:
 // latency 10000 iterations and 100 warm-up (1000 and 10 above), bandwidth
-// 10000 / 10 (1000 / 2 above), 64 messages in flight.
+// 100 windows and 10 warm-up (20 and 2 above), 64 messages in flight.
 constexpr std::uint64_t kOsuLargeMessage = 8192;
 constexpr int kOsuWindow = 64;
-int osu_iterations(std::uint64_t bytes);
+int osu_iterations(std::string_view test, std::uint64_t bytes);
 int osu_warmup(std::string_view test, std::uint64_t bytes);
 
 // One-way latency in microseconds from a ping-pong loop.

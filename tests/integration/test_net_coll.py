@@ -142,3 +142,14 @@ def test_suite_starts_a_small_local_mpi_job(tmp_path):
     assert {t["operation"] for t in records} == {"barrier", "bcast", "alltoall", "allreduce"}
     assert all(len(t["samples"]) == 2 for t in records)
     assert doc["mpi"]["ranks"] == 2 and doc["validated"] is True
+
+
+def test_runs_without_a_launcher_as_one_rank():
+    from conftest import run_movebench
+    from net_mpi import built_with_mpi
+    if not built_with_mpi():
+        pytest.skip("this movebench was built without MPI")
+    proc = run_movebench("coll", "-e", "8", "-i", "3", "Barrier", "Allreduce", check=0, timeout=60)
+    rows = [MPIBENCH_LINE.match(l) for l in result_lines(proc.stdout)]
+    assert [r["op"].strip() for r in rows] == ["Barrier", "Allreduce"]
+    assert all(r["ranks"] == "1" and r["iters"] == "      5" for r in rows)  # -i below the 5 estimate calls

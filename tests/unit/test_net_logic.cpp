@@ -193,8 +193,10 @@ TEST(P2pLogic, FormulasAndDefaults) {
   EXPECT_DOUBLE_EQ(pingpong_latency_us(1.0, 500000), 1.0);
   EXPECT_DOUBLE_EQ(window_bandwidth_mbs(1000000, 10, 64, 1, 1.0), 640);
   EXPECT_DOUBLE_EQ(window_bandwidth_mbs(1000000, 10, 64, 2, 1.0), 1280);
-  EXPECT_EQ(osu_iterations(8192), 10000);
-  EXPECT_EQ(osu_iterations(8193), 1000);
+  EXPECT_EQ(osu_iterations("latency", 8192), 10000);
+  EXPECT_EQ(osu_iterations("latency", 8193), 1000);
+  EXPECT_EQ(osu_iterations("bw", 8192), 100);
+  EXPECT_EQ(osu_iterations("bw", 1 << 20), 20);
   EXPECT_EQ(osu_warmup("latency", 1), 100);
   EXPECT_EQ(osu_warmup("bw", 1 << 20), 2);
 }

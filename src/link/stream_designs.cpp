@@ -34,16 +34,11 @@ ChunkTimes offload(const StreamJob& job, DesignState& s) {
 //   host:   s0 s1 s2 .. (wait c0) seen0 s3 (wait c1) seen1 ...
 //   queue:    [K0][K1][K2][K3] ...
 ChunkTimes chunked(const StreamJob& job, DesignState& s) {
-  ChunkTimes t;
-  ChunkWindow window(job, t);
-  for (std::size_t c = 0; c < job.chunks; ++c) {
-    window.before_submit(c);
+  return windowed(job, [&](std::size_t c) {
     const std::size_t at = c * job.chunk_words;
     s.first->transform(*job.out, at, *job.in, at, job.chunk_words, 3, 1);
-    window.submitted(s.first->mark());
-  }
-  window.drain();
-  return t;
+    return s.first->mark();
+  });
 }
 
 // Multi-kernel pipeline: per chunk a producer (host input -> a slot of the
@@ -54,20 +49,15 @@ ChunkTimes chunked(const StreamJob& job, DesignState& s) {
 //   producer queue:  [P0][P1][P2] ...
 //   consumer queue:      [C0][C1][C2] ...
 ChunkTimes pipeline(const StreamJob& job, DesignState& s) {
-  ChunkTimes t;
-  ChunkWindow window(job, t);
-  for (std::size_t c = 0; c < job.chunks; ++c) {
-    window.before_submit(c);
+  return windowed(job, [&](std::size_t c) {
     const std::size_t at = c * job.chunk_words;
     const std::size_t slot = (c % static_cast<std::size_t>(job.inflight)) * job.chunk_words;
     s.first->transform(*s.ring, slot, *job.in, at, job.chunk_words, 3, 0);
     auto produced = s.first->mark();
     s.second->after(*produced);
     s.second->transform(*job.out, at, *s.ring, slot, job.chunk_words, 1, 1);
-    window.submitted(s.second->mark());
-  }
-  window.drain();
-  return t;
+    return s.second->mark();
+  });
 }
 
 // Persistent kernel: launched once before the pass; chunk c is released by

@@ -41,6 +41,20 @@ class ChunkWindow {
   std::size_t retired_ = 0;
 };
 
+// One pass through a window: submit(c) queues chunk c and returns the
+// event that completes it.
+template <class Submit>
+ChunkTimes windowed(const StreamJob& job, Submit&& submit) {
+  ChunkTimes t;
+  ChunkWindow window(job, t);
+  for (std::size_t c = 0; c < job.chunks; ++c) {
+    window.before_submit(c);
+    window.submitted(submit(c));
+  }
+  window.drain();
+  return t;
+}
+
 // The seed's definitions over one pass: latency = first chunk submitted to
 // its result seen by the host; throughput = input bytes over the wall time
 // from the first submission to the last result seen (bytes per second).

@@ -304,14 +304,10 @@ ChunkTimes CudaDevice::graph_design(const StreamJob& job) {
     cudaGraphDestroy(graph);
     execs.push_back(exec);
   }
-  ChunkTimes t;
-  ChunkWindow window(job, t);
-  for (std::size_t c = 0; c < job.chunks; ++c) {
-    window.before_submit(c);
+  ChunkTimes t = windowed(job, [&](std::size_t c) {
     check(cudaGraphLaunch(execs[c], q.get()), "cudaGraphLaunch");
-    window.submitted(q.mark());
-  }
-  window.drain();
+    return q.mark();
+  });
   for (auto e : execs) cudaGraphExecDestroy(e);
   return t;
 }

@@ -4,6 +4,7 @@
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <iostream>
+#include <optional>
 
 #include "build_info.hpp"
 #include "core/command.hpp"
@@ -42,6 +43,34 @@ std::string one_line(std::string text) {
 int usage_error(const std::string& where, const std::string& what) {
   std::fprintf(stderr, "%s: error: %s (see --help)\n", where.c_str(), one_line(what).c_str());
   return kExitUsage;
+}
+
+// Checks, then runs one command into its report. A run that fails with an
+// exception still finishes its report, so what was measured is kept.
+int run_command(Command& command, const OutputOptions& output, const std::vector<std::string>& command_line) {
+  const std::string where = "movebench " + command.name();
+  std::optional<Report> report;
+  try {
+    command.check_options();
+    report.emplace(command.name(), output, command_line);
+  } catch (const UsageError& e) {
+    return usage_error(where, e.what());
+  }
+  install_interrupt_handlers();
+  int code = kExitOk;
+  try {
+    code = command.run(*report);
+  } catch (const UsageError& e) {
+    // Found only once running (e.g. a rank count the job does not have):
+    // nothing was measured, so no result file is left behind.
+    report->discard();
+    return usage_error(where, e.what());
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "%s: error: %s\n", where.c_str(), one_line(e.what()).c_str());
+    report->add_error("run", one_line(e.what()));
+  }
+  const int final_code = report->finish();
+  return final_code != kExitOk ? final_code : code;
 }
 
 }  // namespace
@@ -96,21 +125,7 @@ int main(int argc, char** argv) {
     return kExitOk;
   }
   for (auto& [command, sub] : entries) {
-    if (!sub->parsed()) continue;
-    const std::string where = "movebench " + command->name();
-    try {
-      command->check_options();
-      Report report(command->name(), output, command_line);
-      install_interrupt_handlers();
-      const int code = command->run(report);
-      const int final_code = report.finish();
-      return final_code != kExitOk ? final_code : code;
-    } catch (const UsageError& e) {
-      return usage_error(where, e.what());
-    } catch (const std::exception& e) {
-      std::fprintf(stderr, "%s: error: %s\n", where.c_str(), one_line(e.what()).c_str());
-      return kExitFailure;
-    }
+    if (sub->parsed()) return run_command(*command, output, command_line);
   }
   std::cout << app.help();
   return kExitUsage;

@@ -120,6 +120,12 @@ void Report::save() const {
   std::rename(tmp.c_str(), output_.json_path.c_str());
 }
 
+void Report::discard() const {
+  if (!output_.json_path.empty() && output_.write_file && doc_["timings"].empty()) {
+    std::remove(output_.json_path.c_str());
+  }
+}
+
 std::string parsable_line(const Record& record, const Figure& figure) {
   std::string line = fmt::format("MOVEBENCH_RESULT name={}.{} metric={} value={:.6g} unit={} stat={} bytes={}",
                                  record.benchmark, record.operation, figure.name, figure.value,

@@ -61,6 +61,8 @@ class Report {
   // validation or run error was recorded, else 0.
   int finish();
   const nlohmann::json& document() const { return doc_; }
+  // Removes the file when nothing was measured (a usage error found late).
+  void discard() const;
   void save() const;
 
  private:

@@ -94,8 +94,8 @@ measure() {  # tool, threads, round
       record "$r" "$t" stream triad "$(field "$f" '^Triad:' 1)"
       ;;
     tbb | tbb_nt)
-      local bin=$TBB_BIN
-      [[ $tool == tbb_nt ]] && bin=$TBB_NT_BIN
+      local bin=${TBB_BIN:-}
+      [[ $tool == tbb_nt ]] && bin=${TBB_NT_BIN:-}
       run "$f" env OMP_NUM_THREADS="$t" "$bin" -s "$N" -n "$REPS" || return 0
       record "$r" "$t" "$tool" copy "$(field "$f" '^Copy ' 1000)"  # it prints GB/s
       record "$r" "$t" "$tool" triad "$(field "$f" '^Triad ' 1000)"

@@ -46,7 +46,7 @@ class CollCommand : public MpiCommand {
   }
 
   std::string suite_summary(const Report& report) const override {
-    std::string line = "coll:";
+    std::string line = "coll (avg at the largest size):";
     for (const auto& [key, value] : report.document()["results"].items()) {
       if (key.starts_with("coll.") && key.ends_with(".avg")) {
         line += fmt::format(" {} {:.2f} us;", key.substr(5, key.size() - 9), value["value"].get<double>());

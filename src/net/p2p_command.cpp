@@ -92,7 +92,7 @@ class P2pCommand : public MpiCommand {
   }
 
   std::vector<std::string> suite_arguments() const override {
-    return {"-m", "1,8,1K,64K,1M", "-i", "200", "--step-timeout", "30"};
+    return {"-m", "1,8,1K,64K,1M", "-i", "50", "--step-timeout", "30"};
   }
 
   int run_mpi(Report& report, Watchdog& dog) override {

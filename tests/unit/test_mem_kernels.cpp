@@ -56,6 +56,29 @@ TYPED_TEST(KernelTest, StreamingAndPlainStoresAgreeWithReplay) {
   }
 }
 
+TYPED_TEST(KernelTest, PageWalkOfStreamingStoresCoversEveryElementOnce) {
+  // Long enough for several groups of four 4 KiB pages, with an unaligned
+  // start and a ragged end, so the peel, page-walk and tail loops all run.
+  using T = TypeParam;
+  set_flush_denormals();
+  const std::size_t n = 4 * 4096 * 5 / sizeof(T) + 37;
+  for (std::size_t lo : {std::size_t{0}, std::size_t{3}}) {
+    std::vector<T> a(n, T(kInitA)), b(n, T(kInitB)), c(n, T(kInitC)), d(n, T(kInitD));
+    Arrays<T> x{a.data(), b.data(), c.data(), d.data()};
+    Element<T> e;
+    for (Kernel k : {Kernel::kInit, Kernel::kCopy, Kernel::kTriad, Kernel::kStriad, Kernel::kSdaxpy}) {
+      run_kernel(k, x, lo, n, true);
+      replay(k, e);
+    }
+    for (std::size_t i = lo; i < n; ++i) {
+      ASSERT_EQ(a[i], e.a) << "lo=" << lo << " i=" << i;
+      ASSERT_EQ(b[i], e.b) << "lo=" << lo << " i=" << i;
+      ASSERT_EQ(c[i], e.c) << "lo=" << lo << " i=" << i;
+    }
+    for (std::size_t i = 0; i < lo; ++i) ASSERT_EQ(a[i], T(kInitA)) << "written before lo";
+  }
+}
+
 TYPED_TEST(KernelTest, TeamRunValidatesAndCatchesACorruptedElement) {
   using T = TypeParam;
   for (bool shared : {true, false}) {

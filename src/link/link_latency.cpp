@@ -66,19 +66,22 @@ std::vector<double> chases(Device& device, Buffer& ring, std::size_t steps, int 
   return out;
 }
 
-// Raw times are the samples; figures are (statistic - base) / per, in ns,
-// never below zero (a difference under the clock's resolution reads 0).
+// Raw times are the samples; figures are (statistic - base) / per, in ns.
+// A difference at or below zero is under the clock's resolution: the record
+// keeps its samples but claims no figure (params.resolved = false).
 void add_latency(Report& report, const std::string& op, std::uint64_t bytes, nlohmann::json params,
                  std::vector<double> samples, double base, double per) {
   const Summary s = summarize(samples);
-  auto ns = [&](double t) { return std::max(0.0, (t - base) / per * 1e9); };
+  auto ns = [&](double t) { return (t - base) / per * 1e9; };
   Record rec;
   rec.benchmark = "link";
   rec.operation = op;
   rec.bytes = bytes;
   rec.params = std::move(params);
+  rec.params["resolved"] = ns(s.median) > 0;
   rec.samples = std::move(samples);
-  rec.figures = {{"latency", ns(s.median), "ns", "median"}, {"latency_min", ns(s.min), "ns", "min"}};
+  if (ns(s.median) > 0) rec.figures.push_back({"latency", ns(s.median), "ns", "median"});
+  if (ns(s.min) > 0) rec.figures.push_back({"latency_min", ns(s.min), "ns", "min"});
   report.add(std::move(rec));
 }
 
@@ -110,10 +113,15 @@ void run_chase(Device& device, const LinkOptions& o, Report& report) {
   add_latency(report, "latency.chase", o.ring_bytes, params, std::move(many), empty, static_cast<double>(o.steps));
   std::printf("\n== link latency from the device through %s host memory (%s, T(n) - T(0)) ==\n",
               std::string(kind_name(kind)).c_str(), clock.c_str());
-  std::printf("first word:            %10.1f ns (median of %zu)\n", first, samples);
+  if (first > 0) {
+    std::printf("first word:            %10.1f ns (median of %zu)\n", first, samples);
+  } else {
+    std::printf("first word:            below the resolution of the %s (T(1) - T(0) <= 0 over %zu samples)\n",
+                clock.c_str(), samples);
+  }
   std::printf("%llu dependent words:  %10.1f ns in all, %.1f ns per word\n",
               static_cast<unsigned long long>(o.steps), per * static_cast<double>(o.steps), per);
-  report.set_result("link.latency.first_word", first, "ns");
+  if (first > 0) report.set_result("link.latency.first_word", first, "ns");
   report.set_result("link.latency.chase", per, "ns");
 }
 

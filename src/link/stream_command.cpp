@@ -119,7 +119,7 @@ class StreamCommand : public Command {
   std::string suite_summary(const Report& report) const override {
     std::string line = "stream:";
     for (const auto& [key, value] : report.document()["results"].items()) {
-      if (key.ends_with(".latency")) line += fmt::format(" {} {:.1f} us;", key.substr(7), value["value"].get<double>() / 1e3);
+      if (key.starts_with("stream.") && key.ends_with(".latency")) line += fmt::format(" {} {:.1f} us;", key.substr(7), value["value"].get<double>() / 1e3);
     }
     return line;
   }

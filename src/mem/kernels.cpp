@@ -148,20 +148,31 @@ inline void map(bool nt, T* out, std::size_t lo, std::size_t hi, Op op, const In
 template <class T>
 T sum(const T* a, std::size_t lo, std::size_t hi) {
 #if defined(__SSE2__)
-  // Four independent vector accumulators: an add's latency does not cap the
-  // rate at which in-cache data can be summed.
+  // One vector accumulator per page, walking kPages pages at once as the
+  // streaming stores do: a single linear read stream leaves one core waiting
+  // on memory at every page start. Independent accumulators also keep an
+  // add's latency from capping the rate in cache.
   constexpr std::size_t width = kVectorBytes / sizeof(T);
-  Vec<T> acc0{}, acc1{}, acc2{}, acc3{};
-  std::size_t i = lo;
-  for (; i + 4 * width <= hi; i += 4 * width) {
-    acc0 += load(a + i);
-    acc1 += load(a + i + width);
-    acc2 += load(a + i + 2 * width);
-    acc3 += load(a + i + 3 * width);
-  }
-  Vec<T> acc = (acc0 + acc1) + (acc2 + acc3);
+  constexpr std::size_t page = kPageBytes / sizeof(T);
+  constexpr std::size_t step = kStepBytes / sizeof(T);
   T total = 0;
-  for (std::size_t l = 0; l < width; ++l) total += acc[l];
+  std::size_t i = lo;
+  for (; i < hi && reinterpret_cast<std::uintptr_t>(a + i) % kPageBytes; ++i) total += a[i];
+  Vec<T> acc[kPages] = {};
+  for (; i + kPages * page <= hi; i += kPages * page) {
+    for (std::size_t l = 0; l < page; l += step) {
+      for (std::size_t p = 0; p < kPages; ++p) {
+        const T* at = a + i + p * page + l;
+        _mm_prefetch(reinterpret_cast<const char*>(at + step), _MM_HINT_T0);
+        _mm_prefetch(reinterpret_cast<const char*>(at + step) + 64, _MM_HINT_T0);
+        for (std::size_t v = 0; v < step; v += width) acc[p] += load(at + v);
+      }
+    }
+  }
+  for (; i + width <= hi; i += width) acc[0] += load(a + i);
+  static_assert(kPages == 4, "the accumulators are added as four");
+  Vec<T> all = (acc[0] + acc[1]) + (acc[2] + acc[3]);
+  for (std::size_t l = 0; l < width; ++l) total += all[l];
   for (; i < hi; ++i) total += a[i];
   return total;
 #else

@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <vector>
 
 #include "core/errors.hpp"
@@ -76,6 +77,10 @@ TYPED_TEST(KernelTest, PageWalkOfStreamingStoresCoversEveryElementOnce) {
       ASSERT_EQ(c[i], e.c) << "lo=" << lo << " i=" << i;
     }
     for (std::size_t i = 0; i < lo; ++i) ASSERT_EQ(a[i], T(kInitA)) << "written before lo";
+    // The sum walks pages the same way: every element counted once.
+    a[n - 1] = e.a + 1;  // one element off the constant, so a missed or doubled one shows
+    const T expected = e.a * T(n - lo) + 1;
+    EXPECT_NEAR(run_kernel(Kernel::kSum, x, lo, n, false), expected, std::abs(expected) * T(1e-5));
   }
 }
 

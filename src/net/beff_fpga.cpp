@@ -120,11 +120,7 @@ bool run_fpga(const FpgaOptions& o, BeffContext& ctx) {
                slowest, {{"bandwidth", bw, "B/s", "best"}}};
       ctx.report.add(std::move(r));
     }
-    const auto verdict = agree(!error.empty());
-    if (!error.empty()) std::fprintf(stderr, "movebench beff: error: validation failed: %llu B, rank %d: %s\n",
-                                     static_cast<unsigned long long>(bytes), world_rank(), error.c_str());
-    if (ctx.validate) ctx.report.validation(!verdict.any_failed, fmt::format("beff fpga: {} B: received data wrong", bytes));
-    if (verdict.any_failed || verdict.any_interrupted) return false;
+    if (!settle_step(ctx.report, "beff", fmt::format("fpga {} B", bytes), error, ctx.validate)) return false;
   }
   const double b_eff = arithmetic_mean(bandwidths);
   if (root) {

@@ -194,11 +194,7 @@ class HpccRun {
                  r.samples, {{"bandwidth", r.best_bw, "B/s", "best"}}};
       ctx_.report.add(std::move(rec));
     }
-    const auto verdict = agree(!error.empty());
-    if (!error.empty()) std::fprintf(stderr, "movebench beff: error: validation failed: %s %llu B, rank %d: %s\n",
-                                     pat.name.c_str(), static_cast<unsigned long long>(bytes), world_rank(), error.c_str());
-    if (ctx_.validate) ctx_.report.validation(!verdict.any_failed, fmt::format("beff hpcc: {} {} B: received data wrong", pat.name, bytes));
-    return !verdict.any_failed && !verdict.any_interrupted;
+    return settle_step(ctx_.report, "beff", fmt::format("hpcc {} {} B", pat.name, bytes), error, ctx_.validate);
   }
 
   void print_header(const std::vector<NamedPattern>& patterns, const std::vector<std::uint64_t>& sizes) const {

@@ -150,17 +150,8 @@ class CollCommand : public MpiCommand {
         t = measure(c);
       }
       publish(report, comm, op, c, t);
-      const auto verdict = agree(!t.check_error.empty());
-      if (!t.check_error.empty()) {
-        std::fprintf(stderr, "movebench coll: error: validation failed: %s %llu B on %s, rank %d: %s\n",
-                     std::string(op.name).c_str(), static_cast<unsigned long long>(bytes), comm.name.c_str(),
-                     world_rank(), t.check_error.c_str());
-      }
-      if (checking()) {
-        report.validation(!verdict.any_failed,
-                          fmt::format("coll: {} {} B on {}: received data wrong", op.name, bytes, comm.name));
-      }
-      if (verdict.any_failed || verdict.any_interrupted) {
+      if (!settle_step(report, "coll", fmt::format("{} {} B on {}", op.name, bytes, comm.name), t.check_error,
+                       checking())) {
         stopped_ = true;
         return false;
       }

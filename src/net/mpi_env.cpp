@@ -138,6 +138,17 @@ Agreement agree(bool failed_here) {
   return {global[0] != 0, global[1] != 0};
 }
 
+bool settle_step(Report& report, const std::string& command, const std::string& what, const std::string& error,
+                 bool checked) {
+  const auto verdict = agree(!error.empty());
+  if (!error.empty()) {
+    std::fprintf(stderr, "movebench %s: error: validation failed: %s, rank %d: %s\n", command.c_str(), what.c_str(),
+                 world_rank(), error.c_str());
+  }
+  if (checked) report.validation(!verdict.any_failed, fmt::format("{}: {}: received data wrong", command, what));
+  return !verdict.any_failed && !verdict.any_interrupted;
+}
+
 std::vector<double> gather_to_root(double value) {
   const bool root = world_rank() == 0;
   std::vector<double> all(root ? static_cast<std::size_t>(world_size()) : 0);

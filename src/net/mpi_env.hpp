@@ -12,6 +12,8 @@
 #include <thread>
 #include <vector>
 
+#include "core/report.hpp"
+
 namespace movebench::net {
 
 // The rank the launcher (mpirun, srun, hydra) gave this process, from its
@@ -70,6 +72,14 @@ struct Agreement {
   bool any_interrupted = false;
 };
 Agreement agree(bool failed_here);
+
+// The end of every step of every MPI benchmark: all ranks agree on the
+// verdict; the rank whose check failed says what, in one line
+// ("movebench <command>: error: validation failed: <what>, rank R: <error>");
+// the verdict goes into the report when checks ran. False when the run must
+// stop (a failed check anywhere, or an interrupt).
+bool settle_step(Report& report, const std::string& command, const std::string& what, const std::string& error,
+                 bool checked);
 
 // Rank 0 gets every rank's value (others get an empty vector).
 std::vector<double> gather_to_root(double value);

@@ -132,19 +132,9 @@ class P2pCommand : public MpiCommand {
       // Rank a measured; rank 0 reports.
       const auto all = gather_to_root(seconds);
       if (is_root()) publish(report, t, bytes, iters, all[static_cast<std::size_t>(pair_.a)]);
-      if (!finish_step(report, t, bytes, error)) return false;
+      if (!settle_step(report, "p2p", fmt::format("{} {} B", t.key, bytes), error, !skip_validation_)) return false;
     }
     return true;
-  }
-
-  bool finish_step(Report& report, const TestInfo& t, std::uint64_t bytes, const std::string& error) {
-    const auto verdict = agree(!error.empty());
-    if (!error.empty()) {
-      std::fprintf(stderr, "movebench p2p: error: validation failed: %s %llu B, rank %d: %s\n", t.key,
-                   static_cast<unsigned long long>(bytes), world_rank(), error.c_str());
-    }
-    if (!skip_validation_) report.validation(!verdict.any_failed, fmt::format("p2p: {} {} B: received data wrong", t.key, bytes));
-    return !verdict.any_failed && !verdict.any_interrupted;
   }
 
   void publish(Report& report, const TestInfo& t, std::uint64_t bytes, int iters, double seconds) {

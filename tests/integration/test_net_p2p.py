@@ -54,3 +54,15 @@ def test_ranks_beyond_the_job_exit_2():
 def test_wrong_byte_fails():
     proc, _ = mpirun(2, "p2p", "--tests", "bw", "-m", "8", "-i", "2", "--fail-for-test", "corrupt")
     assert proc.returncode == 1
+
+
+def test_a_build_without_mpi_says_so_in_one_line():
+    """Only meaningful for a binary built with -DMOVEBENCH_WITH_MPI=OFF."""
+    from conftest import run_movebench
+    from net_mpi import built_with_mpi
+    if built_with_mpi():
+        pytest.skip("this movebench has MPI; the no-MPI answer is for builds without it")
+    for command in ("beff", "coll", "p2p"):
+        proc = run_movebench(command, "-e", "8", check=77)
+        assert proc.stderr.strip() == (f"movebench {command}: this build has no MPI "
+                                       "(rebuild with MPI installed and -DMOVEBENCH_WITH_MPI=ON)")

@@ -25,11 +25,7 @@ class BeffCommand : public MpiCommand {
   std::vector<std::string> cases() const override { return {"beff.hpcc", "beff.fpga"}; }
 
   std::string suite_summary(const Report& report) const override {
-    const auto& r = report.document()["results"];
-    std::string line = "beff:";
-    if (r.contains("beff.hpcc.b_eff")) line += fmt::format(" b_eff (HPCC) {:.3e} B/s;", r["beff.hpcc.b_eff"]["value"].get<double>());
-    if (r.contains("beff.fpga.b_eff")) line += fmt::format(" b_eff (FPGA) {:.3e} B/s", r["beff.fpga.b_eff"]["value"].get<double>());
-    return line;
+    return summary_line(report, "beff:", {{"beff.hpcc.b_eff", "b_eff (HPCC)"}, {"beff.fpga.b_eff", "b_eff (FPGA)"}});
   }
 
  protected:

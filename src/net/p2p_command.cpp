@@ -55,11 +55,7 @@ class P2pCommand : public MpiCommand {
   std::vector<std::string> cases() const override { return {"p2p.latency", "p2p.bw", "p2p.bibw"}; }
 
   std::string suite_summary(const Report& report) const override {
-    const auto& r = report.document()["results"];
-    std::string line = "p2p:";
-    if (r.contains("p2p.latency")) line += fmt::format(" latency {:.2f} us;", r["p2p.latency"]["value"].get<double>());
-    if (r.contains("p2p.bw")) line += fmt::format(" bandwidth {:.0f} MB/s", r["p2p.bw"]["value"].get<double>());
-    return line;
+    return summary_line(report, "p2p:", {{"p2p.latency", "latency"}, {"p2p.bw", "bandwidth"}});
   }
 
  protected:

@@ -10,6 +10,7 @@
 #include "core/command.hpp"
 #include "core/errors.hpp"
 #include "core/interrupt.hpp"
+#include "core/launcher.hpp"
 #include "link/link_command.hpp"
 #include "mem/mem_command.hpp"
 #include "net/net_commands.hpp"
@@ -91,6 +92,7 @@ int main(int argc, char** argv) {
   auto commands = make_commands();
   auto run = make_run_command(commands);
   OutputOptions output;
+  output.write_file = launcher_rank() <= 0;  // under mpirun/srun, rank 0 alone writes --json
   struct Entry {
     Command* command;
     CLI::App* app;

@@ -2,10 +2,12 @@
 
 #include <fmt/format.h>
 #include <hwloc.h>
+#include <omp.h>
 #include <sched.h>
 
 #include <algorithm>
 #include <charconv>
+#include <cstdlib>
 #include <set>
 
 #include "core/errors.hpp"
@@ -66,14 +68,34 @@ std::string format_cpu_list(const std::vector<int>& cpus) {
 }
 
 std::vector<int> allowed_cpus() {
+  // With OMP_PROC_BIND or OMP_PLACES set, libgomp binds the initial thread
+  // to the first place before main() runs, so this thread's mask is no
+  // longer the process's. OpenMP's places still cover the original mask.
+  if (const int places = omp_get_num_places(); places > 0) {
+    std::set<int> cpus;
+    for (int p = 0; p < places; ++p) {
+      std::vector<int> ids(static_cast<std::size_t>(omp_get_place_num_procs(p)));
+      omp_get_place_proc_ids(p, ids.data());
+      cpus.insert(ids.begin(), ids.end());
+    }
+    if (!cpus.empty()) return {cpus.begin(), cpus.end()};
+  }
   cpu_set_t set;
   CPU_ZERO(&set);
   if (sched_getaffinity(0, sizeof(set), &set) != 0) return {0};
   return cpus_of(set);
 }
 
+bool openmp_binding_requested() {
+  for (const char* var : {"OMP_PROC_BIND", "OMP_PLACES", "GOMP_CPU_AFFINITY", "KMP_AFFINITY"}) {
+    if (std::getenv(var)) return true;
+  }
+  return false;
+}
+
 Placement Placement::parse(std::string_view text) {
   Placement p;
+  if (text == "auto") text = openmp_binding_requested() ? "none" : "close";
   if (text == "close") {
     p.kind = Kind::kClose;
   } else if (text == "spread") {

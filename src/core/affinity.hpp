@@ -12,19 +12,23 @@ std::vector<int> parse_cpu_list(std::string_view text);
 std::string format_cpu_list(const std::vector<int>& cpus);
 
 // The CPUs this process may run on (its affinity mask: taskset, likwid-pin,
-// Slurm and mpirun all narrow it).
+// Slurm and mpirun all narrow it; under OMP_PROC_BIND, OpenMP's places).
 std::vector<int> allowed_cpus();
+// True when the user asked OpenMP to place threads (OMP_PROC_BIND,
+// OMP_PLACES, GOMP_CPU_AFFINITY, KMP_AFFINITY).
+bool openmp_binding_requested();
 
 // How threads are placed on the allowed CPUs.
 //   close:  one thread per core first, neighbouring cores first
 //   spread: one thread per core first, cores spaced evenly
 //   none:   no pinning (leave it to the OS or OMP_PROC_BIND)
 //   list:   an explicit CPU list, thread i on list[i % size]
+// "auto" is close, or none when the user asked OpenMP to place threads.
 struct Placement {
   enum class Kind { kClose, kSpread, kNone, kList } kind = Kind::kClose;
   std::vector<int> cpus;  // kList only
 
-  static Placement parse(std::string_view text);  // close|spread|none|<cpu list>
+  static Placement parse(std::string_view text);  // auto|close|spread|none|<cpu list>
   std::string describe() const;
 };
 

@@ -19,6 +19,10 @@ class Command {
   // Stable dotted names of what this build can run ("mem.triad"), for --list.
   virtual std::vector<std::string> cases() const = 0;
 
+  // True for benchmarks every rank of an MPI job takes part in; under a
+  // launcher, `movebench run` runs the others on rank 0 only.
+  virtual bool collective() const { return false; }
+
   virtual void add_options(CLI::App& app) = 0;
   // Semantic checks after parsing; throws UsageError. Nothing is allocated
   // before it returns.

@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "core/errors.hpp"
+#include "core/launcher.hpp"
 #include "link/backends.hpp"
 
 namespace movebench::link {
@@ -44,16 +45,7 @@ std::vector<std::string> built_backends() {
   return out;
 }
 
-int local_rank_from_env() {
-  for (const char* var : {"OMPI_COMM_WORLD_LOCAL_RANK", "SLURM_LOCALID", "MPI_LOCALRANKID", "PMI_LOCAL_RANK"}) {
-    if (const char* v = std::getenv(var)) {
-      char* end = nullptr;
-      const long r = std::strtol(v, &end, 10);
-      if (end != v && *end == '\0' && r >= 0) return static_cast<int>(r);
-    }
-  }
-  return -1;
-}
+int local_rank_from_env() { return launcher_local_rank(); }
 
 namespace {
 

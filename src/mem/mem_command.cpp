@@ -63,7 +63,9 @@ class MemCommand : public Command {
         ->capture_default_str();
     app.add_option("-t,--threads", threads_text_,
                    "Thread count, or a list (1,2,4 or 1:8) for a scaling run (default: every allowed CPU)");
-    app.add_option("--bind", bind_text_, "Thread placement: close, spread, none, or a CPU list such as 0-3,8")
+    app.add_option("--bind", bind_text_,
+                   "Thread placement: close, spread, none, a CPU list such as 0-3,8, or auto (close; none when "
+                   "OMP_PROC_BIND/OMP_PLACES ask OpenMP to place threads)")
         ->capture_default_str();
     app.add_flag("--verbose-affinity", opt_.verbose_affinity, "Print the CPU and affinity mask of every thread");
     app.add_option("--align", opt_.alignment, "Array alignment in bytes (exactly this; a power of two)")
@@ -244,7 +246,7 @@ class MemCommand : public Command {
   }
 
   MemOptions opt_;
-  std::string mode_text_, elements_text_, array_bytes_text_, threads_text_, bind_text_ = "close";
+  std::string mode_text_, elements_text_, array_bytes_text_, threads_text_, bind_text_ = "auto";
   std::string kernels_text_, sizes_text_;
 };
 

@@ -64,12 +64,6 @@ void restore_stderr(int& saved) {
 
 void MpiCommand::add_options(CLI::App& app) {
   app.preparse_callback([this](std::size_t) { quiet_other_ranks(saved_stderr_); });
-  // Only rank 0 writes the result file: the others see no --json at all
-  // (the rank comes from the launcher's environment, as MPI is not started
-  // while options are parsed).
-  if (auto* json = app.get_option_no_throw("--json")) {
-    json->transform([](std::string path) { return launcher_rank() > 0 ? std::string() : path; }, "", "rank0only");
-  }
   add_all_options(app);
 }
 

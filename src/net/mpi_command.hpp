@@ -13,6 +13,7 @@ namespace movebench::net {
 
 class MpiCommand : public Command {
  public:
+  bool collective() const final { return true; }
   void add_options(CLI::App& app) final;
   void check_options() final;
   int run(Report& report) final;

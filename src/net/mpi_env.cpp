@@ -15,10 +15,6 @@
 namespace movebench::net {
 namespace {
 
-// Launchers and the variable each uses for the rank, most specific first.
-constexpr const char* kRankVariables[] = {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK",
-                                          "MV2_COMM_WORLD_RANK", "SLURM_PROCID"};
-
 bool g_started = false;
 
 void finalize_at_exit() {
@@ -29,14 +25,6 @@ void finalize_at_exit() {
 
 }  // namespace
 
-int launcher_rank() {
-  for (const char* name : kRankVariables) {
-    if (const char* v = std::getenv(name)) return std::atoi(v);
-  }
-  return -1;
-}
-
-bool under_launcher() { return launcher_rank() >= 0; }
 
 void start_mpi() {
   if (g_started) return;

@@ -12,16 +12,14 @@
 #include <thread>
 #include <vector>
 
+#include "core/launcher.hpp"
 #include "core/report.hpp"
 
 namespace movebench::net {
 
-// The rank the launcher (mpirun, srun, hydra) gave this process, from its
-// environment, before MPI starts: -1 when there is none.
-int launcher_rank();
-// True when started by an MPI launcher (so `movebench run` runs the MPI
-// benchmarks in place instead of starting mpirun itself).
-bool under_launcher();
+// launcher_rank() and under_launcher() come from core/launcher.hpp: under a
+// launcher, `movebench run` runs the MPI benchmarks in place instead of
+// starting mpirun itself.
 
 // Starts MPI once (thread level SINGLE: only the main thread calls MPI; the
 // watchdog only ever calls MPI_Abort, as a last resort) and finalizes it at exit.

@@ -9,6 +9,7 @@
 #include "core/clock.hpp"
 #include "core/errors.hpp"
 #include "core/interrupt.hpp"
+#include "core/launcher.hpp"
 
 namespace movebench {
 namespace {
@@ -39,6 +40,9 @@ class RunCommand : public Command {
     for (const auto& c : commands_) {
       if (interrupted()) break;
       if (!only_.empty() && std::find(only_.begin(), only_.end(), c->name()) == only_.end()) continue;
+      // Under a launcher, one copy of mem, link and stream is enough (and
+      // copies on other ranks would disturb it): only rank 0 runs them.
+      if (launcher_rank() > 0 && !c->collective()) continue;
       std::fprintf(stderr, "movebench run: %s\n", c->name().c_str());
       const double t0 = now_seconds();
       std::string why;
@@ -48,6 +52,7 @@ class RunCommand : public Command {
         lines.push_back(fmt::format("{}: skipped ({})", c->name(), why));
       }
     }
+    if (launcher_rank() > 0) return kExitOk;  // rank 0 speaks for the job
     std::printf("\n==== movebench run: summary ====\n");
     for (const auto& l : lines) std::printf("%s\n", l.c_str());
     std::printf("validation: %s\n", report.validated() ? "PASSED" : "FAILED");

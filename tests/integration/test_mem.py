@@ -143,3 +143,15 @@ def test_interrupted_run_keeps_what_it_measured(tmp_path, sig, code):
     assert doc["timings"][0]["stats"]["count"] >= 1
     assert doc["validated"] is True, "what was measured is still validated"
     assert "Solution Validates" in stdout
+
+
+@pytest.mark.parametrize("env", [{"OMP_PROC_BIND": "close"}, {"OMP_PROC_BIND": "spread", "OMP_PLACES": "cores"}, {}])
+def test_threads_get_distinct_cpus_whatever_openmp_was_told(env):
+    # libgomp pins the initial thread before main() when OMP_PROC_BIND is
+    # set; the team must still spread over every CPU the process may use.
+    import os
+    if len(os.sched_getaffinity(0)) < 2:
+        pytest.skip("needs two CPUs")
+    proc = run_movebench("mem", "-n", "64K", "-r", "2", "-k", "copy", "--verbose-affinity", env=env, check=0)
+    cpus = re.findall(r"thread \d+ running on CPU (\d+)", proc.stdout)
+    assert len(cpus) == len(os.sched_getaffinity(0)) and len(set(cpus)) == len(cpus), proc.stdout

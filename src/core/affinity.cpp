@@ -67,7 +67,9 @@ std::string format_cpu_list(const std::vector<int>& cpus) {
   return out;
 }
 
-std::vector<int> allowed_cpus() {
+namespace {
+
+std::vector<int> read_allowed_cpus() {
   // With OMP_PROC_BIND or OMP_PLACES set, libgomp binds the initial thread
   // to the first place before main() runs, so this thread's mask is no
   // longer the process's. OpenMP's places still cover the original mask.
@@ -84,6 +86,24 @@ std::vector<int> allowed_cpus() {
   CPU_ZERO(&set);
   if (sched_getaffinity(0, sizeof(set), &set) != 0) return {0};
   return cpus_of(set);
+}
+
+}  // namespace
+
+std::vector<int> allowed_cpus() {
+  // Read once, before any team pinned the main thread (it is OpenMP's
+  // master): after that its mask is one CPU, not the process's.
+  static const std::vector<int> cpus = read_allowed_cpus();
+  return cpus;
+}
+
+ScopedAffinity::ScopedAffinity() : saved_(std::make_unique<cpu_set_t>()) {
+  CPU_ZERO(saved_.get());
+  ok_ = sched_getaffinity(0, sizeof(cpu_set_t), saved_.get()) == 0;
+}
+
+ScopedAffinity::~ScopedAffinity() {
+  if (ok_) sched_setaffinity(0, sizeof(cpu_set_t), saved_.get());
 }
 
 bool openmp_binding_requested() {

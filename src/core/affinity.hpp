@@ -1,5 +1,8 @@
 // Where threads run: CPU lists, placement policies, pinning, and reports.
 #pragma once
+#include <sched.h>
+
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -39,6 +42,20 @@ std::vector<int> place_threads(int threads, const Placement& placement,
 
 // The allowed CPUs grouped by physical core, in topology order (hwloc).
 std::vector<std::vector<int>> core_ordered_cpus();
+
+// Gives the calling thread back the mask it had when this was made: a
+// benchmark that pinned the main thread leaves it as it found it.
+class ScopedAffinity {
+ public:
+  ScopedAffinity();
+  ~ScopedAffinity();
+  ScopedAffinity(const ScopedAffinity&) = delete;
+  ScopedAffinity& operator=(const ScopedAffinity&) = delete;
+
+ private:
+  std::unique_ptr<cpu_set_t> saved_;
+  bool ok_ = false;
+};
 
 // Pins the calling thread to one CPU. Returns false if the OS refused.
 bool pin_current_thread(int cpu);

@@ -3,6 +3,7 @@
 
 #include <cstdio>
 
+#include "core/affinity.hpp"
 #include "core/interrupt.hpp"
 #include "core/sizes.hpp"
 #include "core/stats.hpp"
@@ -86,6 +87,7 @@ void print_scaling_table(const MemOptions& opt, const std::vector<int>& counts,
 }  // namespace
 
 void run_bandwidth(const MemOptions& opt, Report& report) {
+  const ScopedAffinity restore;  // teams pin the main thread
   std::vector<std::vector<double>> rates;
   std::vector<int> counts;
   for (int threads : opt.threads) {

@@ -120,6 +120,7 @@ std::vector<double> time_chase(const ChaseRing& ring, int samples, double target
 }  // namespace
 
 void run_latency(const MemOptions& opt, Report& report) {
+  const ScopedAffinity restore;  // teams pin the main thread
   const Team team = make_team(opt, 1, false);
   if (!team.cpus.empty()) pin_current_thread(team.cpus.front());
   std::printf("Memory latency: pointer chase through a random cyclic permutation, %llu B per node, 1 thread%s\n",

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "core/affinity.hpp"
 #include "core/errors.hpp"
 #include "core/sizes.hpp"
 #include "core/interrupt.hpp"
@@ -121,6 +122,7 @@ void sweep(const MemOptions& opt, Report& report) {
 }  // namespace
 
 void run_sweep(const MemOptions& opt, Report& report) {
+  const ScopedAffinity restore;  // teams pin the main thread
   if (opt.element_type == "float") {
     sweep<float>(opt, report);
   } else {

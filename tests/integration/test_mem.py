@@ -84,6 +84,12 @@ def test_scaling_run_prints_the_column_table():
     assert [line.split()[0] for line in table[1:3]] == ["1", "2"]
     assert all(len(line.split()) == 9 for line in table[1:3])
     assert re.search(r"thread 1 running on CPU \d+, affinity mask \d+", proc.stdout)
+    # The 1-thread team pins the main thread (OpenMP's master); the 2-thread
+    # team that follows must still get two CPUs.
+    import os
+    if len(os.sched_getaffinity(0)) >= 2:
+        last_two = re.findall(r"thread \d+ running on CPU (\d+)", proc.stdout)[-2:]
+        assert len(set(last_two)) == 2, proc.stdout
 
 
 @pytest.mark.parametrize("mode,threads", [("seq", 1), ("tp", 2)])

@@ -7,6 +7,7 @@
 #include <fstream>
 
 #include "build_info.hpp"
+#include "git_commit.hpp"
 #include "core/errors.hpp"
 #include "core/host_info.hpp"
 #include "core/interrupt.hpp"

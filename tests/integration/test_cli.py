@@ -1,4 +1,5 @@
 """The front door: --version, --list, --help, and bad input everywhere."""
+import json
 import re
 import subprocess
 
@@ -69,3 +70,14 @@ def test_install_puts_the_binary_in_prefix(movebench, tmp_path):
     installed = tmp_path / "bin" / "movebench"
     out = subprocess.run([str(installed), "--version"], capture_output=True, text=True, check=True).stdout
     assert out.startswith("movebench ")
+
+
+def test_result_names_the_commit_it_was_built_from(tmp_path):
+    # Read at build time, so it follows commits without a reconfigure.
+    head = subprocess.run(["git", "-C", str(REPO), "rev-parse", "HEAD"], capture_output=True, text=True)
+    if head.returncode != 0:
+        pytest.skip("not a git checkout")
+    out = tmp_path / "r.json"
+    run_movebench("mem", "-n", "16K", "-r", "1", "-k", "copy", "--json", out, check=0)
+    commit = json.loads(out.read_text())["git_commit"]
+    assert commit.startswith(head.stdout.strip()[:10]), (commit, head.stdout)

@@ -72,9 +72,12 @@ class CollCommand : public MpiCommand {
     app.add_flag("-C", check_every_, "Check the received data after every iteration (an untimed second pass)");
     app.add_flag("--no-check", no_check_, "Do not check the received data");
     app.add_flag("--no-barrier", no_barrier_, "No barrier between consecutive calls (mpiBench's `make nobar`)");
+    app.add_flag("--per-call", per_call_,
+                 "Time each call alone, the barrier between calls outside the timer (OSU's procedure)");
   }
 
   void resolve() override {
+    if (per_call_ && no_barrier_) throw UsageError("--per-call keeps a barrier between calls: not with --no-barrier");
     for (const auto& n : op_names_) {
       auto info = coll_by_name(n);
       if (!info) throw UsageError(fmt::format("unknown operation '{}' (Barrier, Bcast, Alltoall, Alltoallv, "
@@ -186,9 +189,20 @@ class CollCommand : public MpiCommand {
   }
 
   // The timed loop: the collective (and the barrier unless --no-barrier),
-  // nothing else. Seconds per call on this rank.
+  // nothing else. Seconds per call on this rank. With --per-call, OSU's
+  // procedure: each call timed alone, the barrier outside the timer.
   double time_loop(const CollCase& c, int iters) const {
     MPI_Barrier(MPI_COMM_WORLD);
+    if (per_call_) {
+      double total = 0;
+      for (int i = 0; i < iters; ++i) {
+        const double t0 = now_seconds();
+        call_collective(c);
+        total += now_seconds() - t0;
+        MPI_Barrier(c.comm);
+      }
+      return total / iters;
+    }
     const double t0 = now_seconds();
     if (no_barrier_) {
       for (int i = 0; i < iters; ++i) call_collective(c);
@@ -223,6 +237,7 @@ class CollCommand : public MpiCommand {
     std::fflush(stdout);
     Record r{"coll", coll_key(op), c.bytes, {}, per_rank, {}};
     r.params = {{"iters", t.iters}, {"comm", comm.name}, {"ranks", c.nranks}, {"barrier", !no_barrier_},
+                {"timing", per_call_ ? "per-call" : "loop"},
                 {"datatype", op.reduction ? "MPI_DOUBLE" : "MPI_BYTE"}, {"count", c.count}};
     r.figures = {{"avg", s.mean * 1e6, "us", "mean"}, {"min", s.min * 1e6, "us", "min"},
                  {"max", s.max * 1e6, "us", "max"}};
@@ -301,6 +316,7 @@ class CollCommand : public MpiCommand {
     s["cartesian_dims"] = ndims_;
     s["partition_size"] = part_size_;
     s["barrier"] = !no_barrier_;
+    s["timing"] = per_call_ ? "per-call" : "loop";
     s["check"] = no_check_ ? "none" : check_every_ ? "every iteration (untimed pass)" : "once per test (untimed call)";
     s["estimate_iterations"] = kEstimateIters;
     s["step_timeout_s"] = step_timeout_;
@@ -313,7 +329,7 @@ class CollCommand : public MpiCommand {
   std::uint64_t start_ = 0, stop_ = 0, stop_fit_ = 0, mem_limit_ = 0;
   int iters_ = 1000, ndims_ = 0, part_size_ = 0;
   double time_limit_us_ = 0, time_limit_s_ = 0;
-  bool check_once_ = false, check_every_ = false, no_check_ = false, no_barrier_ = false;
+  bool check_once_ = false, check_every_ = false, no_check_ = false, no_barrier_ = false, per_call_ = false;
   bool stopped_ = false;
   CLI::Option* iters_opt_ = nullptr;
   CLI::Option* time_opt_ = nullptr;

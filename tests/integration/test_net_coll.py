@@ -4,10 +4,12 @@ import pathlib
 
 import pytest
 
+from conftest import REPO
 from net_mpi import (MPIBENCH_LINE, load, movebench_errors, mpirun, needs_mpirun, ok)
 
 pytestmark = needs_mpirun
-SAMPLE = pathlib.Path("/work/shared/samples/mpibench-np2-default.txt")
+# shared/ stands beside the checkout (CI clones the repository next to it).
+SAMPLE = REPO.parent / "shared" / "samples" / "mpibench-np2-default.txt"
 
 
 def result_lines(stdout):
@@ -90,6 +92,7 @@ def test_four_ranks_partitions(tmp_path):
     (["Allfoo"], "unknown operation 'Allfoo'"),
     (["-i", "0"], "invalid -i"),
     (["-e", "12Q"], "12Q"),
+    (["--per-call", "--no-barrier"], "--per-call keeps a barrier"),
 ])
 def test_bad_options_one_line_from_rank_0_exit_2(args, words):
     proc, _ = mpirun(2, "coll", *args)
@@ -153,3 +156,15 @@ def test_runs_without_a_launcher_as_one_rank():
     rows = [MPIBENCH_LINE.match(l) for l in result_lines(proc.stdout)]
     assert [r["op"].strip() for r in rows] == ["Barrier", "Allreduce"]
     assert all(r["ranks"] == "1" and r["iters"] == "      5" for r in rows)  # -i below the 5 estimate calls
+
+
+def test_per_call_timing_is_osu_procedure(tmp_path):
+    out = tmp_path / "pc.json"
+    proc, _ = mpirun(2, "coll", "-b", "8", "-e", "1K", "-i", "50", "-t", "0", "--per-call", "Allreduce", "Bcast",
+                     "--json", out)
+    ok(proc)
+    assert len(result_lines(proc.stdout)) == 2 * 8  # 8 B .. 1 KiB, two operations
+    doc = load(out)
+    assert doc["settings"]["coll"]["timing"] == "per-call"
+    assert {r["params"]["timing"] for r in doc["timings"]} == {"per-call"}
+    assert all(r["figures"]["avg"]["value"] > 0 for r in doc["timings"])

@@ -6,7 +6,6 @@
 #include "core/affinity.hpp"
 #include "core/interrupt.hpp"
 #include "core/sizes.hpp"
-#include "core/stats.hpp"
 #include "mem/measure.hpp"
 #include "mem/modes.hpp"
 
@@ -60,7 +59,7 @@ std::vector<double> run_one(const MemOptions& opt, int threads, Report& report) 
     Record r = kernel_record(opt, kernels[k], n, threads, nt, samples);
     r.params["warmup_samples"] = {times[k][0]};
     print_table_row(opt, kernels[k], n, r);
-    best.push_back(best_rate(opt, kernels[k], n, summarize(r.samples).min));
+    best.push_back(r.figures.front().value);  // "bandwidth": traffic over the best time
     report.set_result(fmt::format("mem.{}.{}t", info(kernels[k]).name, threads), best.back(), opt.unit);
     report.add(std::move(r));
   }

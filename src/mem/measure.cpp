@@ -45,9 +45,8 @@ Record kernel_record(const MemOptions& opt, Kernel k, std::uint64_t elements, in
   r.params = {{"mode", opt.mode_name}, {"threads", threads}, {"elements", elements},
               {"type", opt.element_type}, {"nontemporal", nt}, {"alignment", opt.alignment}};
   const std::string unit = opt.unit;
-  const double traffic = ki.words() * eb * n * opt.unit_scale();
-  r.figures.push_back({"bandwidth", traffic / s.min, unit, "min"});
-  r.figures.push_back({"bandwidth_median", traffic / s.median, unit, "median"});
+  r.figures.push_back({"bandwidth", best_rate(opt, k, elements, s.min), unit, "min"});
+  r.figures.push_back({"bandwidth_median", best_rate(opt, k, elements, s.median), unit, "median"});
   if (ki.flops > 0) r.figures.push_back({"flops", ki.flops * n * opt.unit_scale() / s.min, opt.flop_unit(), "min"});
   if (opt.write_allocate && ki.write_allocate && !nt) {
     // With streaming stores the line is not read first: no write-allocate traffic.

@@ -26,8 +26,8 @@ std::vector<Kernel> selected_kernels(const MemOptions& opt);
 Record kernel_record(const MemOptions& opt, Kernel k, std::uint64_t elements, int threads, bool nt,
                      std::vector<double> per_call_seconds);
 
-// Bandwidth (in opt.unit) of a record at its best time; and with
-// write-allocate traffic counted.
+// Bandwidth (in opt.unit) of `elements` per array moved in `seconds`, as the
+// seed counts the kernel's traffic.
 double best_rate(const MemOptions& opt, Kernel k, std::uint64_t elements, double seconds);
 
 // The seed's table: Function, Rate, Rate(flops), Avg, Min, Max, then the

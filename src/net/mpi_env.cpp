@@ -29,8 +29,8 @@ void finalize_at_exit() {
 void start_mpi() {
   if (g_started) return;
   // MPI_THREAD_SINGLE on purpose: asking Open MPI 4.1 for FUNNELED made a
-  // small-message ping-pong about 50% slower here. The watchdog thread only
-  // ever calls MPI_Abort, and only when the main thread is stuck for good.
+  // small-message ping-pong about 50% slower here. So the watchdog thread
+  // makes no MPI call at all (see Watchdog::end_job).
   MPI_Init(nullptr, nullptr);
   g_started = true;
   std::atexit(finalize_at_exit);
@@ -70,7 +70,14 @@ nlohmann::json mpi_facts() {
           {"launcher", under_launcher() ? "yes" : "singleton"}};
 }
 
-Watchdog::Watchdog(std::string command) : command_(std::move(command)), thread_([this] { watch(); }) {}
+// Rank and thread level are read here, on the main thread, before the
+// watchdog's thread exists: under MPI_THREAD_SINGLE that thread may not call MPI.
+Watchdog::Watchdog(std::string command) : command_(std::move(command)), rank_(world_rank()) {
+  int level = MPI_THREAD_SINGLE;
+  MPI_Query_thread(&level);
+  may_abort_ = level == MPI_THREAD_MULTIPLE;
+  thread_ = std::thread([this] { watch(); });
+}
 
 Watchdog::~Watchdog() {
   {
@@ -112,11 +119,20 @@ void Watchdog::watch() {
     std::fprintf(stderr,
                  "movebench %s: error: rank %d: '%s' did not finish within %.0f s (a rank died or hangs, or the "
                  "network is down); aborting the job\n",
-                 command_.c_str(), world_rank(), what_.c_str(), bound_);
+                 command_.c_str(), rank_, what_.c_str(), bound_);
     std::fflush(stderr);
-    MPI_Abort(MPI_COMM_WORLD, kExitFailure);
-    _exit(kExitFailure);  // should MPI_Abort ever return
+    end_job();
   }
+}
+
+// Without MPI_THREAD_MULTIPLE this thread may not call MPI_Abort while the
+// main thread sits in an MPI call, so the process ends itself: launchers
+// (mpirun, srun --kill-on-bad-exit) end the rest of the job when a rank
+// exits non-zero without MPI_Finalize, and every other rank has its own
+// watchdog with the same bound, so no rank waits for ever either way.
+void Watchdog::end_job() {
+  if (may_abort_) MPI_Abort(MPI_COMM_WORLD, kExitFailure);
+  _exit(kExitFailure);
 }
 
 Agreement agree(bool failed_here) {

@@ -21,8 +21,8 @@ namespace movebench::net {
 // launcher, `movebench run` runs the MPI benchmarks in place instead of
 // starting mpirun itself.
 
-// Starts MPI once (thread level SINGLE: only the main thread calls MPI; the
-// watchdog only ever calls MPI_Abort, as a last resort) and finalizes it at exit.
+// Starts MPI once (thread level SINGLE: only the main thread calls MPI) and
+// finalizes it at exit.
 void start_mpi();
 int world_rank();
 int world_size();
@@ -42,7 +42,10 @@ class Watchdog {
 
  private:
   void watch();
+  [[noreturn]] void end_job();
   std::string command_;
+  int rank_ = 0;
+  bool may_abort_ = false;  // MPI_Abort from this thread is legal only under MPI_THREAD_MULTIPLE
   std::mutex mutex_;
   std::condition_variable wake_;
   bool armed_ = false, stop_ = false;

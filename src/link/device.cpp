@@ -18,15 +18,28 @@ std::string_view kind_name(MemKind kind) {
     case MemKind::kPinned: return "pinned";
     case MemKind::kMapped: return "mapped";
     case MemKind::kWriteCombined: return "write_combined";
+    case MemKind::kRegistered: return "registered";
   }
   return "?";
 }
 
+const std::vector<MemKind>& all_host_kinds() {
+  static const std::vector<MemKind> kinds{MemKind::kPageable, MemKind::kPinned, MemKind::kMapped,
+                                          MemKind::kRegistered, MemKind::kWriteCombined};
+  return kinds;
+}
+
+std::string kind_names(const std::vector<MemKind>& kinds) {
+  std::string out;
+  for (auto k : kinds) out += fmt::format("{}{}", out.empty() ? "" : ", ", kind_name(k));
+  return out;
+}
+
 MemKind parse_host_kind(std::string_view name) {
-  for (auto k : {MemKind::kPageable, MemKind::kPinned, MemKind::kMapped, MemKind::kWriteCombined}) {
+  for (auto k : all_host_kinds()) {
     if (name == kind_name(k)) return k;
   }
-  throw UsageError(fmt::format("unknown host memory kind '{}': pageable, pinned, mapped or write_combined", name));
+  throw UsageError(fmt::format("unknown host memory kind '{}': {}", name, kind_names(all_host_kinds())));
 }
 
 ChunkTimes Device::run_extra_design(const std::string& design, const StreamJob&) {

@@ -19,9 +19,17 @@ namespace movebench::link {
 //   mapped          page-locked and mapped into the device's address space,
 //                   so device kernels can read and write it (zero copy)
 //   write_combined  mapped and write-combined (CUDA only)
-enum class MemKind { kDevice, kPageable, kPinned, kMapped, kWriteCombined };
+//   registered      the program's own page-aligned memory, registered with
+//                   the driver after allocation (cudaHostRegister, an OpenCL
+//                   USE_HOST_PTR buffer), as MPI libraries do with user
+//                   buffers; kernels reach it where the backend maps it
+enum class MemKind { kDevice, kPageable, kPinned, kMapped, kWriteCombined, kRegistered };
 std::string_view kind_name(MemKind kind);
 MemKind parse_host_kind(std::string_view name);  // throws UsageError
+// Every host kind, in the order help and error text list them.
+const std::vector<MemKind>& all_host_kinds();
+// "pageable, pinned, ...": the names of `kinds` for help and error text.
+std::string kind_names(const std::vector<MemKind>& kinds);
 
 class Buffer {
  public:

@@ -63,10 +63,11 @@ class LinkCommand : public Command {
     add_common_options(app, opt_.common);
     app.add_option("--directions", directions_, "read (host to device), write, duplex; comma-separated")
         ->capture_default_str();
-    app.add_option("--paths", paths_, "copy (copy engine) and/or kernel (device kernel on mapped host memory)")
+    app.add_option("--paths", paths_, "copy (copy engine) and/or kernel (device kernel on host memory it reaches)")
         ->capture_default_str();
     app.add_option("--host-memory", kinds_,
-                   "Host memory kinds: pageable, pinned, mapped, write_combined (default: all the backend has)");
+                   fmt::format("Host memory kinds, comma-separated: {} (default: all the backend has)",
+                               kind_names(all_host_kinds())));
     app.add_option("--sizes", sizes_, "Bytes per transfer: list or range (1K:64M, 2^10..2^26)")
         ->capture_default_str();
     app.add_option("--fine", fine_, "Sizes per octave between the powers of two of --sizes (a finer sweep)")
@@ -178,7 +179,8 @@ class LinkCommand : public Command {
     const auto have = device.host_kinds();
     for (auto k : opt_.kinds) {
       if (std::find(have.begin(), have.end(), k) == have.end()) {
-        throw UsageError(fmt::format("the {} backend has no {} host memory", device.backend(), kind_name(k)));
+        throw UsageError(fmt::format("the {} backend has no {} host memory (it has {})", device.backend(),
+                                     kind_name(k), kind_names(have)));
       }
     }
   }

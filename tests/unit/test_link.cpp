@@ -108,6 +108,19 @@ TEST(LinkDevice, PicksByIndexNameAndRank) {
   EXPECT_EQ(pick_index("", names, "device"), 0);
 }
 
+TEST(LinkKinds, EveryHostKindParsesFromItsName) {
+  for (auto k : all_host_kinds()) EXPECT_EQ(parse_host_kind(kind_name(k)), k);
+  EXPECT_EQ(parse_host_kind("registered"), MemKind::kRegistered);
+  EXPECT_EQ(kind_names(all_host_kinds()), "pageable, pinned, mapped, registered, write_combined");
+  EXPECT_THROW(parse_host_kind("device"), movebench::UsageError);  // a kind, but not one of host memory
+  try {
+    parse_host_kind("cached");
+    ADD_FAILURE() << "an unknown kind was accepted";
+  } catch (const movebench::UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("registered, write_combined"), std::string::npos) << e.what();
+  }
+}
+
 // Every design on the host backend gives the right output.
 TEST(LinkHostBackend, EveryDesignIsCorrect) {
   auto device = open_host_device({});

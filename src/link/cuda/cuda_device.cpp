@@ -40,8 +40,10 @@ class CudaBuffer : public Buffer {
     switch (kind) {
       case MemKind::kDevice: check(cudaMalloc(&device_, n), "cudaMalloc"); break;
       case MemKind::kPageable:
+      case MemKind::kRegistered:
         pageable_ = HostBuffer(n, 4096);
         std::memset(pageable_.data(), 0, n);
+        if (kind == MemKind::kRegistered) register_mapped(n);
         break;
       case MemKind::kPinned: check(cudaHostAlloc(&host_, n, cudaHostAllocDefault), "cudaHostAlloc"); break;
       case MemKind::kMapped:
@@ -56,9 +58,10 @@ class CudaBuffer : public Buffer {
   ~CudaBuffer() override {
     if (kind() == MemKind::kDevice) cudaFree(device_);
     if (host_) cudaFreeHost(host_);
+    if (kind() == MemKind::kRegistered) cudaHostUnregister(pageable_.data());
   }
   void* host() const override { return host_ ? host_ : pageable_.data(); }
-  // What copies take (any kind) and what kernels take (device, mapped, write-combined).
+  // What copies take (any kind) and what kernels take (device, mapped, write-combined, registered).
   void* copy_ptr() const { return device_ && kind() == MemKind::kDevice ? device_ : host(); }
   std::uint32_t* kernel_ptr() const {
     if (!device_) throw std::runtime_error("a CUDA kernel cannot reach pageable or unmapped pinned memory");
@@ -66,6 +69,18 @@ class CudaBuffer : public Buffer {
   }
 
  private:
+  // The program's own memory made pinned and mapped after the fact, as an MPI
+  // library registers a user's buffer. A failure undoes the registration
+  // before the throw: no destructor runs, and the memory must not be unmapped
+  // while still registered.
+  void register_mapped(std::size_t n) {
+    check(cudaHostRegister(pageable_.data(), n, cudaHostRegisterMapped), "cudaHostRegister");
+    if (const cudaError_t err = cudaHostGetDevicePointer(&device_, pageable_.data(), 0); err != cudaSuccess) {
+      cudaHostUnregister(pageable_.data());
+      check(err, "cudaHostGetDevicePointer");
+    }
+  }
+
   void* device_ = nullptr;
   void* host_ = nullptr;
   HostBuffer pageable_;
@@ -201,9 +216,11 @@ class CudaDevice : public Device {
   std::string name() const override { return prop_.name; }
   nlohmann::json facts() const override;
   std::vector<MemKind> host_kinds() const override {
-    return {MemKind::kPageable, MemKind::kPinned, MemKind::kMapped, MemKind::kWriteCombined};
+    return {MemKind::kPageable, MemKind::kPinned, MemKind::kMapped, MemKind::kRegistered, MemKind::kWriteCombined};
   }
-  bool kernel_reaches(MemKind k) const override { return k == MemKind::kMapped || k == MemKind::kWriteCombined; }
+  bool kernel_reaches(MemKind k) const override {
+    return k == MemKind::kMapped || k == MemKind::kWriteCombined || k == MemKind::kRegistered;
+  }
   bool gate_works_with(MemKind k) const override { return k != MemKind::kPageable; }
   std::unique_ptr<Buffer> alloc(MemKind kind, std::size_t bytes) override {
     return std::make_unique<CudaBuffer>(kind, bytes);

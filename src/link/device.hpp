@@ -135,7 +135,9 @@ class Device {
   // Driver and runtime versions, bus id, PCIe and NUMA facts.
   virtual nlohmann::json facts() const = 0;
   virtual std::vector<MemKind> host_kinds() const = 0;
-  // True when device kernels can read and write this kind directly.
+  // True when the kernel path runs on this kind: device kernels read and
+  // write it directly. False also where they could but the kind stands for
+  // copies only (OpenCL pinned is its mapped allocation, see docs/link.md).
   virtual bool kernel_reaches(MemKind kind) const = 0;
   virtual std::unique_ptr<Buffer> alloc(MemKind kind, std::size_t bytes) = 0;
   virtual std::unique_ptr<Queue> queue() = 0;

@@ -222,7 +222,9 @@ void run_link_bandwidth(Device& device, const LinkOptions& o, Report& report) {
   for (auto kind : kinds) {
     for (auto path : o.paths) {
       if (path == Path::kKernel && !device.kernel_reaches(kind)) {
-        std::printf("\n(link kernel path skipped for %s memory: %s kernels cannot reach it)\n",
+        // "not given", not "cannot reach": OpenCL pinned is the mapped
+        // allocation, kept to the copy engine so its figures stay the copy's.
+        std::printf("\n(link kernel path skipped for %s memory: %s kernels are not given it)\n",
                     std::string(kind_name(kind)).c_str(), device.backend().c_str());
         continue;
       }

@@ -1,8 +1,12 @@
 // The OpenCL backend: any platform and device (PoCL on a CPU in CI, GPUs
 // and FPGAs in the field). Device memory is a plain buffer; "pageable" host
-// memory is ordinary memory copied with Read/WriteBuffer; "mapped" is an
-// ALLOC_HOST_PTR buffer kept mapped, which copies use as pinned memory and
-// kernels read and write directly (zero copy). Timestamps come from event
+// memory is ordinary memory copied with Read/WriteBuffer; "pinned" and
+// "mapped" are the same allocation used two ways (OpenCL has no other
+// pinned memory): an ALLOC_HOST_PTR buffer kept mapped, whose pointer
+// pinned hands to Read/WriteBuffer (NVIDIA oclBandwidthTest's
+// --memory=pinned) and whose cl_mem mapped hands to kernels (zero copy);
+// "registered" is the program's own page-aligned memory wrapped in a
+// USE_HOST_PTR buffer, used both ways. Timestamps come from event
 // profiling (the device's clock); the gate is a user event.
 #define CL_TARGET_OPENCL_VERSION 300
 #define CL_USE_DEPRECATED_OPENCL_1_2_APIS
@@ -103,34 +107,53 @@ class ClGate : public Gate {
   bool opened_ = false;
 };
 
+// The host kinds whose cl_mem kernels are given; pinned is the mapped
+// allocation kept for copies, so that its figures are the copy engine's.
+bool kernel_kind(MemKind kind) { return kind == MemKind::kMapped || kind == MemKind::kRegistered; }
+
 class ClBuffer : public Buffer {
  public:
   ClBuffer(cl_context ctx, cl_command_queue setup, MemKind kind, std::size_t bytes) : Buffer(kind, bytes), setup_(setup) {
     const std::size_t n = bytes ? bytes : 4;
-    if (kind == MemKind::kPageable) {
-      plain_ = HostBuffer(n, 4096);
-      return;
-    }
+    if (kind == MemKind::kPageable || kind == MemKind::kRegistered) plain_ = HostBuffer(n, 4096);
+    if (kind == MemKind::kPageable) return;
+    cl_mem_flags flags = CL_MEM_READ_WRITE;
+    if (kind == MemKind::kPinned || kind == MemKind::kMapped) flags |= CL_MEM_ALLOC_HOST_PTR;
+    if (kind == MemKind::kRegistered) flags |= CL_MEM_USE_HOST_PTR;
     cl_int err = CL_SUCCESS;
-    const cl_mem_flags flags = CL_MEM_READ_WRITE | (kind == MemKind::kMapped ? CL_MEM_ALLOC_HOST_PTR : 0);
-    mem_ = clCreateBuffer(ctx, flags, n, nullptr, &err);
+    mem_ = clCreateBuffer(ctx, flags, n, kind == MemKind::kRegistered ? plain_.data() : nullptr, &err);
     check(err, "clCreateBuffer");
-    if (kind == MemKind::kMapped) {
-      mapped_ = clEnqueueMapBuffer(setup, mem_, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, n, 0, nullptr, nullptr, &err);
+    if (kind == MemKind::kDevice) return;
+    // Host memory stays mapped for the buffer's life, so the host may use its
+    // pointer at any time (OpenCL only promises the host a buffer's contents
+    // while it is mapped); whether a kernel sees them meanwhile is the
+    // device's business, and the pattern check after every test tells.
+    mapped_ = clEnqueueMapBuffer(setup, mem_, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, n, 0, nullptr, nullptr, &err);
+    // OpenCL 1.2 maps a USE_HOST_PTR buffer at its own host pointer; one that
+    // maps it elsewhere copies behind our back, which is not registered memory.
+    const bool moved = err == CL_SUCCESS && kind == MemKind::kRegistered && mapped_ != plain_.data();
+    if (err != CL_SUCCESS || moved) {
+      release();  // the destructor will not run
+      if (moved) throw std::runtime_error("OpenCL mapped a USE_HOST_PTR buffer away from its host memory");
       check(err, "clEnqueueMapBuffer");
     }
   }
-  ~ClBuffer() override {
-    if (mapped_) {
-      clEnqueueUnmapMemObject(setup_, mem_, mapped_, 0, nullptr, nullptr);
-      clFinish(setup_);
-    }
-    if (mem_) clReleaseMemObject(mem_);
-  }
+  ~ClBuffer() override { release(); }
   void* host() const override { return mapped_ ? mapped_ : plain_.data(); }
   cl_mem mem() const { return mem_; }
 
  private:
+  // Unmapped and released before plain_ (a USE_HOST_PTR buffer's memory) is freed.
+  void release() {
+    if (mapped_) {
+      clEnqueueUnmapMemObject(setup_, mem_, mapped_, 0, nullptr, nullptr);
+      clFinish(setup_);
+      mapped_ = nullptr;
+    }
+    if (mem_) clReleaseMemObject(mem_);
+    mem_ = nullptr;
+  }
+
   cl_command_queue setup_;
   HostBuffer plain_;
   cl_mem mem_ = nullptr;
@@ -139,7 +162,9 @@ class ClBuffer : public Buffer {
 
 cl_mem mem_of(Buffer& b) {
   cl_mem m = static_cast<ClBuffer&>(b).mem();
-  if (!m) throw std::runtime_error("an OpenCL kernel cannot reach pageable host memory");
+  if (!m || (b.kind() != MemKind::kDevice && !kernel_kind(b.kind()))) {
+    throw std::runtime_error(fmt::format("OpenCL kernels are not given {} host memory", kind_name(b.kind())));
+  }
   return m;
 }
 
@@ -267,8 +292,10 @@ class ClDevice : public Device {
   std::string backend() const override { return "opencl"; }
   std::string name() const override { return name_; }
   nlohmann::json facts() const override;
-  std::vector<MemKind> host_kinds() const override { return {MemKind::kPageable, MemKind::kMapped}; }
-  bool kernel_reaches(MemKind kind) const override { return kind == MemKind::kMapped; }
+  std::vector<MemKind> host_kinds() const override {
+    return {MemKind::kPageable, MemKind::kPinned, MemKind::kMapped, MemKind::kRegistered};
+  }
+  bool kernel_reaches(MemKind kind) const override { return kernel_kind(kind); }
   std::unique_ptr<Buffer> alloc(MemKind kind, std::size_t bytes) override {
     return std::make_unique<ClBuffer>(context_, setup_->get(), kind, bytes);
   }

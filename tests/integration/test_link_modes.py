@@ -4,7 +4,7 @@ import re
 
 import pytest
 
-from linkrun import BACKENDS, load, records, run
+from linkrun import BACKEND_KINDS, BACKENDS, KERNEL_KINDS, KINDS, load, records, run
 
 TINY = ["--sizes", "4K,16K", "-c", "2", "--batch", "2", "--ring-bytes", "64K", "--steps", "16",
         "--roundtrips", "5", "--roundtrip-sizes", "4,4K"]
@@ -40,13 +40,38 @@ def test_every_mode_runs_and_validates(tmp_path, backend):
     # duplex: the two directions and their total, from the same tests
     read, write, total = (records(doc, f"copy.duplex.{d}")[0] for d in ("read", "write", "total"))
     assert len(read["samples"]) == len(write["samples"]) == len(total["samples"]) == 2
+    # by default every kind the backend has, the kernel path where it runs
+    assert doc["settings"]["link"]["host_memory"] == KINDS[backend]
+    for kind in KINDS[backend]:
+        ops = {r["operation"] for r in doc["timings"] if r["params"]["host_memory"] == kind}
+        assert {"copy.read", "copy.write", "copy.duplex.total"} <= ops, kind
+        assert ("kernel.read" in ops) == (kind in KERNEL_KINDS[backend]), (kind, ops)
 
 
-@pytest.mark.parametrize("backend", BACKENDS)
-def test_corrupted_transfer_is_caught(tmp_path, backend):
+@pytest.mark.parametrize("backend,kind", BACKEND_KINDS)
+def test_each_memory_kind_alone(tmp_path, backend, kind):
+    out = tmp_path / "kind.json"
+    proc = run("link", "bandwidth", "--backend", backend, "--host-memory", kind, "--sizes", "4K", "-c", "2",
+               "--batch", "2", "--directions", "read,write", "--json", out, check=0)
+    assert "validation: PASSED" in proc.stdout
+    doc = load(out)
+    assert doc["validated"] is True and doc["errors"] == {}
+    assert {r["params"]["host_memory"] for r in doc["timings"]} == {kind}
+    assert doc["results"][f"link.copy.write.{kind}"]["value"] > 0
+    reached = kind in KERNEL_KINDS[backend]
+    assert bool(records(doc, "kernel.write")) == reached
+    assert (f"kernel path skipped for {kind} memory" in proc.stdout) != reached
+
+
+# Read checks what arrived in device memory (through a staging buffer);
+# write checks the kind's own memory, so each kind is damaged there.
+@pytest.mark.parametrize("backend,direction,kind", [(b, "read", None) for b in BACKENDS] +
+                         [(b, "write", k) for b, k in BACKEND_KINDS])
+def test_corrupted_transfer_is_caught(tmp_path, backend, direction, kind):
     out = tmp_path / "bad.json"
+    kinds = ["--host-memory", kind] if kind else []
     proc = run("link", "bandwidth", "--backend", backend, "--sizes", "4K", "-c", "2", "--batch", "1",
-               "--directions", "read", "--paths", "copy", "--corrupt-for-test", "--json", out, check=1)
+               "--directions", direction, "--paths", "copy", *kinds, "--corrupt-for-test", "--json", out, check=1)
     assert "validation FAILED" in proc.stderr
     assert "validation: FAILED" in proc.stdout
     doc = load(out)
@@ -79,6 +104,11 @@ def test_latency_only(tmp_path):
     (["--directions", "up"], "unknown direction"),
     (["--count", "0"], "invalid --count"),
     (["--backend", "host", "--host-memory", "write_combined"], "no write_combined host memory"),
+    (["--backend", "host", "--host-memory", "pinned,registered"],
+     "the host backend has no registered host memory (it has pageable, pinned)"),
+    (["--backend", "opencl", "--host-memory", "write_combined"],
+     "the opencl backend has no write_combined host memory (it has pageable, pinned, mapped, registered)"),
+    (["--host-memory", "cached"], "unknown host memory kind 'cached': pageable, pinned, mapped, registered, "),
     (["--backend", "opencl", "--device", "9"], "no OpenCL device with index 9"),
     (["--backend", "opencl", "--platform", "NoSuchVendor"], "no OpenCL platform named like"),
     (["--backend", "host", "--platform", "0"], "--platform applies to the opencl backend only"),

@@ -71,6 +71,9 @@ ChunkTimes persistent(Device& device, const StreamJob& job, DesignState& s) {
   const int groups = device.persistent_groups();
   PersistentJob p{job.in, job.out, s.flags.get(), job.chunk_words, job.chunks, job.timeout_s};
   auto kernel = device.launch_persistent(p);
+  // The kernel reads the flags and buffers until it ends: released and
+  // waited for on every way out, it has ended before they are freed.
+  ReleaseAll release(flags, job.chunks, kernel.get(), job.timeout_s);
   // Launched ahead of the data: the pass starts once every group runs.
   auto running = [&] {
     for (int g = 0; g < groups; ++g) {

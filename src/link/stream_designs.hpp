@@ -3,6 +3,8 @@
 // one pass over `in` -> `out` (x * 3 + 1) and returns when the host saw
 // each chunk's result.
 #pragma once
+#include <atomic>
+#include <cstdint>
 #include <deque>
 #include <memory>
 #include <string>
@@ -16,12 +18,42 @@ namespace movebench::link {
 std::vector<std::string> available_designs(const Device& device);
 // What a design needs beside in/out (queues, device copies, the on-device
 // ring, flags), made before timing and reused by every pass.
+// The queues are declared last: destroyed first, they are drained before
+// the buffers their work uses are freed.
 struct DesignState {
-  std::unique_ptr<Queue> first, second;
   std::unique_ptr<Buffer> dev_in, dev_out, ring, flags;
+  std::unique_ptr<Queue> first, second;
 };
 DesignState prepare_design(Device& device, const std::string& design, const StreamJob& job);
 ChunkTimes run_design(Device& device, const std::string& design, const StreamJob& job, DesignState& state);
+
+// On the way out, whatever happened (a time-out, an error), sets the
+// `count` release flags to 1 and then waits up to timeout_s for `done`
+// (when given): no device-side wait on one of those flags is left pending
+// on memory about to be freed.
+class ReleaseAll {
+ public:
+  ReleaseAll(std::uint32_t* flags, std::size_t count, Event* done = nullptr, double timeout_s = 0)
+      : flags_(flags), count_(count), done_(done), timeout_s_(timeout_s) {}
+  ReleaseAll(const ReleaseAll&) = delete;
+  ReleaseAll& operator=(const ReleaseAll&) = delete;
+  ~ReleaseAll() {
+    for (std::size_t i = 0; i < count_; ++i) {
+      std::atomic_ref<std::uint32_t>(flags_[i]).store(1, std::memory_order_release);
+    }
+    if (!done_) return;
+    try {
+      done_->wait(timeout_s_);
+    } catch (...) {  // already failing, or reported by the caller's own wait
+    }
+  }
+
+ private:
+  std::uint32_t* flags_;
+  std::size_t count_;
+  Event* done_;
+  double timeout_s_;
+};
 
 // Keeps at most `inflight` chunks in flight: before submitting chunk c the
 // host waits for chunk c - inflight and notes when it saw it (used by every

@@ -2,14 +2,17 @@
 // cudaHostAlloc for pinned, mapped and write-combined host memory, the
 // nvbandwidth blocker as the gate, a clock64 pointer chase through host
 // memory, a persistent kernel, and two CUDA-only stream designs: graph
-// launches and kernels gated by stream memory operations.
+// launches and kernels gated by stream memory operations. Needs a CUDA 12.0
+// or newer toolkit (CMake leaves the backend out before that).
 #include <cuda.h>
 #include <cuda_runtime_api.h>
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstring>
 #include <stdexcept>
+#include <vector>
 
 #include "core/buffer.hpp"
 #include "core/clock.hpp"
@@ -27,8 +30,13 @@ using cuda::launch_chase;
 using cuda::launch_serve;
 using cuda::launch_transform;
 
+// One line naming the call and the error (its name is what the CUDA
+// documentation and forums index).
 void check(cudaError_t err, const char* what) {
-  if (err != cudaSuccess) throw std::runtime_error(fmt::format("CUDA {} failed: {}", what, cudaGetErrorString(err)));
+  if (err != cudaSuccess) {
+    throw std::runtime_error(
+        fmt::format("CUDA {} failed: {} ({})", what, cudaGetErrorName(err), cudaGetErrorString(err)));
+  }
 }
 
 constexpr double kGateSeconds = 10;
@@ -90,7 +98,11 @@ CudaBuffer& cb(Buffer& b) { return static_cast<CudaBuffer&>(b); }
 
 class CudaEvent : public Event {
  public:
-  CudaEvent() { check(cudaEventCreate(&event_), "cudaEventCreate"); }
+  // Timing events for marks (elapsed() reads them); events only waited on
+  // skip the timestamp (cudaEventDisableTiming: cheaper to record and query).
+  explicit CudaEvent(bool timing = true) {
+    check(cudaEventCreateWithFlags(&event_, timing ? cudaEventDefault : cudaEventDisableTiming), "cudaEventCreate");
+  }
   ~CudaEvent() override { cudaEventDestroy(event_); }
   bool done() override {
     const cudaError_t e = cudaEventQuery(event_);
@@ -136,7 +148,7 @@ class CudaGate : public Gate {
   CudaGate(FlagPool& pool) : pool_(pool), slot_(pool.take()) {}
   ~CudaGate() override { open(); }
   void open() override { std::atomic_ref<std::uint32_t>(*pool_.host(slot_)).store(1, std::memory_order_release); }
-  const volatile std::uint32_t* device_flag() { return pool_.device(slot_); }
+  const std::uint32_t* device_flag() { return pool_.device(slot_); }
 
  private:
   FlagPool& pool_;
@@ -146,6 +158,9 @@ class CudaGate : public Gate {
 class CudaQueue : public Queue {
  public:
   CudaQueue() { check(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), "cudaStreamCreate"); }
+  // Drained before it goes, so nothing it holds outlives it. Every wait that
+  // can be queued ends by itself (the blocker and the persistent kernel time
+  // out; memops waits are released by ReleaseAll before their stream goes).
   ~CudaQueue() override {
     cudaStreamSynchronize(stream_);
     cudaStreamDestroy(stream_);
@@ -172,33 +187,48 @@ class CudaQueue : public Queue {
   void after(Event& event) override {
     check(cudaStreamWaitEvent(stream_, static_cast<CudaEvent&>(event).get(), 0), "cudaStreamWaitEvent");
   }
-  void finish(double timeout_s) override { mark()->wait(timeout_s); }
+  void finish(double timeout_s) override {
+    CudaEvent end(false);
+    check(cudaEventRecord(end.get(), stream_), "cudaEventRecord");
+    end.wait(timeout_s);
+  }
   cudaStream_t get() const { return stream_; }
 
  private:
   cudaStream_t stream_ = nullptr;
 };
 
-// Stream memory operations from the driver, found at run time through the
-// runtime (so nothing links libcuda).
+// A driver entry point found at run time through the runtime (so nothing
+// links libcuda), nullptr when the driver lacks it. The 12.0 ABI is asked
+// for: the stream memory operations' v2 entry points (CUDA 11.7), which CUDA
+// 12 and later drivers have on every device (the V1 attribute check is gone).
+void* driver_entry(const char* symbol) {
+  void* fn = nullptr;
+  cudaDriverEntryPointQueryResult found{};
+#if CUDART_VERSION >= 12050
+  const cudaError_t err = cudaGetDriverEntryPointByVersion(symbol, &fn, 12000, cudaEnableDefault, &found);
+#else  // the ByVersion form is 12.5+; before it the runtime's own version is used
+  const cudaError_t err = cudaGetDriverEntryPoint(symbol, &fn, cudaEnableDefault, &found);
+#endif
+  return err == cudaSuccess && found == cudaDriverEntryPointSuccess ? fn : nullptr;
+}
+
+// Stream memory operations from the driver.
 struct MemOps {
-  CUresult (*wait)(CUstream, CUdeviceptr, cuuint32_t, unsigned) = nullptr;
-  CUresult (*write)(CUstream, CUdeviceptr, cuuint32_t, unsigned) = nullptr;
+  using Op = CUresult (*)(CUstream, CUdeviceptr, cuuint32_t, unsigned);
+  Op wait = nullptr, write = nullptr;
+  CUresult (*error_name)(CUresult, const char**) = nullptr;
   bool load() {
-    cudaDriverEntryPointQueryResult q{};
-    void* w = nullptr;
-    void* r = nullptr;
-    if (cudaGetDriverEntryPointByVersion("cuStreamWaitValue32", &w, 12000, cudaEnableDefault, &q) != cudaSuccess ||
-        q != cudaDriverEntryPointSuccess) {
-      return false;
-    }
-    if (cudaGetDriverEntryPointByVersion("cuStreamWriteValue32", &r, 12000, cudaEnableDefault, &q) != cudaSuccess ||
-        q != cudaDriverEntryPointSuccess) {
-      return false;
-    }
-    wait = reinterpret_cast<decltype(wait)>(w);
-    write = reinterpret_cast<decltype(write)>(r);
-    return true;
+    wait = reinterpret_cast<Op>(driver_entry("cuStreamWaitValue32"));
+    write = reinterpret_cast<Op>(driver_entry("cuStreamWriteValue32"));
+    error_name = reinterpret_cast<decltype(error_name)>(driver_entry("cuGetErrorName"));
+    return wait && write;
+  }
+  void check(CUresult r, const char* what) const {
+    if (r == CUDA_SUCCESS) return;
+    const char* name = nullptr;
+    if (!error_name || error_name(r, &name) != CUDA_SUCCESS) name = "unknown error";
+    throw std::runtime_error(fmt::format("CUDA {} failed: {} ({})", what, name, static_cast<int>(r)));
   }
 };
 
@@ -207,8 +237,22 @@ class CudaDevice : public Device {
   explicit CudaDevice(int index) : index_(index) {
     check(cudaSetDevice(index), "cudaSetDevice");
     check(cudaGetDeviceProperties(&prop_, index), "cudaGetDeviceProperties");
+    // A binary built without code for this GPU fails here, in one line that
+    // says what to rebuild with, not at the first kernel launch.
+    const cudaError_t image = cuda::kernel_image_status();
+    if (image == cudaErrorNoKernelImageForDevice || image == cudaErrorInvalidDeviceFunction) {
+      throw std::runtime_error(fmt::format(
+          "this movebench has no CUDA code for {} (compute capability {}.{}; built for {}): rebuild with "
+          "-DCMAKE_CUDA_ARCHITECTURES={}{} ({})",
+          prop_.name, prop_.major, prop_.minor, cuda::built_architectures(), prop_.major, prop_.minor,
+          cudaGetErrorName(image)));
+    }
+    check(image, "loading the kernels");
+    // Peak SM clock (cudaDeviceProp::clockRate is gone in CUDA 13; the
+    // attribute stays): a fact only, the chase measures the clock it ran at.
     check(cudaDeviceGetAttribute(&clock_khz_, cudaDevAttrClockRate, index), "clock rate");
     check(cudaDeviceGetAttribute(&sms_, cudaDevAttrMultiProcessorCount, index), "SM count");
+    check(cudaDeviceGetAttribute(&cooperative_, cudaDevAttrCooperativeLaunch, index), "cooperative launch");
     pool_ = std::make_unique<FlagPool>();
     has_memops_ = memops_.load();
   }
@@ -234,7 +278,7 @@ class CudaDevice : public Device {
     return ms * 1e-3;
   }
   Timed chase(Buffer& ring, std::size_t steps) override;
-  bool has_persistent() const override { return true; }
+  bool has_persistent() const override { return cooperative_ != 0; }
   int persistent_groups() const override { return sms_; }
   std::shared_ptr<Event> launch_persistent(const PersistentJob& job) override;
   std::vector<std::string> extra_designs() const override {
@@ -250,12 +294,12 @@ class CudaDevice : public Device {
 
   int index_;
   cudaDeviceProp prop_{};
-  int clock_khz_ = 0, sms_ = 1;
+  int clock_khz_ = 0, sms_ = 1, cooperative_ = 0;
   std::unique_ptr<FlagPool> pool_;
   MemOps memops_;
   bool has_memops_ = false;
   std::unique_ptr<CudaQueue> persistent_queue_;
-  std::unique_ptr<CudaBuffer> chase_out_;
+  std::unique_ptr<CudaBuffer> chase_out_;  // mapped: a cuda::ChaseOut
 };
 
 nlohmann::json CudaDevice::facts() const {
@@ -273,60 +317,78 @@ nlohmann::json CudaDevice::facts() const {
           {"cuda_driver_version", driver},
           {"bus_id", std::string(bus)},
           {"stream_memops", has_memops_},
-          {"clock", "cuda events; chase: SM clock64 at the peak clock rate"}};
+          {"clock", "cuda events; chase: SM clock64, its rate measured against %globaltimer in every chase"}};
 }
 
-// The SM's cycle counter around the chase, converted at the peak clock the
-// GPU reports: if the SM runs slower, the true time is longer, which is why
-// the clock name carries the rate used.
+// The chase on the SM's cycle counter (fine-grained: the global timer may
+// step by 1 us, about one load across PCIe), converted at the rate the SM
+// ran at during that chase, measured against the global nanosecond timer
+// over kCalibNs around it: the peak rate the GPU reports is not what a busy
+// or power-capped SM runs at.
 Timed CudaDevice::chase(Buffer& ring, std::size_t steps) {
-  if (!chase_out_) chase_out_ = std::make_unique<CudaBuffer>(MemKind::kMapped, 4 * sizeof(std::uint64_t));
+  constexpr std::uint64_t kCalibNs = 100'000;
+  if (!chase_out_) chase_out_ = std::make_unique<CudaBuffer>(MemKind::kMapped, sizeof(cuda::ChaseOut));
   CudaQueue q;
-  auto* out = static_cast<std::uint64_t*>(chase_out_->host());
-  check(launch_chase(cb(ring).kernel_ptr(), steps, reinterpret_cast<std::uint64_t*>(chase_out_->kernel_ptr()),
-                     q.get()),
-        "chase kernel");
+  const auto* out = chase_out_->as<cuda::ChaseOut>();
+  auto* device_out = reinterpret_cast<cuda::ChaseOut*>(chase_out_->kernel_ptr());
+  check(launch_chase(cb(ring).kernel_ptr(), steps, kCalibNs, device_out, q.get()), "chase kernel");
   q.finish(60);
-  const double seconds = static_cast<double>(out[0]) / (clock_khz_ * 1e3);
-  return {seconds, fmt::format("gpu clock64 at {} MHz", clock_khz_ / 1000), static_cast<std::uint32_t>(out[1])};
+  if (out->calib_ns == 0 || out->calib_cycles == 0) throw std::runtime_error("CUDA chase: a GPU clock did not advance");
+  const double cycles_per_ns = static_cast<double>(out->calib_cycles) / static_cast<double>(out->calib_ns);
+  return {static_cast<double>(out->cycles) / cycles_per_ns * 1e-9,
+          fmt::format("gpu clock64 at {:.0f} MHz (measured on %globaltimer)", cycles_per_ns * 1e3),
+          static_cast<std::uint32_t>(out->end)};
 }
 
+// One block per SM; the launch is cooperative (see launch_serve), so the
+// groups the host waits for are all running.
 std::shared_ptr<Event> CudaDevice::launch_persistent(const PersistentJob& job) {
   persistent_queue_ = std::make_unique<CudaQueue>();
   auto* flags = cb(*job.flags).kernel_ptr();
   check(launch_serve(cb(*job.in).kernel_ptr(), cb(*job.out).kernel_ptr(), flags, job.chunk_words, job.chunks, sms_,
                      static_cast<std::uint64_t>(job.timeout_s * 1e9), persistent_queue_->get()),
-        "persistent kernel");
+        "persistent kernel (cooperative launch)");
   return persistent_queue_->mark();
 }
 
 // Graph launches: one instantiated graph per chunk (its kernel node bound to
-// the chunk), built before the pass; the pass only launches them.
+// the chunk), built and uploaded to the GPU before the pass (else the first
+// launch of each graph does the upload); the pass only launches them.
 //   host:    launch g0, g1 .. (wait c0) seen0, launch g2 ...
 //   stream:    [K0][K1][K2] ...
 ChunkTimes CudaDevice::graph_design(const StreamJob& job) {
   if (job.chunks > 4096) throw UsageError("the graph design builds one graph per chunk: at most 4096 chunks");
   CudaQueue q;
-  std::vector<cudaGraphExec_t> execs;
+  // Destroyed before the stream is drained: the runtime frees a graph still
+  // in flight when it completes.
+  struct Execs {
+    std::vector<cudaGraphExec_t> all;
+    ~Execs() {
+      for (auto e : all) cudaGraphExecDestroy(e);
+    }
+  } execs;
   for (std::size_t c = 0; c < job.chunks; ++c) {
     const std::size_t at = c * job.chunk_words;
-    cudaGraph_t graph = nullptr;
     check(cudaStreamBeginCapture(q.get(), cudaStreamCaptureModeThreadLocal), "cudaStreamBeginCapture");
-    check(launch_transform(cb(*job.out).kernel_ptr() + at, cb(*job.in).kernel_ptr() + at, job.chunk_words, 3, 1,
-                           q.get()),
-          "captured kernel");
-    check(cudaStreamEndCapture(q.get(), &graph), "cudaStreamEndCapture");
+    const cudaError_t launched = launch_transform(cb(*job.out).kernel_ptr() + at, cb(*job.in).kernel_ptr() + at,
+                                                  job.chunk_words, 3, 1, q.get());
+    cudaGraph_t graph = nullptr;
+    const cudaError_t ended = cudaStreamEndCapture(q.get(), &graph);  // ends the capture even after a failed launch
     cudaGraphExec_t exec = nullptr;
-    check(cudaGraphInstantiate(&exec, graph, 0), "cudaGraphInstantiate");
-    cudaGraphDestroy(graph);
-    execs.push_back(exec);
+    const cudaError_t made =
+        launched == cudaSuccess && ended == cudaSuccess ? cudaGraphInstantiate(&exec, graph, 0) : cudaSuccess;
+    if (graph) cudaGraphDestroy(graph);
+    check(launched, "captured kernel");
+    check(ended, "cudaStreamEndCapture");
+    check(made, "cudaGraphInstantiate");
+    execs.all.push_back(exec);
+    check(cudaGraphUpload(exec, q.get()), "cudaGraphUpload");
   }
-  ChunkTimes t = windowed(job, [&](std::size_t c) {
-    check(cudaGraphLaunch(execs[c], q.get()), "cudaGraphLaunch");
+  q.finish(job.timeout_s);  // uploads done before the pass starts
+  return windowed(job, [&](std::size_t c) {
+    check(cudaGraphLaunch(execs.all[c], q.get()), "cudaGraphLaunch");
     return q.mark();
   });
-  for (auto e : execs) cudaGraphExecDestroy(e);
-  return t;
 }
 
 // Stream memory operations: every chunk's kernel is queued before the pass
@@ -335,42 +397,42 @@ ChunkTimes CudaDevice::graph_design(const StreamJob& job) {
 // no launch and no driver call on a chunk's path.
 //   host:    write go0 go1 (poll done0) seen0 write go2 ...
 //   stream:  [wait go0][K0][write done0][wait go1][K1][write done1] ...
+// A stream wait has no time-out: until its flag is written the stream
+// (and the hardware queue it shares) is stopped. So the host's waits are
+// bounded, and ReleaseAll writes every go flag on the way out, whatever
+// happened, before the stream is drained and the flags freed.
 ChunkTimes CudaDevice::memops_design(const StreamJob& job) {
-  constexpr std::size_t kAhead = 256;  // chunks queued ahead: bounds the stream's queue depth
+  // Chunks queued ahead of the host: more than the window needs, few enough
+  // (3 operations each) that a launch never blocks on a full command queue
+  // while the stream waits for a flag only this thread will write.
+  const std::size_t ahead = std::max<std::size_t>(64, static_cast<std::size_t>(job.inflight) + 1);
   // Destroyed in reverse: flags released, then the stream drained, then the flags freed.
   CudaBuffer flags(MemKind::kMapped, 2 * job.chunks * 4);
   CudaQueue q;
-  auto* host = static_cast<std::uint32_t*>(flags.host());
+  auto* host = flags.as<std::uint32_t>();
   std::memset(host, 0, 2 * job.chunks * 4);
+  ReleaseAll release(host, job.chunks);
   const auto dev = reinterpret_cast<CUdeviceptr>(flags.kernel_ptr());
-  auto stream = reinterpret_cast<CUstream>(q.get());
   auto enqueue = [&](std::size_t c) {
     const std::size_t at = c * job.chunk_words;
-    if (memops_.wait(stream, dev + c * 4, 1, CU_STREAM_WAIT_VALUE_GEQ) != CUDA_SUCCESS) {
-      throw std::runtime_error("cuStreamWaitValue32 failed");
-    }
+    memops_.check(memops_.wait(q.get(), dev + c * 4, 1, CU_STREAM_WAIT_VALUE_GEQ), "cuStreamWaitValue32");
     check(launch_transform(cb(*job.out).kernel_ptr() + at, cb(*job.in).kernel_ptr() + at, job.chunk_words, 3, 1,
                            q.get()),
           "memops kernel");
-    if (memops_.write(stream, dev + (job.chunks + c) * 4, 1, CU_STREAM_WRITE_VALUE_DEFAULT) != CUDA_SUCCESS) {
-      throw std::runtime_error("cuStreamWriteValue32 failed");
-    }
+    // The default write is ordered after the kernel's writes (a system-wide
+    // fence scoped to the stream): output first, then the done flag.
+    memops_.check(memops_.write(q.get(), dev + (job.chunks + c) * 4, 1, CU_STREAM_WRITE_VALUE_DEFAULT),
+                  "cuStreamWriteValue32");
   };
-  // Whatever happens, every wait in the stream is released before it is destroyed.
-  struct Release {
-    std::uint32_t* go;
-    std::size_t n;
-    ~Release() {
-      for (std::size_t c = 0; c < n; ++c) std::atomic_ref<std::uint32_t>(go[c]).store(1, std::memory_order_release);
-    }
-  } release{host, job.chunks};
   std::size_t queued = 0;
-  while (queued < std::min(job.chunks, kAhead)) enqueue(queued++);
+  while (queued < std::min(job.chunks, ahead)) enqueue(queued++);
   ChunkTimes t;
   t.seen.assign(job.chunks, 0);
   std::size_t retired = 0;
   auto retire = [&] {
-    auto ready = [&] { return std::atomic_ref<std::uint32_t>(host[job.chunks + retired]).load() != 0; };
+    auto ready = [&] {
+      return std::atomic_ref<std::uint32_t>(host[job.chunks + retired]).load(std::memory_order_acquire) != 0;
+    };
     if (!wait_until(ready, job.timeout_s)) throw std::runtime_error("memops design: the GPU did not answer in time");
     t.seen[retired++] = now_seconds();
     if (queued < job.chunks) enqueue(queued++);

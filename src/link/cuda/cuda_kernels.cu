@@ -1,5 +1,9 @@
 #include "link/cuda/cuda_kernels.hpp"
 
+#ifndef MOVEBENCH_CUDA_ARCHS
+#define MOVEBENCH_CUDA_ARCHS "?"
+#endif
+
 namespace movebench::link::cuda {
 namespace {
 
@@ -11,6 +15,29 @@ __device__ __forceinline__ std::uint64_t global_ns() {
   return t;
 }
 
+// Flags in mapped host memory are read and written at system scope with
+// acquire/release (PTX ISA 6.0, sm_70+; the mapping CUDA C++ atomics use):
+// what the host wrote before a flag is seen after it, and what the GPU
+// wrote before a flag reaches host memory before the flag does.
+__device__ __forceinline__ std::uint32_t load_acquire(const std::uint32_t* p) {
+  std::uint32_t v;
+  asm volatile("ld.acquire.sys.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+  return v;
+}
+__device__ __forceinline__ void store_release(std::uint32_t* p, std::uint32_t v) {
+  asm volatile("st.release.sys.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+}
+
+// Spins until *flag != 0 (true) or timeout_ns passed (false): no device-side
+// wait is unbounded.
+__device__ bool wait_flag(const std::uint32_t* flag, std::uint64_t timeout_ns) {
+  const std::uint64_t start = global_ns();
+  while (load_acquire(flag) == 0) {
+    if (global_ns() - start > timeout_ns) return false;
+  }
+  return true;
+}
+
 __global__ void transform(std::uint32_t* dst, const std::uint32_t* src, std::size_t n, std::uint32_t mul,
                           std::uint32_t add) {
   for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n;
@@ -19,51 +46,56 @@ __global__ void transform(std::uint32_t* dst, const std::uint32_t* src, std::siz
   }
 }
 
-__global__ void blocker(const volatile std::uint32_t* flag, std::uint64_t timeout_ns) {
-  const std::uint64_t start = global_ns();
-  while (*flag == 0 && global_ns() - start < timeout_ns) {
+__global__ void blocker(const std::uint32_t* flag, std::uint64_t timeout_ns) { wait_flag(flag, timeout_ns); }
+
+// The first global-timer value above `after`, and clock64 right then: the
+// timer may advance in steps (as coarse as 1 us on some GPUs), so a rate is
+// only measured from one step to another.
+__device__ std::uint64_t next_tick(std::uint64_t after, long long& cycles) {
+  std::uint64_t t;
+  while ((t = global_ns()) <= after) {
   }
+  cycles = clock64();
+  return t;
 }
 
-__global__ void chase(const std::uint32_t* ring, std::uint64_t steps, std::uint64_t* out) {
+__global__ void chase(const std::uint32_t* ring, std::uint64_t steps, std::uint64_t calib_ns, ChaseOut* out) {
+  long long c0 = 0, c1 = 0;
+  const std::uint64_t n0 = next_tick(global_ns(), c0);
   std::uint32_t at = 0;
   const long long start = clock64();
   for (std::uint64_t i = 0; i < steps; ++i) at = __ldcv(ring + at);  // uncached: every load crosses the link
   // Branching on the last value makes the clock read wait for that load.
-  if (at == 0xffffffffu) out[2] = 1;
+  if (at == 0xffffffffu) out->sink = 1;
   const long long end = clock64();
-  out[0] = static_cast<std::uint64_t>(end - start);
-  out[1] = at;
+  const std::uint64_t now = global_ns();
+  const std::uint64_t n1 = next_tick(now > n0 + calib_ns ? now : n0 + calib_ns, c1);
+  out->cycles = static_cast<std::uint64_t>(end - start);
+  out->end = at;
+  out->calib_cycles = static_cast<std::uint64_t>(c1 - c0);
+  out->calib_ns = n1 - n0;
 }
 
-__global__ void serve(const std::uint32_t* in, std::uint32_t* out, volatile std::uint32_t* flags, std::size_t words,
+__global__ void serve(const std::uint32_t* in, std::uint32_t* out, std::uint32_t* flags, std::size_t words,
                       std::size_t chunks, std::uint64_t timeout_ns) {
-  __shared__ int give_up;
-  if (threadIdx.x == 0) {
-    flags[chunks * (1 + gridDim.x) + blockIdx.x] = 1;  // running
-    __threadfence_system();
-  }
+  __shared__ bool released;
+  const std::size_t groups = gridDim.x;
+  if (threadIdx.x == 0) store_release(&flags[chunks * (1 + groups) + blockIdx.x], 1);  // running
   for (std::size_t c = 0; c < chunks; ++c) {
-    if (threadIdx.x == 0) {
-      const std::uint64_t start = global_ns();
-      give_up = 0;
-      while (flags[c] == 0) {
-        if (global_ns() - start > timeout_ns) {
-          give_up = 1;
-          break;
-        }
-      }
-    }
+    if (threadIdx.x == 0) released = wait_flag(&flags[c], timeout_ns);
     __syncthreads();
-    if (give_up) return;
+    if (!released) return;  // the host gave up: so does the group
     const std::size_t first = c * words;
     for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < words;
-         i += std::size_t(gridDim.x) * blockDim.x) {
+         i += groups * blockDim.x) {
       out[first + i] = in[first + i] * 3u + 1u;
     }
-    __threadfence_system();  // the chunk's output is visible to the host before its done flag
+    // The barrier orders every thread's output before thread 0's release
+    // store, which publishes them all system-wide before the done flag
+    // (the pattern of cooperative groups' grid sync). It also keeps thread 0
+    // from overwriting `released` while others still read it.
     __syncthreads();
-    if (threadIdx.x == 0) flags[chunks + c * gridDim.x + blockIdx.x] = 1;
+    if (threadIdx.x == 0) store_release(&flags[chunks + c * groups + blockIdx.x], 1);
   }
 }
 
@@ -74,27 +106,39 @@ int blocks_for(std::size_t n) {
 
 }  // namespace
 
+cudaError_t kernel_image_status() {
+  cudaFuncAttributes attributes{};
+  return cudaFuncGetAttributes(&attributes, transform);
+}
+
+const char* built_architectures() { return MOVEBENCH_CUDA_ARCHS; }
+
 cudaError_t launch_transform(std::uint32_t* dst, const std::uint32_t* src, std::size_t n, std::uint32_t mul,
                              std::uint32_t add, cudaStream_t stream) {
   transform<<<blocks_for(n), kThreads, 0, stream>>>(dst, src, n, mul, add);
   return cudaGetLastError();
 }
 
-cudaError_t launch_blocker(const volatile std::uint32_t* flag, std::uint64_t timeout_ns, cudaStream_t stream) {
+cudaError_t launch_blocker(const std::uint32_t* flag, std::uint64_t timeout_ns, cudaStream_t stream) {
   blocker<<<1, 1, 0, stream>>>(flag, timeout_ns);
   return cudaGetLastError();
 }
 
-cudaError_t launch_chase(const std::uint32_t* ring, std::uint64_t steps, std::uint64_t* out, cudaStream_t stream) {
-  chase<<<1, 1, 0, stream>>>(ring, steps, out);
+cudaError_t launch_chase(const std::uint32_t* ring, std::uint64_t steps, std::uint64_t calib_ns, ChaseOut* out,
+                         cudaStream_t stream) {
+  chase<<<1, 1, 0, stream>>>(ring, steps, calib_ns, out);
   return cudaGetLastError();
 }
 
-cudaError_t launch_serve(const std::uint32_t* in, std::uint32_t* out, volatile std::uint32_t* flags,
-                         std::size_t words, std::size_t chunks, int groups, std::uint64_t timeout_ns,
-                         cudaStream_t stream) {
-  serve<<<groups, kThreads, 0, stream>>>(in, out, flags, words, chunks, timeout_ns);
-  return cudaGetLastError();
+// Cooperative: the groups spin for the host and never for each other, but
+// the host waits for every group, so a group left unscheduled behind the
+// others would stall the pass until the time-out. A cooperative launch
+// guarantees all blocks are resident at once (or fails with
+// cudaErrorCooperativeLaunchTooLarge).
+cudaError_t launch_serve(const std::uint32_t* in, std::uint32_t* out, std::uint32_t* flags, std::size_t words,
+                         std::size_t chunks, int groups, std::uint64_t timeout_ns, cudaStream_t stream) {
+  void* args[] = {&in, &out, &flags, &words, &chunks, &timeout_ns};
+  return cudaLaunchCooperativeKernel(serve, dim3(groups), dim3(kThreads), args, 0, stream);
 }
 
 }  // namespace movebench::link::cuda

@@ -8,19 +8,35 @@
 
 namespace movebench::link::cuda {
 
+// cudaSuccess when this build has code the current device can run (a cubin
+// for its architecture, or PTX the driver can compile for it).
+cudaError_t kernel_image_status();
+// The CMAKE_CUDA_ARCHITECTURES this file was compiled for, for messages.
+const char* built_architectures();
+
 // dst[i] = src[i] * mul + add over n words (either side may be mapped host memory).
 cudaError_t launch_transform(std::uint32_t* dst, const std::uint32_t* src, std::size_t n, std::uint32_t mul,
                              std::uint32_t add, cudaStream_t stream);
 // nvbandwidth's blocker: one thread spins until *flag != 0 (mapped host
-// memory the host writes) or timeout_ns on the GPU's clock have passed.
-cudaError_t launch_blocker(const volatile std::uint32_t* flag, std::uint64_t timeout_ns, cudaStream_t stream);
-// One thread follows `steps` links of the ring (uncached loads) and writes
-// the SM cycles they took to out[0] and the end index to out[1].
-cudaError_t launch_chase(const std::uint32_t* ring, std::uint64_t steps, std::uint64_t* out, cudaStream_t stream);
-// The persistent kernel of stream: `groups` blocks; chunk c starts when
-// flags[c] != 0; block b ends it with flags[chunks + c * groups + b] = 1.
-cudaError_t launch_serve(const std::uint32_t* in, std::uint32_t* out, volatile std::uint32_t* flags,
-                         std::size_t words, std::size_t chunks, int groups, std::uint64_t timeout_ns,
+// memory the host writes) or timeout_ns on the GPU's global timer passed.
+cudaError_t launch_blocker(const std::uint32_t* flag, std::uint64_t timeout_ns, cudaStream_t stream);
+// What one chase kernel writes to its mapped `out` words.
+struct ChaseOut {
+  std::uint64_t cycles;        // SM clock64 cycles of the chase
+  std::uint64_t end;           // the word index it ended on
+  std::uint64_t calib_cycles;  // clock64 cycles over calib_ns nanoseconds of %globaltimer:
+  std::uint64_t calib_ns;      //   the SM clock rate while the chase ran
+  std::uint64_t sink;          // never written (keeps the last load's use)
+};
+// One thread follows `steps` links of the ring (uncached loads) timed by the
+// SM's clock64; around it the clock rate is measured against the global
+// nanosecond timer over at least calib_ns.
+cudaError_t launch_chase(const std::uint32_t* ring, std::uint64_t steps, std::uint64_t calib_ns, ChaseOut* out,
                          cudaStream_t stream);
+// The persistent kernel of stream: `groups` blocks launched cooperatively
+// (all co-resident, or the launch fails); chunk c starts when flags[c] != 0;
+// block b ends it with flags[chunks + c * groups + b] = 1.
+cudaError_t launch_serve(const std::uint32_t* in, std::uint32_t* out, std::uint32_t* flags, std::size_t words,
+                         std::size_t chunks, int groups, std::uint64_t timeout_ns, cudaStream_t stream);
 
 }  // namespace movebench::link::cuda

@@ -22,6 +22,10 @@
 #include "link/stream_designs.hpp"
 #include "link/wait.hpp"
 
+#if CUDART_VERSION < 12000
+#error "the CUDA backend needs a CUDA 12.0 or newer toolkit (graph instantiate flags, entry point status)"
+#endif
+
 namespace movebench::link {
 namespace {
 

@@ -1,5 +1,6 @@
 // The CUDA backend (NVIDIA GPUs): streams, events on the GPU clock,
-// cudaHostAlloc for pinned, mapped and write-combined host memory, the
+// cudaHostAlloc for pinned, mapped and write-combined host memory and
+// cudaHostRegister for registered (the program's own) memory, the
 // nvbandwidth blocker as the gate, a clock64 pointer chase through host
 // memory, a persistent kernel, and two CUDA-only stream designs: graph
 // launches and kernels gated by stream memory operations. Needs a CUDA 12.0

@@ -5,6 +5,7 @@
 #include <sys/sysinfo.h>
 #include <unistd.h>
 
+#include <cstring>
 #include <fstream>
 #include <new>
 #include <string>
@@ -34,6 +35,12 @@ HostBuffer::HostBuffer(std::size_t bytes, std::size_t alignment, bool huge_pages
   if (alignment < boundary) base += alignment;  // exactly `alignment`, not more
   data_ = reinterpret_cast<void*>(base);
   if (huge_pages) madvise(reinterpret_cast<void*>(base & ~(kHugePage - 1)), bytes + kHugePage, MADV_HUGEPAGE);
+}
+
+HostBuffer written_buffer(std::size_t bytes, std::size_t alignment, std::byte value) {
+  HostBuffer b(bytes, alignment);
+  std::memset(b.data(), std::to_integer<int>(value), bytes);
+  return b;
 }
 
 HostBuffer::~HostBuffer() {

@@ -34,6 +34,14 @@ class HostBuffer {
   std::size_t bytes_ = 0;
 };
 
+// A buffer every byte of which the calling thread has written, for message
+// buffers that no first-touch scheme places: each page is then real memory
+// on this thread's NUMA node. Untouched anonymous memory reads from the
+// kernel's one shared zero page, always in cache, so a send buffer never
+// written shows a bandwidth no real data moves at (docs/performance.md:
+// two to three times too high for MPI messages on shared memory).
+HostBuffer written_buffer(std::size_t bytes, std::size_t alignment, std::byte value = std::byte{0x5a});
+
 // MemAvailable from /proc/meminfo (falls back to free RAM).
 std::uint64_t available_memory_bytes();
 

@@ -86,7 +86,7 @@ double max_over_ranks(double value) {
 bool run_fpga(const FpgaOptions& o, BeffContext& ctx) {
   const auto steps = fpga_schedule(o.min_exp, o.max_exp, o.max_ll, o.min_ll, o.offset, o.decrease);
   const std::uint64_t top = 1ull << o.max_exp;
-  HostBuffer send(2 * top, 64), recv(2 * top, 64);
+  HostBuffer send = written_buffer(2 * top, 64), recv = written_buffer(2 * top, 64);
   const Ring ring = world_ring();
   const bool root = world_rank() == 0;
   if (root) {

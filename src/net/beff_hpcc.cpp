@@ -133,7 +133,7 @@ struct SizeResult {
 class HpccRun {
  public:
   HpccRun(const HpccOptions& o, BeffContext& ctx, std::uint64_t lmax)
-      : o_(o), ctx_(ctx), lmax_(lmax), send_(2 * lmax, 64), recv_(2 * lmax, 64) {}
+      : o_(o), ctx_(ctx), lmax_(lmax), send_(written_buffer(2 * lmax, 64)), recv_(written_buffer(2 * lmax, 64)) {}
 
   bool run() {
     const int n = world_size();
@@ -246,7 +246,7 @@ class HpccRun {
 // Ping-pong between ranks 0 and 1 beside b_eff: latency at 1 B and
 // bandwidth at L_max, timed as OSU's osu_latency.
 void pingpong_figures(BeffContext& ctx, std::uint64_t lmax) {
-  HostBuffer send(lmax, 64), recv(lmax, 64);
+  HostBuffer send = written_buffer(lmax, 64), recv = written_buffer(lmax, 64);
   const P2pPair pair{0, 1};
   double lat = 0, bw = 0;
   {

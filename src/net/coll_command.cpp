@@ -119,8 +119,8 @@ class CollCommand : public MpiCommand {
     time_limit_s_ = (neither ? kDefaultTimeLimitUs : time_limit_us_) * 1e-6;
     stop_fit_ = fit_stop_to_memory(stop_, n, mem_limit_);
     const std::size_t capacity = std::max<std::size_t>(stop_fit_ * static_cast<std::size_t>(n), 8u * n);
-    send_ = HostBuffer(capacity, 64);
-    recv_ = HostBuffer(capacity, 64);
+    send_ = written_buffer(capacity, 64);
+    recv_ = written_buffer(capacity, 64);
     record_settings(report);
     print_header(report);
     auto comms = make_comms();

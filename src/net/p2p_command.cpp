@@ -99,7 +99,7 @@ class P2pCommand : public MpiCommand {
     }
     record_settings(report);
     const auto top = std::max<std::uint64_t>(*std::max_element(sizes_.begin(), sizes_.end()), 4);
-    HostBuffer send(top, 64), recv(top, 64);
+    HostBuffer send = written_buffer(top, 64), recv = written_buffer(top, 64);
     for (const auto& t : tests_) {
       if (!run_test(report, dog, t, send.as<std::byte>(), recv.as<std::byte>())) break;
     }

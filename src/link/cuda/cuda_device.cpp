@@ -54,8 +54,7 @@ class CudaBuffer : public Buffer {
       case MemKind::kDevice: check(cudaMalloc(&device_, n), "cudaMalloc"); break;
       case MemKind::kPageable:
       case MemKind::kRegistered:
-        pageable_ = HostBuffer(n, 4096);
-        std::memset(pageable_.data(), 0, n);
+        pageable_ = written_buffer(n, 4096, std::byte{0});
         if (kind == MemKind::kRegistered) register_mapped(n);
         break;
       case MemKind::kPinned: check(cudaHostAlloc(&host_, n, cudaHostAllocDefault), "cudaHostAlloc"); break;

@@ -115,7 +115,7 @@ class ClBuffer : public Buffer {
  public:
   ClBuffer(cl_context ctx, cl_command_queue setup, MemKind kind, std::size_t bytes) : Buffer(kind, bytes), setup_(setup) {
     const std::size_t n = bytes ? bytes : 4;
-    if (kind == MemKind::kPageable || kind == MemKind::kRegistered) plain_ = HostBuffer(n, 4096);
+    if (kind == MemKind::kPageable || kind == MemKind::kRegistered) plain_ = written_buffer(n, 4096, std::byte{0});
     if (kind == MemKind::kPageable) return;
     cl_mem_flags flags = CL_MEM_READ_WRITE;
     if (kind == MemKind::kPinned || kind == MemKind::kMapped) flags |= CL_MEM_ALLOC_HOST_PTR;

@@ -1,28 +1,63 @@
 #!/usr/bin/env python3
-"""The link bandwidth table of docs/performance.md from runs of bench/link_stream.sh:
-the median over the runs of each figure. Usage: bench/link_stream_table.py DIR [DIR ...]"""
-import json,statistics as st,collections,sys
-runs=sys.argv[1:]
-val=collections.defaultdict(list)
-for r in runs:
-    for b in ['host','opencl']:
-        d=json.load(open(f'{r}/link_bw_{b}.json'))
-        for rec in d['timings']:
-            f={k:x['value'] for k,x in rec['figures'].items()}
-            key=(b,rec['params']['host_memory'],rec['params']['path'],rec['operation'],rec['bytes'])
-            val[key].append((f['bandwidth'],f['bandwidth_median'],rec['params'].get('overlap')))
-def g(b,k,p,op,sz):
-    v=val.get((b,k,p,op,sz))
-    if not v: return '-'
-    a=st.median(x[0] for x in v); m=st.median(x[1] for x in v)
-    if v[0][2] is not None: return f"{a:.0f} ({st.median(x[2] for x in v):.2f})"
-    return f"{a:.0f} ({m:.0f})"
-kinds={'host':['pageable','pinned'],'opencl':['pageable','pinned','mapped','registered']}
-for b in ['host','opencl']:
-  for k in kinds[b]:
-    for p in ['copy','kernel']:
-      for sz in [65536,16777216]:
-        r=g(b,k,p,f'{p}.read',sz)
-        if r=='-': continue
-        name={'host':'host','opencl':'PoCL'}[b]
-        print(f"| {name}, {k} | {p} | {sz//1024 if sz<1<<20 else sz>>20} {'KiB' if sz<1<<20 else 'MiB'} | {r} | {g(b,k,p,f'{p}.write',sz)} | {g(b,k,p,f'{p}.duplex.total',sz)} |")
+"""The link bandwidth table of docs/performance.md from runs of bench/link_stream.sh.
+
+Each cell is the median over the runs of that figure: the average bandwidth
+(the tests' median in brackets) or, for duplex, the total (overlap in brackets).
+Usage: bench/link_stream_table.py DIR [DIR ...]
+"""
+import collections
+import json
+import statistics
+import sys
+
+BACKENDS = {"host": ("host", ["pageable", "pinned"]),
+            "opencl": ("PoCL", ["pageable", "pinned", "mapped", "registered"])}
+SIZES = [64 << 10, 16 << 20]
+
+
+def load(dirs):
+    """(backend, kind, path, operation, bytes) -> [(average, median, overlap)] over the runs."""
+    found = collections.defaultdict(list)
+    for run in dirs:
+        for backend in BACKENDS:
+            with open(f"{run}/link_bw_{backend}.json") as f:
+                doc = json.load(f)
+            for rec in doc["timings"]:
+                fig = {name: x["value"] for name, x in rec["figures"].items()}
+                par = rec["params"]
+                key = (backend, par["host_memory"], par["path"], rec["operation"], rec["bytes"])
+                found[key].append((fig["bandwidth"], fig["bandwidth_median"], par.get("overlap")))
+    return found
+
+
+def cell(values):
+    if not values:
+        return None
+    average = statistics.median(v[0] for v in values)
+    if values[0][2] is not None:
+        return f"{average:.0f} ({statistics.median(v[2] for v in values):.2f})"
+    return f"{average:.0f} ({statistics.median(v[1] for v in values):.0f})"
+
+
+def size_text(n):
+    return f"{n >> 10} KiB" if n < 1 << 20 else f"{n >> 20} MiB"
+
+
+def main(dirs):
+    found = load(dirs)
+    for backend, (label, kinds) in BACKENDS.items():
+        for kind in kinds:
+            for path in ("copy", "kernel"):
+                for size in SIZES:
+                    cells = [cell(found.get((backend, kind, path, f"{path}.{op}", size)))
+                             for op in ("read", "write", "duplex.total")]
+                    if cells[0] is None:
+                        continue
+                    row = " | ".join(c or "-" for c in cells)
+                    print(f"| {label}, {kind} | {path} | {size_text(size)} | {row} |")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) < 2:
+        sys.exit("usage: bench/link_stream_table.py DIR [DIR ...]")
+    main(sys.argv[1:])

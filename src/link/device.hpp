@@ -155,7 +155,10 @@ class Device {
   // Persistent kernel: starts it and returns at once; wait with the event.
   virtual bool has_persistent() const = 0;
   virtual std::shared_ptr<Event> launch_persistent(const PersistentJob& job) = 0;
-  virtual int persistent_groups() const { return 1; }
+  // Worker groups of the persistent kernel for chunks of `chunk_words`: the
+  // host waits for every group's done flag, so a small chunk gets only the
+  // groups it has work for.
+  virtual int persistent_groups(std::size_t /*chunk_words*/) const { return 1; }
   // Backend-only stream designs (CUDA: "graph", "memops").
   virtual std::vector<std::string> extra_designs() const { return {}; }
   virtual ChunkTimes run_extra_design(const std::string& design, const StreamJob& job);

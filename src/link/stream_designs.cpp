@@ -68,7 +68,7 @@ ChunkTimes pipeline(const StreamJob& job, DesignState& s) {
 ChunkTimes persistent(Device& device, const StreamJob& job, DesignState& s) {
   auto* flags = s.flags->as<std::uint32_t>();
   std::memset(flags, 0, s.flags->bytes());
-  const int groups = device.persistent_groups();
+  const int groups = device.persistent_groups(job.chunk_words);
   PersistentJob p{job.in, job.out, s.flags.get(), job.chunk_words, job.chunks, job.timeout_s};
   auto kernel = device.launch_persistent(p);
   // The kernel reads the flags and buffers until it ends: released and
@@ -148,7 +148,7 @@ DesignState prepare_design(Device& device, const std::string& design, const Stre
     s.ring = device.alloc(MemKind::kDevice, job.chunk_words * 4 * static_cast<std::size_t>(job.inflight));
     s.second = device.queue();
   } else if (design == "persistent") {
-    const auto groups = static_cast<std::size_t>(device.persistent_groups());
+    const auto groups = static_cast<std::size_t>(device.persistent_groups(job.chunk_words));
     const std::size_t words = job.chunks * (1 + groups) + groups;
     s.flags = device.alloc(job.in->kind(), words * 4);  // mapped wherever the kernel reads its input
   }

@@ -283,7 +283,13 @@ class CudaDevice : public Device {
   }
   Timed chase(Buffer& ring, std::size_t steps) override;
   bool has_persistent() const override { return cooperative_ != 0; }
-  int persistent_groups() const override { return sms_; }
+  // One block per 256 words of a chunk, at most one per SM: every block
+  // polls the host's flag across the link and publishes a done flag the
+  // host reads, so idle blocks would only add latency.
+  int persistent_groups(std::size_t chunk_words) const override {
+    const std::size_t wanted = (chunk_words + cuda::kThreadsPerBlock - 1) / cuda::kThreadsPerBlock;
+    return static_cast<int>(std::clamp<std::size_t>(wanted, 1, static_cast<std::size_t>(sms_)));
+  }
   std::shared_ptr<Event> launch_persistent(const PersistentJob& job) override;
   std::vector<std::string> extra_designs() const override {
     return has_memops_ ? std::vector<std::string>{"graph", "memops"} : std::vector<std::string>{"graph"};
@@ -344,12 +350,13 @@ Timed CudaDevice::chase(Buffer& ring, std::size_t steps) {
           static_cast<std::uint32_t>(out->end)};
 }
 
-// One block per SM; the launch is cooperative (see launch_serve), so the
+// persistent_groups() blocks; the launch is cooperative (see launch_serve), so the
 // groups the host waits for are all running.
 std::shared_ptr<Event> CudaDevice::launch_persistent(const PersistentJob& job) {
   persistent_queue_ = std::make_unique<CudaQueue>();
   auto* flags = cb(*job.flags).kernel_ptr();
-  check(launch_serve(cb(*job.in).kernel_ptr(), cb(*job.out).kernel_ptr(), flags, job.chunk_words, job.chunks, sms_,
+  check(launch_serve(cb(*job.in).kernel_ptr(), cb(*job.out).kernel_ptr(), flags, job.chunk_words, job.chunks,
+                     persistent_groups(job.chunk_words),
                      static_cast<std::uint64_t>(job.timeout_s * 1e9), persistent_queue_->get()),
         "persistent kernel (cooperative launch)");
   return persistent_queue_->mark();

@@ -7,7 +7,7 @@
 namespace movebench::link::cuda {
 namespace {
 
-constexpr int kThreads = 256;
+constexpr int kThreads = kThreadsPerBlock;
 
 __device__ __forceinline__ std::uint64_t global_ns() {
   std::uint64_t t;

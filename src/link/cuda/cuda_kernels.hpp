@@ -8,6 +8,9 @@
 
 namespace movebench::link::cuda {
 
+// Threads per block of every kernel here.
+constexpr int kThreadsPerBlock = 256;
+
 // cudaSuccess when this build has code the current device can run (a cubin
 // for its architecture, or PTX the driver can compile for it).
 cudaError_t kernel_image_status();

@@ -10,7 +10,7 @@ enum ExitCode : int {
   kExitOk = 0,
   kExitFailure = 1,   // validation failed or a run error
   kExitUsage = 2,     // bad options or input: nothing was measured
-  kExitSkipped = 77,  // what CTest counts as a skip: backend or device absent
+  kExitSkipped = 77,  // what CTest counts as a skip: an MPI command in a build without MPI
 };
 
 // Thrown while options are checked, before anything is allocated or timed.

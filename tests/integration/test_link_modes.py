@@ -4,7 +4,8 @@ import re
 
 import pytest
 
-from linkrun import BACKEND_KINDS, BACKENDS, KERNEL_KINDS, KINDS, load, records, run
+from linkrun import (BACKEND_KINDS, BACKENDS, KERNEL_KINDS, KINDS, assert_kept_after_interrupt, load, records, run,
+                     run_interrupted)
 
 TINY = ["--sizes", "4K,16K", "-c", "2", "--batch", "2", "--ring-bytes", "64K", "--steps", "16",
         "--roundtrips", "5", "--roundtrip-sizes", "4,4K"]
@@ -139,3 +140,12 @@ def test_parsable_lines_and_worker_cpu(tmp_path):
     assert any(l.startswith("MOVEBENCH_RESULT name=link.copy.read metric=bandwidth value=") and " unit=MB/s "
                in l and " bytes=4096 " in l and "host_memory=pageable" in l for l in lines), lines
     assert load(out)["link_device"]["worker_cpus"] == [0]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_interrupted_link_keeps_what_it_measured(tmp_path, backend):
+    out = tmp_path / "int.json"
+    code, _ = run_interrupted("link", "bandwidth", "--backend", backend, "--sizes", "4K:64M", "--count", "2000",
+                              json_path=out)
+    assert code == 130
+    assert_kept_after_interrupt(load(out))

@@ -4,7 +4,7 @@ import re
 
 import pytest
 
-from linkrun import BACKENDS, load, records, run
+from linkrun import BACKENDS, assert_kept_after_interrupt, load, records, run, run_interrupted
 
 DESIGNS = ["offload", "chunked", "pipeline", "persistent"]
 SMALL = ["--chunks", "8", "--chunk-count", "256", "--iterations", "2", "--inflight", "2"]
@@ -64,3 +64,13 @@ def test_suite_runs_link_and_stream_bounded(tmp_path):
     assert "validation: PASSED" in proc.stdout
     doc = load(out)
     assert {t["benchmark"] for t in doc["timings"]} == {"link", "stream"}
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_interrupted_stream_keeps_what_it_measured(tmp_path, backend):
+    out = tmp_path / "int.json"
+    code, stdout = run_interrupted("stream", "--backend", backend, "--chunks", "8", "--chunk-count", "256",
+                                   "--iterations", "20000", json_path=out)  # seconds per design
+    assert code == 130
+    assert_kept_after_interrupt(load(out))
+    assert "PASSED" in stdout

@@ -149,3 +149,15 @@ def test_interrupted_link_keeps_what_it_measured(tmp_path, backend):
                               json_path=out)
     assert code == 130
     assert_kept_after_interrupt(load(out))
+
+
+def test_cuda_backend_is_built_wherever_nvcc_is_found(tmp_path):
+    """The issue's contract: CI has the CUDA toolkit and no GPU, and must still compile the backend."""
+    import shutil
+    nvcc = shutil.which("nvcc") or shutil.which("nvcc", path="/usr/local/cuda/bin")
+    if not nvcc:
+        pytest.skip("no nvcc on this machine")
+    out = tmp_path / "b.json"
+    run("link", "--backend", "host", "--sizes", "4K", "-c", "1", "bandwidth", "--directions", "read", "--paths", "copy",
+        "--json", out, check=0)
+    assert "cuda" in load(out)["build"]["backends"]

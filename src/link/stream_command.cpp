@@ -51,8 +51,8 @@ class StreamCommand : public Command {
     return "Host-device streaming: offload vs chunked vs pipeline vs persistent kernel; latency and throughput";
   }
   std::vector<std::string> cases() const override {
-    return {"stream.offload", "stream.chunked", "stream.pipeline", "stream.persistent", "stream.graph",
-            "stream.memops"};
+    return {"stream.launch_bound", "stream.offload", "stream.chunked", "stream.pipeline",
+            "stream.persistent",   "stream.graph",   "stream.memops"};
   }
 
   void add_options(CLI::App& app) override {
@@ -144,6 +144,7 @@ class StreamCommand : public Command {
     std::printf("# Chunks:             %zu\nChunk count:          %zu\nTotal count:          %zu\n"
                 "Iterations:           %d\n",
                 shape.chunks, shape.chunk_count, shape.chunks * shape.chunk_count, shape.iterations);
+    launch_bound(device, report);
     bool passed = true;
     for (const auto& d : designs) {
       if (interrupted()) break;
@@ -162,6 +163,27 @@ class StreamCommand : public Command {
   }
 
   static double mean(const std::vector<double>& v) { return v.empty() ? 0 : summarize(v).mean; }
+
+  // What no design launching a kernel per chunk can beat (the seed's
+  // t_launch + t_finish), measured before the designs for comparison.
+  void launch_bound(Device& device, Report& report) {
+    constexpr int kCount = 100;
+    auto host = device.alloc(stream_kind(device), 4);
+    const auto seconds = empty_kernel_roundtrips(device, *host, kCount, common_.timeout_s);
+    if (seconds.empty()) return;
+    const Summary s = summarize(seconds);
+    std::printf("\nEmpty kernel, queued to completion seen (t_launch + t_finish): median %.2f us, min %.2f us "
+                "over %zu\n", s.median * 1e6, s.min * 1e6, seconds.size());
+    Record rec;
+    rec.benchmark = "stream";
+    rec.operation = "launch_bound";
+    rec.bytes = 0;
+    rec.params = {{"backend", device.backend()}};
+    rec.samples = seconds;
+    rec.figures = {{"latency", s.median * 1e9, "ns", "median"}, {"latency_min", s.min * 1e9, "ns", "min"}};
+    report.add(std::move(rec));
+    report.set_result("stream.launch_bound", s.median * 1e9, "ns");
+  }
 
   // Every iteration: fresh input pattern and a cleared output (untimed), one
   // pass, then every output element checked.

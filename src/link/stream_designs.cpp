@@ -8,6 +8,7 @@
 
 #include "core/clock.hpp"
 #include "core/errors.hpp"
+#include "core/interrupt.hpp"
 #include "link/wait.hpp"
 
 namespace movebench::link {
@@ -162,6 +163,18 @@ ChunkTimes run_design(Device& device, const std::string& design, const StreamJob
   if (design == "pipeline") return pipeline(job, state);
   if (design == "persistent") return persistent(device, job, state);
   return device.run_extra_design(design, job);
+}
+
+std::vector<double> empty_kernel_roundtrips(Device& device, Buffer& host, int count, double timeout_s) {
+  auto q = device.queue();
+  std::vector<double> seconds;
+  for (int i = -1; i < count && !interrupted(); ++i) {
+    const double t0 = now_seconds();
+    q->transform(host, 0, host, 0, 0, 1, 0);
+    q->mark()->wait(timeout_s);
+    if (i >= 0) seconds.push_back(now_seconds() - t0);
+  }
+  return seconds;
 }
 
 double pass_latency(const ChunkTimes& t) { return t.seen.front() - t.submitted.front(); }

@@ -87,6 +87,11 @@ ChunkTimes windowed(const StreamJob& job, Submit&& submit) {
   return t;
 }
 
+// The seed's lower bound on the latency of any design that launches a kernel
+// per chunk, t_launch + t_finish: an empty kernel queued and its completion
+// seen by the host (host clock), `count` times after one warm-up. Seconds.
+std::vector<double> empty_kernel_roundtrips(Device& device, Buffer& host, int count, double timeout_s);
+
 // The seed's definitions over one pass: latency = first chunk submitted to
 // its result seen by the host; throughput = input bytes over the wall time
 // from the first submission to the last result seen (bytes per second).

@@ -20,6 +20,8 @@ def test_every_design_passes_with_seed_output(tmp_path, backend):
         title = d.capitalize()
         assert re.search(rf"^{title} average latency:\s+[\d.]+ ms$", proc.stdout, re.M), d
         assert re.search(rf"^{title} average throughput:\s+[\d.]+ MB/s$", proc.stdout, re.M), d
+    assert re.search(r"^Empty kernel, queued to completion seen \(t_launch \+ t_finish\): median [\d.]+ us, "
+                     r"min [\d.]+ us over 100$", proc.stdout, re.M)
     assert proc.stdout.rstrip().endswith("PASSED")
     assert proc.stdout.count("smallest chunk keeping 90% of the best throughput") == 3  # all but offload
     doc = load(out)
@@ -29,6 +31,10 @@ def test_every_design_passes_with_seed_output(tmp_path, backend):
         assert recs and all(len(r["samples"]) == 2 for r in recs), d
         assert all(r["figures"]["throughput"]["value"] > 0 for r in recs), d
         assert f"stream.{d}.latency" in doc["results"]
+    bound = records(doc, "launch_bound")
+    assert len(bound) == 1 and len(bound[0]["samples"]) == 100
+    assert 0 < bound[0]["figures"]["latency_min"]["value"] <= bound[0]["figures"]["latency"]["value"]
+    assert doc["results"]["stream.launch_bound"]["value"] == bound[0]["figures"]["latency"]["value"]
     assert {r["bytes"] for r in records(doc, "chunked")} == {1024, 4096}
     assert doc["results"]["stream.chunked.chunk90"]["value"] in (1024, 4096)
 

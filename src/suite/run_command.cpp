@@ -19,12 +19,13 @@ class RunCommand : public Command {
   explicit RunCommand(const std::vector<std::unique_ptr<Command>>& commands) : commands_(commands) {}
   std::string name() const override { return "run"; }
   std::string summary() const override {
-    return "The default suite: every benchmark this machine can run, bounded to about a minute";
+    return "The default suite: every benchmark this machine can run, with bounded settings (seconds to a minute)";
   }
   std::vector<std::string> cases() const override { return {}; }
 
   void add_options(CLI::App& app) override {
-    app.add_option("--only", only_, "Run only these benchmarks (e.g. mem)");
+    app.add_option("--only", only_, "Run only these benchmarks, comma- or space-separated (e.g. mem,link)")
+        ->delimiter(',');
   }
 
   void check_options() override {

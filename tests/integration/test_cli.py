@@ -5,7 +5,7 @@ import subprocess
 
 import pytest
 
-from conftest import REPO, run_movebench
+from conftest import REPO, load_result, run_movebench
 
 
 def test_version_is_exactly_name_and_semver():
@@ -81,3 +81,10 @@ def test_result_names_the_commit_it_was_built_from(tmp_path):
     run_movebench("mem", "-n", "16K", "-r", "1", "-k", "copy", "--json", out, check=0)
     commit = json.loads(out.read_text())["git_commit"]
     assert commit.startswith(head.stdout.strip()[:10]), (commit, head.stdout)
+
+
+def test_run_only_takes_a_comma_separated_list(tmp_path):
+    out = tmp_path / "only.json"
+    proc = run_movebench("run", "--only", "link,stream", "--json", out, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert {t["benchmark"] for t in load_result(out)["timings"]} == {"link", "stream"}

@@ -88,3 +88,17 @@ def test_run_only_takes_a_comma_separated_list(tmp_path):
     proc = run_movebench("run", "--only", "link,stream", "--json", out, timeout=120)
     assert proc.returncode == 0, proc.stderr
     assert {t["benchmark"] for t in load_result(out)["timings"]} == {"link", "stream"}
+
+
+# Each command's page, where every option of its --help must be described.
+PAGES = {"mem": "docs/mem.md", "link": "docs/link.md", "stream": "docs/stream.md", "beff": "docs/beff.md",
+         "coll": "docs/coll.md", "p2p": "docs/beff.md", "run": "README.md"}
+
+
+@pytest.mark.parametrize("command", sorted(PAGES))
+def test_every_option_of_help_is_in_the_docs(command):
+    helptext = run_movebench(command, "--help", check=0).stdout
+    options = set(re.findall(r"^\s+(?:-\w,)?(--[a-z0-9-]+)", helptext, re.M)) - {"--help"}
+    assert options, helptext
+    page = (REPO / PAGES[command]).read_text()
+    assert [o for o in sorted(options) if o not in page] == []

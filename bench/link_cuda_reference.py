@@ -6,7 +6,10 @@ or CuPy in the same run, as ratios: the issue-4 goal is H2D and D2H at least
     bench/link_cuda_reference.py --bin build/release/movebench --sizes 64M,256M
 """
 import argparse
+import collections
 import json
+import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -73,12 +76,18 @@ def reference(size, reps, direction, trials):
 
 
 def movebench_rates(binary, sizes, count, batch):
-    with tempfile.NamedTemporaryFile(suffix=".json") as out:
-        subprocess.run([binary, "link", "bandwidth", "--backend", "cuda", "--paths", "copy",
-                        "--directions", "read,write", "--host-memory", "pinned",
-                        "--sizes", ",".join(map(str, sizes)), "-c", str(count), "--batch", str(batch),
-                        "--json", out.name], check=True, stdout=subprocess.DEVNULL)
-        doc = json.load(open(out.name))
+    """Median MB/s per (operation, bytes) of one movebench run; exits with its code if it fails."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "link.json")
+        proc = subprocess.run([binary, "link", "bandwidth", "--backend", "cuda", "--paths", "copy",
+                               "--directions", "read,write", "--host-memory", "pinned",
+                               "--sizes", ",".join(map(str, sizes)), "-c", str(count), "--batch", str(batch),
+                               "--json", out], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        if proc.returncode != 0:
+            sys.stderr.write(proc.stderr)
+            sys.exit(proc.returncode)
+        with open(out) as f:
+            doc = json.load(f)
     return {(t["operation"], t["bytes"]): t["figures"]["bandwidth_median"]["value"] for t in doc["timings"]}
 
 
@@ -88,15 +97,27 @@ def main():
     ap.add_argument("--sizes", default="16M,64M,256M")
     ap.add_argument("--count", type=int, default=20, help="tests per size (both tools)")
     ap.add_argument("--batch", type=int, default=8, help="copies per test (both tools)")
+    ap.add_argument("--rounds", type=int, default=3,
+                    help="alternating rounds (movebench, then the reference); medians over them")
     args = ap.parse_args()
     sizes = parse_sizes(args.sizes)
-    ours = movebench_rates(args.bin, sizes, args.count, args.batch)
-    print(f"{'bytes':>12} {'direction':>9} {'movebench MB/s':>15} {'reference MB/s':>15} {'ratio':>6}  reference")
+    ours, refs = collections.defaultdict(list), collections.defaultdict(list)
+    name = None
+    for _ in range(args.rounds):
+        for key, rate in movebench_rates(args.bin, sizes, args.count, args.batch).items():
+            ours[key].append(rate)
+        for size in sizes:
+            for direction in ("read", "write"):
+                name, ref = reference(size, args.batch, direction, args.count)
+                refs[(f"copy.{direction}", size)].append(ref)
+    print(f"{'bytes':>12} {'direction':>9} {'movebench MB/s':>15} {'reference MB/s':>15} {'ratio':>6}  "
+          f"reference: {name}, medians of {args.rounds} alternating rounds")
     for size in sizes:
         for direction in ("read", "write"):
-            name, ref = reference(size, args.batch, direction, args.count)
-            mine = ours[(f"copy.{direction}", size)]
-            print(f"{size:>12} {direction:>9} {mine:>15.0f} {ref:>15.0f} {mine / ref:>6.3f}  {name} (median of {args.count})")
+            key = (f"copy.{direction}", size)
+            mine, ref = statistics.median(ours[key]), statistics.median(refs[key])
+            per_round = " ".join(f"{a / b:.3f}" for a, b in zip(ours[key], refs[key]))
+            print(f"{size:>12} {direction:>9} {mine:>15.0f} {ref:>15.0f} {mine / ref:>6.3f}  per round: {per_round}")
 
 
 if __name__ == "__main__":

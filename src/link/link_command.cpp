@@ -93,42 +93,22 @@ class LinkCommand : public Command {
   }
 
   bool run_in_suite(Report& report, std::string& why) override {
-    // Bounded: the host backend always (and an accelerator when present),
-    // 4 KiB to 1 MiB, a few tests per size.
+    // Bounded: 4 KiB to 1 MiB, a few tests per size, on the default device.
     LinkOptions bounded;
     bounded.sizes = {4096, 16384, 65536, 262144, 1u << 20};
     bounded.count = 5;
     bounded.batch = 4;
     bounded.roundtrips = 50;
     opt_ = std::move(bounded);
-    std::vector<std::string> backends{"host"};
-    for (const auto& b : built_backends()) {
-      if (b != "host") backends.push_back(b);
-    }
-    int ran = 0;
-    for (const auto& b : backends) {
-      opt_.common.choice.backend = b;
-      try {
-        auto device = open_and_describe(opt_.common, report, "link");
-        record_settings(report, *device);
-        run_link(*device, opt_, report);
-        ++ran;
-      } catch (const UsageError& e) {  // not built here, or no such device: skipped
-        if (b == "host") throw;
-        std::fprintf(stderr, "movebench run: link %s skipped: %s\n", b.c_str(), e.what());
-      } catch (const std::exception& e) {  // a device that failed: recorded, the suite goes on
-        if (b == "host") throw;
-        report.add_error("link." + b, e.what());
-        std::fprintf(stderr, "movebench run: link %s failed: %s\n", b.c_str(), e.what());
-      }
-    }
-    if (ran == 0) why = "no backend could open a device";
-    return ran > 0;
+    return run_on_default_device(opt_.common, report, "link", why, [&](Device& device) {
+      record_settings(report, device);
+      run_link(device, opt_, report);
+    });
   }
 
   std::string suite_summary(const Report& report) const override {
     const auto& r = report.document()["results"];
-    std::string line = "link:";
+    std::string line = suite_label(report, "link");
     for (const char* key : {"link.copy.read.pinned", "link.copy.write.pinned", "link.copy.duplex.total.pinned"}) {
       if (r.contains(key)) line += fmt::format(" {} {:.0f} MB/s;", key + 5, r[key]["value"].get<double>());
     }

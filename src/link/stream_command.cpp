@@ -107,17 +107,18 @@ class StreamCommand : public Command {
     return kExitOk;
   }
 
-  bool run_in_suite(Report& report, std::string&) override {
-    common_ = CommonOptions{};
-    common_.choice.backend = "host";
-    Shape s{16, 4096, 2, 3};
-    auto device = open_and_describe(common_, report, "stream");
-    run_all(*device, report, s, {4096, 16384, 65536});
-    return true;
+  bool run_in_suite(Report& report, std::string& why) override {
+    const Shape bounded{16, 4096, 2, 3};
+    return run_on_default_device(common_, report, "stream", why,
+                                 [&](Device& device) { run_all(device, report, bounded, {4096, 16384, 65536}); });
   }
 
   std::string suite_summary(const Report& report) const override {
-    std::string line = "stream:";
+    std::string line = suite_label(report, "stream");
+    const auto& results = report.document()["results"];
+    if (results.contains("stream.launch_bound")) {
+      line += fmt::format(" launch bound {:.1f} us;", results["stream.launch_bound"]["value"].get<double>() / 1e3);
+    }
     for (const auto& [key, value] : report.document()["results"].items()) {
       if (key.starts_with("stream.") && key.ends_with(".latency")) line += fmt::format(" {} {:.1f} us;", key.substr(7), value["value"].get<double>() / 1e3);
     }

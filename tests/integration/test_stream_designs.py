@@ -65,11 +65,13 @@ def test_suite_runs_link_and_stream_bounded(tmp_path):
     out = tmp_path / "run.json"
     proc = run("run", "--only", "link", "stream", "--json", out, check=0, timeout=120)
     lines = proc.stdout.splitlines()
-    assert any(l.startswith("link: copy.read.pinned") for l in lines), proc.stdout
-    assert any(l.startswith("stream: ") and "persistent.latency" in l for l in lines), proc.stdout
+    # one device, named: the default (host here: no accelerator, and PoCL's CPU device only when asked for)
+    assert any(l.startswith("link (host): copy.read.pinned") for l in lines), proc.stdout
+    assert any(l.startswith("stream (host): launch bound ") and "persistent.latency" in l for l in lines), proc.stdout
     assert "validation: PASSED" in proc.stdout
     doc = load(out)
     assert {t["benchmark"] for t in doc["timings"]} == {"link", "stream"}
+    assert {t["params"]["backend"] for t in doc["timings"]} == {"host"}
 
 
 @pytest.mark.parametrize("backend", BACKENDS)

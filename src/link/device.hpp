@@ -82,8 +82,10 @@ class Queue {
                          std::uint32_t mul, std::uint32_t add) = 0;
   virtual void hold(Gate& gate) = 0;
   virtual std::shared_ptr<Event> mark() = 0;
-  // Later work in this queue waits for `event` (from any queue).
-  virtual void after(Event& event) = 0;
+  // Later work in this queue waits for `event` (from any queue). Shared:
+  // the queue may hold the event until its wait is over (the host worker
+  // does), after the caller and the producing queue have let it go.
+  virtual void after(const std::shared_ptr<Event>& event) = 0;
   virtual void finish(double timeout_s) = 0;
 };
 

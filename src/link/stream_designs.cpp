@@ -55,7 +55,7 @@ ChunkTimes pipeline(const StreamJob& job, DesignState& s) {
     const std::size_t slot = (c % static_cast<std::size_t>(job.inflight)) * job.chunk_words;
     s.first->transform(*s.ring, slot, *job.in, at, job.chunk_words, 3, 0);
     auto produced = s.first->mark();
-    s.second->after(*produced);
+    s.second->after(produced);
     s.second->transform(*job.out, at, *s.ring, slot, job.chunk_words, 1, 1);
     return s.second->mark();
   });

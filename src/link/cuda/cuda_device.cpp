@@ -188,8 +188,8 @@ class CudaQueue : public Queue {
     check(cudaEventRecord(e->get(), stream_), "cudaEventRecord");
     return e;
   }
-  void after(Event& event) override {
-    check(cudaStreamWaitEvent(stream_, static_cast<CudaEvent&>(event).get(), 0), "cudaStreamWaitEvent");
+  void after(const std::shared_ptr<Event>& event) override {  // the stream keeps the dependency itself
+    check(cudaStreamWaitEvent(stream_, static_cast<CudaEvent&>(*event).get(), 0), "cudaStreamWaitEvent");
   }
   void finish(double timeout_s) override {
     CudaEvent end(false);

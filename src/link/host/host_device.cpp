@@ -108,8 +108,10 @@ class HostQueue : public Queue {
     worker_.push([event] { event->fire(); });
     return event;
   }
-  void after(Event& event) override {
-    auto* e = static_cast<HostEvent*>(&event);
+  void after(const std::shared_ptr<Event>& event) override {
+    // The command owns the event: the producer's worker may drop its copy
+    // (and the caller its own) before this worker is done waiting.
+    auto e = std::static_pointer_cast<HostEvent>(event);
     worker_.push([e] {
       try {
         e->wait(HostGate::kGateSeconds);

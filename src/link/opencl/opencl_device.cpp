@@ -218,8 +218,8 @@ class ClQueue : public Queue {
     check(clEnqueueMarkerWithWaitList(queue_, 0, nullptr, &e), "marker");
     return std::make_shared<ClEvent>(e, queue_);
   }
-  void after(Event& event) override {
-    cl_event e = static_cast<ClEvent&>(event).get();
+  void after(const std::shared_ptr<Event>& event) override {  // a wait list retains its events
+    cl_event e = static_cast<ClEvent&>(*event).get();
     check(clEnqueueMarkerWithWaitList(queue_, 1, &e, nullptr), "cross-queue wait");
   }
   void finish(double timeout_s) override { mark()->wait(timeout_s); }

@@ -122,6 +122,8 @@ struct ChunkTimes {
   std::vector<double> submitted, seen;
 };
 
+enum class Probe { kChase, kWrite };
+
 // A latency figure measured on the device side, and which clock measured it.
 struct Timed {
   double seconds = 0;
@@ -150,10 +152,13 @@ class Device {
   // Seconds between two completed events on the device clock.
   virtual double elapsed(Event& from, Event& to) = 0;
 
-  // Latency from the device side through host memory `ring` (a pointer
-  // chase: word i holds the index of the next word): `steps` dependent
-  // loads starting at word 0. Returns the time of the whole chase.
-  virtual Timed chase(Buffer& ring, std::size_t steps) = 0;
+  // Latency from the device side through host memory `buf`, one device
+  // thread, timed on the device's clock (the whole probe):
+  //   kChase  n dependent loads from word 0 (word i holds the next index);
+  //           Timed::end is the index the chase ended on
+  //   kWrite  stores of value + i to words 0..n-1, then a wait until they
+  //           are performed system-wide (the seed's write response)
+  virtual Timed probe(Probe what, Buffer& buf, std::size_t n, std::uint32_t value) = 0;
   // Persistent kernel: starts it and returns at once; wait with the event.
   virtual bool has_persistent() const = 0;
   virtual std::shared_ptr<Event> launch_persistent(const PersistentJob& job) = 0;

@@ -53,7 +53,8 @@ class LinkCommand : public Command {
     for (auto p : {"copy", "kernel"}) {
       for (auto d : {"read", "write", "duplex"}) out.push_back(fmt::format("link.{}.{}", p, d));
     }
-    out.insert(out.end(), {"link.latency.first_word", "link.latency.chase", "link.roundtrip"});
+    out.insert(out.end(), {"link.latency.first_word", "link.latency.chase", "link.latency.write_first_word",
+                           "link.latency.write_burst", "link.roundtrip"});
     return out;
   }
 
@@ -76,6 +77,8 @@ class LinkCommand : public Command {
     app.add_option("--batch", opt_.batch, "Transfers queued behind the gate per test")->capture_default_str();
     app.add_option("--ring-bytes", ring_, "latency: host memory chased by the device")->capture_default_str();
     app.add_option("--steps", opt_.steps, "latency: dependent loads of the N-word chase")->capture_default_str();
+    app.add_option("--write-bytes", write_, "latency: bytes of the device's write burst into host memory")
+        ->capture_default_str();
     app.add_option("--roundtrip-sizes", roundtrip_, "latency: sizes of the small-copy round trip")
         ->capture_default_str();
     app.add_option("--roundtrips", opt_.roundtrips, "latency: round trips per size")->capture_default_str();
@@ -147,6 +150,10 @@ class LinkCommand : public Command {
     if (opt_.ring_bytes < 128 || opt_.ring_bytes > (1ull << 32)) {
       throw UsageError("--ring-bytes must be from 128 bytes to 4 GiB");
     }
+    opt_.write_bytes = parse_size(write_);
+    if (opt_.write_bytes < 4 || opt_.write_bytes % 4 || opt_.write_bytes > (1ull << 30)) {
+      throw UsageError("--write-bytes must be whole 32-bit words, from 4 bytes to 1 GiB");
+    }
     if (opt_.count < 1) throw UsageError(fmt::format("invalid --count '{}': 1 or more", opt_.count));
     if (opt_.batch < 1) throw UsageError(fmt::format("invalid --batch '{}': 1 or more", opt_.batch));
     if (opt_.roundtrips < 1) throw UsageError("--roundtrips must be 1 or more");
@@ -179,6 +186,7 @@ class LinkCommand : public Command {
     s["batch"] = opt_.batch;
     s["ring_bytes"] = opt_.ring_bytes;
     s["steps"] = opt_.steps;
+    s["write_bytes"] = opt_.write_bytes;
     s["roundtrip_sizes"] = opt_.roundtrip_sizes;
     s["roundtrips"] = opt_.roundtrips;
     s["timeout_s"] = opt_.common.timeout_s;
@@ -186,7 +194,7 @@ class LinkCommand : public Command {
 
   LinkOptions opt_;
   std::string mode_ = "all", directions_ = "read,write,duplex", paths_ = "copy,kernel", kinds_;
-  std::string sizes_ = "4K:64M", ring_ = "4M", roundtrip_ = "4,64,4K";
+  std::string sizes_ = "4K:64M", ring_ = "4M", write_ = "4K", roundtrip_ = "4,64,4K";
   int fine_ = 1;
 };
 

@@ -1,14 +1,17 @@
-// link latency: a pointer chase from the device through host memory, and
-// the small-copy round trip seen by the host.
+// link latency: a pointer chase from the device through host memory, the
+// device's writes into host memory, and the small-copy round trip seen by
+// the host.
 //
-// The chase is timed as T(n) - T(0): a chase of n dependent loads minus an
-// empty chase on the same clock, so launch and clock-reading costs cancel
+// Device-side probes are timed as T(n) - T(0): a probe of n words minus an
+// empty probe on the same clock, so launch and clock-reading costs cancel
 // whatever clock the backend has (the GPU's own on CUDA). First-word
-// latency is n = 1; the per-word figure is (T(steps) - T(0)) / steps.
+// latency is n = 1; the chase's per-word figure is (T(steps) - T(0)) / steps;
+// the write burst is T(write_bytes / 4) - T(0), as the seed's 4 KiB written.
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cstdio>
+#include <cstring>
 #include <numeric>
 #include <random>
 
@@ -59,7 +62,7 @@ std::vector<double> chases(Device& device, Buffer& ring, std::size_t steps, int 
   const std::uint32_t expected = chase_end(ring.as<std::uint32_t>(), steps);
   for (int i = 0; i < count && !interrupted(); ++i) {
     build_ring(ring.as<std::uint32_t>(), ring.bytes());
-    const Timed t = device.chase(ring, steps);
+    const Timed t = device.probe(Probe::kChase, ring, steps, 0);
     ok = ok && t.end == expected;
     out.push_back(t.seconds);
   }
@@ -94,7 +97,7 @@ void run_chase(Device& device, const LinkOptions& o, Report& report) {
   }
   auto ring = device.alloc(kind, o.ring_bytes);
   build_ring(ring->as<std::uint32_t>(), ring->bytes());
-  const std::string clock = device.chase(*ring, 1).clock;  // warm-up, and which clock
+  const std::string clock = device.probe(Probe::kChase, *ring, 1, 0).clock;  // warm-up, and which clock
   bool ok = true;
   const auto empties = chases(device, *ring, 0, o.count, ok);
   auto one = chases(device, *ring, 1, o.count, ok);
@@ -123,6 +126,60 @@ void run_chase(Device& device, const LinkOptions& o, Report& report) {
               static_cast<unsigned long long>(o.steps), per * static_cast<double>(o.steps), per);
   if (first > 0) report.set_result("link.latency.first_word", first, "ns");
   report.set_result("link.latency.chase", per, "ns");
+}
+
+// `count` write probes of n words: the host clears the words before each
+// (untimed) and checks after it that every one arrived.
+std::vector<double> writes(Device& device, Buffer& buf, std::size_t n, int count, bool& corrupt, bool& ok) {
+  std::vector<double> out;
+  auto* words = buf.as<std::uint32_t>();
+  for (int i = 0; i < count && !interrupted(); ++i) {
+    std::memset(words, 0, n * 4);
+    const auto value = static_cast<std::uint32_t>(0x5eed0001u + 7919u * static_cast<std::uint32_t>(i));
+    out.push_back(device.probe(Probe::kWrite, buf, n, value).seconds);
+    if (corrupt && n > 0) words[n - 1] ^= 1u;  // tests only: the check must catch this
+    corrupt = corrupt && n == 0;
+    for (std::size_t w = 0; w < n && ok; ++w) ok = words[w] == value + static_cast<std::uint32_t>(w);
+  }
+  return out;
+}
+
+// The seed's write latency: the first word and a burst of --write-bytes
+// written by the device into host memory, each until performed.
+void run_write(Device& device, const LinkOptions& o, Report& report) {
+  const MemKind kind = chase_kind(device, o);
+  if (kind == MemKind::kDevice) return;  // run_chase said why
+  const std::size_t n = o.write_bytes / 4;
+  auto buf = device.alloc(kind, o.write_bytes);
+  const std::string clock = device.probe(Probe::kWrite, *buf, 1, 1).clock;  // warm-up, and which clock
+  bool corrupt = o.common.corrupt_for_test, ok = true;
+  const auto empties = writes(device, *buf, 0, o.count, corrupt, ok);
+  auto one = writes(device, *buf, 1, o.count, corrupt, ok);
+  auto burst = writes(device, *buf, n, o.count, corrupt, ok);
+  if (empties.empty() || one.empty() || burst.empty()) return;
+  report.validation(ok, ok ? "link latency: every word the device wrote arrived"
+                           : "link latency: a word the device wrote into host memory is wrong");
+  if (!ok) std::fprintf(stderr, "movebench link: validation FAILED: a word the device wrote into host memory is wrong\n");
+  const double empty = summarize(empties).median;
+  const nlohmann::json params = {{"backend", device.backend()}, {"host_memory", kind_name(kind)},
+                                 {"clock", clock}, {"empty_probe_s", empty}};
+  const std::size_t samples = one.size();
+  const double first = (summarize(one).median - empty) * 1e9, all = (summarize(burst).median - empty) * 1e9;
+  add_latency(report, "latency.write_first_word", 4, params, std::move(one), empty, 1);
+  add_latency(report, "latency.write_burst", o.write_bytes, params, std::move(burst), empty, 1);
+  std::printf("\n== link write latency from the device into %s host memory (%s, T(n) - T(0)) ==\n",
+              std::string(kind_name(kind)).c_str(), clock.c_str());
+  auto line = [&](const std::string& what, double ns) {
+    if (ns > 0) {
+      std::printf("%-22s %10.1f ns (median of %zu)\n", what.c_str(), ns, samples);
+    } else {
+      std::printf("%-22s below the resolution of the %s\n", what.c_str(), clock.c_str());
+    }
+  };
+  line("first word written:", first);
+  line(fmt::format("{} B written:", o.write_bytes), all);
+  if (first > 0) report.set_result("link.latency.write_first_word", first, "ns");
+  if (all > 0) report.set_result("link.latency.write_burst", all, "ns");
 }
 
 // Host-timed: a copy to the device and back, waited for, per size.
@@ -160,6 +217,7 @@ void run_roundtrip(Device& device, const LinkOptions& o, Report& report) {
 
 void run_link_latency(Device& device, const LinkOptions& o, Report& report) {
   run_chase(device, o, report);
+  if (!interrupted()) run_write(device, o, report);
   if (!interrupted()) run_roundtrip(device, o, report);
 }
 

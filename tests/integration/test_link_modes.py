@@ -91,12 +91,28 @@ def test_fine_sweep_and_memory_kinds(tmp_path):
 def test_latency_only(tmp_path):
     out = tmp_path / "lat.json"
     proc = run("link", "latency", "--backend", "opencl", "--ring-bytes", "64K", "--steps", "32", "-c", "3",
-               "--roundtrips", "3", "--roundtrip-sizes", "64", "--json", out, check=0)
+               "--write-bytes", "1K", "--roundtrips", "3", "--roundtrip-sizes", "64", "--json", out, check=0)
     assert "first word:" in proc.stdout
+    assert "first word written:" in proc.stdout and "1024 B written:" in proc.stdout
     doc = load(out)
     chase = records(doc, "latency.chase")[0]
     assert chase["params"]["clock"] == "opencl event profiling" and chase["params"]["steps"] == 32
+    burst = records(doc, "latency.write_burst")[0]
+    assert burst["bytes"] == 1024 and len(burst["samples"]) == 3 and burst["params"]["host_memory"] == "mapped"
+    assert len(records(doc, "latency.write_first_word")) == 1
+    assert doc["validated"] is True
     assert not records(doc, "copy.read")
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_device_write_that_does_not_arrive_is_caught(tmp_path, backend):
+    out = tmp_path / "bad.json"
+    proc = run("link", "latency", "--backend", backend, "-c", "2", "--roundtrips", "2", "--write-bytes", "256",
+               "--corrupt-for-test", "--json", out, check=1)
+    assert "a word the device wrote into host memory is wrong" in proc.stderr
+    doc = load(out)
+    assert doc["validated"] is False and "validation" in doc["errors"]
+    assert records(doc, "latency.write_burst"), "what was measured is kept"
 
 
 @pytest.mark.parametrize("args,message", [
@@ -104,6 +120,7 @@ def test_latency_only(tmp_path):
     (["--backend", "nope"], "unknown backend"),
     (["--directions", "up"], "unknown direction"),
     (["--count", "0"], "invalid --count"),
+    (["--write-bytes", "6"], "--write-bytes must be whole 32-bit words"),
     (["--backend", "host", "--host-memory", "write_combined"], "no write_combined host memory"),
     (["--backend", "host", "--host-memory", "pinned,registered"],
      "the host backend has no registered host memory (it has pageable, pinned)"),

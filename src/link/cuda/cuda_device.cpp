@@ -31,7 +31,7 @@ namespace movebench::link {
 namespace {
 
 using cuda::launch_blocker;
-using cuda::launch_chase;
+using cuda::launch_probe;
 using cuda::launch_serve;
 using cuda::launch_transform;
 
@@ -281,7 +281,7 @@ class CudaDevice : public Device {
           "cudaEventElapsedTime");
     return ms * 1e-3;
   }
-  Timed chase(Buffer& ring, std::size_t steps) override;
+  Timed probe(Probe what, Buffer& buf, std::size_t n, std::uint32_t value) override;
   bool has_persistent() const override { return cooperative_ != 0; }
   // One block per 256 words of a chunk, at most one per SM: every block
   // polls the host's flag across the link and publishes a done flag the
@@ -309,7 +309,7 @@ class CudaDevice : public Device {
   MemOps memops_;
   bool has_memops_ = false;
   std::unique_ptr<CudaQueue> persistent_queue_;
-  std::unique_ptr<CudaBuffer> chase_out_;  // mapped: a cuda::ChaseOut
+  std::unique_ptr<CudaBuffer> probe_out_;  // mapped: a cuda::ChaseOut
 };
 
 nlohmann::json CudaDevice::facts() const {
@@ -327,23 +327,24 @@ nlohmann::json CudaDevice::facts() const {
           {"cuda_driver_version", driver},
           {"bus_id", std::string(bus)},
           {"stream_memops", has_memops_},
-          {"clock", "cuda events; chase: SM clock64, its rate measured against %globaltimer in every chase"}};
+          {"clock", "cuda events; latency probes: SM clock64, its rate measured against %globaltimer in every probe"}};
 }
 
-// The chase on the SM's cycle counter (fine-grained: the global timer may
+// A probe on the SM's cycle counter (fine-grained: the global timer may
 // step by 1 us, about one load across PCIe), converted at the rate the SM
-// ran at during that chase, measured against the global nanosecond timer
+// ran at during that probe, measured against the global nanosecond timer
 // over kCalibNs around it: the peak rate the GPU reports is not what a busy
 // or power-capped SM runs at.
-Timed CudaDevice::chase(Buffer& ring, std::size_t steps) {
+Timed CudaDevice::probe(Probe what, Buffer& buf, std::size_t n, std::uint32_t value) {
   constexpr std::uint64_t kCalibNs = 100'000;
-  if (!chase_out_) chase_out_ = std::make_unique<CudaBuffer>(MemKind::kMapped, sizeof(cuda::ChaseOut));
+  if (!probe_out_) probe_out_ = std::make_unique<CudaBuffer>(MemKind::kMapped, sizeof(cuda::ProbeOut));
   CudaQueue q;
-  const auto* out = chase_out_->as<cuda::ChaseOut>();
-  auto* device_out = reinterpret_cast<cuda::ChaseOut*>(chase_out_->kernel_ptr());
-  check(launch_chase(cb(ring).kernel_ptr(), steps, kCalibNs, device_out, q.get()), "chase kernel");
+  const auto* out = probe_out_->as<cuda::ProbeOut>();
+  auto* device_out = reinterpret_cast<cuda::ProbeOut*>(probe_out_->kernel_ptr());
+  check(launch_probe(cb(buf).kernel_ptr(), n, what == Probe::kWrite, value, kCalibNs, device_out, q.get()),
+        "probe kernel");
   q.finish(60);
-  if (out->calib_ns == 0 || out->calib_cycles == 0) throw std::runtime_error("CUDA chase: a GPU clock did not advance");
+  if (out->calib_ns == 0 || out->calib_cycles == 0) throw std::runtime_error("CUDA probe: a GPU clock did not advance");
   const double cycles_per_ns = static_cast<double>(out->calib_cycles) / static_cast<double>(out->calib_ns);
   return {static_cast<double>(out->cycles) / cycles_per_ns * 1e-9,
           fmt::format("gpu clock64 at {:.0f} MHz (measured on %globaltimer)", cycles_per_ns * 1e3),

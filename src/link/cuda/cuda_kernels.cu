@@ -59,19 +59,36 @@ __device__ std::uint64_t next_tick(std::uint64_t after, long long& cycles) {
   return t;
 }
 
-__global__ void chase(const std::uint32_t* ring, std::uint64_t steps, std::uint64_t calib_ns, ChaseOut* out) {
+// n dependent uncached loads from word 0: every load crosses the link.
+__device__ std::uint32_t chase(const std::uint32_t* ring, std::uint64_t n, ProbeOut* out) {
+  std::uint32_t at = 0;
+  for (std::uint64_t i = 0; i < n; ++i) at = __ldcv(ring + at);
+  // Branching on the last value makes the clock read after it wait for that load.
+  if (at == 0xffffffffu) out->sink = 1;
+  return at;
+}
+
+// n stores, then a system-scope fence, which waits until they are performed
+// for the host (the seed's write response).
+__device__ std::uint32_t store(std::uint32_t* words, std::uint64_t n, std::uint32_t value) {
+  for (std::uint64_t i = 0; i < n; ++i) words[i] = value + static_cast<std::uint32_t>(i);
+  __threadfence_system();
+  return n ? value + static_cast<std::uint32_t>(n - 1) : 0u;
+}
+
+// One thread: the probe timed by clock64, the SM clock's rate measured
+// against %globaltimer around it over at least calib_ns.
+__global__ void probe(std::uint32_t* buf, std::uint64_t n, int write, std::uint32_t value, std::uint64_t calib_ns,
+                      ProbeOut* out) {
   long long c0 = 0, c1 = 0;
   const std::uint64_t n0 = next_tick(global_ns(), c0);
-  std::uint32_t at = 0;
   const long long start = clock64();
-  for (std::uint64_t i = 0; i < steps; ++i) at = __ldcv(ring + at);  // uncached: every load crosses the link
-  // Branching on the last value makes the clock read wait for that load.
-  if (at == 0xffffffffu) out->sink = 1;
+  const std::uint32_t last = write ? store(buf, n, value) : chase(buf, n, out);
   const long long end = clock64();
   const std::uint64_t now = global_ns();
   const std::uint64_t n1 = next_tick(now > n0 + calib_ns ? now : n0 + calib_ns, c1);
   out->cycles = static_cast<std::uint64_t>(end - start);
-  out->end = at;
+  out->end = last;
   out->calib_cycles = static_cast<std::uint64_t>(c1 - c0);
   out->calib_ns = n1 - n0;
 }
@@ -124,9 +141,9 @@ cudaError_t launch_blocker(const std::uint32_t* flag, std::uint64_t timeout_ns, 
   return cudaGetLastError();
 }
 
-cudaError_t launch_chase(const std::uint32_t* ring, std::uint64_t steps, std::uint64_t calib_ns, ChaseOut* out,
-                         cudaStream_t stream) {
-  chase<<<1, 1, 0, stream>>>(ring, steps, calib_ns, out);
+cudaError_t launch_probe(std::uint32_t* buf, std::uint64_t n, bool write, std::uint32_t value, std::uint64_t calib_ns,
+                         ProbeOut* out, cudaStream_t stream) {
+  probe<<<1, 1, 0, stream>>>(buf, n, write ? 1 : 0, value, calib_ns, out);
   return cudaGetLastError();
 }
 

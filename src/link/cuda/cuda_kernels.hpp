@@ -23,19 +23,20 @@ cudaError_t launch_transform(std::uint32_t* dst, const std::uint32_t* src, std::
 // nvbandwidth's blocker: one thread spins until *flag != 0 (mapped host
 // memory the host writes) or timeout_ns on the GPU's global timer passed.
 cudaError_t launch_blocker(const std::uint32_t* flag, std::uint64_t timeout_ns, cudaStream_t stream);
-// What one chase kernel writes to its mapped `out` words.
-struct ChaseOut {
-  std::uint64_t cycles;        // SM clock64 cycles of the chase
-  std::uint64_t end;           // the word index it ended on
+// What one probe kernel writes to its mapped `out` words.
+struct ProbeOut {
+  std::uint64_t cycles;        // SM clock64 cycles of the probe
+  std::uint64_t end;           // the word index the chase ended on, or the last value stored
   std::uint64_t calib_cycles;  // clock64 cycles over calib_ns nanoseconds of %globaltimer:
-  std::uint64_t calib_ns;      //   the SM clock rate while the chase ran
+  std::uint64_t calib_ns;      //   the SM clock rate while the probe ran
   std::uint64_t sink;          // never written (keeps the last load's use)
 };
-// One thread follows `steps` links of the ring (uncached loads) timed by the
-// SM's clock64; around it the clock rate is measured against the global
-// nanosecond timer over at least calib_ns.
-cudaError_t launch_chase(const std::uint32_t* ring, std::uint64_t steps, std::uint64_t calib_ns, ChaseOut* out,
-                         cudaStream_t stream);
+// One thread, timed by the SM's clock64, either follows n links of the ring
+// in `buf` (uncached loads) or stores value + i to its words 0..n-1 and
+// waits for them at system scope; around it the clock rate is measured
+// against the global nanosecond timer over at least calib_ns.
+cudaError_t launch_probe(std::uint32_t* buf, std::uint64_t n, bool write, std::uint32_t value, std::uint64_t calib_ns,
+                         ProbeOut* out, cudaStream_t stream);
 // The persistent kernel of stream: `groups` blocks launched cooperatively
 // (all co-resident, or the launch fails); chunk c starts when flags[c] != 0;
 // block b ends it with flags[chunks + c * groups + b] = 1.

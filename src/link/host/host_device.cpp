@@ -133,6 +133,14 @@ std::uint32_t follow(const volatile std::uint32_t* ring, std::size_t steps) {
   return at;
 }
 
+// Stores value + i to words 0..n-1 and fences them (the host's "performed
+// system-wide": visible to every other core). Returns the last value stored.
+std::uint32_t store(volatile std::uint32_t* words, std::size_t n, std::uint32_t value) {
+  for (std::size_t i = 0; i < n; ++i) words[i] = value + static_cast<std::uint32_t>(i);
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  return n ? value + static_cast<std::uint32_t>(n - 1) : 0;
+}
+
 class HostDevice : public Device {
  public:
   explicit HostDevice(const DeviceChoice& choice) {
@@ -176,14 +184,14 @@ class HostDevice : public Device {
   double elapsed(Event& from, Event& to) override {
     return static_cast<HostEvent&>(to).time() - static_cast<HostEvent&>(from).time();
   }
-  Timed chase(Buffer& ring, std::size_t steps) override {
+  Timed probe(Probe what, Buffer& buf, std::size_t n, std::uint32_t value) override {
     HostQueue q(worker_cpus_.front());
     double seconds = 0;
     std::atomic<std::uint32_t> sink{0};
-    const auto* words = ring.as<std::uint32_t>();
+    auto* words = buf.as<std::uint32_t>();
     q.worker().push([&] {
       const double t0 = now_seconds();
-      const std::uint32_t end = follow(words, steps);
+      const std::uint32_t end = what == Probe::kChase ? follow(words, n) : store(words, n, value);
       seconds = now_seconds() - t0;
       sink.store(end);
     });

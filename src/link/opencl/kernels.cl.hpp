@@ -12,11 +12,19 @@ __kernel void transform(__global uint* dst, ulong doff, __global const uint* src
   for (ulong i = get_global_id(0); i < n; i += get_global_size(0)) dst[doff + i] = src[soff + i] * mul + add;
 }
 
-// One work-item follows `steps` links of the ring in host memory.
-__kernel void chase(__global volatile const uint* ring, ulong steps, __global uint* out) {
-  uint at = 0;
-  for (ulong i = 0; i < steps; ++i) at = ring[at];
-  out[0] = at;
+// One work-item on host memory: mode 0 follows `n` links of the ring from
+// word 0; mode 1 stores value + i to words 0..n-1 (the kernel ends once they
+// are performed). out[0]: the word the chase ended on, or the last value stored.
+__kernel void probe(__global volatile uint* buf, ulong n, uint mode, uint value, __global uint* out) {
+  uint last = 0;
+  if (mode == 0) {
+    for (ulong i = 0; i < n; ++i) last = buf[last];
+  } else {
+    for (ulong i = 0; i < n; ++i) buf[i] = value + (uint)i;
+    mem_fence(CLK_GLOBAL_MEM_FENCE);
+    last = n ? value + (uint)(n - 1) : 0u;
+  }
+  out[0] = last;
 }
 
 // The persistent kernel of stream: one work-item serves every chunk; chunk c

@@ -285,7 +285,7 @@ class ClDevice : public Device {
   }
   ~ClDevice() override {
     setup_.reset();
-    for (auto k : {transform_, chase_, serve_}) clReleaseKernel(k);
+    for (auto k : {transform_, probe_, serve_}) clReleaseKernel(k);
     clReleaseProgram(program_);
     clReleaseContext(context_);
   }
@@ -305,7 +305,7 @@ class ClDevice : public Device {
     const auto a = static_cast<ClEvent&>(from).end_ns(), b = static_cast<ClEvent&>(to).end_ns();
     return (static_cast<double>(b) - static_cast<double>(a)) * 1e-9;
   }
-  Timed chase(Buffer& ring, std::size_t steps) override;
+  Timed probe(Probe what, Buffer& buf, std::size_t n, std::uint32_t value) override;
   bool has_persistent() const override { return device_value<cl_bool>(device_, CL_DEVICE_HOST_UNIFIED_MEMORY); }
   std::shared_ptr<Event> launch_persistent(const PersistentJob& job) override;
 
@@ -324,8 +324,8 @@ class ClDevice : public Device {
     }
     transform_ = clCreateKernel(program_, "transform", &err);
     check(err, "clCreateKernel transform");
-    chase_ = clCreateKernel(program_, "chase", &err);
-    check(err, "clCreateKernel chase");
+    probe_ = clCreateKernel(program_, "probe", &err);
+    check(err, "clCreateKernel probe");
     serve_ = clCreateKernel(program_, "serve", &err);
     check(err, "clCreateKernel serve");
   }
@@ -335,10 +335,10 @@ class ClDevice : public Device {
   std::string name_;
   cl_context context_ = nullptr;
   cl_program program_ = nullptr;
-  cl_kernel transform_ = nullptr, chase_ = nullptr, serve_ = nullptr;
+  cl_kernel transform_ = nullptr, probe_ = nullptr, serve_ = nullptr;
   std::unique_ptr<ClQueue> setup_;
   std::unique_ptr<ClQueue> persistent_queue_;
-  std::unique_ptr<Buffer> chase_out_;
+  std::unique_ptr<Buffer> probe_out_;
 };
 
 nlohmann::json ClDevice::facts() const {
@@ -364,21 +364,24 @@ nlohmann::json ClDevice::facts() const {
 }
 
 // The kernel's own start-to-end time on the profiling clock; the caller
-// subtracts an empty chase, which removes the launch.
-Timed ClDevice::chase(Buffer& ring, std::size_t steps) {
-  if (!chase_out_) chase_out_ = alloc(MemKind::kMapped, 4);
-  cl_mem r = mem_of(ring), o = mem_of(*chase_out_);
-  cl_ulong n = steps;
-  clSetKernelArg(chase_, 0, sizeof r, &r);
-  clSetKernelArg(chase_, 1, sizeof n, &n);
-  clSetKernelArg(chase_, 2, sizeof o, &o);
+// subtracts an empty probe, which removes the launch.
+Timed ClDevice::probe(Probe what, Buffer& buf, std::size_t n, std::uint32_t value) {
+  if (!probe_out_) probe_out_ = alloc(MemKind::kMapped, 4);
+  cl_mem b = mem_of(buf), o = mem_of(*probe_out_);
+  cl_ulong count = n;
+  cl_uint mode = what == Probe::kChase ? 0 : 1;
+  clSetKernelArg(probe_, 0, sizeof b, &b);
+  clSetKernelArg(probe_, 1, sizeof count, &count);
+  clSetKernelArg(probe_, 2, sizeof mode, &mode);
+  clSetKernelArg(probe_, 3, sizeof value, &value);
+  clSetKernelArg(probe_, 4, sizeof o, &o);
   const std::size_t one = 1;
   cl_event e = nullptr;
-  check(clEnqueueNDRangeKernel(setup_->get(), chase_, 1, nullptr, &one, &one, 0, nullptr, &e), "chase");
+  check(clEnqueueNDRangeKernel(setup_->get(), probe_, 1, nullptr, &one, &one, 0, nullptr, &e), "probe");
   ClEvent event(e, setup_->get());
   event.wait(60);
   return {static_cast<double>(event.end_ns() - event.start_ns()) * 1e-9, "opencl event profiling",
-          *chase_out_->as<std::uint32_t>()};
+          *probe_out_->as<std::uint32_t>()};
 }
 
 std::shared_ptr<Event> ClDevice::launch_persistent(const PersistentJob& job) {

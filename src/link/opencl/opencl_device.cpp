@@ -51,6 +51,13 @@ T device_value(cl_device_id d, cl_device_info what) {
   return v;
 }
 
+// Sets a kernel's arguments, in order.
+template <class... Args>
+void set_args(cl_kernel kernel, const Args&... args) {
+  cl_uint index = 0;
+  (check(clSetKernelArg(kernel, index++, sizeof(Args), &args), "clSetKernelArg"), ...);
+}
+
 class ClEvent : public Event {
  public:
   ClEvent(cl_event e, cl_command_queue q) : event_(e), queue_(q) {}
@@ -196,16 +203,9 @@ class ClQueue : public Queue {
   void transform(Buffer& dst, std::size_t doff, Buffer& src, std::size_t soff, std::size_t words, std::uint32_t mul,
                  std::uint32_t add) override {
     cl_mem d = mem_of(dst), s = mem_of(src);
-    cl_ulong args[3] = {doff, soff, words};
     // One kernel object serves every queue of this (single) calling thread:
     // clEnqueueNDRangeKernel captures the arguments set just before it.
-    clSetKernelArg(transform_, 0, sizeof d, &d);
-    clSetKernelArg(transform_, 1, sizeof args[0], &args[0]);
-    clSetKernelArg(transform_, 2, sizeof s, &s);
-    clSetKernelArg(transform_, 3, sizeof args[1], &args[1]);
-    clSetKernelArg(transform_, 4, sizeof args[2], &args[2]);
-    clSetKernelArg(transform_, 5, sizeof mul, &mul);
-    clSetKernelArg(transform_, 6, sizeof add, &add);
+    set_args(transform_, d, cl_ulong{doff}, s, cl_ulong{soff}, cl_ulong{words}, mul, add);
     const std::size_t global = std::min<std::size_t>(std::max<std::size_t>(words, 1), 1u << 20);
     check(clEnqueueNDRangeKernel(queue_, transform_, 1, nullptr, &global, nullptr, 0, nullptr, nullptr), "transform");
   }
@@ -368,13 +368,7 @@ nlohmann::json ClDevice::facts() const {
 Timed ClDevice::probe(Probe what, Buffer& buf, std::size_t n, std::uint32_t value) {
   if (!probe_out_) probe_out_ = alloc(MemKind::kMapped, 4);
   cl_mem b = mem_of(buf), o = mem_of(*probe_out_);
-  cl_ulong count = n;
-  cl_uint mode = what == Probe::kChase ? 0 : 1;
-  clSetKernelArg(probe_, 0, sizeof b, &b);
-  clSetKernelArg(probe_, 1, sizeof count, &count);
-  clSetKernelArg(probe_, 2, sizeof mode, &mode);
-  clSetKernelArg(probe_, 3, sizeof value, &value);
-  clSetKernelArg(probe_, 4, sizeof o, &o);
+  set_args(probe_, b, cl_ulong{n}, cl_uint{what == Probe::kChase ? 0u : 1u}, cl_uint{value}, o);
   const std::size_t one = 1;
   cl_event e = nullptr;
   check(clEnqueueNDRangeKernel(setup_->get(), probe_, 1, nullptr, &one, &one, 0, nullptr, &e), "probe");
@@ -387,14 +381,8 @@ Timed ClDevice::probe(Probe what, Buffer& buf, std::size_t n, std::uint32_t valu
 std::shared_ptr<Event> ClDevice::launch_persistent(const PersistentJob& job) {
   persistent_queue_ = std::make_unique<ClQueue>(context_, device_, transform_);
   cl_mem in = mem_of(*job.in), out = mem_of(*job.out), flags = mem_of(*job.flags);
-  cl_ulong words = job.chunk_words, chunks = job.chunks;
-  cl_ulong spin_limit = static_cast<cl_ulong>(job.timeout_s * 1e8);  // about timeout_s at ~10 ns a poll
-  clSetKernelArg(serve_, 0, sizeof in, &in);
-  clSetKernelArg(serve_, 1, sizeof out, &out);
-  clSetKernelArg(serve_, 2, sizeof flags, &flags);
-  clSetKernelArg(serve_, 3, sizeof words, &words);
-  clSetKernelArg(serve_, 4, sizeof chunks, &chunks);
-  clSetKernelArg(serve_, 5, sizeof spin_limit, &spin_limit);
+  const auto spin_limit = static_cast<cl_ulong>(job.timeout_s * 1e8);  // about timeout_s at ~10 ns a poll
+  set_args(serve_, in, out, flags, cl_ulong{job.chunk_words}, cl_ulong{job.chunks}, spin_limit);
   const std::size_t one = 1;
   check(clEnqueueNDRangeKernel(persistent_queue_->get(), serve_, 1, nullptr, &one, &one, 0, nullptr, nullptr),
         "persistent kernel");

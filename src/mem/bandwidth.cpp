@@ -29,26 +29,29 @@ template <class T>
 std::vector<double> run_one(const MemOptions& opt, int threads, Report& report) {
   const auto kernels = selected_kernels(opt);
   const std::uint64_t n = opt.elements;
-  const bool nt = use_nontemporal(opt, 4 * n * sizeof(T));
-  const Team team = make_team(opt, threads, nt);
+  Team team = make_team(opt, threads);
 
   auto ws = make_workspace<T>(n, true, team, opt.alignment, opt.huge_pages);
   initialise(ws, team);
-  T sum{};
+  const Calibration calibration = choose_shapes(opt, ws, team, kernels);
+  double sum = 0;
   std::vector<ThreadPlacement> placement;
-  // One extra round first: the seed's statistics (like STREAM's) leave out
-  // the first, which pays for page faults and cold TLBs.
+  // One extra round first: TheBandwidthBenchmark's statistics (like
+  // STREAM's) leave out the first, which pays for page faults and cold TLBs.
   const int rounds = opt.repetitions + 1;
-  const auto times = time_sequence(ws, team, kernels, rounds, 1, sum, &placement);
+  const auto times = time_sequence(ws, team, kernels, rounds, 1, 0, sum, &placement);
   const std::size_t done = times.front().size();  // fewer than rounds after a signal
   if (done < 2) return {};
-  if (opt.corrupt_for_test) ws.views[0].a[n / 2] = ws.views[0].a[n / 2] * 2 + 1;
-  const Validation check = validate(ws, kernels, done, sum);
+  const Validation check = validate(ws, kernels, corrupt_for_test(opt, ws, done), sum);
 
   print_rule();
-  std::printf("%d threads, placement %s, %s per array (%llu elements of %s), streaming stores %s\n", threads,
+  std::printf("%d threads, placement %s, %s per array (%llu elements of %s)\n", threads,
               opt.placement.describe().c_str(), format_bytes(static_cast<double>(n * sizeof(T))).c_str(),
-              static_cast<unsigned long long>(n), opt.element_type.c_str(), nt ? "on" : "off");
+              static_cast<unsigned long long>(n), opt.element_type.c_str());
+  std::printf("Shapes (%s): %s\n",
+              opt.shape == "auto" ? fmt::format("calibrated in {:.2f} s", calibration.seconds).c_str()
+                                  : fmt::format("--shape {}", opt.shape).c_str(),
+              describe_shapes(team, kernels).c_str());
   std::printf("Total allocated datasize: %.2f MB\n", 4.0 * n * sizeof(T) * 1e-6);
   if (opt.verbose_affinity) print_placement(placement);
   print_rule();
@@ -56,7 +59,7 @@ std::vector<double> run_one(const MemOptions& opt, int threads, Report& report) 
   std::vector<double> best;
   for (std::size_t k = 0; k < kernels.size(); ++k) {
     std::vector<double> samples(times[k].begin() + 1, times[k].end());
-    Record r = kernel_record(opt, kernels[k], n, threads, nt, samples);
+    Record r = kernel_record(opt, kernels[k], n, threads, team.shape_of(kernels[k]), samples);
     r.params["warmup_samples"] = {times[k][0]};
     print_table_row(opt, kernels[k], n, r);
     best.push_back(r.figures.front().value);  // "bandwidth": traffic over the best time
@@ -66,6 +69,7 @@ std::vector<double> run_one(const MemOptions& opt, int threads, Report& report) 
   print_rule();
   std::printf("%s\n", check.passed ? "Solution Validates" : ("Solution does not validate: " + check.message).c_str());
   report.settings("mem")["placement"][std::to_string(threads)] = placement_json(placement);
+  report.settings("mem")["calibration"][std::to_string(threads)] = calibration_json(calibration, team, kernels, opt);
   report.validation(check.passed, "mem: " + check.message);
   return best;
 }
@@ -89,8 +93,10 @@ void run_bandwidth(const MemOptions& opt, Report& report) {
   const ScopedAffinity restore;  // teams pin the main thread
   std::vector<std::vector<double>> rates;
   std::vector<int> counts;
+  report.progress().begin("mem bandwidth", opt.threads.size());
   for (int threads : opt.threads) {
     if (interrupted()) break;
+    report.progress().step(fmt::format("{} thread{}", threads, threads > 1 ? "s" : ""));
     auto best = opt.element_type == "float" ? run_one<float>(opt, threads, report)
                                             : run_one<double>(opt, threads, report);
     if (best.empty()) break;  // interrupted before a round was measured

@@ -1,12 +1,15 @@
 #include "mem/kernels.hpp"
 
 #include <fmt/format.h>
-#include <immintrin.h>
 
 #include <cstring>
 #include <type_traits>
 
 #include "core/errors.hpp"
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#endif
 
 namespace movebench::mem {
 
@@ -23,28 +26,23 @@ constexpr std::array<KernelInfo, kKernelCount> kTable = {{
     {Kernel::kSdaxpy, "sdaxpy", "SDaxpy", "a = a + b * c", 3, 1, false, 2, 3},
 }};
 
+constexpr std::array<std::string_view, kShapeCount> kShapeNames = {"plain", "nt", "page", "page-nt"};
+
 // The widest vector this build targets; streaming stores need it aligned.
 #if defined(__AVX512F__)
 constexpr std::size_t kVectorBytes = 64;
 #elif defined(__AVX__)
 constexpr std::size_t kVectorBytes = 32;
-#elif defined(__SSE2__)
+#elif defined(__SSE2__) || defined(__ARM_NEON) || defined(__aarch64__)
 constexpr std::size_t kVectorBytes = 16;
 #else
-constexpr std::size_t kVectorBytes = 0;
+constexpr std::size_t kVectorBytes = 8;  // scalar "vectors": plain stores only
 #endif
 
-#if defined(__SSE2__)
 // GCC vector types: the kernels' lambdas work on them as on scalars.
 template <class T>
-struct VecOf;
-template <>
-struct VecOf<double> {
-  typedef double type __attribute__((vector_size(kVectorBytes)));
-};
-template <>
-struct VecOf<float> {
-  typedef float type __attribute__((vector_size(kVectorBytes)));
+struct VecOf {
+  typedef T type __attribute__((vector_size(kVectorBytes)));
 };
 template <class T>
 using Vec = typename VecOf<T>::type;
@@ -54,6 +52,10 @@ inline Vec<T> load(const T* p) {
   Vec<T> v;
   std::memcpy(&v, p, sizeof v);  // an unaligned vector load
   return v;
+}
+template <class T>
+inline void store(T* p, Vec<T> v) {
+  std::memcpy(p, &v, sizeof v);
 }
 // A kernel's result as a vector: init returns the scalar, broadcast it.
 template <class T, class R>
@@ -65,25 +67,48 @@ inline Vec<T> as_vec(R r) {
   }
 }
 
-inline void stream(double* p, Vec<double> v) {
+inline void prefetch(const void* p) { __builtin_prefetch(p, 0, 3); }
+
+// One aligned vector stored past the caches. x86: MOVNTPD/MOVNTPS; aarch64:
+// STNP, the non-temporal store pair (a hint the core may ignore); elsewhere
+// a plain store.
+template <class T>
+inline void stream(T* p, Vec<T> v) {
 #if defined(__AVX512F__)
-  _mm512_stream_pd(p, reinterpret_cast<__m512d>(v));
+  if constexpr (sizeof(T) == 8) {
+    _mm512_stream_pd(reinterpret_cast<double*>(p), reinterpret_cast<__m512d>(v));
+  } else {
+    _mm512_stream_ps(reinterpret_cast<float*>(p), reinterpret_cast<__m512>(v));
+  }
 #elif defined(__AVX__)
-  _mm256_stream_pd(p, reinterpret_cast<__m256d>(v));
+  if constexpr (sizeof(T) == 8) {
+    _mm256_stream_pd(reinterpret_cast<double*>(p), reinterpret_cast<__m256d>(v));
+  } else {
+    _mm256_stream_ps(reinterpret_cast<float*>(p), reinterpret_cast<__m256>(v));
+  }
+#elif defined(__SSE2__)
+  if constexpr (sizeof(T) == 8) {
+    _mm_stream_pd(reinterpret_cast<double*>(p), reinterpret_cast<__m128d>(v));
+  } else {
+    _mm_stream_ps(reinterpret_cast<float*>(p), reinterpret_cast<__m128>(v));
+  }
+#elif defined(__aarch64__)
+  std::uint64_t lo, hi;
+  std::memcpy(&lo, &v, 8);
+  std::memcpy(&hi, reinterpret_cast<const char*>(&v) + 8, 8);
+  asm volatile("stnp %x0, %x1, [%2]" : : "r"(lo), "r"(hi), "r"(p) : "memory");
 #else
-  _mm_stream_pd(p, reinterpret_cast<__m128d>(v));
+  store(p, v);
 #endif
 }
-inline void stream(float* p, Vec<float> v) {
-#if defined(__AVX512F__)
-  _mm512_stream_ps(p, reinterpret_cast<__m512>(v));
-#elif defined(__AVX__)
-  _mm256_stream_ps(p, reinterpret_cast<__m256>(v));
-#else
-  _mm_stream_ps(p, reinterpret_cast<__m128>(v));
+
+// Streaming stores are weakly ordered on x86: publish them before the
+// team's barrier. (On aarch64 the barrier's own ordering covers STNP.)
+inline void publish_streaming_stores() {
+#if defined(__SSE2__)
+  _mm_sfence();
 #endif
 }
-#endif
 
 // out[i] = op(in[i]...) for i in [lo, hi). Same-index reads and writes only,
 // so "omp simd" is safe even when out is also an input.
@@ -93,26 +118,45 @@ inline void map_plain(T* out, std::size_t lo, std::size_t hi, Op op, const In*..
   for (std::size_t i = lo; i < hi; ++i) out[i] = op(in[i]...);
 }
 
-// Streaming stores, walking kPages 4 KiB pages of every array at once, two
-// cache lines from each page per step, and prefetching each page's next two
-// lines (the shape of glibc's large non-temporal memcpy). One core's hardware
-// prefetcher tracks streams per 4 KiB page and stops at each page's end; a
-// single linear stream leaves the core waiting on memory at every page start.
-// Four pages in flight keep enough misses outstanding: on the development
-// machine (docs/performance.md) copy and triad gain 15-25 % on one thread
-// over the plain linear streaming loop. Every element is still computed by
-// op from the same inputs, so results are bit-identical to map_plain.
+// One linear pass of vectors, streaming stores. No software prefetch: the
+// hardware prefetchers follow a linear stream on their own.
+template <class T, class Op, class... In>
+inline void map_linear_nt(T* out, std::size_t lo, std::size_t hi, Op op, const In*... in) {
+  constexpr std::size_t width = kVectorBytes / sizeof(T);
+  std::size_t i = lo;
+  for (; i < hi && reinterpret_cast<std::uintptr_t>(out + i) % kVectorBytes; ++i) out[i] = op(in[i]...);
+  for (; i + 2 * width <= hi; i += 2 * width) {
+    stream(out + i, as_vec<T>(op(load(in + i)...)));
+    stream(out + i + width, as_vec<T>(op(load(in + i + width)...)));
+  }
+  for (; i + width <= hi; i += width) stream(out + i, as_vec<T>(op(load(in + i)...)));
+  for (; i < hi; ++i) out[i] = op(in[i]...);
+  publish_streaming_stores();
+}
+
+// kPages 4 KiB pages of every array walked at once, two cache lines from
+// each page per step, prefetching each page's next two lines (the shape of
+// glibc's large non-temporal memcpy). One core's hardware prefetcher tracks
+// streams per 4 KiB page and stops at each page's end; on some cores (the
+// Intel machine of docs/performance.md) four pages in flight keep more
+// misses outstanding than one linear stream, on others (AMD Zen 4) the
+// linear loop wins: the calibration decides.
 constexpr std::size_t kPageBytes = 4096;
 constexpr std::size_t kPages = 4;
 constexpr std::size_t kStepBytes = 128;  // per page and step: two cache lines
 
-template <class T, class Op, class... In>
-inline void map_streaming(T* out, std::size_t lo, std::size_t hi, Op op, const In*... in) {
-#if defined(__SSE2__)
+template <bool Nt, class T, class Op, class... In>
+inline void map_page(T* out, std::size_t lo, std::size_t hi, Op op, const In*... in) {
   constexpr std::size_t width = kVectorBytes / sizeof(T);
   constexpr std::size_t page = kPageBytes / sizeof(T);  // elements per page
   constexpr std::size_t step = kStepBytes / sizeof(T);  // elements per page and step
-  const auto vector_at = [&](std::size_t j) { stream(out + j, as_vec<T>(op(load(in + j)...))); };
+  const auto vector_at = [&](std::size_t j) {
+    if constexpr (Nt) {
+      stream(out + j, as_vec<T>(op(load(in + j)...)));
+    } else {
+      store(out + j, as_vec<T>(op(load(in + j)...)));
+    }
+  };
   std::size_t i = lo;
   for (; i < hi && reinterpret_cast<std::uintptr_t>(out + i) % kVectorBytes; ++i) out[i] = op(in[i]...);
   // Aligned vectors up to the next page boundary of out, then whole groups.
@@ -122,36 +166,49 @@ inline void map_streaming(T* out, std::size_t lo, std::size_t hi, Op op, const I
       for (std::size_t p = 0; p < kPages; ++p) {
         const std::size_t j = i + p * page + l;
         // Prefetches never fault: the last step's, past the arrays, are harmless.
-        (_mm_prefetch(reinterpret_cast<const char*>(in + j + step), _MM_HINT_T0), ...);
-        (_mm_prefetch(reinterpret_cast<const char*>(in + j + step) + 64, _MM_HINT_T0), ...);
+        (prefetch(in + j + step), ...);
+        (prefetch(reinterpret_cast<const char*>(in + j + step) + 64), ...);
         for (std::size_t v = 0; v < step; v += width) vector_at(j + v);
       }
     }
   }
   for (; i + width <= hi; i += width) vector_at(i);
   for (; i < hi; ++i) out[i] = op(in[i]...);
-  _mm_sfence();  // streaming stores are weakly ordered: publish before the barrier
-#else
-  map_plain(out, lo, hi, op, in...);
-#endif
+  if constexpr (Nt) publish_streaming_stores();
 }
 
 template <class T, class Op, class... In>
-inline void map(bool nt, T* out, std::size_t lo, std::size_t hi, Op op, const In*... in) {
-  if (nt) {
-    map_streaming(out, lo, hi, op, in...);
-  } else {
-    map_plain(out, lo, hi, op, in...);
+inline void map(Shape shape, T* out, std::size_t lo, std::size_t hi, Op op, const In*... in) {
+  switch (shape) {
+    case Shape::kPlain: map_plain(out, lo, hi, op, in...); break;
+    case Shape::kNt: map_linear_nt(out, lo, hi, op, in...); break;
+    case Shape::kPage: map_page<false>(out, lo, hi, op, in...); break;
+    case Shape::kPageNt: map_page<true>(out, lo, hi, op, in...); break;
   }
 }
 
+// sum, linear: four independent vector accumulators, so an add's latency
+// does not cap the rate in cache.
 template <class T>
-T sum(const T* a, std::size_t lo, std::size_t hi) {
-#if defined(__SSE2__)
-  // One vector accumulator per page, walking kPages pages at once as the
-  // streaming stores do: a single linear read stream leaves one core waiting
-  // on memory at every page start. Independent accumulators also keep an
-  // add's latency from capping the rate in cache.
+T sum_linear(const T* a, std::size_t lo, std::size_t hi) {
+  constexpr std::size_t width = kVectorBytes / sizeof(T);
+  T total = 0;
+  std::size_t i = lo;
+  for (; i < hi && reinterpret_cast<std::uintptr_t>(a + i) % kVectorBytes; ++i) total += a[i];
+  Vec<T> acc[4] = {};
+  for (; i + 4 * width <= hi; i += 4 * width) {
+    for (std::size_t u = 0; u < 4; ++u) acc[u] += load(a + i + u * width);
+  }
+  for (; i + width <= hi; i += width) acc[0] += load(a + i);
+  const Vec<T> all = (acc[0] + acc[1]) + (acc[2] + acc[3]);
+  for (std::size_t l = 0; l < width; ++l) total += all[l];
+  for (; i < hi; ++i) total += a[i];
+  return total;
+}
+
+// sum, page walk: one accumulator per page, kPages pages at once.
+template <class T>
+T sum_page(const T* a, std::size_t lo, std::size_t hi) {
   constexpr std::size_t width = kVectorBytes / sizeof(T);
   constexpr std::size_t page = kPageBytes / sizeof(T);
   constexpr std::size_t step = kStepBytes / sizeof(T);
@@ -163,23 +220,30 @@ T sum(const T* a, std::size_t lo, std::size_t hi) {
     for (std::size_t l = 0; l < page; l += step) {
       for (std::size_t p = 0; p < kPages; ++p) {
         const T* at = a + i + p * page + l;
-        _mm_prefetch(reinterpret_cast<const char*>(at + step), _MM_HINT_T0);
-        _mm_prefetch(reinterpret_cast<const char*>(at + step) + 64, _MM_HINT_T0);
+        prefetch(at + step);
+        prefetch(reinterpret_cast<const char*>(at + step) + 64);
         for (std::size_t v = 0; v < step; v += width) acc[p] += load(at + v);
       }
     }
   }
   for (; i + width <= hi; i += width) acc[0] += load(a + i);
   static_assert(kPages == 4, "the accumulators are added as four");
-  Vec<T> all = (acc[0] + acc[1]) + (acc[2] + acc[3]);
+  const Vec<T> all = (acc[0] + acc[1]) + (acc[2] + acc[3]);
   for (std::size_t l = 0; l < width; ++l) total += all[l];
   for (; i < hi; ++i) total += a[i];
   return total;
-#else
-  T total = 0;
-  for (std::size_t i = lo; i < hi; ++i) total += a[i];
-  return total;
-#endif
+}
+
+// splitmix64: a well-mixed hash of the index, so initial values have no
+// period a shifted or misrouted block could hide in.
+std::uint64_t mix(std::uint64_t x) {
+  x += 0x9e3779b97f4a7c15ULL;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+double fraction(std::uint64_t i, unsigned which) {  // in [0, 1)
+  return static_cast<double>(mix(4 * i + which) >> 11) * 0x1p-53;
 }
 
 }  // namespace
@@ -194,31 +258,75 @@ Kernel kernel_by_name(std::string_view name) {
   throw UsageError(fmt::format("unknown kernel '{}': expected init, sum, copy, update, triad, daxpy, striad or sdaxpy", name));
 }
 
-bool has_nontemporal_stores() { return kVectorBytes != 0; }
+std::string_view shape_name(Shape s) { return kShapeNames[static_cast<std::size_t>(s)]; }
+
+Shape shape_by_name(std::string_view name) {
+  for (std::size_t s = 0; s < kShapeCount; ++s) {
+    if (kShapeNames[s] == name) return static_cast<Shape>(s);
+  }
+  throw UsageError(fmt::format("unknown shape '{}': expected auto, plain, nt, page or page-nt", name));
+}
+
+bool is_nontemporal(Shape s) { return s == Shape::kNt || s == Shape::kPageNt; }
+
+std::vector<Shape> shape_candidates(Kernel k, std::string_view nt_stores) {
+  if (k == Kernel::kSum) return {Shape::kPlain, Shape::kPage};
+  std::vector<Shape> out;
+  for (Shape s : {Shape::kPlain, Shape::kNt, Shape::kPage, Shape::kPageNt}) {
+    const bool nt = is_nontemporal(s);
+    if (nt && (nt_stores == "off" || !has_nontemporal_stores())) continue;
+    if (!nt && nt_stores == "on" && has_nontemporal_stores()) continue;
+    out.push_back(s);
+  }
+  return out;
+}
+
+bool has_nontemporal_stores() {
+#if defined(__SSE2__) || defined(__aarch64__)
+  return true;
+#else
+  return false;
+#endif
+}
 
 template <class T>
-T run_kernel(Kernel k, const Arrays<T>& x, std::size_t lo, std::size_t hi, bool nt) {
-  const T s = static_cast<T>(kScalar);
+Element<T> initial_element(std::uint64_t i) {
+  // Same ranges as TheBandwidthBenchmark's 2, 2, 0.5, 1 give or take a
+  // quarter; d below 0.5 keeps the full sequence contracting.
+  return {static_cast<T>(2.0 + 0.25 * fraction(i, 0)), static_cast<T>(2.0 + 0.25 * fraction(i, 1)),
+          static_cast<T>(0.5 + 0.25 * fraction(i, 2)), static_cast<T>(0.25 + 0.25 * fraction(i, 3))};
+}
+
+template <class T>
+T kernel_scalar(Kernel k, std::uint64_t call) {
+  if (k == Kernel::kUpdate) return static_cast<T>(call % 2 == 0 ? 2.0 : 0.5);
+  return static_cast<T>(0.1 + 0.005 * static_cast<double>(call % 18));
+}
+
+template <class T>
+T run_kernel(Kernel k, const Arrays<T>& x, std::size_t lo, std::size_t hi, Shape shape, std::uint64_t call) {
+  const T s = kernel_scalar<T>(k, call);
   switch (k) {
-    case Kernel::kInit: map(nt, x.b, lo, hi, [s] { return s; }); break;
-    case Kernel::kSum: return sum(x.a, lo, hi);
-    case Kernel::kCopy: map(nt, x.c, lo, hi, [](auto a) { return a; }, x.a); break;
-    case Kernel::kUpdate: map(nt, x.a, lo, hi, [s](auto a) { return a * s; }, x.a); break;
-    case Kernel::kTriad: map(nt, x.a, lo, hi, [s](auto b, auto c) { return b + c * s; }, x.b, x.c); break;
-    case Kernel::kDaxpy: map(nt, x.a, lo, hi, [s](auto a, auto b) { return a + b * s; }, x.a, x.b); break;
+    case Kernel::kInit: map(shape, x.b, lo, hi, [s] { return s; }); break;
+    case Kernel::kSum:
+      return shape == Shape::kPage || shape == Shape::kPageNt ? sum_page(x.a, lo, hi) : sum_linear(x.a, lo, hi);
+    case Kernel::kCopy: map(shape, x.c, lo, hi, [](auto a) { return a; }, x.a); break;
+    case Kernel::kUpdate: map(shape, x.a, lo, hi, [s](auto a) { return a * s; }, x.a); break;
+    case Kernel::kTriad: map(shape, x.a, lo, hi, [s](auto b, auto c) { return b + c * s; }, x.b, x.c); break;
+    case Kernel::kDaxpy: map(shape, x.a, lo, hi, [s](auto a, auto b) { return a + b * s; }, x.a, x.b); break;
     case Kernel::kStriad:
-      map(nt, x.a, lo, hi, [](auto b, auto c, auto d) { return b + c * d; }, x.b, x.c, x.d);
+      map(shape, x.a, lo, hi, [](auto b, auto c, auto d) { return b + c * d; }, x.b, x.c, x.d);
       break;
     case Kernel::kSdaxpy:
-      map(nt, x.a, lo, hi, [](auto a, auto b, auto c) { return a + b * c; }, x.a, x.b, x.c);
+      map(shape, x.a, lo, hi, [](auto a, auto b, auto c) { return a + b * c; }, x.a, x.b, x.c);
       break;
   }
   return 0;
 }
 
 template <class T>
-void replay(Kernel k, Element<T>& e) {
-  const T s = static_cast<T>(kScalar);
+void replay(Kernel k, Element<T>& e, std::uint64_t call) {
+  const T s = kernel_scalar<T>(k, call);
   switch (k) {
     case Kernel::kInit: e.b = s; break;
     case Kernel::kSum: break;
@@ -231,15 +339,86 @@ void replay(Kernel k, Element<T>& e) {
   }
 }
 
+template <class T>
+void replay_block(const Kernel* sequence, std::size_t kernels, std::uint64_t calls, std::uint64_t first,
+                  std::size_t count, T* a, T* b, T* c, T* d, double* sum_a) {
+  for (std::size_t e = 0; e < count; ++e) {
+    const Element<T> v = initial_element<T>(first + e);
+    a[e] = v.a, b[e] = v.b, c[e] = v.c, d[e] = v.d;
+    sum_a[e] = 0;
+  }
+  if (calls == 0) return;
+  std::uint64_t start = 0;  // the first call to replay
+  if (kernels == 1) {
+    switch (sequence[0]) {
+      case Kernel::kSum:
+        for (std::size_t e = 0; e < count; ++e) sum_a[e] = static_cast<double>(calls) * static_cast<double>(a[e]);
+        return;
+      case Kernel::kInit:
+      case Kernel::kCopy:
+      case Kernel::kTriad:
+      case Kernel::kStriad:
+        start = calls - 1;  // the output is not an input: only the last call shows
+        break;
+      case Kernel::kUpdate:
+        if (calls % 2 == 0) return;  // x2 then x0.5, exactly, every pair
+        start = calls - 1;           // an odd count leaves one x2 (call numbers of x2 are even)
+        break;
+      default: break;
+    }
+  }
+  for (std::uint64_t j = start; j < calls; ++j) {
+    for (std::size_t q = 0; q < kernels; ++q) {
+      const Kernel k = sequence[q];
+      const T s = kernel_scalar<T>(k, j);
+      switch (k) {
+        case Kernel::kInit:
+          for (std::size_t e = 0; e < count; ++e) b[e] = s;
+          break;
+        case Kernel::kSum:
+          for (std::size_t e = 0; e < count; ++e) sum_a[e] += static_cast<double>(a[e]);
+          break;
+        case Kernel::kCopy:
+          for (std::size_t e = 0; e < count; ++e) c[e] = a[e];
+          break;
+        case Kernel::kUpdate:
+          for (std::size_t e = 0; e < count; ++e) a[e] = a[e] * s;
+          break;
+        case Kernel::kTriad:
+          for (std::size_t e = 0; e < count; ++e) a[e] = b[e] + c[e] * s;
+          break;
+        case Kernel::kDaxpy:
+          for (std::size_t e = 0; e < count; ++e) a[e] = a[e] + b[e] * s;
+          break;
+        case Kernel::kStriad:
+          for (std::size_t e = 0; e < count; ++e) a[e] = b[e] + c[e] * d[e];
+          break;
+        case Kernel::kSdaxpy:
+          for (std::size_t e = 0; e < count; ++e) a[e] = a[e] + b[e] * c[e];
+          break;
+      }
+    }
+  }
+}
+
 void set_flush_denormals() {
 #if defined(__SSE__)
   _mm_setcsr(_mm_getcsr() | 0x8040);  // FTZ (bit 15) | DAZ (bit 6)
+#elif defined(__aarch64__)
+  std::uint64_t fpcr;
+  asm volatile("mrs %0, fpcr" : "=r"(fpcr));
+  asm volatile("msr fpcr, %0" : : "r"(fpcr | (1ull << 24)));  // FZ
 #endif
 }
 
-template double run_kernel<double>(Kernel, const Arrays<double>&, std::size_t, std::size_t, bool);
-template float run_kernel<float>(Kernel, const Arrays<float>&, std::size_t, std::size_t, bool);
-template void replay<double>(Kernel, Element<double>&);
-template void replay<float>(Kernel, Element<float>&);
+#define MOVEBENCH_KERNELS_INSTANTIATE(T)                                                            \
+  template Element<T> initial_element<T>(std::uint64_t);                                            \
+  template T kernel_scalar<T>(Kernel, std::uint64_t);                                               \
+  template T run_kernel<T>(Kernel, const Arrays<T>&, std::size_t, std::size_t, Shape, std::uint64_t); \
+  template void replay<T>(Kernel, Element<T>&, std::uint64_t);                                      \
+  template void replay_block<T>(const Kernel*, std::size_t, std::uint64_t, std::uint64_t, std::size_t, T*, T*, T*, \
+                                T*, double*);
+MOVEBENCH_KERNELS_INSTANTIATE(double)
+MOVEBENCH_KERNELS_INSTANTIATE(float)
 
 }  // namespace movebench::mem

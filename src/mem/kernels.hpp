@@ -1,10 +1,11 @@
 // The eight streaming kernels of TheBandwidthBenchmark: their traffic,
-// declared once, and their loops (plain and non-temporal stores).
+// declared once, their values, and the loop shapes that run them.
 #pragma once
 #include <array>
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
+#include <vector>
 
 namespace movebench::mem {
 
@@ -16,7 +17,7 @@ inline constexpr std::size_t kKernelCount = 8;
 struct KernelInfo {
   Kernel id;
   std::string_view name;     // "triad": the dotted name is mem.triad
-  std::string_view label;    // "Triad": the seed's table label
+  std::string_view label;    // "Triad": TheBandwidthBenchmark's table label
   std::string_view formula;  // as the arrays are bound in the run (see kernels.cpp)
   int loads;
   int stores;
@@ -24,8 +25,8 @@ struct KernelInfo {
   int flops;
   int arrays;  // distinct arrays touched: the dataset of a sweep point
 
-  // Bytes per element as the seed counts them (loads + stores), and with the
-  // write-allocate reads added.
+  // Bytes per element as TheBandwidthBenchmark counts them (loads + stores),
+  // and with the write-allocate reads added.
   int words() const { return loads + stores; }
   int words_with_write_allocate() const { return words() + (write_allocate ? stores : 0); }
 };
@@ -35,8 +36,29 @@ const KernelInfo& info(Kernel k);
 // Throws UsageError for an unknown name.
 Kernel kernel_by_name(std::string_view name);
 
-// The four arrays every kernel is bound to, as the seed binds them:
-// init writes b, sum reads a, copy c = a, then a is updated from b, c, d.
+// How a kernel's loop walks its arrays and stores its results. Every shape
+// computes exactly the same values from the same inputs and moves the same
+// bytes; only the instruction stream differs, and which one is fastest
+// differs between CPUs (docs/mem.md):
+//   plain    the compiler's loop with plain stores (TheBandwidthBenchmark's
+//            own loop, for comparability)
+//   nt       one linear pass with streaming (non-temporal) stores
+//   page     four 4 KiB pages walked at once with software prefetch, plain stores
+//   page-nt  the same walk with streaming stores (glibc's large memcpy shape)
+// sum stores nothing: its shapes are plain (a linear loop with independent
+// accumulators) and page.
+enum class Shape { kPlain, kNt, kPage, kPageNt };
+inline constexpr std::size_t kShapeCount = 4;
+std::string_view shape_name(Shape s);
+// Throws UsageError for an unknown name.
+Shape shape_by_name(std::string_view name);
+bool is_nontemporal(Shape s);
+// The shapes a calibration chooses from for kernel k: `nt_stores` "on" keeps
+// the streaming ones, "off" the plain ones, "auto" all (sum: plain and page).
+std::vector<Shape> shape_candidates(Kernel k, std::string_view nt_stores);
+
+// The four arrays every kernel is bound to, as TheBandwidthBenchmark binds
+// them: init writes b, sum reads a, copy c = a, then a is updated from b, c, d.
 template <class T>
 struct Arrays {
   T* a;
@@ -45,33 +67,51 @@ struct Arrays {
   T* d;
 };
 
-// The seed's scalar and initial values (TheBandwidthBenchmark main.c).
-inline constexpr double kScalar = 0.1;
-inline constexpr double kInitA = 2.0, kInitB = 2.0, kInitC = 0.5, kInitD = 1.0;
-
-// Runs kernel k over elements [lo, hi). Returns the partial sum for kSum,
-// else 0. With nt, stores bypass the caches (streaming stores) where the CPU
-// has them. Compiled with -ffp-contract=off so the result is bit-identical
-// to replay().
-template <class T>
-T run_kernel(Kernel k, const Arrays<T>& x, std::size_t lo, std::size_t hi, bool nt);
-
-// One element's values after the same kernels in the same order: the
-// reference a validation compares every element against.
+// Values. Every element starts from values of its own index (a hash of it,
+// no period), and the scalar of every call depends on the call's number, so
+// an element written to the wrong place, another thread's slice or a
+// skipped call leaves values the replay does not predict. The scalars keep
+// everything bounded over any number of calls: init and triad use s in
+// [0.1, 0.19), update alternates 2 and 0.5 (exact), and d stays in
+// [0.25, 0.5), so the round a = b + c*(d + b) of the full sequence contracts.
 template <class T>
 struct Element {
-  T a = static_cast<T>(kInitA), b = static_cast<T>(kInitB), c = static_cast<T>(kInitC),
-    d = static_cast<T>(kInitD);
+  T a, b, c, d;
 };
 template <class T>
-void replay(Kernel k, Element<T>& e);
+Element<T> initial_element(std::uint64_t i);
+// The scalar of call number `call` of kernel k (unused by copy, sum, striad
+// and sdaxpy, which have none).
+template <class T>
+T kernel_scalar(Kernel k, std::uint64_t call);
 
-// Sets flush-to-zero and denormals-are-zero on the calling thread, as the
-// seed gets from -ffast-math: repeated update (a *= 0.1) must reach zero,
-// not crawl through slow denormals.
+// Runs kernel k over elements [lo, hi) in the given shape, as call number
+// `call`. Returns the partial sum for kSum, else 0. Compiled with
+// -ffp-contract=off so the result is bit-identical to replay().
+template <class T>
+T run_kernel(Kernel k, const Arrays<T>& x, std::size_t lo, std::size_t hi, Shape shape, std::uint64_t call);
+
+// One element's values after call number `call` of kernel k: the reference
+// a validation compares every element against.
+template <class T>
+void replay(Kernel k, Element<T>& e, std::uint64_t call);
+
+// A block of `count` consecutive elements from index `first`, after calls
+// 0 .. calls-1 of `sequence` (call j runs every kernel of the sequence in
+// order), as structure-of-arrays; sum_a[e] adds the element's a at every
+// sum call. Vectorised across the block, so a replay costs less than the
+// measurement; a lone kernel whose output is not one of its inputs (init,
+// copy, triad, striad, sum) and update (whose scalars 2 and 0.5 undo each
+// other exactly) are replayed in closed form.
+template <class T>
+void replay_block(const Kernel* sequence, std::size_t kernels, std::uint64_t calls, std::uint64_t first,
+                  std::size_t count, T* a, T* b, T* c, T* d, double* sum_a);
+
+// Sets flush-to-zero (and denormals-are-zero where the CPU has it) on the
+// calling thread, as TheBandwidthBenchmark gets from -ffast-math.
 void set_flush_denormals();
 
-// True when this build has streaming-store instructions for T.
+// True when this build has streaming-store instructions.
 bool has_nontemporal_stores();
 
 }  // namespace movebench::mem

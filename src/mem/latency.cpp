@@ -6,20 +6,42 @@
 
 namespace movebench::mem {
 
-ChaseRing::ChaseRing(std::size_t bytes, std::size_t stride, std::uint64_t seed, bool huge_pages)
+ChaseRing::ChaseRing(std::size_t bytes, std::size_t stride, std::uint64_t seed, bool huge_pages,
+                     std::size_t window)
     : buffer_(bytes, 4096, huge_pages), stride_(stride), nodes_(bytes / stride) {
-  std::vector<std::size_t> order(nodes_);
-  std::iota(order.begin(), order.end(), 0);
-  std::mt19937_64 rng(seed);
-  // Sattolo: a uniformly random permutation that is one single cycle.
-  for (std::size_t i = nodes_ - 1; i > 0; --i) {
-    std::uniform_int_distribution<std::size_t> pick(0, i - 1);
-    std::swap(order[i], order[pick(rng)]);
-  }
+  const std::size_t per_window = window == 0 ? nodes_ : std::max<std::size_t>(1, window / stride);
+  const std::vector<std::size_t> order = visit_order(nodes_, per_window, seed);
   auto* base = buffer_.as<char>();
   for (std::size_t i = 0; i < nodes_; ++i) {
-    *reinterpret_cast<void**>(base + i * stride_) = base + order[i] * stride_;
+    const std::size_t next = order[i + 1 < nodes_ ? i + 1 : 0];
+    *reinterpret_cast<void**>(base + order[i] * stride_) = base + next * stride_;
   }
+}
+
+std::vector<std::size_t> ChaseRing::visit_order(std::size_t nodes, std::size_t per_window, std::uint64_t seed) {
+  per_window = std::clamp<std::size_t>(per_window, 1, std::max<std::size_t>(nodes, 1));
+  const std::size_t windows = (nodes + per_window - 1) / per_window;
+  std::mt19937_64 rng(seed);
+  // Fisher-Yates over [first, last) of v, leaving v[first] in place when
+  // keep_first (node 0 stays the head of the cycle).
+  const auto shuffle = [&rng](std::vector<std::size_t>& v, std::size_t first, std::size_t last, bool keep_first) {
+    const std::size_t from = first + (keep_first ? 1 : 0);
+    for (std::size_t i = last; i > from + 1; --i) {
+      std::uniform_int_distribution<std::size_t> pick(from, i - 1);
+      std::swap(v[i - 1], v[pick(rng)]);
+    }
+  };
+  std::vector<std::size_t> window_order(windows);
+  std::iota(window_order.begin(), window_order.end(), 0);
+  shuffle(window_order, 0, windows, true);
+  std::vector<std::size_t> order;
+  order.reserve(nodes);
+  for (std::size_t w : window_order) {
+    const std::size_t first = order.size();
+    for (std::size_t n = w * per_window; n < std::min(nodes, (w + 1) * per_window); ++n) order.push_back(n);
+    shuffle(order, first, order.size(), w == 0);
+  }
+  return order;
 }
 
 // Never inlined: a caller that drops the result must not drop the loads.
@@ -43,6 +65,17 @@ bool ChaseRing::is_single_cycle() const {
     ++steps;
   } while (p != start && steps <= nodes_);
   return steps == nodes_;
+}
+
+std::vector<std::size_t> ChaseRing::walk() const {
+  const auto* base = buffer_.as<char>();
+  std::vector<std::size_t> seen;
+  void* p = buffer_.data();
+  do {
+    seen.push_back(static_cast<std::size_t>(static_cast<const char*>(p) - base) / stride_);
+    p = *static_cast<void**>(p);
+  } while (p != buffer_.data() && seen.size() < nodes_);
+  return seen;
 }
 
 }  // namespace movebench::mem
@@ -87,6 +120,8 @@ long context_switches() {
   return usage.ru_nvcsw + usage.ru_nivcsw;
 }
 
+}  // namespace
+
 // Seconds per load of `samples` samples. Each sample follows an untimed lap
 // (up to one sample long) that brings back whatever another process evicted
 // while this thread was switched out. A sample whose lap or timing saw a
@@ -117,21 +152,26 @@ std::vector<double> time_chase(const ChaseRing& ring, int samples, double target
   return clean;
 }
 
-}  // namespace
+std::string tlb_window_text(std::uint64_t window) {
+  return window == 0 ? "none (the whole working set)" : format_bytes(static_cast<double>(window));
+}
 
 void run_latency(const MemOptions& opt, Report& report) {
   const ScopedAffinity restore;  // teams pin the main thread
-  const Team team = make_team(opt, 1, false);
+  const Team team = make_team(opt, 1);
   if (!team.cpus.empty()) pin_current_thread(team.cpus.front());
-  std::printf("Memory latency: pointer chase through a random cyclic permutation, %llu B per node, 1 thread%s\n",
-              static_cast<unsigned long long>(opt.stride),
+  std::printf("Memory latency: pointer chase through a random cyclic permutation, %llu B per node, TLB window %s, "
+              "1 thread%s\n",
+              static_cast<unsigned long long>(opt.stride), tlb_window_text(opt.tlb_window).c_str(),
               team.cpus.empty() ? "" : fmt::format(" on CPU {}", team.cpus.front()).c_str());
   std::printf("%14s %16s %16s\n", "Working set", "ns/load (min)", "ns/load (median)");
   bool all_cycles = true;
   const double target = opt.point_time / opt.samples;
+  report.progress().begin("mem latency", opt.latency_sizes.size());
   for (std::uint64_t bytes : opt.latency_sizes) {
     if (interrupted()) break;
-    const ChaseRing ring(bytes, opt.stride, opt.seed, opt.huge_pages);
+    report.progress().step(format_bytes(static_cast<double>(bytes)));
+    const ChaseRing ring(bytes, opt.stride, opt.seed, opt.huge_pages, opt.tlb_window);
     // Validation: the ring must be one cycle through every node (this walk
     // also warms the caches and TLB as far as they reach).
     const bool cycle = ring.is_single_cycle();
@@ -144,7 +184,8 @@ void run_latency(const MemOptions& opt, Report& report) {
     r.benchmark = "mem";
     r.operation = "latency";
     r.bytes = bytes;
-    r.params = {{"mode", "latency"}, {"stride", opt.stride}, {"seed", opt.seed}, {"disturbed_samples_retaken", disturbed},
+    r.params = {{"mode", "latency"}, {"stride", opt.stride}, {"seed", opt.seed}, {"tlb_window", opt.tlb_window},
+                {"disturbed_samples_retaken", disturbed},
                 {"huge_pages", opt.huge_pages}, {"cpu", team.cpus.empty() ? -1 : team.cpus.front()}};
     r.samples = per_load;
     r.figures = {{"latency", st.min * 1e9, "ns", "min"}, {"latency_median", st.median * 1e9, "ns", "median"}};

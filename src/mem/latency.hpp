@@ -10,12 +10,16 @@
 namespace movebench::mem {
 
 // A working set of `bytes` split into `stride`-byte nodes, each holding a
-// pointer to the next in one random cycle through all of them (Sattolo's
-// algorithm), so every load depends on the one before and no prefetcher can
-// guess the next line.
+// pointer to the next in one random cycle through all of them, so every load
+// depends on the one before and no prefetcher can guess the next line. With
+// a TLB window (multichase's -T), the cycle visits every node of one
+// `window`-byte block in random order before it moves on to the next block,
+// the blocks in random order too: the chase then misses the TLB about once
+// per window instead of on nearly every load.
 class ChaseRing {
  public:
-  ChaseRing(std::size_t bytes, std::size_t stride, std::uint64_t seed, bool huge_pages);
+  // window 0 (or at least `bytes`): one window, a uniformly random cycle.
+  ChaseRing(std::size_t bytes, std::size_t stride, std::uint64_t seed, bool huge_pages, std::size_t window = 0);
   std::size_t nodes() const { return nodes_; }
   void* head() const { return buffer_.data(); }
   // Follows `loads` pointers from `from` (a multiple of 16 is followed
@@ -25,11 +29,26 @@ class ChaseRing {
   static void* chase(void* from, std::size_t loads);
   // True when following the ring from the head visits every node once.
   bool is_single_cycle() const;
+  // Node indices in the order the chase meets them, from the head (at most
+  // nodes() of them; tests only).
+  std::vector<std::size_t> walk() const;
+
+  // The order the cycle visits `nodes` nodes: windows of `per_window` nodes
+  // (the last one may be shorter) in random order, each one's nodes in
+  // random order; node 0 first. The ring links each to the next, the last
+  // back to the first: one cycle by construction.
+  static std::vector<std::size_t> visit_order(std::size_t nodes, std::size_t per_window, std::uint64_t seed);
 
  private:
   HostBuffer buffer_;
   std::size_t stride_ = 64;
   std::size_t nodes_ = 0;
 };
+
+// Seconds per load of up to `samples` samples of about `target` seconds
+// each, on the calling thread (see latency.cpp for how samples disturbed by
+// a context switch are retaken; `disturbed` counts them). Empty only when
+// interrupted before the first sample.
+std::vector<double> time_chase(const ChaseRing& ring, int samples, double target, int& disturbed);
 
 }  // namespace movebench::mem

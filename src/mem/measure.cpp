@@ -3,21 +3,78 @@
 #include <fmt/format.h>
 
 #include <cstdio>
+#include <utility>
 
+#include "core/clock.hpp"
 #include "core/host_info.hpp"
 #include "core/stats.hpp"
 
 namespace movebench::mem {
 
-Team make_team(const MemOptions& opt, int threads, bool nt) {
-  return {threads, place_threads(threads, opt.placement, core_ordered_cpus()), nt};
+Team make_team(const MemOptions& opt, int threads) {
+  Team team;
+  team.threads = threads;
+  team.cpus = place_threads(threads, opt.placement, core_ordered_cpus());
+  return team;
 }
 
-bool use_nontemporal(const MemOptions& opt, std::uint64_t dataset_bytes) {
-  if (!has_nontemporal_stores() || opt.nt_stores == "off") return false;
-  if (opt.nt_stores == "on") return true;
-  const auto llc = last_level_cache_bytes();
-  return llc > 0 && dataset_bytes > llc;
+template <class T>
+Calibration choose_shapes(const MemOptions& opt, Workspace<T>& ws, Team& team, std::span<const Kernel> kernels) {
+  Calibration none;
+  if (opt.shape != "auto") {
+    const Shape forced = shape_by_name(opt.shape);
+    for (Kernel k : kernels) {
+      // sum stores nothing: its streaming-store shapes are its plain ones.
+      const bool page = forced == Shape::kPage || forced == Shape::kPageNt;
+      team.shape[static_cast<std::size_t>(k)] = k == Kernel::kSum ? (page ? Shape::kPage : Shape::kPlain) : forced;
+    }
+    return none;
+  }
+  std::array<std::vector<Shape>, kKernelCount> candidates;
+  for (Kernel k : kernels) candidates[static_cast<std::size_t>(k)] = shape_candidates(k, opt.nt_stores);
+  const double start = now_seconds();
+  Calibration c = calibrate_shapes(ws, team, kernels, candidates, kCalibrationBudget);
+  for (Kernel k : kernels) team.shape[static_cast<std::size_t>(k)] = c.shape[static_cast<std::size_t>(k)];
+  initialise(ws, team);  // the calibration left the windows it ran on changed
+  c.seconds = now_seconds() - start;  // what the calibration costs the run, the new first touch included
+  return c;
+}
+template Calibration choose_shapes<double>(const MemOptions&, Workspace<double>&, Team&, std::span<const Kernel>);
+template Calibration choose_shapes<float>(const MemOptions&, Workspace<float>&, Team&, std::span<const Kernel>);
+
+template <class T>
+std::uint64_t corrupt_for_test(const MemOptions& opt, Workspace<T>& ws, std::uint64_t calls) {
+  const std::size_t i = ws.elements_per_view / 2;
+  T* a = ws.views[0].a;
+  if (opt.corrupt_for_test == "value") a[i] = a[i] * 2 + 1;
+  if (opt.corrupt_for_test == "swap" && i + 1 < ws.elements_per_view) std::swap(a[i], a[i + 1]);
+  return opt.corrupt_for_test == "skip" ? calls + 1 : calls;
+}
+template std::uint64_t corrupt_for_test<double>(const MemOptions&, Workspace<double>&, std::uint64_t);
+template std::uint64_t corrupt_for_test<float>(const MemOptions&, Workspace<float>&, std::uint64_t);
+
+std::string describe_shapes(const Team& team, std::span<const Kernel> kernels) {
+  std::string out;
+  for (Kernel k : kernels) {
+    out += fmt::format("{}{} {}", out.empty() ? "" : ", ", info(k).name, shape_name(team.shape_of(k)));
+  }
+  return out;
+}
+
+nlohmann::json calibration_json(const Calibration& c, const Team& team, std::span<const Kernel> kernels,
+                                const MemOptions& opt) {
+  nlohmann::json out = {{"shape_option", opt.shape}, {"nt_stores", opt.nt_stores}, {"seconds", c.seconds},
+                        {"budget_seconds", kCalibrationBudget}};
+  nlohmann::json per = nlohmann::json::object();
+  for (Kernel k : kernels) {
+    nlohmann::json candidates = nlohmann::json::object();
+    for (const auto& [shape, seconds] : c.timings[static_cast<std::size_t>(k)]) {
+      if (seconds < 1e299) candidates[std::string(shape_name(shape))] = seconds;
+    }
+    per[std::string(info(k).name)] = {{"shape", shape_name(team.shape_of(k))}, {"window_call_seconds", candidates}};
+  }
+  out["kernels"] = per;
+  return out;
 }
 
 std::vector<Kernel> selected_kernels(const MemOptions& opt) {
@@ -32,8 +89,9 @@ double best_rate(const MemOptions& opt, Kernel k, std::uint64_t elements, double
   return bytes / seconds * opt.unit_scale();
 }
 
-Record kernel_record(const MemOptions& opt, Kernel k, std::uint64_t elements, int threads, bool nt,
+Record kernel_record(const MemOptions& opt, Kernel k, std::uint64_t elements, int threads, Shape shape,
                      std::vector<double> per_call_seconds) {
+  const bool nt = is_nontemporal(shape) && k != Kernel::kSum;
   const KernelInfo& ki = info(k);
   const double n = static_cast<double>(elements);
   const double eb = opt.element_bytes();
@@ -43,7 +101,8 @@ Record kernel_record(const MemOptions& opt, Kernel k, std::uint64_t elements, in
   r.operation = std::string(ki.name);
   r.bytes = static_cast<std::uint64_t>(ki.arrays * eb * n);
   r.params = {{"mode", opt.mode_name}, {"threads", threads}, {"elements", elements},
-              {"type", opt.element_type}, {"nontemporal", nt}, {"alignment", opt.alignment}};
+              {"type", opt.element_type}, {"shape", shape_name(shape)}, {"nontemporal", nt},
+              {"alignment", opt.alignment}};
   const std::string unit = opt.unit;
   r.figures.push_back({"bandwidth", best_rate(opt, k, elements, s.min), unit, "min"});
   r.figures.push_back({"bandwidth_median", best_rate(opt, k, elements, s.median), unit, "median"});

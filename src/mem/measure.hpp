@@ -2,6 +2,7 @@
 // streaming stores, turning samples into a record, printing the table.
 #pragma once
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -11,19 +12,33 @@
 
 namespace movebench::mem {
 
-Team make_team(const MemOptions& opt, int threads, bool nt);
+// A team placed as asked; every kernel's shape is plain until choose_shapes.
+Team make_team(const MemOptions& opt, int threads);
 
-// Streaming stores for a dataset: on/off as asked, or with "auto" when the
-// dataset does not fit in the last-level cache (where write-allocate traffic
-// is real and bypassing the cache pays).
-bool use_nontemporal(const MemOptions& opt, std::uint64_t dataset_bytes);
+// Sets the shape of every kernel in `kernels` on the team: the one forced by
+// --shape, or the fastest candidate of a short calibration on this
+// workspace (bounded by kCalibrationBudget; it changes the arrays, so the
+// workspace is initialised again after it). Returns the calibration's facts
+// for the header and the result file (empty when --shape forced one).
+inline constexpr double kCalibrationBudget = 0.3;  // seconds, all kernels together
+template <class T>
+Calibration choose_shapes(const MemOptions& opt, Workspace<T>& ws, Team& team, std::span<const Kernel> kernels);
+// The test-only damage of --corrupt-for-test (mem_options.hpp); returns the
+// call count the check is to expect.
+template <class T>
+std::uint64_t corrupt_for_test(const MemOptions& opt, Workspace<T>& ws, std::uint64_t calls);
+
+// "copy page-nt, triad nt, ..." and the JSON of a calibration.
+std::string describe_shapes(const Team& team, std::span<const Kernel> kernels);
+nlohmann::json calibration_json(const Calibration& c, const Team& team, std::span<const Kernel> kernels,
+                                const MemOptions& opt);
 
 // Kernels to run, in the seed's order.
 std::vector<Kernel> selected_kernels(const MemOptions& opt);
 
 // A record for one kernel: samples are seconds per call of `elements`
 // elements per array (over all threads).
-Record kernel_record(const MemOptions& opt, Kernel k, std::uint64_t elements, int threads, bool nt,
+Record kernel_record(const MemOptions& opt, Kernel k, std::uint64_t elements, int threads, Shape shape,
                      std::vector<double> per_call_seconds);
 
 // Bandwidth (in opt.unit) of `elements` per array moved in `seconds`, as the

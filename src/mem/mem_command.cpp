@@ -6,10 +6,12 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/atomic_file.hpp"
 #include "core/buffer.hpp"
 #include "core/errors.hpp"
 #include "core/host_info.hpp"
 #include "core/sizes.hpp"
+#include "mem/loaded_latency.hpp"
 #include "mem/modes.hpp"
 
 namespace movebench {
@@ -50,12 +52,13 @@ class MemCommand : public Command {
     std::vector<std::string> out;
     for (const auto& k : mem::kernel_table()) out.push_back(fmt::format("mem.{}", k.name));
     out.push_back("mem.latency");
+    out.push_back("mem.loaded_latency");
     return out;
   }
 
   void add_options(CLI::App& app) override {
-    app.add_option("mode", mode_text_, "bandwidth (default), seq, tp or latency")
-        ->check(CLI::IsMember({"bandwidth", "seq", "tp", "latency"}));
+    app.add_option("mode", mode_text_, "bandwidth (default), seq, tp, latency or loaded-latency")
+        ->check(CLI::IsMember({"bandwidth", "seq", "tp", "latency", "loaded-latency"}));
     app.add_option("-n,--elements", elements_text_,
                    "Array length in elements, K/M/G suffixes (default: the seed's 125M, less if memory is short)");
     app.add_option("--array-bytes", array_bytes_text_, "Array length in bytes per array instead, e.g. 1GiB");
@@ -69,12 +72,17 @@ class MemCommand : public Command {
         ->capture_default_str();
     app.add_flag("--verbose-affinity", opt_.verbose_affinity, "Print the CPU and affinity mask of every thread");
     app.add_option("--align", opt_.alignment, "Array alignment in bytes (exactly this; a power of two)")
-        ->capture_default_str();
+        ->check(CLI::Range(1.0, 2097152.0))->capture_default_str();
     app.add_option("--type", opt_.element_type, "Element type")->check(CLI::IsMember({"double", "float"}))
         ->capture_default_str();
     app.add_option("--nt-stores", opt_.nt_stores,
                    "Streaming (non-temporal) stores: on, off, or auto (on when the data exceed the last-level cache)")
         ->check(CLI::IsMember({"auto", "on", "off"}))->capture_default_str();
+    app.add_option("--shape", opt_.shape,
+                   "Loop shape of every kernel: auto (a short calibration picks the fastest per kernel), plain "
+                   "(TheBandwidthBenchmark's compiler loop), nt (linear, streaming stores), page (four pages at "
+                   "once), page-nt (four pages at once, streaming stores)")
+        ->check(CLI::IsMember({"auto", "plain", "nt", "page", "page-nt"}))->capture_default_str();
     app.add_option("-k,--kernels", kernels_text_, "Kernels to run, comma-separated (default: all eight)");
     app.add_flag("--write-allocate", opt_.write_allocate, "Also show bandwidth with write-allocate traffic counted");
     app.add_option("--unit", opt_.unit, "Rate unit of the table")->check(CLI::IsMember({"MB/s", "GB/s"}))
@@ -84,16 +92,33 @@ class MemCommand : public Command {
                    "seq/tp: array lengths in elements (e.g. 1K:64M:x2); latency: working sets in bytes (4K:256M)");
     app.add_option("--point-time", opt_.point_time, "seq/tp/latency: seconds spent per kernel and size")
         ->capture_default_str();
-    app.add_option("--samples", opt_.samples, "seq/tp/latency: timed samples per point (default 5; latency 20)");
+    samples_option_ =
+        app.add_option("--samples", opt_.samples, "seq/tp/latency: timed samples per point (default 5; latency 20)");
     app.add_option("--outdir", opt_.outdir, "seq/tp: folder for the data files (one per kernel)")
         ->capture_default_str();
     app.add_option("--stride", opt_.stride, "latency: bytes per node of the chase (at least a pointer)")
-        ->capture_default_str();
-    app.add_option("--seed", opt_.seed, "latency: seed of the random permutation")->capture_default_str();
-    app.add_flag("--corrupt-for-test", opt_.corrupt_for_test, "")->group("");  // tests only
+        ->check(CLI::Range(8.0, 1073741824.0))->capture_default_str();
+    // A range check before the conversion: CLI11 would take -1 as 2^64-1.
+    app.add_option("--seed", opt_.seed, "latency: seed of the random permutation")
+        ->check(CLI::Range(0.0, 9007199254740992.0))->capture_default_str();
+    app.add_option("--tlb-window", tlb_window_text_,
+                   "latency, loaded-latency: the chase visits every node of one window of this many bytes before "
+                   "the next (multichase's -T, 256K there); default: none, one random cycle over the working set");
+    app.add_option("--chase-bytes", chase_bytes_text_,
+                   "loaded-latency: working set of the chase (default: 4 x the last-level cache, 64M to 512M)");
+    app.add_option("--delays", delays_text_,
+                   "loaded-latency: injection delays, spin iterations after each chunk of the load, idle for none "
+                   "(default: idle,200000,100000,50000,20000,10000,5000,2000,1000,500,0)");
+    app.add_option("--chunk", chunk_text_, "loaded-latency: bytes per array of each kernel call of the load")
+        ->default_str("16K");
+    app.add_flag("--corrupt-for-test", corrupt_flag_, "")->group("");  // tests only
+    app.add_option("--corrupt-kind", opt_.corrupt_for_test, "")->group("");  // tests only: value, swap, skip
   }
 
-  void check_options() override { resolve(opt_); }
+  void check_options() override {
+    if (corrupt_flag_ && opt_.corrupt_for_test.empty()) opt_.corrupt_for_test = "value";
+    resolve(opt_);
+  }
 
   int run(Report& report) override {
     record_settings(report);
@@ -102,6 +127,7 @@ class MemCommand : public Command {
       case Mode::kSeq:
       case Mode::kTp: mem::run_sweep(opt_, report); break;
       case Mode::kLatency: mem::run_latency(opt_, report); break;
+      case Mode::kLoadedLatency: mem::run_loaded_latency(opt_, report); break;
     }
     return kExitOk;
   }
@@ -109,9 +135,13 @@ class MemCommand : public Command {
   bool run_in_suite(Report& report, std::string&) override {
     // Bounded defaults: arrays four times the last-level cache (so memory,
     // not cache, is measured), one thread and all threads; then latency.
+    // At most 512 MiB per array and a 512 MiB chase: a guest shown its host's
+    // whole L3 (480 MiB on the development VM) made the suite's mem part take
+    // 11 minutes with 2 GiB arrays and a chase up to 1.5 GiB.
+    constexpr std::uint64_t kSuiteMaxBytes = 512ull << 20;
     MemOptions bw;
     const auto llc = std::max<std::uint64_t>(last_level_cache_bytes(), 8ull << 20);
-    bw.elements = std::max<std::uint64_t>(16ull << 20, 4 * llc / 8);
+    bw.elements = std::clamp<std::uint64_t>(4 * llc / 8, 16ull << 20, kSuiteMaxBytes / 8);
     const int all = static_cast<int>(allowed_cpus().size());
     bw.threads = all > 1 ? std::vector<int>{1, all} : std::vector<int>{1};
     resolve(bw);
@@ -123,6 +153,7 @@ class MemCommand : public Command {
     lat.mode_name = "latency";
     lat.point_time = 0.05;
     resolve(lat);
+    std::erase_if(lat.latency_sizes, [](std::uint64_t b) { return b > kSuiteMaxBytes; });
     mem::run_latency(lat, report);
     return true;
   }
@@ -153,7 +184,8 @@ class MemCommand : public Command {
   void resolve(MemOptions& o) {
     if (!mode_text_.empty()) o.mode_name = mode_text_;
     o.mode = o.mode_name == "seq" ? Mode::kSeq : o.mode_name == "tp" ? Mode::kTp
-             : o.mode_name == "latency" ? Mode::kLatency : Mode::kBandwidth;
+             : o.mode_name == "latency" ? Mode::kLatency
+             : o.mode_name == "loaded-latency" ? Mode::kLoadedLatency : Mode::kBandwidth;
     if (!elements_text_.empty() && !array_bytes_text_.empty()) {
       throw UsageError("give the array length once: --elements or --array-bytes");
     }
@@ -161,39 +193,65 @@ class MemCommand : public Command {
     if (!elements_text_.empty()) o.elements = parse_size(elements_text_);
     if (!array_bytes_text_.empty()) o.elements = parse_size(array_bytes_text_) / eb;
     if (!array_bytes_text_.empty() && o.elements == 0) throw UsageError("--array-bytes is smaller than one element");
+    if (o.shape != "auto") {
+      const bool nt = mem::is_nontemporal(mem::shape_by_name(o.shape));
+      if ((nt && o.nt_stores == "off") || (!nt && o.nt_stores == "on")) {
+        throw UsageError(fmt::format("--shape {} contradicts --nt-stores {}", o.shape, o.nt_stores));
+      }
+      if (nt && !mem::has_nontemporal_stores()) {
+        throw UsageError(fmt::format("--shape {}: this build has no streaming stores", o.shape));
+      }
+    }
     if (o.repetitions < 1) throw UsageError(fmt::format("invalid repetitions '{}': must be 1 or more", o.repetitions));
     // Latency samples are short so that one of them is likely to run
     // undisturbed on a shared machine: the minimum is the headline.
-    if (o.samples == 0) o.samples = o.mode == Mode::kLatency ? 20 : 5;
+    if (samples_option_ && samples_option_->count() > 0 && o.samples < 1) {
+      throw UsageError(fmt::format("invalid samples '{}': must be 1 or more", o.samples));
+    }
+    const bool chase = o.mode == Mode::kLatency || o.mode == Mode::kLoadedLatency;
+    if (o.samples == 0) o.samples = chase ? 20 : 5;
     if (o.samples < 1) throw UsageError(fmt::format("invalid samples '{}': must be 1 or more", o.samples));
-    if (!(o.point_time > 0)) throw UsageError("--point-time must be positive");
+    check_seconds(o.point_time, "--point-time", 3600);
     if (!is_power_of_two(o.alignment) || o.alignment < eb || o.alignment > (1u << 21)) {
       throw UsageError(fmt::format("invalid alignment '{}': a power of two from {} to 2M", o.alignment, eb));
     }
+    const int cpus = static_cast<int>(allowed_cpus().size());
     if (!threads_text_.empty()) o.threads = parse_count_list(threads_text_);
-    if (o.threads.empty()) o.threads = {static_cast<int>(allowed_cpus().size())};
+    if (o.threads.empty()) o.threads = {cpus};
+    // More threads than CPUs measure the scheduler, not the memory (and
+    // 100000 threads exhaust the process before anything is timed).
+    for (int t : o.threads) {
+      if (t > cpus) throw UsageError(fmt::format("invalid threads '{}': this process may run on {} CPUs", t, cpus));
+    }
     o.placement = Placement::parse(bind_text_);
     if (!kernels_text_.empty()) {
       o.kernels.clear();
-      std::string_view rest = kernels_text_;
-      while (!rest.empty()) {
-        auto comma = rest.find(',');
-        o.kernels.push_back(mem::kernel_by_name(rest.substr(0, comma)));
-        rest = comma == std::string_view::npos ? std::string_view{} : rest.substr(comma + 1);
-      }
+      for (const auto& name : parse_name_list(kernels_text_, "kernel")) o.kernels.push_back(mem::kernel_by_name(name));
     }
     const int most_threads = *std::max_element(o.threads.begin(), o.threads.end());
-    if (o.mode == Mode::kLatency) {
-      o.latency_sizes = sizes_text_.empty() ? default_latency_sizes() : parse_size_list(sizes_text_);
+    if (chase) {
       if (o.stride < sizeof(void*) || o.stride % sizeof(void*)) {
         throw UsageError(fmt::format("invalid stride '{}': a multiple of {} bytes", o.stride, sizeof(void*)));
       }
+      if (!tlb_window_text_.empty()) o.tlb_window = parse_size(tlb_window_text_);
+      if (o.tlb_window % o.stride) {
+        throw UsageError(fmt::format("invalid TLB window '{}': a multiple of the stride ({} B)", tlb_window_text_,
+                                     o.stride));
+      }
+    }
+    if (o.mode == Mode::kLoadedLatency) {
+      resolve_loaded_latency(o);
+      return;
+    }
+    if (o.mode == Mode::kLatency) {
+      o.latency_sizes = sizes_text_.empty() ? default_latency_sizes() : parse_size_list(sizes_text_);
       for (auto b : o.latency_sizes) {
         if (b < 2 * o.stride) throw UsageError(fmt::format("working set {} holds fewer than two nodes", b));
       }
       require_memory(*std::max_element(o.latency_sizes.begin(), o.latency_sizes.end()), "the largest working set");
       return;
     }
+    if (o.mode == Mode::kSeq || o.mode == Mode::kTp) check_output_folder(o.outdir, "data file folder (--outdir)");
     if (o.elements == 0) o.elements = default_elements(o, most_threads);
     if (o.mode == Mode::kSeq || o.mode == Mode::kTp) {
       o.sweep_sizes = sizes_text_.empty() ? default_sweep_sizes(o.elements) : parse_size_list(sizes_text_);
@@ -201,7 +259,57 @@ class MemCommand : public Command {
       o.elements = *std::max_element(o.sweep_sizes.begin(), o.sweep_sizes.end());
     }
     const int sets = o.mode == Mode::kTp ? o.threads.front() : 1;
-    require_memory(4 * o.elements * eb * sets, fmt::format("{} arrays of {} elements", 4 * sets, o.elements));
+    const std::string arrays = fmt::format("{} arrays of {} elements", 4 * sets, o.elements);
+    require_memory(checked_product(checked_product(4ull * static_cast<std::uint64_t>(sets), o.elements, arrays), eb, arrays),
+                   arrays);
+  }
+
+  // One chasing thread and threads - 1 loaders, each with its own arrays.
+  void resolve_loaded_latency(MemOptions& o) {
+    if (o.threads.size() != 1) throw UsageError("loaded-latency takes one thread count (one chases, the rest load)");
+    mem::plan_loaded_latency(o.threads.front(), {});  // refuses fewer than two
+    if (o.element_type != "double") throw UsageError("loaded-latency loads with double arrays only");
+    if (o.kernels.size() > 1) throw UsageError("loaded-latency takes one load kernel (-k), e.g. -k triad");
+    if (o.elements == 0) o.elements = 4ull << 20;  // 32 MiB per array, 128 MiB per loader
+    const std::uint64_t llc = last_level_cache_bytes();
+    o.chase_bytes = chase_bytes_text_.empty() ? std::clamp<std::uint64_t>(4 * llc, 64ull << 20, 512ull << 20)
+                                              : parse_size(chase_bytes_text_);
+    if (o.chase_bytes < 2 * o.stride) {
+      throw UsageError(fmt::format("chase working set {} holds fewer than two nodes", o.chase_bytes));
+    }
+    o.load_chunk_bytes = chunk_text_.empty() ? 16384 : parse_size(chunk_text_);
+    if (o.load_chunk_bytes < sizeof(double)) throw UsageError("--chunk is smaller than one element");
+    o.load_delays = delays_text_.empty() ? mem::default_load_delays() : parse_delays(delays_text_);
+    const std::uint64_t loaders = static_cast<std::uint64_t>(o.threads.front() - 1);
+    require_memory(o.chase_bytes + loaders * 4 * o.elements * sizeof(double),
+                   fmt::format("the chase and {} loader{}' arrays", loaders, loaders == 1 ? "" : "s"));
+  }
+
+  // "idle,1000,0": spin iterations, idle for no load at all.
+  static std::vector<std::int64_t> parse_delays(std::string_view text) {
+    std::vector<std::int64_t> delays;
+    while (!text.empty()) {
+      const auto comma = text.find(',');
+      const std::string item(text.substr(0, comma));
+      text = comma == std::string_view::npos ? std::string_view{} : text.substr(comma + 1);
+      if (item == "idle") {
+        delays.push_back(mem::kIdleLoad);
+        continue;
+      }
+      std::size_t used = 0;
+      long long value = -1;
+      try {
+        value = std::stoll(item, &used);
+      } catch (const std::exception&) {
+        used = 0;
+      }
+      if (used != item.size() || item.empty() || value < 0) {
+        throw UsageError(fmt::format("invalid delay '{}': a count of spin iterations (0 or more) or idle", item));
+      }
+      delays.push_back(value);
+    }
+    if (delays.empty()) throw UsageError("--delays lists no delay");
+    return delays;
   }
 
   // The seed's size, halved until everything fits in half the free memory.
@@ -222,16 +330,25 @@ class MemCommand : public Command {
     s["bind"] = opt_.placement.describe();
     s["alignment"] = opt_.alignment;
     s["nt_stores"] = opt_.nt_stores;
+    s["shape"] = opt_.shape;
+    s["nt_stores_available"] = mem::has_nontemporal_stores();  // false: --nt-stores on stores plainly
     s["huge_pages"] = opt_.huge_pages;
     s["unit"] = opt_.unit;
     if (opt_.mode == Mode::kSeq || opt_.mode == Mode::kTp) {
       s["sizes"] = opt_.sweep_sizes;
       s["outdir"] = opt_.outdir;
     }
-    if (opt_.mode == Mode::kLatency) {
-      s["sizes"] = opt_.latency_sizes;
+    if (opt_.mode == Mode::kLatency || opt_.mode == Mode::kLoadedLatency) {
       s["stride"] = opt_.stride;
       s["seed"] = opt_.seed;
+      s["tlb_window"] = opt_.tlb_window;
+    }
+    if (opt_.mode == Mode::kLatency) s["sizes"] = opt_.latency_sizes;
+    if (opt_.mode == Mode::kLoadedLatency) {
+      s["chase_bytes"] = opt_.chase_bytes;
+      s["delays"] = opt_.load_delays;
+      s["chunk_bytes"] = opt_.load_chunk_bytes;
+      s["load_kernel"] = mem::info(opt_.kernels.empty() ? mem::Kernel::kTriad : opt_.kernels.front()).name;
     }
     if (opt_.mode != Mode::kBandwidth) {
       s["point_time"] = opt_.point_time;
@@ -246,8 +363,10 @@ class MemCommand : public Command {
   }
 
   MemOptions opt_;
+  bool corrupt_flag_ = false;
   std::string mode_text_, elements_text_, array_bytes_text_, threads_text_, bind_text_ = "auto";
-  std::string kernels_text_, sizes_text_;
+  std::string kernels_text_, sizes_text_, tlb_window_text_, chase_bytes_text_, delays_text_, chunk_text_;
+  CLI::Option* samples_option_ = nullptr;
 };
 
 }  // namespace

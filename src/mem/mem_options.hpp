@@ -9,7 +9,7 @@
 
 namespace movebench::mem {
 
-enum class Mode { kBandwidth, kSeq, kTp, kLatency };
+enum class Mode { kBandwidth, kSeq, kTp, kLatency, kLoadedLatency };
 
 struct MemOptions {
   Mode mode = Mode::kBandwidth;
@@ -22,6 +22,7 @@ struct MemOptions {
   bool verbose_affinity = false;
   std::uint64_t alignment = 64; // the seed's ARRAY_ALIGNMENT
   std::string nt_stores = "auto";
+  std::string shape = "auto";   // auto: calibrated per kernel; or plain, nt, page, page-nt
   std::vector<Kernel> kernels;  // empty: all eight
   bool write_allocate = false;
   std::string unit = "MB/s";
@@ -35,8 +36,15 @@ struct MemOptions {
   std::vector<std::uint64_t> latency_sizes;  // bytes; empty: 4 KiB .. 4 x LLC
   std::uint64_t stride = 64;
   std::uint64_t seed = 42;
-  // tests only: damage one element after timing, so validation must fail
-  bool corrupt_for_test = false;
+  std::uint64_t tlb_window = 0;  // bytes; 0: none, one random cycle over the whole working set
+  // loaded-latency (also stride, seed, tlb_window, samples, point_time)
+  std::uint64_t chase_bytes = 0;          // 0: four times the last-level cache, 64 MiB to 1 GiB
+  std::vector<std::int64_t> load_delays;  // spin iterations after each chunk; -1: idle (no load)
+  std::uint64_t load_chunk_bytes = 16384; // bytes of the written (or read) array per kernel call
+  // tests only: after timing, "value" damages one element, "swap" swaps two
+  // neighbours (a misplaced element), "skip" makes the check expect one call
+  // more than was made (a skipped call); validation must fail. Empty: none.
+  std::string corrupt_for_test;
 
   int element_bytes() const { return element_type == "float" ? 4 : 8; }
   double unit_scale() const { return unit == "GB/s" ? 1e-9 : 1e-6; }

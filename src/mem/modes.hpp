@@ -1,5 +1,8 @@
 // The modes of `movebench mem`; each fills the report and prints its text.
 #pragma once
+#include <cstdint>
+#include <string>
+
 #include "core/report.hpp"
 #include "mem/mem_options.hpp"
 
@@ -13,5 +16,10 @@ void run_bandwidth(const MemOptions& opt, Report& report);
 void run_sweep(const MemOptions& opt, Report& report);
 // Pointer-chase latency over growing working sets.
 void run_latency(const MemOptions& opt, Report& report);
+// Pointer-chase latency on one CPU while the others run a kernel at a
+// series of injection rates, idle to full (loaded_latency.cpp).
+void run_loaded_latency(const MemOptions& opt, Report& report);
+// "none (the whole working set)" or the window's size, as the header prints it.
+std::string tlb_window_text(std::uint64_t window);
 
 }  // namespace movebench::mem

@@ -20,15 +20,17 @@ namespace {
 
 // Calls per sample so that a sample lasts `target` seconds: doubles the
 // count until a probe lasts a quarter of it, then scales. Counts every call
-// made, for the validation replay.
+// made and adds up their sums, for the validation replay.
 template <class T>
-std::size_t calibrate(const Workspace<T>& ws, const Team& team, Kernel k, double target, std::size_t& calls) {
+std::size_t calls_per_sample(const Workspace<T>& ws, const Team& team, Kernel k, double target,
+                             std::uint64_t& calls, double& sum_total) {
   const Kernel seq[] = {k};
   std::size_t iters = 1;
-  T sum{};
   while (true) {
-    const double t = time_sequence(ws, team, seq, 1, iters, sum).front().front();
+    double sum = 0;
+    const double t = time_sequence(ws, team, seq, 1, iters, calls, sum).front().front();
     calls += iters;
+    sum_total += sum;
     if (t >= target / 4 || iters >= (std::size_t{1} << 30)) {
       return std::max<std::size_t>(1, static_cast<std::size_t>(std::ceil(iters * target / std::max(t, 1e-9))));
     }
@@ -63,7 +65,7 @@ void sweep(const MemOptions& opt, Report& report) {
   const int threads = tp ? opt.threads.front() : 1;
   const auto& sizes = opt.sweep_sizes;
   const std::uint64_t max_n = *std::max_element(sizes.begin(), sizes.end());
-  Team team = make_team(opt, threads, false);
+  Team team = make_team(opt, threads);
   auto ws = make_workspace<T>(max_n, !tp, team, opt.alignment, opt.huge_pages);
 
   std::error_code ec;
@@ -75,6 +77,7 @@ void sweep(const MemOptions& opt, Report& report) {
   const double target = opt.point_time / opt.samples;
   bool all_passed = true;
   std::string first_failure;
+  report.progress().begin(tp ? "mem tp" : "mem seq", selected_kernels(opt).size() * sizes.size());
   for (Kernel k : selected_kernels(opt)) {
     const KernelInfo& ki = info(k);
     const std::string path = fmt::format("{}/{}.dat", opt.outdir, ki.label);
@@ -85,19 +88,21 @@ void sweep(const MemOptions& opt, Report& report) {
                 "Median");
     for (std::uint64_t n : sizes) {
       if (interrupted()) break;
+      report.progress().step(fmt::format("{} N={}", ki.label, n));
       ws.resize(n);
       initialise(ws, team);
-      team.nt = use_nontemporal(opt, ki.arrays * sizeof(T) * ws.total_elements());
-      std::size_t calls = 0;
-      const std::size_t iters = calibrate(ws, team, k, target, calls);
-      T sum{};
       const Kernel seq[] = {k};
-      const auto times = time_sequence(ws, team, seq, opt.samples, iters, sum);
+      choose_shapes(opt, ws, team, seq);
+      std::uint64_t calls = 0;
+      double sum_total = 0;
+      const std::size_t iters = calls_per_sample(ws, team, k, target, calls, sum_total);
+      double sum = 0;
+      const auto times = time_sequence(ws, team, seq, opt.samples, iters, calls, sum);
       const auto& samples = times.front();
       if (samples.empty()) break;
       calls += samples.size() * iters;
-      if (opt.corrupt_for_test) ws.views[0].a[n / 2] = ws.views[0].a[n / 2] * 2 + 1;
-      const Validation check = validate(ws, seq, calls, sum);
+      sum_total += sum;
+      const Validation check = validate(ws, seq, corrupt_for_test(opt, ws, calls), sum_total);
       if (!check.passed && all_passed) {
         all_passed = false;
         first_failure = fmt::format("{} at N={}: {}", ki.name, n, check.message);
@@ -106,7 +111,7 @@ void sweep(const MemOptions& opt, Report& report) {
       for (double t : samples) per_call.push_back(t / static_cast<double>(iters));
       const Summary s = summarize(samples);
       file << data_file_line(ki, n, ws.total_elements(), sizeof(T), iters, s);
-      Record r = kernel_record(opt, k, ws.total_elements(), threads, team.nt, per_call);
+      Record r = kernel_record(opt, k, ws.total_elements(), threads, team.shape_of(k), per_call);
       r.params["elements_per_thread"] = tp ? n : n / threads;
       r.params["calls_per_sample"] = iters;
       std::printf("%14llu %14s %12.2f %12.2f%s\n", static_cast<unsigned long long>(n),

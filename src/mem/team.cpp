@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 
 #include "core/affinity.hpp"
@@ -15,12 +16,14 @@ namespace movebench::mem {
 namespace {
 
 // Each thread's slice starts on a 64-byte boundary, so streaming stores run
-// aligned on every thread and no cache line is shared by two threads.
+// aligned on every thread and no cache line is shared by two threads. The
+// slices cover [0, n) exactly: the share is rounded up, the last one ends at n.
 std::pair<std::size_t, std::size_t> slice(std::size_t n, int t, int threads, std::size_t elem_bytes) {
   const std::size_t quantum = std::max<std::size_t>(1, 64 / elem_bytes);
-  const std::size_t per = (n / threads + quantum - 1) / quantum * quantum;
+  const auto count = static_cast<std::size_t>(threads);
+  const std::size_t per = ((n + count - 1) / count + quantum - 1) / quantum * quantum;
   const std::size_t lo = std::min(n, per * static_cast<std::size_t>(t));
-  return {lo, std::min(n, lo + per)};
+  return {lo, t + 1 == threads ? n : std::min(n, lo + per)};
 }
 
 void enter_team(const Team& team, int t) {
@@ -75,10 +78,11 @@ void initialise(Workspace<T>& ws, const Team& team) {
     enter_team(team, t);
     const auto& v = ws.views[t];
     for (std::size_t i = ws.lo[t]; i < ws.hi[t]; ++i) {
-      v.a[i] = static_cast<T>(kInitA);
-      v.b[i] = static_cast<T>(kInitB);
-      v.c[i] = static_cast<T>(kInitC);
-      v.d[i] = static_cast<T>(kInitD);
+      const Element<T> e = initial_element<T>(i);
+      v.a[i] = e.a;
+      v.b[i] = e.b;
+      v.c[i] = e.c;
+      v.d[i] = e.d;
     }
   }
 }
@@ -86,12 +90,12 @@ void initialise(Workspace<T>& ws, const Team& team) {
 template <class T>
 std::vector<std::vector<double>> time_sequence(const Workspace<T>& ws, const Team& team,
                                                std::span<const Kernel> sequence, int reps,
-                                               std::size_t iters, T& sum,
+                                               std::size_t iters, std::uint64_t first_call, double& sum,
                                                std::vector<ThreadPlacement>* placement) {
   const std::size_t nk = sequence.size();
   std::vector<std::vector<double>> times(nk, std::vector<double>(static_cast<std::size_t>(reps)));
-  constexpr std::size_t kPad = 64 / sizeof(T);  // one cache line per thread's partial sum
-  std::vector<T> partial(static_cast<std::size_t>(team.threads) * kPad, T{});
+  constexpr std::size_t kPad = 64 / sizeof(double);  // one cache line per thread's partial sum
+  std::vector<double> partial(static_cast<std::size_t>(team.threads) * kPad, 0.0);
   if (placement) placement->assign(static_cast<std::size_t>(team.threads), {});
   double previous = 0;
   bool stop = false;
@@ -103,16 +107,19 @@ std::vector<std::vector<double>> time_sequence(const Workspace<T>& ws, const Tea
     if (placement) (*placement)[t] = {t, current_cpu(), current_affinity_list()};
     const Arrays<T> view = ws.views[t];
     const std::size_t lo = ws.lo[t], hi = ws.hi[t];
-    T last_sum{};
+    double sums = 0;
 #pragma omp barrier
 #pragma omp master
     previous = now_seconds();
     for (int r = 0; r < reps; ++r) {
       for (std::size_t k = 0; k < nk; ++k) {
         const Kernel kernel = sequence[k];
-        for (std::size_t it = 0; it < iters; ++it) {
-          const T s = run_kernel(kernel, view, lo, hi, team.nt);
-          if (kernel == Kernel::kSum) last_sum = s;
+        const Shape shape = team.shape_of(kernel);
+        const std::uint64_t call = first_call + static_cast<std::uint64_t>(r) * iters;
+        if (kernel == Kernel::kSum) {
+          for (std::size_t it = 0; it < iters; ++it) sums += static_cast<double>(run_kernel(kernel, view, lo, hi, shape, call + it));
+        } else {
+          for (std::size_t it = 0; it < iters; ++it) run_kernel(kernel, view, lo, hi, shape, call + it);
         }
 #pragma omp barrier
 #pragma omp master
@@ -134,63 +141,130 @@ std::vector<std::vector<double>> time_sequence(const Workspace<T>& ws, const Tea
 #pragma omp master
       previous = now_seconds();
     }
-    partial[static_cast<std::size_t>(t) * kPad] = last_sum;
+    partial[static_cast<std::size_t>(t) * kPad] = sums;
   }
   for (auto& kernel_times : times) kernel_times.resize(static_cast<std::size_t>(completed));
-  sum = T{};
+  sum = 0;
   for (int t = 0; t < team.threads; ++t) sum += partial[static_cast<std::size_t>(t) * kPad];
   return times;
 }
 
 template <class T>
-Validation validate(const Workspace<T>& ws, std::span<const Kernel> sequence, std::size_t rounds,
-                    T measured_sum) {
+Calibration calibrate_shapes(const Workspace<T>& ws, const Team& team, std::span<const Kernel> kernels,
+                             const std::array<std::vector<Shape>, kKernelCount>& candidates, double budget) {
+  Calibration result;
+  const double start = now_seconds();
+  // A window per thread of at most 4 MiB per array: long enough to reach
+  // the memory's pace, short enough that every candidate gets fresh windows
+  // (not left in cache by the one before) on large arrays. On arrays that fit
+  // in cache the window is the whole slice, warm, as the measurement sees it.
+  constexpr int kRounds = 3;
+  const std::size_t window = std::max<std::size_t>(1, (std::size_t{4} << 20) / sizeof(T));
+  std::vector<std::size_t> offset(ws.views.size(), 0);
+  // Every kernel gets an equal share of the budget and at least one round.
+  const double share = budget / static_cast<double>(std::max<std::size_t>(1, kernels.size()));
+  for (Kernel k : kernels) {
+    const auto& shapes = candidates[static_cast<std::size_t>(k)];
+    auto& timings = result.timings[static_cast<std::size_t>(k)];
+    for (Shape s : shapes) timings.push_back({s, 1e300});
+    if (shapes.size() == 1) {
+      result.shape[static_cast<std::size_t>(k)] = shapes.front();
+      continue;
+    }
+    const double kernel_start = now_seconds();
+    // Calls per trial so that a trial lasts about 200 us (one call on big windows).
+    std::size_t calls = 1;
+    for (int r = 0; r < kRounds; ++r) {
+      for (std::size_t c = 0; c < shapes.size(); ++c) {
+        double seconds = 0;
+#pragma omp parallel num_threads(team.threads)
+        {
+          const int t = omp_get_thread_num();
+          enter_team(team, t);
+          const std::size_t lo = ws.lo[t], hi = ws.hi[t], len = hi - lo;
+          const std::size_t w = std::min(len, window);
+          const std::size_t at = len > w ? lo + offset[t] % (len - w + 1) / 64 * 64 : lo;
+#pragma omp barrier
+          const double t0 = now_seconds();
+          for (std::size_t i = 0; i < calls; ++i) run_kernel(k, ws.views[t], at, at + w, shapes[c], i);
+#pragma omp barrier
+#pragma omp master
+          {
+            seconds = now_seconds() - t0;
+          }
+          offset[t] += w;
+        }
+        auto& best = timings[c].second;
+        best = std::min(best, seconds / static_cast<double>(calls));
+        if (r == 0 && c == 0 && seconds < 200e-6) {
+          calls = static_cast<std::size_t>(std::min(1e5, std::ceil(200e-6 / std::max(seconds, 1e-8))));
+        }
+      }
+      if (now_seconds() - kernel_start > share) break;
+    }
+    auto fastest = std::min_element(timings.begin(), timings.end(),
+                                    [](const auto& x, const auto& y) { return x.second < y.second; });
+    result.shape[static_cast<std::size_t>(k)] = fastest->first;
+  }
+  result.seconds = now_seconds() - start;
+  return result;
+}
+
+template <class T>
+Validation validate(const Workspace<T>& ws, std::span<const Kernel> sequence, std::uint64_t calls,
+                    double measured_sum) {
   set_flush_denormals();  // the replay must round as the team did
-  Element<T> e, before;
-  T a_at_sum = e.a;
-  bool has_sum = false;
-  for (std::size_t r = 0; r < rounds; ++r) {
-    before = e;
-    for (Kernel k : sequence) {
-      if (k == Kernel::kSum) {
-        a_at_sum = e.a;
-        has_sum = true;
-      }
-      replay(k, e);
-    }
-    // A fixed point: further rounds change nothing.
-    if (e.a == before.a && e.b == before.b && e.c == before.c && e.d == before.d && r > 0) break;
-  }
-  // Kernels are bit-exact with the replay (no contraction, same rounding);
-  // a few ulps of room only guard against a compiler that fuses anyway.
-  const T tolerance = 4 * std::numeric_limits<T>::epsilon();
+  // Every shape is bit-identical to the replay (no contraction, same
+  // rounding, flush-to-zero on both sides): the comparison is exact, so a
+  // value off by one ulp fails too.
   const char* names[] = {"a", "b", "c", "d"};
-  const T expected[] = {e.a, e.b, e.c, e.d};
-  Validation result;
-  for (std::size_t v = 0; v < ws.views.size() && result.passed; ++v) {
-    if (ws.shared && v > 0) break;
+  const std::size_t n = ws.elements_per_view;
+  const std::size_t views = ws.shared ? 1 : ws.views.size();
+  constexpr std::size_t kBlock = 256;
+  // First offence: the lowest (view, array, index) that differs.
+  std::size_t bad_key = SIZE_MAX;
+  double expected_sum = 0;
+  for (std::size_t v = 0; v < views; ++v) {
     const T* arrays[] = {ws.views[v].a, ws.views[v].b, ws.views[v].c, ws.views[v].d};
-    for (int x = 0; x < 4 && result.passed; ++x) {
-      const std::size_t n = ws.elements_per_view;
-      std::size_t bad = n;
-#pragma omp parallel for reduction(min : bad)
-      for (std::size_t i = 0; i < n; ++i) {
-        if (!close_enough(arrays[x][i], expected[x], tolerance)) bad = std::min(bad, i);
-      }
-      if (bad < n) {
-        result = {false, fmt::format("array {}[{}] holds {} but must hold {}", names[x], bad,
-                                     static_cast<double>(arrays[x][bad]), static_cast<double>(expected[x]))};
+    const std::size_t blocks = (n + kBlock - 1) / kBlock;
+#pragma omp parallel for schedule(static) reduction(min : bad_key) reduction(+ : expected_sum)
+    for (std::size_t blk = 0; blk < blocks; ++blk) {
+      T e[4][kBlock];
+      double sum_a[kBlock];
+      const std::size_t first = blk * kBlock, count = std::min(kBlock, n - first);
+      replay_block<T>(sequence.data(), sequence.size(), calls, first, count, e[0], e[1], e[2], e[3], sum_a);
+      for (std::size_t i = 0; i < count; ++i) expected_sum += sum_a[i];
+      for (std::size_t x = 0; x < 4; ++x) {
+        for (std::size_t i = 0; i < count; ++i) {
+          if (!(arrays[x][first + i] == e[x][i])) {
+            bad_key = std::min(bad_key, (v * 4 + x) * n + first + i);
+            break;
+          }
+        }
       }
     }
+    if (bad_key != SIZE_MAX) break;
   }
-  if (result.passed && has_sum) {
-    // Partial sums are added in another order than the replay's product;
-    // the room is that of summing n terms.
-    const T expected_sum = a_at_sum * static_cast<T>(ws.total_elements());
-    const T sum_tolerance = sizeof(T) == 4 ? T(1e-4) : T(1e-10);
+  Validation result;
+  if (bad_key != SIZE_MAX) {
+    const std::size_t v = bad_key / (4 * n), x = bad_key / n % 4, i = bad_key % n;
+    T ea[1], eb[1], ec[1], ed[1];
+    double s[1];
+    replay_block<T>(sequence.data(), sequence.size(), calls, i, 1, ea, eb, ec, ed, s);
+    const T expected[] = {ea[0], eb[0], ec[0], ed[0]};
+    const T* arrays[] = {ws.views[v].a, ws.views[v].b, ws.views[v].c, ws.views[v].d};
+    result = {false, fmt::format("array {}[{}]{} holds {} but must hold {}", names[x], i,
+                                 views > 1 ? fmt::format(" of thread {}", v) : "",
+                                 static_cast<double>(arrays[x][i]), static_cast<double>(expected[x]))};
+    return result;
+  }
+  const bool has_sum = std::find(sequence.begin(), sequence.end(), Kernel::kSum) != sequence.end();
+  if (has_sum) {
+    // Partial sums are added in another order than the replay's; the room
+    // is that of summing n terms of T, calls times over.
+    const double sum_tolerance = sizeof(T) == 4 ? 1e-4 : 1e-10;
     if (!close_enough(measured_sum, expected_sum, sum_tolerance)) {
-      result = {false, fmt::format("sum returned {} but must return {}", static_cast<double>(measured_sum),
-                                   static_cast<double>(expected_sum))};
+      result = {false, fmt::format("sum returned {} in all but must return {}", measured_sum, expected_sum)};
     }
   }
   return result;
@@ -201,9 +275,11 @@ Validation validate(const Workspace<T>& ws, std::span<const Kernel> sequence, st
   template Workspace<T> make_workspace<T>(std::size_t, bool, const Team&, std::size_t, bool);     \
   template void initialise<T>(Workspace<T>&, const Team&);                                        \
   template std::vector<std::vector<double>> time_sequence<T>(                                     \
-      const Workspace<T>&, const Team&, std::span<const Kernel>, int, std::size_t, T&,            \
+      const Workspace<T>&, const Team&, std::span<const Kernel>, int, std::size_t, std::uint64_t, double&, \
       std::vector<ThreadPlacement>*);                                                             \
-  template Validation validate<T>(const Workspace<T>&, std::span<const Kernel>, std::size_t, T);
+  template Calibration calibrate_shapes<T>(const Workspace<T>&, const Team&, std::span<const Kernel>,         \
+                                           const std::array<std::vector<Shape>, kKernelCount>&, double);   \
+  template Validation validate<T>(const Workspace<T>&, std::span<const Kernel>, std::uint64_t, double);
 MOVEBENCH_MEM_INSTANTIATE(double)
 MOVEBENCH_MEM_INSTANTIATE(float)
 

@@ -1,7 +1,9 @@
 // The OpenMP team that runs kernels: its arrays, its placement, the timed
 // loop, and the check of what the arrays hold afterwards.
 #pragma once
+#include <array>
 #include <cstddef>
+#include <cstdint>
 #include <span>
 #include <string>
 #include <vector>
@@ -14,7 +16,9 @@ namespace movebench::mem {
 struct Team {
   int threads = 1;
   std::vector<int> cpus;  // cpus[t] for thread t; empty: not pinned
-  bool nt = false;        // streaming stores
+  std::array<Shape, kKernelCount> shape{};  // the loop shape of each kernel (by Kernel)
+
+  Shape shape_of(Kernel k) const { return shape[static_cast<std::size_t>(k)]; }
 };
 
 // Where each thread ran, read inside the team (the seed's VERBOSE_AFFINITY).
@@ -42,7 +46,7 @@ struct Workspace {
 };
 
 // Allocates (nothing touched yet) and lets every thread first-touch and
-// initialise its own part with the seed's initial values.
+// initialise its own part with the initial values of each index.
 template <class T>
 Workspace<T> make_workspace(std::size_t n, bool shared, const Team& team, std::size_t alignment,
                             bool huge_pages);
@@ -50,26 +54,42 @@ template <class T>
 void initialise(Workspace<T>& ws, const Team& team);
 
 // Timed execution: `reps` rounds of `sequence`, each kernel called `iters`
-// times back to back per round. Returns seconds per round per kernel
-// (times[k][r], for all `iters` calls); after a signal, only the rounds
-// completed before it. Only the kernel calls and one barrier
-// per kernel are inside the timed region. `sum` receives the total of the
-// last sum call over all threads.
+// times back to back per round; the calls are numbered from `first_call`
+// (round r, iteration i: first_call + r * iters + i), which sets their
+// scalars. Returns seconds per round per kernel (times[k][r], for all
+// `iters` calls); after a signal, only the rounds completed before it. Only
+// the kernel calls and one barrier per kernel are inside the timed region.
+// `sum` receives the total of every sum call's result over all threads.
 template <class T>
 std::vector<std::vector<double>> time_sequence(const Workspace<T>& ws, const Team& team,
                                                std::span<const Kernel> sequence, int reps,
-                                               std::size_t iters, T& sum,
+                                               std::size_t iters, std::uint64_t first_call, double& sum,
                                                std::vector<ThreadPlacement>* placement = nullptr);
+
+// The calibration: every candidate shape of every kernel timed by the team
+// on fresh windows of the arrays (each thread on its own slice), a few
+// alternating rounds, the fastest kept. Bounded: every kernel gets an equal
+// share of `budget` seconds, and at least one round of its candidates. It leaves the arrays changed: initialise them again after.
+struct Calibration {
+  std::array<Shape, kKernelCount> shape{};
+  // Best seconds per byte-equivalent window call of every candidate, by kernel.
+  std::array<std::vector<std::pair<Shape, double>>, kKernelCount> timings;
+  double seconds = 0;  // wall time it took
+};
+template <class T>
+Calibration calibrate_shapes(const Workspace<T>& ws, const Team& team, std::span<const Kernel> kernels,
+                             const std::array<std::vector<Shape>, kKernelCount>& candidates, double budget);
 
 struct Validation {
   bool passed = true;
   std::string message;  // what was wrong, first offence
 };
 
-// Replays `rounds` rounds of `sequence` on one element and compares every
-// element of every array (and the last sum) with it.
+// Replays calls 0 .. calls-1 of `sequence` (call j runs every kernel of the
+// sequence in order) on every element from its initial values and compares
+// every element of every array, and the total of all sum calls, with it.
 template <class T>
-Validation validate(const Workspace<T>& ws, std::span<const Kernel> sequence, std::size_t rounds,
-                    T measured_sum);
+Validation validate(const Workspace<T>& ws, std::span<const Kernel> sequence, std::uint64_t calls,
+                    double measured_sum);
 
 }  // namespace movebench::mem

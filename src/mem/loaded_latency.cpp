@@ -1,0 +1,298 @@
+#include "mem/loaded_latency.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <exception>
+#include <numeric>
+#include <string>
+#include <thread>
+
+#include "core/affinity.hpp"
+#include "core/buffer.hpp"
+#include "core/clock.hpp"
+#include "core/errors.hpp"
+#include "core/interrupt.hpp"
+#include "core/sizes.hpp"
+#include "core/stats.hpp"
+#include "mem/kernels.hpp"
+#include "mem/latency.hpp"
+#include "mem/measure.hpp"
+#include "mem/modes.hpp"
+
+namespace movebench::mem {
+
+std::vector<std::int64_t> default_load_delays() {
+  // One 16 KiB chunk of triad takes some thousand cycles from memory; delays
+  // from 100x that down to none sweep the load from a trickle to full.
+  return {kIdleLoad, 200000, 100000, 50000, 20000, 10000, 5000, 2000, 1000, 500, 0};
+}
+
+LoadedLatencyPlan plan_loaded_latency(int threads, const std::vector<int>& cpus) {
+  if (threads < 2) {
+    throw UsageError(fmt::format("loaded-latency needs at least 2 threads (one chases, the others load), not {}",
+                                 threads));
+  }
+  LoadedLatencyPlan plan;
+  const auto cpu = [&cpus](int t) { return cpus.empty() ? -1 : cpus[static_cast<std::size_t>(t) % cpus.size()]; };
+  plan.chaser_cpu = cpu(0);
+  for (int t = 1; t < threads; ++t) plan.loader_cpus.push_back(cpu(t));
+  return plan;
+}
+
+ElementRange next_chunk(std::size_t from, std::size_t n, std::size_t chunk) {
+  if (from >= n) from = 0;
+  return {from, std::min(n, from + std::max<std::size_t>(chunk, 1))};
+}
+
+std::optional<std::size_t> knee_index(const std::vector<LoadedPoint>& points, double rise) {
+  if (points.empty()) return std::nullopt;
+  std::vector<std::size_t> by_load(points.size());
+  std::iota(by_load.begin(), by_load.end(), 0);
+  std::stable_sort(by_load.begin(), by_load.end(),
+                   [&](std::size_t a, std::size_t b) { return points[a].bandwidth < points[b].bandwidth; });
+  const double base = points[by_load.front()].latency;
+  for (std::size_t i = 1; i < by_load.size(); ++i) {
+    if (points[by_load[i]].latency > rise * base) return by_load[i - 1];
+  }
+  return std::nullopt;
+}
+
+namespace {
+
+// The delay between chunks: a loop the compiler must keep and that touches
+// no memory (portable; on x86 and Arm about one iteration per cycle).
+void spin(std::int64_t iterations) {
+  for (std::int64_t i = 0; i < iterations; ++i) asm volatile("" ::: "memory");
+}
+
+// What the chasing thread tells the loaders, and what each loader reports.
+struct LoadControl {
+  std::atomic<std::int64_t> delay{kIdleLoad};
+  std::atomic<bool> stop{false};
+};
+struct alignas(64) LoaderState {
+  std::atomic<std::uint64_t> elements{0};  // elements processed so far
+  std::atomic<bool> ready{false};
+  std::atomic<bool> failed{false};
+  std::string error;
+};
+
+struct LoadSpec {
+  Kernel kernel;
+  std::size_t elements;  // per array
+  std::size_t chunk;     // elements per call
+  std::size_t alignment;
+  Shape shape;
+  bool huge_pages;
+};
+
+// The loaders' loop shape: the one --shape forces, else one linear pass with
+// streaming stores (plain with --nt-stores off): a load generator, not a
+// figure, so no calibration.
+Shape load_shape(const MemOptions& opt) {
+  if (opt.shape != "auto") return shape_by_name(opt.shape);
+  return opt.nt_stores == "off" || !has_nontemporal_stores() ? Shape::kPlain : Shape::kNt;
+}
+
+// One loader: its own four arrays, first-touched on its CPU, then chunk
+// after chunk of the kernel with the current delay after each.
+void load(int cpu, const LoadSpec& spec, const LoadControl& control, LoaderState& state) {
+  try {
+    if (cpu >= 0) pin_current_thread(cpu);
+    set_flush_denormals();
+    const std::size_t bytes = spec.elements * sizeof(double);
+    HostBuffer a(bytes, spec.alignment, spec.huge_pages), b(bytes, spec.alignment, spec.huge_pages),
+        c(bytes, spec.alignment, spec.huge_pages), d(bytes, spec.alignment, spec.huge_pages);
+    const Arrays<double> x{a.as<double>(), b.as<double>(), c.as<double>(), d.as<double>()};
+    for (std::size_t i = 0; i < spec.elements; ++i) {
+      const Element<double> e = initial_element<double>(i);
+      x.a[i] = e.a, x.b[i] = e.b, x.c[i] = e.c, x.d[i] = e.d;
+    }
+    state.ready = true;
+    double sink = 0;
+    std::size_t from = 0;
+    std::uint64_t call = 0;
+    while (!control.stop.load(std::memory_order_relaxed)) {
+      const std::int64_t delay = control.delay.load(std::memory_order_relaxed);
+      if (delay == kIdleLoad) {
+        std::this_thread::sleep_for(std::chrono::microseconds(200));
+        continue;
+      }
+      const ElementRange r = next_chunk(from, spec.elements, spec.chunk);
+      sink += run_kernel(spec.kernel, x, r.lo, r.hi, spec.shape, call++);
+      from = r.hi;
+      state.elements.fetch_add(r.hi - r.lo, std::memory_order_relaxed);
+      spin(delay);
+    }
+    volatile double keep = sink;  // sum's result must not be optimised away
+    (void)keep;
+  } catch (const std::exception& e) {
+    state.error = e.what();
+    state.failed = true;
+  }
+}
+
+std::uint64_t elements_done(const std::vector<LoaderState>& states) {
+  std::uint64_t total = 0;
+  for (const auto& s : states) total += s.elements.load(std::memory_order_relaxed);
+  return total;
+}
+
+// Stops and joins the loaders however the run ends.
+class Loaders {
+ public:
+  Loaders(const LoadedLatencyPlan& plan, const LoadSpec& spec) : states_(plan.loader_cpus.size()) {
+    for (std::size_t i = 0; i < plan.loader_cpus.size(); ++i) {
+      threads_.emplace_back(load, plan.loader_cpus[i], std::cref(spec), std::cref(control_), std::ref(states_[i]));
+    }
+  }
+  ~Loaders() {
+    control_.stop = true;
+    for (auto& t : threads_) t.join();
+  }
+  Loaders(const Loaders&) = delete;
+  Loaders& operator=(const Loaders&) = delete;
+
+  // Waits until every loader has its arrays (bounded); false when one failed.
+  bool wait_ready(std::string& error) {
+    const double deadline = now_seconds() + 300;
+    while (now_seconds() < deadline) {
+      bool all = true;
+      for (auto& s : states_) {
+        if (s.failed) {
+          error = s.error;
+          return false;
+        }
+        all = all && s.ready;
+      }
+      if (all) return true;
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    error = "the loaders did not set up their arrays within 300 s";
+    return false;
+  }
+  void set_delay(std::int64_t delay) { control_.delay = delay; }
+  std::uint64_t elements() const { return elements_done(states_); }
+
+ private:
+  LoadControl control_;
+  std::vector<LoaderState> states_;
+  std::vector<std::thread> threads_;
+};
+
+std::string delay_text(std::int64_t delay) { return delay == kIdleLoad ? "idle" : std::to_string(delay); }
+
+}  // namespace
+
+void run_loaded_latency(const MemOptions& opt, Report& report) {
+  const ScopedAffinity restore;
+  const int threads = opt.threads.front();
+  const LoadedLatencyPlan plan =
+      plan_loaded_latency(threads, place_threads(threads, opt.placement, core_ordered_cpus()));
+  if (plan.chaser_cpu >= 0) pin_current_thread(plan.chaser_cpu);
+  const Kernel kernel = opt.kernels.empty() ? Kernel::kTriad : opt.kernels.front();
+  const KernelInfo& ki = info(kernel);
+  const int loaders = threads - 1;
+  const LoadSpec spec{kernel,
+                      static_cast<std::size_t>(opt.elements),
+                      std::max<std::size_t>(1, opt.load_chunk_bytes / sizeof(double)),
+                      static_cast<std::size_t>(opt.alignment),
+                      load_shape(opt),
+                      opt.huge_pages};
+  const double bytes_per_element = static_cast<double>(ki.words() * sizeof(double));
+
+  const ChaseRing ring(opt.chase_bytes, opt.stride, opt.seed, opt.huge_pages, opt.tlb_window);
+  const bool cycle = ring.is_single_cycle();  // validation, and it warms caches and TLB
+
+  std::vector<int> loader_cpus = plan.loader_cpus;
+  loader_cpus.erase(std::remove(loader_cpus.begin(), loader_cpus.end(), -1), loader_cpus.end());
+  std::printf("Loaded latency: pointer chase over %s (%llu B per node, TLB window %s) on %s\n",
+              format_bytes(static_cast<double>(opt.chase_bytes)).c_str(),
+              static_cast<unsigned long long>(opt.stride), tlb_window_text(opt.tlb_window).c_str(),
+              plan.chaser_cpu >= 0 ? fmt::format("CPU {}", plan.chaser_cpu).c_str() : "an unpinned thread");
+  std::printf("Load: %s (%s) on %d thread%s%s, %llu elements of double per array per thread, %s chunks, "
+              "shape %s; delay: spin iterations after each chunk\n",
+              std::string(ki.name).c_str(), std::string(ki.formula).c_str(), loaders, loaders == 1 ? "" : "s",
+              loader_cpus.empty() ? "" : fmt::format(" (CPU {})", format_cpu_list(loader_cpus)).c_str(),
+              static_cast<unsigned long long>(opt.elements),
+              format_bytes(static_cast<double>(spec.chunk * sizeof(double))).c_str(),
+              std::string(shape_name(spec.shape)).c_str());
+  std::printf("%10s %14s %16s %16s\n", "Delay", "Load (MB/s)", "ns/load (min)", "ns/load (median)");
+
+  Loaders team(plan, spec);
+  std::string error;
+  const bool loaders_ok = team.wait_ready(error);
+  if (!loaders_ok) throw std::runtime_error(fmt::format("loaded-latency: a loader failed: {}", error));
+
+  std::vector<LoadedPoint> points;
+  const double target = opt.point_time / opt.samples;
+  for (std::int64_t delay : opt.load_delays) {
+    if (interrupted()) break;
+    team.set_delay(delay);
+    // Let the load reach its rate (and the idle loaders go to sleep).
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    const std::uint64_t e0 = team.elements();
+    const double t0 = now_seconds();
+    int disturbed = 0;
+    const auto per_load = time_chase(ring, opt.samples, target, disturbed);
+    const double seconds = now_seconds() - t0;
+    const std::uint64_t moved = team.elements() - e0;
+    if (per_load.empty()) break;  // interrupted before a sample
+    const Summary st = summarize(per_load);
+    const double bandwidth = static_cast<double>(moved) * bytes_per_element / seconds;
+    points.push_back({delay, bandwidth, st.min});  // the min: what a context switch did not inflate
+    Record r;
+    r.benchmark = "mem";
+    r.operation = "loaded_latency";
+    r.bytes = opt.chase_bytes;
+    r.params = {{"mode", "loaded-latency"}, {"delay", delay}, {"idle", delay == kIdleLoad},
+                {"load_kernel", ki.name}, {"loaders", loaders}, {"threads", threads},
+                {"chaser_cpu", plan.chaser_cpu}, {"loader_cpus", plan.loader_cpus},
+                {"load_elements", opt.elements}, {"chunk_bytes", spec.chunk * sizeof(double)},
+                {"shape", shape_name(spec.shape)}, {"nontemporal", is_nontemporal(spec.shape)}, {"stride", opt.stride}, {"seed", opt.seed},
+                {"tlb_window", opt.tlb_window}, {"huge_pages", opt.huge_pages},
+                {"disturbed_samples_retaken", disturbed}, {"load_bytes", static_cast<double>(moved) * bytes_per_element},
+                {"load_seconds", seconds}};
+    r.samples = per_load;
+    r.figures = {{"latency", st.min * 1e9, "ns", "min"},
+                 {"latency_median", st.median * 1e9, "ns", "median"},
+                 {"load_bandwidth", bandwidth * opt.unit_scale(), opt.unit, "mean"}};
+    std::printf("%10s %14.1f %16.2f %16.2f\n", delay_text(delay).c_str(), bandwidth * 1e-6, st.min * 1e9,
+                st.median * 1e9);
+    std::fflush(stdout);
+    report.add(std::move(r));
+  }
+  team.set_delay(kIdleLoad);
+
+  if (!points.empty()) {
+    const auto least = std::min_element(points.begin(), points.end(),
+                                        [](const auto& a, const auto& b) { return a.bandwidth < b.bandwidth; });
+    const auto most = std::max_element(points.begin(), points.end(),
+                                       [](const auto& a, const auto& b) { return a.bandwidth < b.bandwidth; });
+    report.set_result("mem.loaded_latency.least_load", least->latency * 1e9, "ns");
+    report.set_result("mem.loaded_latency.most_load", most->latency * 1e9, "ns");
+    report.set_result("mem.loaded_latency.most_load_bandwidth", most->bandwidth * opt.unit_scale(), opt.unit);
+    const auto knee = knee_index(points, kKneeRise);
+    if (knee) {
+      const LoadedPoint& k = points[*knee];
+      std::printf("Knee: %.1f MB/s of load at %.2f ns (delay %s); beyond it the latency (min) is more than %.0f %% "
+                  "above the least-loaded %.2f ns\n",
+                  k.bandwidth * 1e-6, k.latency * 1e9, delay_text(k.delay).c_str(), (kKneeRise - 1) * 100,
+                  least->latency * 1e9);
+      report.set_result("mem.loaded_latency.knee_bandwidth", k.bandwidth * opt.unit_scale(), opt.unit);
+      report.set_result("mem.loaded_latency.knee", k.latency * 1e9, "ns");
+    } else {
+      std::printf("Knee: not reached; the latency (min) stays within %.0f %% of the least-loaded %.2f ns up to "
+                  "%.1f MB/s of load\n",
+                  (kKneeRise - 1) * 100, least->latency * 1e9, most->bandwidth * 1e-6);
+    }
+  }
+  std::printf("%s\n", cycle ? "Solution Validates" : "Solution does not validate: the chase ring is broken");
+  report.validation(cycle, "mem loaded-latency: the chase ring is not a single cycle");
+}
+
+}  // namespace movebench::mem

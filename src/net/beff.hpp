@@ -15,6 +15,7 @@ struct BeffContext {
   double step_timeout = 120;
   FailMode fail = FailMode::kNone;
   bool validate = true;
+  bool check_every = false;  // -C: every iteration of a loop length, not one exchange
 };
 
 // The seed's HPCC FPGA variant, on CPUs: every rank exchanges 2^e bytes

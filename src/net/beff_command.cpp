@@ -4,6 +4,7 @@
 
 #include <fstream>
 
+#include "core/atomic_file.hpp"
 #include "core/errors.hpp"
 #include "core/sizes.hpp"
 #include "net/beff.hpp"
@@ -33,6 +34,9 @@ class BeffCommand : public MpiCommand {
     app.add_option("--definition", definition_, "hpcc, fpga or both")
         ->check(CLI::IsMember({"hpcc", "fpga", "both"}))->capture_default_str();
     app.add_flag("--skip-validation", skip_validation_, "Do not check the received data");
+    app.add_flag("-C,--check-every", check_every_,
+                 "Check every iteration: after the timed runs of a size, loop-length untimed exchanges, each with "
+                 "its own data, checked (default: one untimed exchange per size and method)");
     // The seed's options (HPCC FPGA).
     app.add_option("-u,--upper", fpga_.max_ll, "fpga: maximum number of repetitions per data size")->capture_default_str();
     app.add_option("-l,--lower", fpga_.min_ll, "fpga: minimum number of repetitions per data size")->capture_default_str();
@@ -51,10 +55,13 @@ class BeffCommand : public MpiCommand {
     app.add_option("--target-time", hpcc_.target_s, "hpcc: seconds one measurement aims at (sets the loop lengths)")
         ->capture_default_str();
     app.add_option("--repetitions", hpcc_.repetitions, "hpcc: repetitions per method (the best one counts)")->capture_default_str();
-    app.add_option("--seed", hpcc_.seed, "hpcc: seed of the random patterns")->capture_default_str();
+    // A range check before the conversion: CLI11 would take -1 as 2^64-1.
+    app.add_option("--seed", hpcc_.seed, "hpcc: seed of the random patterns")
+        ->check(CLI::Range(0.0, 9007199254740992.0))->capture_default_str();
   }
 
   void resolve() override {
+    if (check_every_ && skip_validation_) throw UsageError("-C and --skip-validation contradict each other");
     if (fpga_.max_exp > 30) throw UsageError(fmt::format("invalid -m '{}': at most 30 (1 GiB)", fpga_.max_exp));
     if (fpga_.min_exp > fpga_.max_exp) throw UsageError("--min-size is above -m");
     if (fpga_.min_ll > fpga_.max_ll) throw UsageError("-l is above -u");
@@ -65,7 +72,8 @@ class BeffCommand : public MpiCommand {
     if (hpcc_.lmax > (1ull << 30)) throw UsageError("--max-size above 1G: MPI counts are ints");
     if (hpcc_.random_patterns < 1) throw UsageError("--random-patterns must be 1 or more");
     if (hpcc_.max_ll < 1 || hpcc_.repetitions < 1) throw UsageError("--loop-length and --repetitions must be 1 or more");
-    if (!(hpcc_.target_s > 0)) throw UsageError("--target-time must be positive");
+    check_seconds(hpcc_.target_s, "--target-time", 3600);
+    if (!dump_json_.empty()) check_output_file(dump_json_, "result copy (--dump-json)");
   }
 
   std::vector<std::string> suite_arguments() const override {
@@ -79,12 +87,15 @@ class BeffCommand : public MpiCommand {
       print_configuration();
       return kExitOk;
     }
-    BeffContext ctx{report, dog, step_timeout_, fail_, !skip_validation_};
+    BeffContext ctx{report, dog, step_timeout_, fail_, !skip_validation_, check_every_};
     if (skip_validation_) report.validation_skipped("--skip-validation");
     bool ok = true;
     if (definition_ != "fpga") ok = run_hpcc(hpcc_, ctx);
     if (ok && definition_ != "hpcc") run_fpga(fpga_, ctx);
-    dump(report);
+    if (!dump(report)) {
+      report.add_error("dump_json", "cannot write the result copy " + dump_json_);
+      return kExitFailure;
+    }
     return kExitOk;
   }
 
@@ -100,17 +111,20 @@ class BeffCommand : public MpiCommand {
                                                   : "1 B .. L_max (memory per process / 128)");
   }
 
-  void dump(const Report& report) const {
-    if (dump_json_.empty() || !is_root()) return;
-    std::ofstream out(dump_json_);
-    out << report.document().dump(1) << '\n';
-    if (!out) std::fprintf(stderr, "movebench beff: error: cannot write %s\n", dump_json_.c_str());
+  // The copy of the result the FPGA variant's --dump-json asks for; a
+  // failure to write it fails the run.
+  bool dump(const Report& report) const {
+    if (dump_json_.empty() || !is_root()) return true;
+    const std::string why = report.write_copy(dump_json_);
+    if (why.empty()) return true;
+    std::fprintf(stderr, "movebench beff: error: cannot write the result copy '%s': %s\n", dump_json_.c_str(), why.c_str());
+    return false;
   }
 
   void record_settings(Report& report) const {
     auto& s = report.settings("beff");
     s["definition"] = definition_;
-    s["validation"] = !skip_validation_;
+    s["validation"] = skip_validation_ ? "none" : check_every_ ? "every iteration (untimed pass)" : "once per size (untimed exchange)";
     s["fpga"] = {{"max_loop_length", fpga_.max_ll}, {"min_loop_length", fpga_.min_ll},
                  {"min_message_size_log2", fpga_.min_exp}, {"max_message_size_log2", fpga_.max_exp},
                  {"loop_length_offset", fpga_.offset}, {"loop_length_decrease", fpga_.decrease},
@@ -122,7 +136,7 @@ class BeffCommand : public MpiCommand {
   }
 
   std::string definition_ = "both", lmax_text_, dump_json_;
-  bool skip_validation_ = false, test_only_ = false;
+  bool skip_validation_ = false, test_only_ = false, check_every_ = false;
   FpgaOptions fpga_;
   HpccOptions hpcc_;
 };

@@ -10,9 +10,11 @@
 
 #include "core/buffer.hpp"
 #include "core/clock.hpp"
+#include "core/sizes.hpp"
 #include "core/stats.hpp"
 #include "net/beff.hpp"
 #include "net/beff_logic.hpp"
+#include "net/message_pattern.hpp"
 
 namespace movebench::net {
 namespace {
@@ -24,10 +26,6 @@ struct Ring {
 Ring world_ring() {
   const int r = world_rank(), n = world_size();
   return {(r + n - 1) % n, (r + 1) % n};
-}
-
-std::byte fpga_pattern(int sender, unsigned channel, unsigned exponent, std::size_t j) {
-  return static_cast<std::byte>((static_cast<unsigned>(sender) * 31 + channel * 17 + exponent + j) & 0xff);
 }
 
 // One repetition: both channels, each loop_length exchanges; seconds.
@@ -49,25 +47,25 @@ double one_repetition(const Ring& ring, std::byte* send, std::byte* recv, std::u
   return total;
 }
 
-// Untimed: one exchange per channel with known data, then compare.
+// Untimed: `passes` exchanges per channel, each with data of its own
+// (sender, channel, size, iteration) into a cleared buffer, then compared.
 std::string check_exchange(const Ring& ring, std::byte* send, std::byte* recv, std::uint64_t bytes, unsigned exponent,
-                           bool corrupt) {
+                           unsigned passes, bool corrupt) {
   const int me = world_rank();
-  for (unsigned channel = 0; channel < 2; ++channel) {
-    for (std::size_t j = 0; j < bytes; ++j) send[channel * bytes + j] = fpga_pattern(me, channel, exponent, j);
-  }
-  std::memset(recv, 0, 2 * bytes);
-  one_repetition(ring, send, recv, bytes, 1);
-  if (corrupt) recv[0] ^= std::byte{1};
-  for (unsigned channel = 0; channel < 2; ++channel) {
-    const int from = channel == 0 ? ring.left : ring.right;
-    for (std::size_t j = 0; j < bytes; ++j) {
-      if (recv[channel * bytes + j] != fpga_pattern(from, channel, exponent, j)) {
-        return fmt::format("byte {} of the message from rank {} is wrong", j, from);
-      }
+  auto key = [&](int sender, unsigned channel, unsigned i) { return message_key(sender, channel + 2 * exponent, i); };
+  std::string error;  // the first; every pass still runs, as on the other ranks
+  for (unsigned i = 0; i < passes; ++i) {
+    for (unsigned channel = 0; channel < 2; ++channel) fill_message(send + channel * bytes, bytes, key(me, channel, i));
+    std::memset(recv, 0, 2 * bytes);
+    one_repetition(ring, send, recv, bytes, 1);
+    if (corrupt && i == 0) recv[bytes - 1] ^= std::byte{1};
+    for (unsigned channel = 0; channel < 2; ++channel) {
+      const int from = channel == 0 ? ring.left : ring.right;
+      const std::size_t wrong = first_wrong_byte(recv + channel * bytes, bytes, key(from, channel, i));
+      if (wrong < bytes && error.empty()) error = fmt::format("byte {} of message {} from rank {} is wrong", wrong, i, from);
     }
   }
-  return {};
+  return error;
 }
 
 void print_row(std::uint64_t bytes, unsigned ll, double seconds, double bandwidth) {
@@ -94,8 +92,10 @@ bool run_fpga(const FpgaOptions& o, BeffContext& ctx) {
                 world_size(), "MSize", "looplength", "transfer", "B/s");
   }
   std::vector<double> bandwidths;
+  ctx.report.progress().begin("beff fpga", steps.size());
   for (const auto& step : steps) {
     const std::uint64_t bytes = 1ull << step.exponent;
+    ctx.report.progress().step(format_bytes(static_cast<double>(bytes)));
     std::vector<double> reps(static_cast<std::size_t>(o.repetitions));
     std::string error;
     {
@@ -104,9 +104,10 @@ bool run_fpga(const FpgaOptions& o, BeffContext& ctx) {
       for (auto& t : reps) t = one_repetition(ring, send.as<std::byte>(), recv.as<std::byte>(), bytes, step.loop_length);
       if (ctx.validate) {
         error = check_exchange(ring, send.as<std::byte>(), recv.as<std::byte>(), bytes, step.exponent,
-                               ctx.fail == FailMode::kCorrupt && world_rank() == world_size() - 1);
+                               ctx.check_every ? step.loop_length : 1, ctx.fail == FailMode::kCorrupt && world_rank() == world_size() - 1);
       }
     }
+    ctx.report.progress().clear();  // the row below is flushed at once
     // The seed: each rank's best repetition, then the slowest rank.
     const double best_here = *std::min_element(reps.begin(), reps.end());
     const double max_min = max_over_ranks(best_here);

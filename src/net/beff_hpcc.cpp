@@ -10,8 +10,10 @@
 
 #include "core/buffer.hpp"
 #include "core/clock.hpp"
+#include "core/sizes.hpp"
 #include "net/beff.hpp"
 #include "net/beff_logic.hpp"
+#include "net/message_pattern.hpp"
 #include "net/p2p.hpp"
 
 namespace movebench::net {
@@ -92,25 +94,36 @@ double timed(Method m, const Exchange& x, std::uint64_t bytes, unsigned ll) {
   return max_over_ranks(now_seconds() - t0);
 }
 
-std::byte hpcc_pattern(int sender, std::size_t j) {
-  return static_cast<std::byte>((static_cast<std::size_t>(sender) * 13 + j * 5 + 3) & 0xff);
-}
-
-// Untimed: both neighbours' data must arrive (whichever half a ring of two
-// uses, both halves come from the one neighbour).
-std::string check(Method m, const Exchange& x, std::uint64_t bytes, bool corrupt) {
+// Untimed: `passes` exchanges, each with data of its own (sender, which
+// half, method, iteration) into a cleared buffer; both neighbours' data
+// must arrive in the right half.
+std::string check(Method m, const Exchange& x, std::uint64_t bytes, unsigned passes, bool corrupt) {
   const int me = world_rank();
-  for (std::size_t j = 0; j < 2 * bytes; ++j) x.send[j] = hpcc_pattern(me, j % bytes);
-  std::memset(x.recv, 0, 2 * bytes);
-  exchange_once(m, x, bytes);
-  if (corrupt) x.recv[0] ^= std::byte{1};
-  for (std::size_t j = 0; j < 2 * bytes; ++j) {
-    const int from = j < bytes ? x.nb.left : x.nb.right;
-    if (x.recv[j] != hpcc_pattern(from, j % bytes)) {
-      return fmt::format("{}: byte {} from rank {} is wrong", method_name(m), j % bytes, from);
+  constexpr std::uint64_t kToLeft = 0, kToRight = 1;
+  auto key = [&](int sender, std::uint64_t half, unsigned i) {
+    return message_key(sender, 2 * static_cast<std::uint64_t>(m) + half, i);
+  };
+  // Alltoallv in a ring of two moves both halves as one block: the
+  // neighbour's [to left | to right] lands as [from left | from right].
+  const bool one_block = m == Method::kAlltoallv && x.nb.left == x.nb.right;
+  std::string error;  // the first; every pass still runs, as on the other ranks
+  for (unsigned i = 0; i < passes; ++i) {
+    fill_message(x.send, bytes, key(me, kToLeft, i));
+    fill_message(x.send + bytes, bytes, key(me, kToRight, i));
+    std::memset(x.recv, 0, 2 * bytes);
+    exchange_once(m, x, bytes);
+    if (corrupt && i == 0) x.recv[bytes - 1] ^= std::byte{1};
+    const std::uint64_t from_left = one_block ? key(x.nb.left, kToLeft, i) : key(x.nb.left, kToRight, i);
+    const std::uint64_t from_right = one_block ? key(x.nb.right, kToRight, i) : key(x.nb.right, kToLeft, i);
+    const std::size_t wrong_left = first_wrong_byte(x.recv, bytes, from_left);
+    const std::size_t wrong_right = first_wrong_byte(x.recv + bytes, bytes, from_right);
+    if (error.empty() && (wrong_left < bytes || wrong_right < bytes)) {
+      const bool left = wrong_left < bytes;
+      error = fmt::format("{}: byte {} of message {} from rank {} is wrong", method_name(m),
+                          left ? wrong_left : wrong_right, i, left ? x.nb.left : x.nb.right);
     }
   }
-  return {};
+  return error;
 }
 
 std::vector<NamedPattern> make_patterns(const HpccOptions& o) {
@@ -143,12 +156,14 @@ class HpccRun {
     // per_size[p][i]: best bandwidth of pattern p at size i
     std::vector<std::vector<double>> best(patterns.size());
     double ring_latency = 0;
+    ctx_.report.progress().begin("beff hpcc", patterns.size() * sizes.size());
     for (std::size_t p = 0; p < patterns.size(); ++p) {
       Exchange x{patterns[p].pattern[static_cast<std::size_t>(world_rank())], send_.as<std::byte>(), recv_.as<std::byte>(),
                  lmax_, std::vector<int>(static_cast<std::size_t>(n)), std::vector<int>(static_cast<std::size_t>(n))};
       unsigned ll = o_.max_ll;
       for (auto bytes : sizes) {
         SizeResult r;
+        ctx_.report.progress().step(fmt::format("{} {}", patterns[p].name, format_bytes(static_cast<double>(bytes))));
         if (!measure_size(patterns[p], x, bytes, ll, r)) return false;
         best[p].push_back(r.best_bw);
         // The last ring pattern is the one ring through all ranks.
@@ -158,6 +173,7 @@ class HpccRun {
         ll = next_loop_length(r.best_iteration_s, o_.target_s, o_.max_ll);
       }
     }
+    ctx_.report.progress().clear();  // the summary is flushed at once
     summarize_run(patterns, sizes, best, ring_latency);
     return true;
   }
@@ -182,7 +198,7 @@ class HpccRun {
           }
         }
         if (ctx_.validate && error.empty()) {
-          error = check(m, x, bytes, ctx_.fail == FailMode::kCorrupt && world_rank() == world_size() - 1);
+          error = check(m, x, bytes, ctx_.check_every ? ll : 1, ctx_.fail == FailMode::kCorrupt && world_rank() == world_size() - 1);
         }
       }
     }

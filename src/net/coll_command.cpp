@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 
 #include "core/buffer.hpp"
@@ -102,7 +103,15 @@ class CollCommand : public MpiCommand {
     if (start_ > stop_) throw UsageError(fmt::format("-b {} is above -e {}", start_text_, stop_text_));
     if (stop_ > (1ull << 30)) throw UsageError("-e above 1G: MPI counts are ints");
     if (iters_ < 1) throw UsageError(fmt::format("invalid -i '{}': must be 1 or more", iters_));
-    if (time_limit_us_ < 0) throw UsageError("-t must not be negative");
+    if (!std::isfinite(time_limit_us_) || time_limit_us_ < 0 || time_limit_us_ > 3.6e9) {
+      throw UsageError("-t must be from 0 to 3.6e9 microseconds (an hour)");
+    }
+    // Send and receive buffers of the smallest size for one rank already
+    // above -m: nothing would be measured.
+    if (2 * std::max<std::uint64_t>(start_, 1) > mem_limit_) {
+      throw UsageError(fmt::format("-m {} leaves no message size from -b {}: send and receive need 2 x size x ranks "
+                                   "bytes", mem_text_, start_text_));
+    }
     if (ndims_ < 0 || ndims_ > 8) throw UsageError(fmt::format("invalid -d '{}': 0 to 8", ndims_));
     if (part_size_ < 0) throw UsageError("-p must not be negative");
     if (check_every_ && no_check_) throw UsageError("-C and --no-check contradict each other");
@@ -118,12 +127,19 @@ class CollCommand : public MpiCommand {
     const bool neither = iters_opt_->count() == 0 && time_opt_->count() == 0;
     time_limit_s_ = (neither ? kDefaultTimeLimitUs : time_limit_us_) * 1e-6;
     stop_fit_ = fit_stop_to_memory(stop_, n, mem_limit_);
+    if (stop_ > 0 && stop_fit_ < std::max<std::uint64_t>(start_, 1)) {
+      throw UsageError(fmt::format("-m {} leaves no message size from -b {} for {} ranks: send and receive need "
+                                   "2 x size x ranks bytes", mem_text_, start_text_, n));
+    }
     const std::size_t capacity = std::max<std::size_t>(stop_fit_ * static_cast<std::size_t>(n), 8u * n);
     send_ = written_buffer(capacity, 64);
     recv_ = written_buffer(capacity, 64);
     record_settings(report);
     print_header(report);
     auto comms = make_comms();
+    std::size_t steps = 0;
+    for (const auto& op : ops_) steps += sizes_for(op).size();
+    report.progress().begin("coll", steps * comms.size());
     for (const auto& comm : comms) {
       for (const auto& op : ops_) {
         if (!run_op(report, dog, comm, op)) break;
@@ -153,11 +169,13 @@ class CollCommand : public MpiCommand {
     for (auto bytes : sizes_for(op)) {
       CollCase c = make_case(op, comm.comm, bytes, send_.as<std::byte>(), recv_.as<std::byte>());
       StepTiming t;
+      report.progress().step(fmt::format("{} {}", op.name, format_bytes(static_cast<double>(bytes))));
       {
         WatchedStep step(dog, step_timeout_, fmt::format("{} {} B on {}", op.name, bytes, comm.name));
         maybe_fail(fail_);
         t = measure(c);
       }
+      report.progress().clear();  // the rows below are flushed at once
       publish(report, comm, op, c, t);
       if (!settle_step(report, "coll", fmt::format("{} {} B on {}", op.name, bytes, comm.name), t.check_error,
                        checking())) {
@@ -174,7 +192,7 @@ class CollCommand : public MpiCommand {
   // the checks, outside the timed loop.
   StepTiming measure(const CollCase& c) {
     const std::size_t elements = send_.size() / c.elem;
-    fill_send(c, elements);
+    fill_send(c, elements, 0);
     std::memset(c.recv, 0, recv_.size());
     time_loop(c, 1);
     const double estimate = time_loop(c, kEstimateIters);
@@ -215,17 +233,23 @@ class CollCommand : public MpiCommand {
     return (now_seconds() - t0) / iters;
   }
 
-  // Untimed: `passes` calls, each into a cleared buffer and then checked.
+  // Untimed: `passes` calls, each with send data of its own (rank,
+  // operation, iteration) into a cleared buffer, and then checked.
   std::string check(const CollCase& c, int passes) const {
+    // No collective reads more than a block per rank from the send buffer.
+    const std::size_t elements = std::min(send_.size() / c.elem, static_cast<std::size_t>(c.count) * c.nranks);
+    std::string error;
     for (int i = 0; i < passes; ++i) {
+      const auto iteration = static_cast<std::uint64_t>(i) + 1;
+      fill_send(c, elements, iteration);
       std::memset(c.recv, 0, recv_.size());
       call_collective(c);
       MPI_Barrier(c.comm);
       if (fail_ == FailMode::kCorrupt && world_rank() == world_size() - 1) c.recv[0] ^= std::byte{1};
-      auto error = check_received(c);
-      if (!error.empty()) return error;
+      // Every rank makes every call, whatever it found (else the others wait for ever).
+      if (error.empty()) error = check_received(c, iteration);
     }
-    return {};
+    return error;
   }
 
   void publish(Report& report, const CommEntry& comm, const CollInfo& op, const CollCase& c, const StepTiming& t) {

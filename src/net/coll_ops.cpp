@@ -1,5 +1,7 @@
 #include "net/coll_ops.hpp"
 
+#include "net/message_pattern.hpp"
+
 #include <fmt/format.h>
 
 #include <array>
@@ -94,11 +96,14 @@ const std::array<Piece, 12>& pieces() {
 
 const Piece& piece(Coll op) { return pieces()[static_cast<std::size_t>(op)]; }
 
-std::byte byte_pattern(int rank, S j) { return static_cast<std::byte>((j + 1) * u(rank + 1) + j); }
-double double_pattern(int rank, S k) { return static_cast<double>(k % 61 + u(rank) + 1); }
-double sum_pattern(int nranks, S k) {
-  const double n = nranks;
-  return n * static_cast<double>(k % 61) + n * (n + 1) / 2;
+std::uint64_t key_of(const CollCase& c, int rank, std::uint64_t iteration) {
+  return message_key(rank, static_cast<std::uint64_t>(c.op), iteration);
+}
+
+double sum_of_ranks(const CollCase& c, S k, std::uint64_t iteration) {
+  double sum = 0;
+  for (int r = 0; r < c.nranks; ++r) sum += message_value(key_of(c, r, iteration), k);
+  return sum;
 }
 
 }  // namespace
@@ -133,16 +138,17 @@ void call_collective(const CollCase& c) { piece(c.op).call(c); }
 
 std::vector<Segment> expected_segments(const CollCase& c) { return piece(c.op).expect(c); }
 
-void fill_send(const CollCase& c, S elements) {
+void fill_send(const CollCase& c, S elements, std::uint64_t iteration) {
+  const std::uint64_t key = key_of(c, c.rank, iteration);
   if (c.type == MPI_DOUBLE) {
     auto* d = reinterpret_cast<double*>(c.send);
-    for (S k = 0; k < elements; ++k) d[k] = double_pattern(c.rank, k);
+    for (S k = 0; k < elements; ++k) d[k] = message_value(key, k);
   } else {
-    for (S j = 0; j < elements; ++j) c.send[j] = byte_pattern(c.rank, j);
+    fill_message(c.send, elements, key);
   }
 }
 
-std::string check_received(const CollCase& c) {
+std::string check_received(const CollCase& c, std::uint64_t iteration) {
   for (const auto& s : expected_segments(c)) {
     for (S i = 0; i < s.length; ++i) {
       const S at = s.recv_offset + i, from = s.source_offset + i;
@@ -150,11 +156,15 @@ std::string check_received(const CollCase& c) {
         double got = 0;
         std::memcpy(&got, c.recv + at * sizeof(double), sizeof(double));
         // Whole numbers: every summation order is exact, so compare exactly.
-        const double want = s.source == kSumOfRanks ? sum_pattern(c.nranks, from) : double_pattern(s.source, from);
+        const double want = s.source == kSumOfRanks ? sum_of_ranks(c, from, iteration)
+                                                    : message_value(key_of(c, s.source, iteration), from);
         if (got != want) return fmt::format("element {} is {} instead of {}", at, got, want);
-      } else if (c.recv[at] != byte_pattern(s.source, from)) {
-        return fmt::format("byte {} (from rank {}) is {} instead of {}", at, s.source,
-                           static_cast<int>(c.recv[at]), static_cast<int>(byte_pattern(s.source, from)));
+      } else {
+        const std::byte want = message_byte(key_of(c, s.source, iteration), from);
+        if (c.recv[at] != want) {
+          return fmt::format("byte {} (from rank {}) is {} instead of {}", at, s.source, static_cast<int>(c.recv[at]),
+                             static_cast<int>(want));
+        }
       }
     }
   }

@@ -45,10 +45,13 @@ struct Segment {
 };
 std::vector<Segment> expected_segments(const CollCase& c);
 
-// The send pattern: bytes as mpiBench ((j+1)*(rank+1)+j), doubles as small
-// whole numbers so that any summation order gives the exact sum.
-void fill_send(const CollCase& c, std::size_t elements);
-// Empty when every expected element is right, else the first wrong one.
-std::string check_received(const CollCase& c);
+// The send data of checked call `iteration` (net/message_pattern.hpp):
+// bytes that differ per rank, operation, iteration and offset with no short
+// period; doubles as small whole numbers so that any summation order gives
+// the exact sum.
+void fill_send(const CollCase& c, std::size_t elements, std::uint64_t iteration);
+// Empty when every expected element of call `iteration` is right, else the
+// first wrong one.
+std::string check_received(const CollCase& c, std::uint64_t iteration);
 
 }  // namespace movebench::net

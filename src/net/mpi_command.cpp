@@ -11,6 +11,7 @@
 #include <fstream>
 
 #include "core/errors.hpp"
+#include "core/sizes.hpp"
 
 namespace movebench::net {
 namespace {
@@ -78,17 +79,18 @@ void MpiCommand::add_all_options(CLI::App& app) {
 void MpiCommand::check_options() {
   // A UsageError leaves other ranks' stderr quiet: every rank exits 2, and
   // only rank 0's line is seen.
-  if (!(step_timeout_ > 0)) throw UsageError("--step-timeout must be positive");
+  check_seconds(step_timeout_, "--step-timeout", 86400);
   fail_ = parse_fail_mode(fail_text_);
   resolve();
   restore_stderr(saved_stderr_);
 }
 
 int MpiCommand::run(Report& report) {
-  start_mpi();
+  Watchdog& dog = start_mpi(name(), step_timeout_);
   report.set_mpi(mpi_facts());
-  Watchdog dog(name());
-  return run_mpi(report, dog);
+  const int code = run_mpi(report, dog);
+  end_mpi_run(dog);
+  return code;
 }
 
 bool MpiCommand::run_in_suite(Report& report, std::string& why) {
@@ -102,16 +104,19 @@ bool MpiCommand::run_in_suite(Report& report, std::string& why) {
   std::reverse(args.begin(), args.end());  // CLI11 takes them last first
   app.parse(args);
   resolve();
-  start_mpi();
+  Watchdog& dog = start_mpi(name(), step_timeout_);
   report.set_mpi(mpi_facts());
-  Watchdog dog(name());
   run_mpi(report, dog);
+  end_mpi_run(dog);
   return true;
 }
 
 void MpiCommand::run_local_job(Report& report, std::string& why) {
-  if (std::system("command -v mpirun >/dev/null 2>&1") != 0) {
-    why = "no mpirun on PATH";
+  // The launcher of the MPI this binary was built with, found by CMake:
+  // Open MPI's mpirun cannot start an MPICH binary, nor hydra an Open MPI one.
+  const std::string launcher = MOVEBENCH_MPIEXEC;
+  if (launcher.empty() || access(launcher.c_str(), X_OK) != 0) {
+    why = fmt::format("no MPI launcher ('{}', the one of the MPI this movebench was built with)", launcher);
     return;
   }
   std::error_code ec;
@@ -122,8 +127,12 @@ void MpiCommand::run_local_job(Report& report, std::string& why) {
   }
   const auto dir = std::filesystem::temp_directory_path();
   const std::string json = (dir / fmt::format("movebench-{}-{}.json", name(), getpid())).string();
-  std::string cmd = fmt::format("timeout -k 5 {} mpirun -np 2 --oversubscribe{} {} {}", kSuiteJobSeconds,
-                                geteuid() == 0 ? " --allow-run-as-root" : "", shell_quote(self.string()), name());
+  // Open MPI refuses more ranks than cores and root unless told; MPICH's
+  // hydra does both without a flag and refuses Open MPI's flags.
+  std::string flags;
+  if (mpi_family() == MpiFamily::kOpenMpi) flags = geteuid() == 0 ? " --oversubscribe --allow-run-as-root" : " --oversubscribe";
+  std::string cmd = fmt::format("timeout -k 5 {} {} -np 2{} {} {}", kSuiteJobSeconds, shell_quote(launcher), flags,
+                                shell_quote(self.string()), name());
   for (const auto& a : suite_arguments()) cmd += " " + shell_quote(a);
   cmd += " --json " + shell_quote(json) + " >/dev/null";
   const int status = std::system(cmd.c_str());
@@ -132,11 +141,11 @@ void MpiCommand::run_local_job(Report& report, std::string& why) {
   if (in) doc = nlohmann::json::parse(in, nullptr, false);
   std::filesystem::remove(json, ec);
   if (!doc.is_object()) {
-    why = fmt::format("the local 2-rank mpirun job failed (status {})", status);
+    why = fmt::format("the local 2-rank {} job failed (status {})", launcher, status);
     return;
   }
   import_document(doc, name(), report);
-  if (status != 0) report.add_error(name(), fmt::format("local mpirun job ended with status {}", status));
+  if (status != 0) report.add_error(name(), fmt::format("local {} job ended with status {}", launcher, status));
 }
 
 std::string summary_line(const Report& report, std::string head, std::initializer_list<SummaryItem> items) {

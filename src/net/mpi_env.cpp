@@ -11,29 +11,68 @@
 #include "core/clock.hpp"
 #include "core/errors.hpp"
 #include "core/interrupt.hpp"
+#include "core/launcher.hpp"
 
 namespace movebench::net {
 namespace {
 
-bool g_started = false;
+// MPI is started once per process and finalized once, at exit, so the
+// watchdog that covers both lives as long as the process: it is created
+// before MPI_Init and never destroyed (its thread ends with the process).
+Watchdog* g_dog = nullptr;
 
 void finalize_at_exit() {
   int finalized = 0;
   MPI_Finalized(&finalized);
-  if (!finalized) MPI_Finalize();
+  if (finalized) return;
+  // MPI_Finalize synchronizes with the other ranks: a rank stopped now
+  // would hold this one there for ever.
+  if (g_dog) g_dog->arm(-1, "MPI_Finalize");
+  MPI_Finalize();
+  if (g_dog) g_dog->disarm();
 }
 
 }  // namespace
 
-
-void start_mpi() {
-  if (g_started) return;
+Watchdog& start_mpi(const std::string& command, double step_timeout) {
+  if (g_dog) {
+    g_dog->configure(command, step_timeout);
+    g_dog->rest();
+    return *g_dog;
+  }
+  g_dog = new Watchdog(command, launcher_rank() < 0 ? 0 : launcher_rank(), step_timeout);
+  g_dog->arm(step_timeout, "MPI start-up (MPI_Init)");
   // MPI_THREAD_SINGLE on purpose: asking Open MPI 4.1 for FUNNELED made a
   // small-message ping-pong about 50% slower here. So the watchdog thread
   // makes no MPI call at all (see Watchdog::end_job).
   MPI_Init(nullptr, nullptr);
-  g_started = true;
   std::atexit(finalize_at_exit);
+  int level = MPI_THREAD_SINGLE;
+  MPI_Query_thread(&level);
+  g_dog->mpi_started(world_rank(), level == MPI_THREAD_MULTIPLE);
+  g_dog->rest();
+  // An MPI that does not speak the launcher's process interface (srun
+  // --mpi=pmix with MPICH, --mpi=pmi2 with Debian's Open MPI) starts every
+  // process as a job of its own: each would measure nothing against itself
+  // and call itself rank 0.
+  const int started = launcher_size();
+  if (started > 1 && world_size() == 1) {
+    throw UsageError(fmt::format(
+        "the launcher started {} processes but MPI sees a job of 1: this MPI ({}) does not speak the launcher's "
+        "process interface (under srun: --mpi=pmix for Open MPI, --mpi=pmi2 for MPICH)",
+        started, mpi_family() == MpiFamily::kOpenMpi ? "Open MPI" : mpi_family() == MpiFamily::kMpich ? "MPICH" : "other"));
+  }
+  return *g_dog;
+}
+
+MpiFamily mpi_family() {
+  char library[MPI_MAX_LIBRARY_VERSION_STRING] = {};
+  int length = 0;
+  MPI_Get_library_version(library, &length);
+  const std::string lib(library, static_cast<std::size_t>(length));
+  if (lib.find("Open MPI") != std::string::npos) return MpiFamily::kOpenMpi;
+  if (lib.find("MPICH") != std::string::npos) return MpiFamily::kMpich;
+  return MpiFamily::kOther;
 }
 
 int world_rank() {
@@ -67,17 +106,28 @@ nlohmann::json mpi_facts() {
   }
   return {{"version", version},           {"subversion", subversion}, {"library", lib},
           {"ranks", world_size()},        {"hosts", hosts},           {"thread_level", thread_level},
-          {"launcher", under_launcher() ? "yes" : "singleton"}};
+          {"launcher", under_launcher() ? "yes" : "singleton"},
+          {"family", mpi_family() == MpiFamily::kOpenMpi ? "openmpi" : mpi_family() == MpiFamily::kMpich ? "mpich" : "other"}};
 }
 
-// Rank and thread level are read here, on the main thread, before the
-// watchdog's thread exists: under MPI_THREAD_SINGLE that thread may not call MPI.
-Watchdog::Watchdog(std::string command) : command_(std::move(command)), rank_(world_rank()) {
-  int level = MPI_THREAD_SINGLE;
-  MPI_Query_thread(&level);
-  may_abort_ = level == MPI_THREAD_MULTIPLE;
+Watchdog::Watchdog(std::string command, int rank, double bound)
+    : command_(std::move(command)), rank_(rank), default_bound_(bound) {
   thread_ = std::thread([this] { watch(); });
 }
+
+void Watchdog::configure(std::string command, double bound) {
+  std::lock_guard lock(mutex_);
+  command_ = std::move(command);
+  default_bound_ = bound;
+}
+
+void Watchdog::mpi_started(int rank, bool may_abort) {
+  std::lock_guard lock(mutex_);
+  rank_ = rank;
+  may_abort_ = may_abort;
+}
+
+void Watchdog::rest() { arm(-1, "between steps (agreeing on verdicts, gathering results)"); }
 
 Watchdog::~Watchdog() {
   {
@@ -92,7 +142,8 @@ void Watchdog::arm(double seconds, std::string what) {
   {
     std::lock_guard lock(mutex_);
     armed_ = true;
-    bound_ = seconds;
+    bound_ = seconds > 0 ? seconds : default_bound_;  // negative: the default bound
+    seconds = bound_;
     deadline_ = now_seconds() + seconds;
     what_ = std::move(what);
   }
@@ -106,12 +157,20 @@ void Watchdog::disarm() {
 
 void Watchdog::watch() {
   std::unique_lock lock(mutex_);
+  double last_tick = now_seconds();
   while (!stop_) {
+    // This thread wakes at least once a second; a longer gap means this
+    // process did not run (SIGSTOP, a suspended job, a starved machine):
+    // that time is not the peers' fault, so the deadline moves by it. A
+    // rank resumed after its peers gave up thus does not report them.
+    const double now = now_seconds();
+    if (now - last_tick > 2.0) deadline_ += now - last_tick - 1.0;
+    last_tick = now;
     if (!armed_) {
-      wake_.wait(lock);
+      wake_.wait_for(lock, std::chrono::seconds(1));
       continue;
     }
-    const double left = deadline_ - now_seconds();
+    const double left = deadline_ - now;
     if (left > 0) {
       wake_.wait_for(lock, std::chrono::duration<double>(std::min(left, 1.0)));
       continue;
@@ -136,10 +195,17 @@ void Watchdog::end_job() {
 }
 
 Agreement agree(bool failed_here) {
-  int local[2] = {failed_here ? 1 : 0, interrupted() ? 1 : 0};
+  int local[2] = {failed_here ? 1 : 0, interrupt_signal()};
   int global[2] = {0, 0};
   MPI_Allreduce(local, global, 2, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  if (global[1] != 0) note_interrupt(global[1]);
   return {global[0] != 0, global[1] != 0};
+}
+
+void end_mpi_run(Watchdog& dog) {
+  dog.rest();
+  agree(false);
+  dog.disarm();
 }
 
 bool settle_step(Report& report, const std::string& command, const std::string& what, const std::string& error,

@@ -21,24 +21,39 @@ namespace movebench::net {
 // launcher, `movebench run` runs the MPI benchmarks in place instead of
 // starting mpirun itself.
 
+class Watchdog;
 // Starts MPI once (thread level SINGLE: only the main thread calls MPI) and
-// finalizes it at exit.
-void start_mpi();
+// finalizes it at exit. The process's one watchdog is started first and
+// stays armed from before MPI_Init to after MPI_Finalize (start-up,
+// communicator creation, every step, the gathers of results between steps,
+// finalize), so a rank that dies or stops at any point ends the job within
+// `step_timeout` seconds. Returns that watchdog, armed "between steps".
+Watchdog& start_mpi(const std::string& command, double step_timeout);
 int world_rank();
 int world_size();
+// The MPI family this binary runs on, read from the library's version
+// string (legal before MPI_Init): launch flags and a few checks differ.
+enum class MpiFamily { kOpenMpi, kMpich, kOther };
+MpiFamily mpi_family();
 // Library, standard version, ranks, hosts, launcher: the result's "mpi".
 nlohmann::json mpi_facts();
 
-// Ends the whole job when one step takes longer than its bound: a rank that
-// died or hangs would otherwise leave the others waiting for ever.
+// Ends the whole job when one phase takes longer than its bound: a rank that
+// died or hangs would otherwise leave the others waiting for ever. It makes
+// no MPI call of its own until told the thread level (after MPI_Init).
 class Watchdog {
  public:
-  explicit Watchdog(std::string command);
+  Watchdog(std::string command, int rank, double bound);
   ~Watchdog();
   Watchdog(const Watchdog&) = delete;
   Watchdog& operator=(const Watchdog&) = delete;
+  // seconds <= 0: the default bound (--step-timeout).
   void arm(double seconds, std::string what);
+  // Armed again with the default bound, for what lies between steps.
+  void rest();
   void disarm();
+  void configure(std::string command, double bound);
+  void mpi_started(int rank, bool may_abort);
 
  private:
   void watch();
@@ -49,16 +64,16 @@ class Watchdog {
   std::mutex mutex_;
   std::condition_variable wake_;
   bool armed_ = false, stop_ = false;
-  double deadline_ = 0, bound_ = 0;
+  double deadline_ = 0, bound_ = 0, default_bound_ = 0;
   std::string what_;
   std::thread thread_;
 };
 
-// Disarms on scope exit.
+// Arms the dog for one step; on scope exit it watches "between steps" again.
 class WatchedStep {
  public:
   WatchedStep(Watchdog& dog, double seconds, std::string what) : dog_(dog) { dog_.arm(seconds, std::move(what)); }
-  ~WatchedStep() { dog_.disarm(); }
+  ~WatchedStep() { dog_.rest(); }
   WatchedStep(const WatchedStep&) = delete;
   WatchedStep& operator=(const WatchedStep&) = delete;
 
@@ -68,11 +83,17 @@ class WatchedStep {
 
 // Between steps, every rank learns whether any rank saw a failed check or
 // an interrupt, so that all stop (or carry on) together.
+// A signal seen by any rank counts as one seen by every rank (so rank 0's
+// file says `complete: false` and every rank exits 128+signal).
 struct Agreement {
   bool any_failed = false;
   bool any_interrupted = false;
 };
 Agreement agree(bool failed_here);
+// The last agreement of a command, after its last step: interrupts that
+// came after the last step's agreement reach every rank, and the watchdog
+// is disarmed until MPI_Finalize (at exit, watched too).
+void end_mpi_run(Watchdog& dog);
 
 // The end of every step of every MPI benchmark: all ranks agree on the
 // verdict; the rank whose check failed says what, in one line

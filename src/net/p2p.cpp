@@ -2,10 +2,12 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstring>
 #include <vector>
 
 #include "core/clock.hpp"
+#include "net/message_pattern.hpp"
 
 namespace movebench::net {
 namespace {
@@ -53,7 +55,6 @@ void bibw_round(int peer, std::byte* send, std::byte* recv, int n, std::vector<M
   MPI_Waitall(2 * window, reqs.data(), MPI_STATUSES_IGNORE);
 }
 
-std::byte pattern(int rank, std::size_t j) { return static_cast<std::byte>((j * 7 + static_cast<std::size_t>(rank) * 13 + 1) & 0xff); }
 
 }  // namespace
 
@@ -79,18 +80,34 @@ double p2p_seconds(P2pTest test, const P2pPair& pair, std::byte* send, std::byte
   return first ? elapsed : 0;
 }
 
-std::string p2p_check(const P2pPair& pair, std::byte* send, std::byte* recv, std::uint64_t bytes, bool corrupt) {
+std::string p2p_check(P2pTest test, const P2pPair& pair, std::byte* send, std::byte* recv, std::uint64_t bytes,
+                      int passes, bool corrupt) {
   const int rank = me();
   if (rank != pair.a && rank != pair.b) return {};
-  const int peer = rank == pair.a ? pair.b : pair.a;
-  for (std::size_t j = 0; j < bytes; ++j) send[j] = pattern(rank, j);
-  std::memset(recv, 0, bytes);
-  pingpong_round(rank == pair.a, peer, send, recv, count_of(bytes));
-  if (corrupt && bytes > 0) recv[0] ^= std::byte{1};
-  for (std::size_t j = 0; j < bytes; ++j) {
-    if (recv[j] != pattern(peer, j)) return fmt::format("byte {} from rank {} is wrong", j, peer);
+  const bool first = rank == pair.a;
+  const int peer = first ? pair.b : pair.a;
+  const int n = count_of(bytes);
+  const std::uint64_t stream = static_cast<std::uint64_t>(test) + 1;
+  // What this rank receives each round: bw's sender gets only the acknowledgement.
+  const std::size_t expected = test == P2pTest::kBw && first ? std::min<std::size_t>(4, bytes) : bytes;
+  const std::size_t filled = std::max<std::uint64_t>(bytes, 4);
+  std::vector<MPI_Request> reqs(test == P2pTest::kBibw ? 2 : 1);
+  std::string error;
+  for (int i = 0; i < passes; ++i) {
+    const auto iteration = static_cast<std::uint64_t>(i);
+    fill_message(send, filled, message_key(rank, stream, iteration));
+    std::memset(recv, 0, filled);
+    switch (test) {
+      case P2pTest::kLatency: pingpong_round(first, peer, send, recv, n); break;
+      case P2pTest::kBw: window_round(first, peer, send, recv, n, reqs); break;
+      case P2pTest::kBibw: bibw_round(peer, send, recv, n, reqs); break;
+    }
+    if (corrupt && i == 0 && expected > 0) recv[expected - 1] ^= std::byte{1};
+    const std::size_t wrong = first_wrong_byte(recv, expected, message_key(peer, stream, iteration));
+    // The peer goes on with its passes, so this rank must too (else it would wait for ever).
+    if (wrong < expected && error.empty()) error = fmt::format("byte {} of message {} from rank {} is wrong", wrong, i, peer);
   }
-  return {};
+  return error;
 }
 
 }  // namespace movebench::net

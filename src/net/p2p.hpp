@@ -22,8 +22,12 @@ struct P2pPair {
 double p2p_seconds(P2pTest test, const P2pPair& pair, std::byte* send, std::byte* recv, std::uint64_t bytes,
                    int iters, int warmup, int window);
 
-// Untimed: a sends its pattern to b, b sends its own back; each checks
-// what it got. Empty when right, else what was wrong.
-std::string p2p_check(const P2pPair& pair, std::byte* send, std::byte* recv, std::uint64_t bytes, bool corrupt);
+// Untimed: `passes` rounds of the test's own kind (one message in flight),
+// each with data of its own (net/message_pattern.hpp) into a cleared
+// buffer, checked by the receiving rank: a ping-pong for latency, a
+// message and its 4-byte acknowledgement for bw, both ways for bibw.
+// Empty when right, else what was wrong. Buffers hold max(bytes, 4).
+std::string p2p_check(P2pTest test, const P2pPair& pair, std::byte* send, std::byte* recv, std::uint64_t bytes,
+                      int passes, bool corrupt);
 
 }  // namespace movebench::net

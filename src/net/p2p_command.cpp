@@ -63,28 +63,30 @@ class P2pCommand : public MpiCommand {
     app.add_option("--tests", tests_text_, "Tests, comma-separated: latency, bw, bibw")->capture_default_str();
     app.add_option("-m,--sizes", sizes_text_, "Message sizes, e.g. 1:4M or 8,1K,64K")->capture_default_str();
     app.add_option("--ranks", ranks_text_, "The two ranks, A,B (A times, as OSU's rank 0)")->capture_default_str();
-    app.add_option("-i,--iterations", iters_, "Timed iterations per size (default: OSU's: latency 10000, 1000 above 8 KiB; bw 100, 20 above)");
+    iters_option_ = app.add_option("-i,--iterations", iters_, "Timed iterations per size (default: OSU's: latency 10000, 1000 above 8 KiB; bw 100, 20 above)");
     app.add_option("-x,--warmup", warmup_, "Untimed iterations first (default: OSU's)");
     app.add_option("-W,--window", window_, "Messages in flight for bw and bibw")->capture_default_str();
     app.add_flag("--skip-validation", skip_validation_, "Do not check the received data");
+    app.add_flag("-C,--check-every", check_every_,
+                 "Check every iteration: after the timed loop, as many untimed rounds as timed ones, each with its "
+                 "own data, checked (default: one untimed round per size)");
   }
 
   void resolve() override {
+    if (check_every_ && skip_validation_) throw UsageError("-C and --skip-validation contradict each other");
     tests_.clear();
-    std::string_view rest = tests_text_;
-    while (!rest.empty()) {
-      const auto comma = rest.find(',');
-      const auto item = rest.substr(0, comma);
+    for (const auto& item : parse_name_list(tests_text_, "test")) {
       const auto* t = std::find_if(std::begin(kTests), std::end(kTests), [&](const TestInfo& i) { return item == i.key; });
       if (t == std::end(kTests)) throw UsageError(fmt::format("unknown test '{}' (latency, bw, bibw)", item));
       tests_.push_back(*t);
-      rest = comma == std::string_view::npos ? std::string_view{} : rest.substr(comma + 1);
     }
     sizes_ = parse_size_list(sizes_text_);
     if (sizes_.empty()) throw UsageError("no message sizes");
     if (*std::max_element(sizes_.begin(), sizes_.end()) > (1ull << 30)) throw UsageError("sizes above 1G: MPI counts are ints");
     pair_ = parse_pair(ranks_text_);
     if (iters_ < 0 || warmup_ < -1 || window_ < 1) throw UsageError("iterations, warm-up and window must be positive");
+    // 0 stands for OSU's default only when -i is not given: -i 0 would time nothing.
+    if (iters_option_->count() > 0 && iters_ < 1) throw UsageError("invalid -i '0': 1 or more timed iterations");
   }
 
   std::vector<std::string> suite_arguments() const override {
@@ -100,6 +102,7 @@ class P2pCommand : public MpiCommand {
     record_settings(report);
     const auto top = std::max<std::uint64_t>(*std::max_element(sizes_.begin(), sizes_.end()), 4);
     HostBuffer send = written_buffer(top, 64), recv = written_buffer(top, 64);
+    report.progress().begin("p2p", tests_.size() * sizes_.size());
     for (const auto& t : tests_) {
       if (!run_test(report, dog, t, send.as<std::byte>(), recv.as<std::byte>())) break;
     }
@@ -119,12 +122,16 @@ class P2pCommand : public MpiCommand {
       const int warmup = warmup_ >= 0 ? warmup_ : osu_warmup(kind, bytes);
       double seconds = 0;
       std::string error;
+      report.progress().step(fmt::format("{} {}", t.key, format_bytes(static_cast<double>(bytes))));
       {
         WatchedStep step(dog, step_timeout_, fmt::format("{} {} B between ranks {} and {}", t.key, bytes, pair_.a, pair_.b));
         maybe_fail(fail_);
         seconds = p2p_seconds(t.test, pair_, send, recv, bytes, iters, warmup, window_);
-        if (!skip_validation_) error = p2p_check(pair_, send, recv, bytes, fail_ == FailMode::kCorrupt);
+        if (!skip_validation_) {
+          error = p2p_check(t.test, pair_, send, recv, bytes, check_every_ ? iters : 1, fail_ == FailMode::kCorrupt);
+        }
       }
+      report.progress().clear();  // the rows below are flushed at once
       // Rank a measured; rank 0 reports.
       const auto all = gather_to_root(seconds);
       if (is_root()) publish(report, t, bytes, iters, all[static_cast<std::size_t>(pair_.a)]);
@@ -162,7 +169,7 @@ class P2pCommand : public MpiCommand {
     s["iterations"] = iters_ > 0 ? nlohmann::json(iters_) : nlohmann::json("OSU defaults: latency 10000 (1000 above 8 KiB), bw 100 (20)");
     s["warmup"] = warmup_ >= 0 ? nlohmann::json(warmup_) : nlohmann::json("OSU defaults");
     s["window"] = window_;
-    s["validation"] = !skip_validation_;
+    s["validation"] = skip_validation_ ? "none" : check_every_ ? "every iteration (untimed pass)" : "once per size (untimed round)";
     s["step_timeout_s"] = step_timeout_;
   }
 
@@ -171,7 +178,8 @@ class P2pCommand : public MpiCommand {
   std::vector<std::uint64_t> sizes_;
   P2pPair pair_;
   int iters_ = 0, warmup_ = -1, window_ = kOsuWindow;
-  bool skip_validation_ = false;
+  CLI::Option* iters_option_ = nullptr;
+  bool skip_validation_ = false, check_every_ = false;
 };
 
 }  // namespace

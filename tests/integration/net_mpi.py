@@ -10,10 +10,17 @@ import pytest
 
 from conftest import binary_path
 
-MPIRUN = shutil.which("mpirun")
-needs_mpirun = pytest.mark.skipif(MPIRUN is None, reason="no mpirun on PATH")
+# The MPI family of the binary under test (MOVEBENCH_BIN): `make test` runs
+# these tests once against the Open MPI build and once against the MPICH
+# one (build/mpich). Each family is started by its own launcher, named
+# explicitly: plain `mpirun` is whichever Debian's alternatives chose.
+MPI_FAMILY = os.environ.get("MOVEBENCH_MPI_FAMILY", "openmpi")
+_LAUNCHERS = {"openmpi": ("mpirun.openmpi", "mpirun"), "mpich": ("mpiexec.mpich", "mpirun.mpich")}
+assert MPI_FAMILY in _LAUNCHERS, f"MOVEBENCH_MPI_FAMILY={MPI_FAMILY}: openmpi or mpich"
+MPIRUN = next(filter(None, map(shutil.which, _LAUNCHERS[MPI_FAMILY])), None)
+needs_mpirun = pytest.mark.skipif(MPIRUN is None, reason=f"no {_LAUNCHERS[MPI_FAMILY][0]} on PATH")
 
-# CI runs as root; Open MPI refuses that unless told.
+# CI runs as root; Open MPI refuses that unless told (MPICH ignores these).
 ROOT_ENV = {"OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1",
             # Two cores shared by many jobs: never spin-wait for a core.
             "OMPI_MCA_mpi_yield_when_idle": "1"}
@@ -29,14 +36,23 @@ def built_with_mpi():
                                               text=True).stdout
 
 
-def mpirun(np, *args, timeout=120, oversubscribe=None):
-    """Runs `mpirun -np N movebench ARGS`; returns (proc, seconds)."""
+def mpirun(np, *args, timeout=120, oversubscribe=None, launcher_args=False):
+    """Runs `mpirun -np N movebench ARGS`; returns (proc, seconds). With
+    launcher_args, ARGS starts with launcher options up to the first that is
+    a movebench command (env_args)."""
     if not built_with_mpi():
         pytest.skip("this movebench was built without MPI")
     cmd = [MPIRUN, "-np", str(np)]
-    if oversubscribe or np > (os.cpu_count() or 1):
+    # Open MPI refuses more ranks than cores unless told; MPICH's hydra
+    # oversubscribes by itself and refuses the flag.
+    if MPI_FAMILY == "openmpi" and (oversubscribe or np > (os.cpu_count() or 1)):
         cmd.append("--oversubscribe")
-    cmd += [str(binary_path()), *map(str, args)]
+    args = list(map(str, args))
+    if launcher_args:
+        first = next(i for i, a in enumerate(args) if a in ("p2p", "coll", "beff", "run"))
+        cmd += args[:first]
+        args = args[first:]
+    cmd += [str(binary_path()), *args]
     start = time.monotonic()
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout,
                           env=dict(os.environ, **ROOT_ENV))
@@ -56,3 +72,67 @@ def movebench_errors(stderr, command):
 def load(path):
     from conftest import load_result
     return load_result(path)
+
+
+def launcher_is_open_mpi():
+    out = subprocess.run([MPIRUN, "--version"], capture_output=True, text=True).stdout
+    return "Open MPI" in out or "OpenRTE" in out
+
+
+def env_args(name, value):
+    """Launcher options that give every rank NAME=VALUE (Open MPI: -x; MPICH's hydra: -genv)."""
+    return ["-x", f"{name}={value}"] if launcher_is_open_mpi() else ["-genv", name, str(value)]
+
+
+def start_job(np, *args, extra=()):
+    """Starts `mpirun -np N [extra] movebench ARGS` in its own session; returns the Popen."""
+    if not built_with_mpi():
+        pytest.skip("this movebench was built without MPI")
+    cmd = [MPIRUN, "-np", str(np), *extra]
+    if np > (os.cpu_count() or 1):
+        cmd.append("--oversubscribe" if launcher_is_open_mpi() else "")
+    cmd = [c for c in cmd if c] + [str(binary_path()), *map(str, args)]
+    return subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env=dict(os.environ, **ROOT_ENV), start_new_session=True)
+
+
+def rank_pids(job):
+    """{rank: pid} of the movebench processes of a job started by start_job."""
+    exe = os.path.realpath(binary_path())
+    out = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            if os.path.realpath(f"/proc/{entry}/exe") != exe or os.getsid(int(entry)) != job.pid:
+                continue
+            env = open(f"/proc/{entry}/environ", "rb").read().split(b"\0")
+        except OSError:
+            continue
+        for var in env:
+            key, _, value = var.partition(b"=")
+            if key in (b"OMPI_COMM_WORLD_RANK", b"PMI_RANK", b"PMIX_RANK"):
+                out[int(value)] = int(entry)
+                break
+    return out
+
+
+def wait_for_rank(job, rank, limit=60):
+    """The pid of `rank` as soon as it exists."""
+    end = time.monotonic() + limit
+    while time.monotonic() < end:
+        pid = rank_pids(job).get(rank)
+        if pid:
+            return pid
+        time.sleep(0.005)
+    raise AssertionError(f"rank {rank} did not start within {limit} s")
+
+
+def end_job(job):
+    """Kills whatever is left of the job (stopped ranks included)."""
+    import signal
+    try:
+        os.killpg(job.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    job.wait()

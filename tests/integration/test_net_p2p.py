@@ -30,8 +30,11 @@ def test_latency_bw_bibw_in_osu_style(tmp_path):
     assert list(t) == ["0:# Size       Avg Latency(us)", "1:# Size      Bandwidth (MB/s)",
                        "2:# Size      Bandwidth (MB/s)"]
     assert all([s for s, _ in rows] == [1, 1024, 65536] for rows in t.values())
-    assert all(v > 0 for rows in t.values() for _, v in rows)
+    # Printed with two decimals (a 1-byte bandwidth on a loaded machine can print 0.00);
+    # the JSON has the full values.
+    assert all(v >= 0 for rows in t.values() for _, v in rows)
     doc = load(out)
+    assert all(f["value"] > 0 for r in doc["timings"] for f in r["figures"].values())
     assert doc["validated"] is True
     lat = [r for r in doc["timings"] if r["operation"] == "latency"]
     # one-way latency = loop seconds / (2 * iterations)
@@ -54,15 +57,3 @@ def test_ranks_beyond_the_job_exit_2():
 def test_wrong_byte_fails():
     proc, _ = mpirun(2, "p2p", "--tests", "bw", "-m", "8", "-i", "2", "--fail-for-test", "corrupt")
     assert proc.returncode == 1
-
-
-def test_a_build_without_mpi_says_so_in_one_line():
-    """Only meaningful for a binary built with -DMOVEBENCH_WITH_MPI=OFF."""
-    from conftest import run_movebench
-    from net_mpi import built_with_mpi
-    if built_with_mpi():
-        pytest.skip("this movebench has MPI; the no-MPI answer is for builds without it")
-    for command in ("beff", "coll", "p2p"):
-        proc = run_movebench(command, "-e", "8", check=77)
-        assert proc.stderr.strip() == (f"movebench {command}: this build has no MPI "
-                                       "(rebuild with MPI installed and -DMOVEBENCH_WITH_MPI=ON)")

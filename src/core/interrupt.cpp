@@ -24,6 +24,11 @@ void install_interrupt_handlers() {
   sigaction(SIGTERM, &action, nullptr);
 }
 
+void note_interrupt(int sig) {
+  int none = 0;
+  g_signal.compare_exchange_strong(none, sig, std::memory_order_relaxed);
+}
+
 int interrupt_signal() { return g_signal.load(std::memory_order_relaxed); }
 
 }  // namespace movebench

@@ -9,6 +9,9 @@ namespace movebench {
 void install_interrupt_handlers();
 // 0 while no signal came, else the signal number.
 int interrupt_signal();
+// Records a signal another process of the same job received (MPI ranks
+// agree on interrupts), unless one came here already.
+void note_interrupt(int sig);
 inline bool interrupted() { return interrupt_signal() != 0; }
 
 }  // namespace movebench

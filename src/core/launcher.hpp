@@ -12,5 +12,7 @@ inline bool under_launcher() { return launcher_rank() >= 0; }
 // The rank among the processes on this node (device = local rank mod
 // devices), or -1 when unknown.
 int launcher_local_rank();
+// How many processes the launcher started, or -1 when unknown.
+int launcher_size();
 
 }  // namespace movebench

@@ -4,10 +4,10 @@
 #include <unistd.h>
 
 #include <cstdio>
-#include <fstream>
 
 #include "build_info.hpp"
 #include "git_commit.hpp"
+#include "core/atomic_file.hpp"
 #include "core/errors.hpp"
 #include "core/host_info.hpp"
 #include "core/interrupt.hpp"
@@ -16,7 +16,7 @@
 namespace movebench {
 
 Report::Report(std::string benchmark, OutputOptions output, std::vector<std::string> command_line)
-    : output_(std::move(output)) {
+    : output_(std::move(output)), progress_(Progress::wanted(output_.quiet)) {
   doc_ = {
       {"schema_version", 1},
       {"name", "movebench " + benchmark},
@@ -39,11 +39,11 @@ Report::Report(std::string benchmark, OutputOptions output, std::vector<std::str
       {"validated", false},
       {"complete", false},
   };
-  if (!output_.json_path.empty() && output_.write_file) {
-    std::ofstream probe(output_.json_path, std::ios::app);
-    if (!probe) throw UsageError(fmt::format("cannot write the result file '{}'", output_.json_path));
-    probe.close();
-    save();
+  if (output_.write_file && !output_.json_path.empty()) {
+    check_output_file(output_.json_path, "result file");
+    if (auto why = replace_file(output_.json_path, serialized()); !why.empty()) {
+      throw UsageError(fmt::format("cannot write the result file '{}': {}", output_.json_path, why));
+    }
   }
 }
 
@@ -73,7 +73,7 @@ void Report::add(Record record) {
   };
   entry["stats"] = record.samples.empty() ? nlohmann::json(nullptr) : nlohmann::json(summarize(record.samples));
   doc_["timings"].push_back(std::move(entry));
-  save();
+  checkpoint();
 }
 
 void Report::set_result(const std::string& name, double value, const std::string& unit) {
@@ -96,6 +96,7 @@ void Report::validation_skipped(const std::string& why) { doc_["validation_skipp
 bool Report::validated() const { return validations_ > 0 && !failed_; }
 
 int Report::finish() {
+  progress_.clear();
   doc_["end_time"] = utc_timestamp();
   doc_["validated"] = validated();
   const int sig = interrupt_signal();
@@ -103,27 +104,44 @@ int Report::finish() {
   doc_["complete"] = sig == 0;
   save();
   if (sig) return 128 + sig;
-  return failed_ ? kExitFailure : kExitOk;
+  return failed_ || write_failed_ ? kExitFailure : kExitOk;
 }
 
-void Report::save() const {
-  if (output_.json_path.empty() || !output_.write_file) return;
-  // Write beside and rename: a reader never sees half a file.
-  const std::string tmp = output_.json_path + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::trunc);
-    out << doc_.dump(1) << '\n';
-    if (!out) {
-      std::fprintf(stderr, "movebench: cannot write %s\n", tmp.c_str());
-      return;
-    }
-  }
-  std::rename(tmp.c_str(), output_.json_path.c_str());
+std::string Report::serialized() const {
+  // Arguments, environment and paths may hold any bytes: invalid UTF-8 is
+  // written as U+FFFD, so the file is always valid JSON.
+  return doc_.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + '\n';
 }
+
+void Report::checkpoint() {
+  if (output_.json_path.empty() || !output_.write_file) return;
+  if (std::chrono::steady_clock::now() >= next_save_) save();
+}
+
+bool Report::save() {
+  if (output_.json_path.empty() || !output_.write_file) return true;
+  const auto start = std::chrono::steady_clock::now();
+  const std::string why = replace_file(output_.json_path, serialized());
+  const auto end = std::chrono::steady_clock::now();
+  next_save_ = end + std::chrono::duration_cast<std::chrono::steady_clock::duration>((end - start) * kCheckpointRatio);
+  ++saves_;
+  save_seconds_ += std::chrono::duration<double>(end - start).count();
+  if (why.empty()) return true;
+  if (!write_failed_) {
+    // Once: a full disk would otherwise print at every checkpoint.
+    std::fprintf(stderr, "movebench %s: error: cannot write the result file '%s': %s (the last complete file is kept)\n",
+                 doc_["benchmark"].get<std::string>().c_str(), output_.json_path.c_str(), why.c_str());
+  }
+  write_failed_ = true;
+  doc_["errors"]["result_file"] = "cannot write the result file: " + why;
+  return false;
+}
+
+std::string Report::write_copy(const std::string& path) const { return replace_file(path, serialized()); }
 
 void Report::discard() const {
   if (!output_.json_path.empty() && output_.write_file && doc_["timings"].empty()) {
-    std::remove(output_.json_path.c_str());
+    ::unlink(output_.json_path.c_str());
   }
 }
 
@@ -132,7 +150,8 @@ std::string parsable_line(const Record& record, const Figure& figure) {
                                  record.benchmark, record.operation, figure.name, figure.value,
                                  figure.unit, figure.stat, record.bytes);
   for (const auto& [key, value] : record.params.items()) {
-    line += fmt::format(" {}={}", key, value.is_string() ? value.get<std::string>() : value.dump());
+    line += fmt::format(" {}={}", key, value.is_string() ? value.get<std::string>()
+                                          : value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
   }
   return line;
 }

@@ -3,10 +3,13 @@
 // name, version, git_commit, config_time, execution_time, device, host,
 // environment, mpi, settings, timings, results, errors, validated.
 #pragma once
+#include <chrono>
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
+
+#include "core/progress.hpp"
 
 namespace movebench {
 
@@ -32,12 +35,14 @@ struct OutputOptions {
   std::string json_path;  // empty: no file
   bool parsable = false;  // one MOVEBENCH_RESULT line per figure on stdout
   bool write_file = true; // false on MPI ranks other than 0
+  bool quiet = false;     // no progress line on the terminal
 };
 
 class Report {
  public:
   // Writes an empty but valid document at once when a path is given, so a
-  // bad path is a usage error before anything is measured.
+  // bad path is a usage error (UsageError, with the reason) before anything
+  // is measured.
   Report(std::string benchmark, OutputOptions output, std::vector<std::string> command_line);
 
   nlohmann::json& settings(const std::string& benchmark);
@@ -46,7 +51,9 @@ class Report {
   nlohmann::json& extra(const std::string& key);  // benchmark-specific top-level facts
 
   // Stores the record (statistics computed here), prints its parsable lines
-  // and saves the file: an interrupted run keeps every record added.
+  // and saves a checkpoint of the file when one is due (see checkpoint()):
+  // an interrupted run keeps every record added, a killed one those of the
+  // last checkpoint.
   void add(Record record);
   void set_result(const std::string& name, double value, const std::string& unit);
   void add_error(const std::string& key, const std::string& message);
@@ -58,18 +65,45 @@ class Report {
   bool validated() const;
   bool failed() const { return failed_; }
   // Final save. Returns the exit code: 128+signal when interrupted, 1 when a
-  // validation or run error was recorded, else 0.
+  // validation or run error was recorded or the file could not be written,
+  // else 0.
   int finish();
   const nlohmann::json& document() const { return doc_; }
   // Removes the file when nothing was measured (a usage error found late).
   void discard() const;
-  void save() const;
+  // Writes the file now (whole, or not at all: core/atomic_file). A failure
+  // prints one line with the reason, is recorded, and makes finish() fail;
+  // the last complete file stays. Returns false on failure.
+  bool save();
+  // Writes a copy of the document to another path (beff --dump-json), the
+  // same safe way. Returns "" or the reason.
+  std::string write_copy(const std::string& path) const;
+  bool write_failed() const { return write_failed_; }
+  // How many times the file was written, and the seconds that took
+  // (bench/report_overhead reports them).
+  std::size_t saves() const { return saves_; }
+  double save_seconds() const { return save_seconds_; }
+  // The live progress line of this run (core/progress.hpp).
+  Progress& progress() { return progress_; }
 
  private:
+  // Saves when the time since the last save is at least kCheckpointRatio
+  // times what that save cost: writing stays a bounded share of the run
+  // (1/(1+ratio), about 0.5%) however many records there are, where saving
+  // after every record grew with the square of the record count.
+  void checkpoint();
+  std::string serialized() const;
+
+  static constexpr double kCheckpointRatio = 200;
   OutputOptions output_;
+  Progress progress_;
   nlohmann::json doc_;
   int validations_ = 0;
   bool failed_ = false;
+  bool write_failed_ = false;
+  std::chrono::steady_clock::time_point next_save_{};
+  std::size_t saves_ = 0;
+  double save_seconds_ = 0;
 };
 
 // The parsable line of one figure, fixed key order:

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <limits>
 #include <string>
+#include <unordered_set>
 
 #include "core/errors.hpp"
 
@@ -46,14 +47,24 @@ std::vector<std::string_view> split(std::string_view text, char sep) {
   return parts;
 }
 
-void append_unique(std::vector<std::uint64_t>& out, std::uint64_t v) {
-  for (auto x : out) {
-    if (x == v) return;
-  }
-  out.push_back(v);
-}
+// The sizes of a list in order, without repeats, and never more than
+// kMaxListItems of them.
+struct SizeList {
+  explicit SizeList(std::string_view list_text) : text(list_text) {}
+  std::vector<std::uint64_t> values;
+  std::unordered_set<std::uint64_t> seen;
+  std::string_view text;
 
-void expand_power_range(std::string_view item, std::vector<std::uint64_t>& out) {
+  void add(std::uint64_t v) {
+    if (!seen.insert(v).second) return;
+    if (values.size() == kMaxListItems) {
+      throw UsageError(fmt::format("invalid list '{}': more than {} sizes", text, kMaxListItems));
+    }
+    values.push_back(v);
+  }
+};
+
+void expand_power_range(std::string_view item, SizeList& out) {
   // 2^A..2^B
   auto dots = item.find("..");
   auto lo = item.substr(0, dots), hi = item.substr(dots + 2);
@@ -62,10 +73,10 @@ void expand_power_range(std::string_view item, std::vector<std::uint64_t>& out) 
   }
   auto a = parse_whole(lo.substr(2), "exponent"), b = parse_whole(hi.substr(2), "exponent");
   if (a > b || b > 62) throw UsageError(fmt::format("invalid size range '{}'", item));
-  for (auto e = a; e <= b; ++e) append_unique(out, std::uint64_t{1} << e);
+  for (auto e = a; e <= b; ++e) out.add(std::uint64_t{1} << e);
 }
 
-void expand_colon_range(std::string_view item, std::vector<std::uint64_t>& out) {
+void expand_colon_range(std::string_view item, SizeList& out) {
   auto parts = split(item, ':');
   if (parts.size() < 2 || parts.size() > 3) {
     throw UsageError(fmt::format("invalid size range '{}': expected LO:HI[:xF|:+S]", item));
@@ -77,13 +88,13 @@ void expand_colon_range(std::string_view item, std::vector<std::uint64_t>& out) 
     const auto factor = parse_whole(step.substr(1), "step factor");
     if (factor < 2) throw UsageError(fmt::format("invalid step '{}': factor must be >= 2", step));
     for (auto v = lo; v <= hi; v *= factor) {
-      append_unique(out, v);
+      out.add(v);
       if (v > std::numeric_limits<std::uint64_t>::max() / factor) break;
     }
   } else if (step.starts_with('+')) {
     const auto inc = parse_size(step.substr(1));
     for (auto v = lo; v <= hi; v += inc) {
-      append_unique(out, v);
+      out.add(v);
       if (v > std::numeric_limits<std::uint64_t>::max() - inc) break;
     }
   } else {
@@ -112,23 +123,44 @@ std::uint64_t parse_size(std::string_view text, bool allow_zero) {
 }
 
 std::vector<std::uint64_t> parse_size_list(std::string_view text) {
-  std::vector<std::uint64_t> out;
+  SizeList out(text);
   for (auto item : split(text, ',')) {
     if (item.find("..") != std::string_view::npos) {
       expand_power_range(item, out);
     } else if (item.find(':') != std::string_view::npos) {
       expand_colon_range(item, out);
     } else {
-      append_unique(out, parse_size(item));
+      out.add(parse_size(item));
     }
   }
-  return out;
+  return std::move(out.values);
+}
+
+std::vector<std::string> parse_name_list(std::string_view text, std::string_view what) {
+  std::vector<std::string> names;
+  for (auto item : split(text, ',')) {
+    if (item.empty()) throw UsageError(fmt::format("invalid {} list '{}': an empty item", what, text));
+    names.emplace_back(item);
+  }
+  return names;
+}
+
+std::uint64_t checked_product(std::uint64_t a, std::uint64_t b, std::string_view what) {
+  std::uint64_t product = 0;
+  if (__builtin_mul_overflow(a, b, &product)) throw UsageError(fmt::format("{}: too large", what));
+  return product;
+}
+
+void check_seconds(double seconds, std::string_view option, double most) {
+  if (!std::isfinite(seconds) || !(seconds > 0) || seconds > most) {
+    throw UsageError(fmt::format("invalid {} '{}': seconds above 0 and at most {}", option, seconds, most));
+  }
 }
 
 std::vector<int> parse_count_list(std::string_view text) {
   std::vector<int> counts;
   for (auto item : split(text, ',')) {
-    std::vector<std::uint64_t> expanded;
+    SizeList expanded(text);
     if (item.find(':') != std::string_view::npos) {
       auto parts = split(item, ':');
       if (parts.size() == 2) {
@@ -137,9 +169,12 @@ std::vector<int> parse_count_list(std::string_view text) {
         expand_colon_range(item, expanded);
       }
     } else {
-      expanded.push_back(parse_whole(item, "count"));
+      expanded.add(parse_whole(item, "count"));
     }
-    for (auto v : expanded) {
+    if (counts.size() + expanded.values.size() > kMaxListItems) {
+      throw UsageError(fmt::format("invalid list '{}': more than {} counts", text, kMaxListItems));
+    }
+    for (auto v : expanded.values) {
       if (v == 0 || v > 1u << 20) throw UsageError(fmt::format("invalid count '{}': must be 1 or more", item));
       counts.push_back(static_cast<int>(v));
     }

@@ -1,6 +1,7 @@
 // Sizes and size lists as users type them: 64, 4K, 2MiB, 1K:1M:x2, 2^0..2^20.
 #pragma once
 #include <cstdint>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -17,12 +18,27 @@ std::uint64_t parse_size(std::string_view text, bool allow_zero = false);
 //   LO:HI:xF          geometric steps of factor F (an integer >= 2)
 //   LO:HI:+S          arithmetic steps of S (a size)
 //   2^A..2^B          the powers of two from 2^A to 2^B
-// The result keeps the order given and drops repeats.
+// The result keeps the order given and drops repeats. Empty items and
+// lists longer than kMaxListItems are usage errors (a range such as
+// 1:1T:+1 would otherwise fill the memory before anything runs).
 std::vector<std::uint64_t> parse_size_list(std::string_view text);
+inline constexpr std::size_t kMaxListItems = 1 << 16;
 
 // A list of whole counts such as thread counts: "1,2,4" or "1:8" (steps of 1)
 // or "1:16:x2".
 std::vector<int> parse_count_list(std::string_view text);
+
+// A comma-separated list of names ("triad,copy"), in order. Throws
+// UsageError naming `what` on an empty list or an empty item ("a,,b", "a,").
+std::vector<std::string> parse_name_list(std::string_view text, std::string_view what);
+
+// a * b for byte counts (sizes x arrays x element bytes): throws UsageError
+// naming `what` instead of wrapping around.
+std::uint64_t checked_product(std::uint64_t a, std::uint64_t b, std::string_view what);
+
+// A duration option in seconds: throws UsageError unless finite, positive
+// and at most `most` (inf, nan and 1e300 would make a run that never ends).
+void check_seconds(double seconds, std::string_view option, double most);
 
 // "1.50 MiB", for humans.
 std::string format_bytes(double bytes);

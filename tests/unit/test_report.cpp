@@ -1,11 +1,13 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "core/atomic_file.hpp"
 #include "core/errors.hpp"
 #include "core/report.hpp"
 
@@ -31,7 +33,7 @@ Record sample_record() {
 }
 }  // namespace
 
-TEST(Report, WritesAValidDocumentAtOnceAndAfterEveryRecord) {
+TEST(Report, WritesAValidDocumentAtOnceAndAtEverySave) {
   const auto path = temp_path("report");
   Report report("mem", {path, false, true}, {"movebench", "mem"});
   auto doc = read(path);
@@ -40,6 +42,7 @@ TEST(Report, WritesAValidDocumentAtOnceAndAfterEveryRecord) {
   EXPECT_EQ(doc["complete"], false);
 
   report.add(sample_record());
+  ASSERT_TRUE(report.save());
   doc = read(path);
   ASSERT_EQ(doc["timings"].size(), 1u);
   EXPECT_DOUBLE_EQ(doc["timings"][0]["stats"]["median"].get<double>(), 0.002);
@@ -69,8 +72,121 @@ TEST(Report, NoValidationIsNotValidated) {
   EXPECT_FALSE(report.validated());
 }
 
-TEST(Report, UnwritablePathIsAUsageError) {
-  EXPECT_THROW(Report("mem", {"/nonexistent-dir/x.json", false, true}, {}), UsageError);
+TEST(Report, UnwritablePathIsAUsageErrorWithTheReason) {
+  const auto missing = std::filesystem::temp_directory_path() / ("report_missing" + std::to_string(getpid()));
+  std::filesystem::remove_all(missing);
+  try {
+    Report("mem", {(missing / "x.json").string(), false, true}, {});
+    FAIL() << "no UsageError";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("No such file or directory"), std::string::npos) << e.what();
+  }
+  // A folder or a device is never replaced by the result.
+  EXPECT_THROW(Report("mem", {std::filesystem::temp_directory_path().string(), false, true}, {}), UsageError);
+  EXPECT_THROW(Report("mem", {"/dev/null", false, true}, {}), UsageError);
+}
+
+namespace {
+// A fresh folder of its own, removed at the end.
+struct TempFolder {
+  std::filesystem::path path;
+  explicit TempFolder(const char* name)
+      : path(std::filesystem::temp_directory_path() / (std::string(name) + std::to_string(getpid()))) {
+    std::filesystem::remove_all(path);
+    std::filesystem::create_directories(path);
+  }
+  ~TempFolder() { std::filesystem::remove_all(path); }
+  std::vector<std::string> names() const {
+    std::vector<std::string> out;
+    for (const auto& e : std::filesystem::directory_iterator(path)) out.push_back(e.path().filename().string());
+    std::sort(out.begin(), out.end());
+    return out;
+  }
+};
+std::string slurp(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  return {std::istreambuf_iterator<char>(in), {}};
+}
+}  // namespace
+
+TEST(Report, CheckpointsKeepWritingLinearInTheRecordCount) {
+  TempFolder dir("report_checkpoints");
+  const auto path = (dir.path / "out.json").string();
+  Report report("mem", {path, false, true}, {});
+  // Added as fast as the loop goes: saving after each would cost a time
+  // quadratic in the count; checkpoints save a small fraction of the times.
+  constexpr int kRecords = 3000;
+  for (int i = 0; i < kRecords; ++i) report.add(sample_record());
+  EXPECT_LT(report.saves(), kRecords / 10u);
+  EXPECT_EQ(report.finish(), kExitOk);
+  EXPECT_EQ(read(path)["timings"].size(), static_cast<std::size_t>(kRecords));
+  EXPECT_EQ(dir.names(), std::vector<std::string>{"out.json"});
+}
+
+TEST(Report, ASymlinkAtTheTargetIsReplacedNotFollowed) {
+  TempFolder dir("report_symlink");
+  const auto victim = dir.path / "victim";
+  std::ofstream(victim) << "precious";
+  std::filesystem::create_symlink(victim, dir.path / "out.json");
+  Report report("mem", {(dir.path / "out.json").string(), false, true}, {});
+  report.finish();
+  EXPECT_EQ(slurp(victim), "precious");
+  EXPECT_FALSE(std::filesystem::is_symlink(dir.path / "out.json"));
+  EXPECT_EQ(read((dir.path / "out.json").string())["benchmark"], "mem");
+}
+
+TEST(Report, PlantedTemporaryNamesAreNeverFollowed) {
+  TempFolder dir("report_planted");
+  const auto victim = dir.path / "victim";
+  std::ofstream(victim) << "precious";
+  // The name an earlier version used for its temporary file.
+  std::filesystem::create_symlink(victim, dir.path / "out.json.tmp");
+  Report report("mem", {(dir.path / "out.json").string(), false, true}, {});
+  report.add(sample_record());
+  report.finish();
+  EXPECT_EQ(slurp(victim), "precious");
+  EXPECT_EQ(dir.names(), (std::vector<std::string>{"out.json", "out.json.tmp", "victim"}));
+}
+
+TEST(Report, AWriteErrorKeepsTheLastFileAndFailsTheRun) {
+  TempFolder dir("report_write_error");
+  const auto path = (dir.path / "out.json").string();
+  Report report("mem", {path, false, true}, {});
+  report.add(sample_record());
+  report.validation(true, "");
+  ASSERT_TRUE(report.save());
+  const std::string before = slurp(path);
+  // The target turns into something a file cannot replace.
+  std::filesystem::rename(path, dir.path / "kept.json");
+  std::filesystem::create_directory(path);
+  report.add(sample_record());
+  EXPECT_FALSE(report.save());
+  EXPECT_TRUE(report.write_failed());
+  EXPECT_EQ(report.finish(), kExitFailure);
+  EXPECT_EQ(slurp(dir.path / "kept.json"), before);
+  EXPECT_EQ(dir.names(), (std::vector<std::string>{"kept.json", "out.json"}));
+}
+
+TEST(Report, AnyBytesInTheCommandLineMakeValidJson) {
+  TempFolder dir("report_bytes");
+  const auto path = (dir.path / "out.json").string();
+  Report report("mem", {path, false, true}, {"movebench", "--outdir", std::string("bad\xff\xfe")});
+  report.validation(true, "");
+  EXPECT_EQ(report.finish(), kExitOk);
+  EXPECT_EQ(read(path)["command_line"][2], "bad\uFFFD\uFFFD");
+}
+
+TEST(AtomicFile, ReplacesWholeAndLeavesNothingBehind) {
+  TempFolder dir("atomic_file");
+  const auto path = (dir.path / "a.txt").string();
+  EXPECT_EQ(replace_file(path, "one"), "");
+  EXPECT_EQ(replace_file(path, "two"), "");
+  EXPECT_EQ(slurp(path), "two");
+  EXPECT_EQ(replace_file((dir.path / "missing" / "a.txt").string(), "x"), "No such file or directory");
+  EXPECT_EQ(dir.names(), std::vector<std::string>{"a.txt"});
+  EXPECT_THROW(check_output_file((dir.path / "missing" / "a.txt").string(), "file"), UsageError);
+  EXPECT_NO_THROW(check_output_file(path, "file"));
+  EXPECT_EQ(dir.names(), std::vector<std::string>{"a.txt"});
 }
 
 TEST(Report, ParsableLineHasAFixedOrder) {

@@ -1,19 +1,25 @@
 """Command line: movebench-report {table,compare,scaling,plot,html,import}.
 
 Exit status: 0 done; 2 a bad argument or input file (one line on stderr
-naming the file and what is wrong); 3 compare found B slower than A beyond the
-threshold."""
+naming the file or the option and what is wrong); 3 compare found B slower
+than A beyond the threshold; 1 an internal error (one line: a bug to report).
+
+Every argument is checked by its argparse type and every file by
+model.read_text/parse_json/check_document (the front doors) before any work;
+outputs are checked writable before and written through write_output."""
 from __future__ import annotations
 
 import argparse
 import json
+import math
+import os
 import pathlib
 import sys
 
 from . import __version__, importers
 from .compare import REGRESSION, compare, compare_table
-from .model import BANDWIDTH_UNITS, VIEWS, Filter, ReportError, Source, labels_for, load_document, load_sources, parse_size, \
-    parse_size_range
+from .model import BANDWIDTH_UNITS, VIEWS, Filter, ReportError, Source, labels_for, load_document, load_sources, names, \
+    parse_size, parse_size_range
 from .render import FORMATS, render
 from .tables import merged_table, scaling_table
 
@@ -22,7 +28,7 @@ class OneLineParser(argparse.ArgumentParser):
     """Usage errors in one line, as movebench's own: the error and where to look."""
 
     def error(self, message):
-        self.exit(2, f"{self.prog}: error: {message} (see --help)\n")
+        self.exit(2, f"{self.prog}: error: {one_line(message)} (see --help)\n")
 
 
 def size_arg(text: str) -> int:
@@ -30,6 +36,66 @@ def size_arg(text: str) -> int:
         return parse_size(text)
     except ReportError as e:  # argparse reports ArgumentTypeError as a usage error (exit 2)
         raise argparse.ArgumentTypeError(str(e)) from None
+
+
+def size_range_arg(text: str) -> tuple:
+    try:
+        return parse_size_range(text)
+    except ReportError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
+def threshold_arg(text: str) -> float:
+    """A relative slow-down: finite, 0 to 100 (0.05 = 5 %)."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not 0 <= value <= 100:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a relative slow-down from 0 to 100 (0.05 = 5 %)")
+    return value
+
+
+def dpi_arg(text: str) -> int:
+    from .plots import DPI_RANGE  # noqa: the bounds live with the plots
+    low, high = DPI_RANGE
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if not low <= value <= high:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a whole number of pixels per inch from {low} to {high}")
+    return value
+
+
+def output_arg(text: str) -> pathlib.Path:
+    """A file to write: its folder must exist and the path must not be a
+    folder. Checked when the arguments are read, before any work."""
+    path = pathlib.Path(text)
+    if not text:
+        raise argparse.ArgumentTypeError("an empty file name")
+    if path.is_dir():
+        raise argparse.ArgumentTypeError(f"{text} is a folder, not a file")
+    folder = path.parent
+    if not folder.is_dir():
+        raise argparse.ArgumentTypeError(f"{text}: folder {folder} does not exist")
+    if not os.access(folder, os.W_OK | os.X_OK) and not (path.exists() and os.access(path, os.W_OK)):
+        raise argparse.ArgumentTypeError(f"{text}: cannot write in {folder}")
+    return path
+
+
+def plot_arg(text: str) -> pathlib.Path:
+    path = output_arg(text)
+    if path.suffix.lower() not in (".png", ".svg"):
+        raise argparse.ArgumentTypeError(f"{text}: plot files end in .png or .svg")
+    return path
+
+
+def outdir_arg(text: str) -> pathlib.Path:
+    path = pathlib.Path(text)
+    if path.exists() and not path.is_dir():
+        raise argparse.ArgumentTypeError(f"{text} exists and is not a folder")
+    return path
 
 
 def _csv(text: str) -> list:
@@ -41,7 +107,8 @@ def add_filters(p: argparse.ArgumentParser):
                    help="keep these benchmarks (mem, coll, p2p, link, ...); repeat or comma-separate")
     p.add_argument("--op", action="append", default=[], metavar="OPS",
                    help="keep these operations/kernels, e.g. --op triad,copy or --op Alltoall")
-    p.add_argument("--sizes", metavar="MIN:MAX", help="keep sizes in this range, e.g. 4K:1M, 1M:, :64K")
+    p.add_argument("--sizes", metavar="MIN:MAX", type=size_range_arg,
+                   help="keep sizes in this range, e.g. 4K:1M, 1M:, :64K")
 
 
 def add_view(p: argparse.ArgumentParser):
@@ -54,7 +121,7 @@ def add_view(p: argparse.ArgumentParser):
 def add_output(p: argparse.ArgumentParser, formats=True):
     if formats:
         p.add_argument("--format", choices=FORMATS, default="text")
-    p.add_argument("-o", "--output", type=pathlib.Path, help="write here instead of stdout")
+    p.add_argument("-o", "--output", type=output_arg, help="write here instead of stdout")
 
 
 def add_sources(p: argparse.ArgumentParser, nargs="*"):
@@ -73,8 +140,9 @@ def parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("compare", help="ratio B/A per operation and size, noise marked; exit 3 if B is slower")
     add_sources(p, "*"); add_filters(p); add_view(p); add_output(p)
-    p.add_argument("--threshold", type=float, default=0.05, help="relative slow-down that fails (default 0.05)")
-    p.add_argument("--plot", type=pathlib.Path, help="also write the ratio plot here (.png or .svg)")
+    p.add_argument("--threshold", type=threshold_arg, default=0.05,
+                   help="relative slow-down that fails (default 0.05)")
+    p.add_argument("--plot", type=plot_arg, help="also write the ratio plot here (.png or .svg)")
 
     p = sub.add_parser("scaling", help="thread/rank/node-count column table (#nt Init Sum ...)")
     add_sources(p, "*"); add_filters(p); add_view(p); add_output(p)
@@ -88,19 +156,20 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--combined", action="store_true", help="every benchmark's operations in one panel per view")
     p.add_argument("--per-array", action="store_true", help="x axis: bytes per array instead of the dataset "
                    "(mem records carry the dataset size), like TheBandwidthBenchmark's array-size plot")
-    p.add_argument("-o", "--output", type=pathlib.Path, required=True, help="out.png or out.svg")
-    p.add_argument("--dpi", type=int, default=100, help="PNG pixels per inch (default 100: 640x420 per panel)")
+    p.add_argument("-o", "--output", type=plot_arg, required=True, help="out.png or out.svg")
+    p.add_argument("--dpi", type=dpi_arg, default=100,
+                   help="PNG pixels per inch, 10 to 1200 (default 100: 640x420 per panel)")
 
     p = sub.add_parser("html", help="one self-contained HTML page")
     add_sources(p, "*"); add_filters(p); add_output(p, formats=False)
     p.add_argument("--title", default="movebench report")
-    p.add_argument("--threshold", type=float, default=0.05)
+    p.add_argument("--threshold", type=threshold_arg, default=0.05)
 
     p = sub.add_parser("import", help="other tools' outputs into movebench result JSON")
     p.add_argument("files", nargs="+", type=pathlib.Path)
     p.add_argument("--format", choices=list(importers.FORMATS), help="skip detection")
-    p.add_argument("-o", "--output", type=pathlib.Path, help="result file (one input only; default stdout)")
-    p.add_argument("--outdir", type=pathlib.Path, help="write <input stem>.json here for each input")
+    p.add_argument("-o", "--output", type=output_arg, help="result file (one input only; default stdout)")
+    p.add_argument("--outdir", type=outdir_arg, help="write <input stem>.json here for each input")
     return top
 
 
@@ -120,15 +189,20 @@ def sources_of(args) -> list:
 def filter_of(args) -> Filter:
     benchmarks = [b for arg in args.benchmark for b in _csv(arg)]
     operations = [o for arg in args.op for o in _csv(arg)]
-    sizes = parse_size_range(args.sizes) if args.sizes else Filter().sizes
+    sizes = args.sizes or Filter().sizes
     return Filter(benchmarks, operations, sizes)
 
 
-def emit(text: str, output):
-    if output:
-        output.write_text(text)
-    else:
-        sys.stdout.write(text)
+def emit(text: str, output, option: str = "-o"):
+    """The one way text goes out: a write that fails is an error naming the file."""
+    try:
+        if output:
+            output.write_text(text)
+        else:
+            sys.stdout.write(text)
+            sys.stdout.flush()
+    except OSError as e:
+        raise ReportError(f"{option} {output or 'stdout'}: cannot write ({e.strerror or e})") from None
 
 
 def cmd_table(args):
@@ -142,7 +216,8 @@ def cmd_compare(args):
     emit(render(compare_table(sources, verdicts, args.view, args.threshold, args.unit), args.format), args.output)
     if args.plot:
         from . import plots  # matplotlib loads in a second: only where a plot is made
-        plots.save(plots.ratio_figure(verdicts, args.view, (sources[0].label, sources[1].label)), args.plot)
+        fig = plots.ratio_figure(verdicts, args.view, (sources[0].label, sources[1].label), names(sources))
+        plots.save(fig, args.plot, option="--plot")
     return REGRESSION if any(v.verdict == "slower" for v in verdicts) else 0
 
 
@@ -167,14 +242,27 @@ def cmd_import(args):
     if args.output and len(args.files) > 1:
         raise ReportError("-o takes one input; use --outdir for several")
     if args.outdir:
-        args.outdir.mkdir(parents=True, exist_ok=True)
+        try:
+            args.outdir.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise ReportError(f"--outdir {args.outdir}: cannot create ({e.strerror or e})") from None
     for path, label in zip(args.files, labels_for(args.files)):
-        text = json.dumps(importers.import_file(path, args.format), indent=1) + "\n"
-        emit(text, args.outdir / f"{label.replace('/', '_')}.json" if args.outdir else args.output)
+        # allow_nan=False: what is written is standard JSON (numbers were checked in range before)
+        text = json.dumps(importers.import_file(path, args.format), indent=1, allow_nan=False) + "\n"
+        if args.outdir:
+            emit(text, args.outdir / f"{label.replace('/', '_')}.json", "--outdir")
+        else:
+            emit(text, args.output)
 
 
 COMMANDS = {"table": cmd_table, "compare": cmd_compare, "scaling": cmd_scaling, "plot": cmd_plot,
             "html": cmd_html, "import": cmd_import}
+
+
+def one_line(message) -> str:
+    """The message on one line: names from a file (JSON keys, paths) may hold
+    line breaks or other control characters; they are shown escaped."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in str(message))
 
 
 def main(argv=None) -> int:
@@ -182,11 +270,16 @@ def main(argv=None) -> int:
     try:
         return COMMANDS[args.command](args) or 0
     except ReportError as e:
-        print(f"movebench-report: error: {e}", file=sys.stderr)
+        print(f"movebench-report: error: {one_line(e)}", file=sys.stderr)
         return 2
-    except ValueError as e:  # e.g. an unknown --unit
-        print(f"movebench-report: error: invalid value: {e}", file=sys.stderr)
-        return 2
+    except Exception as e:  # noqa: BLE001 - a bug, not the input: still one line, never a traceback
+        where = e.__traceback__
+        while where.tb_next:
+            where = where.tb_next
+        print(f"movebench-report: internal error: {type(e).__name__}: {one_line(str(e)[:200])} (at "
+              f"{pathlib.Path(where.tb_frame.f_code.co_filename).name}:{where.tb_lineno}; please report it)",
+              file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .model import Filter, ReportError, format_size
+from .model import Filter, ReportError, format_size, names
 from .render import Table, display_unit
 from .tables import pooled_sources, sort_key
 
@@ -45,8 +45,8 @@ def compare(sources: list, filt: Filter, view: str, threshold: float, figure=Non
     (_, a), (_, b) = pooled_sources(sources, filt, view, figure)
     common = sorted(set(a) & set(b), key=sort_key)
     if not common:
-        raise ReportError(f"{sources[0].label} and {sources[1].label} share no operation, size and parameters "
-                          f"with {view} figures")
+        raise ReportError(f"{names(sources)}: the two data sets share no operation, size and parameters "
+                          f"with {view} figures" + (f" named {figure!r} (--figure)" if figure else ""))
     out = []
     for key in common:
         ratio, verdict = judge(a[key], b[key], view, threshold)

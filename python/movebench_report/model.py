@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import pathlib
 import re
+import stat
 from dataclasses import dataclass, field
 from importlib import resources
 
@@ -51,37 +53,141 @@ def validator():
     return _VALIDATOR
 
 
+# Bounds of what a result file may hold. Past them a file is refused with one
+# line, before any work: no real run comes near them, and a hostile file must
+# not make the tool run out of memory, recurse without end or overflow.
+MAX_INPUT_BYTES = 64 * 2**20  # a 10,000-record sweep with its samples is ~20 MB
+MAX_DEPTH = 64  # nesting of objects and arrays; movebench writes 5 levels
+MAX_INT = 2**63 - 1  # sizes and counts: what the C++ side can hold
+MAX_FLOAT = 1e30  # seconds, bytes per second, flops: far above any real figure
+
+
+def check_values(doc, where: str):
+    """Every number finite and in range, every string writable as UTF-8 (JSON
+    may escape a lone surrogate), nesting bounded: walks without recursion,
+    so no input can exhaust the stack here. The fast pass carries no path; the
+    message's path comes from a second pass, only when something is wrong."""
+    stack = [(doc, 0)]
+    while stack:
+        value, depth = stack.pop()
+        kind = type(value)
+        if kind is dict or kind is list:
+            if depth >= MAX_DEPTH:
+                _fail_at(doc, where)
+            items = value.values() if kind is dict else value
+            stack.extend((v, depth + 1) for v in items)
+            if kind is dict:
+                stack.extend((k, depth + 1) for k in value)
+        elif (kind is float and not -MAX_FLOAT <= value <= MAX_FLOAT) or (kind is int and abs(value) > MAX_INT) \
+                or (kind is str and not value.isascii() and not _encodable(value)):
+            _fail_at(doc, where)
+    return doc
+
+
+def _encodable(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+        return True
+    except UnicodeEncodeError:
+        return False
+
+
+def _problem(value, depth: int):
+    if isinstance(value, (dict, list)) and depth >= MAX_DEPTH:
+        return f"nested deeper than {MAX_DEPTH} levels"
+    if type(value) is float and not -MAX_FLOAT <= value <= MAX_FLOAT:
+        return f"number out of range ({value:g}; finite and up to {MAX_FLOAT:g})"
+    if type(value) is int and abs(value) > MAX_INT:
+        return "number out of range (integers up to 2^63-1)"
+    if type(value) is str and not _encodable(value):
+        return "text that is not Unicode (a lone surrogate escape such as \\ud800)"
+    return None
+
+
+def _fail_at(doc, where: str):
+    """The first problem check_values found, with its path in the document."""
+    stack = [(doc, (), 0)]
+    while stack:
+        value, path, depth = stack.pop()
+        problem = _problem(value, depth)
+        if problem:
+            raise ReportError(f"{where}: {problem} at {_json_path(path)}")
+        if isinstance(value, dict):
+            stack.extend((v, path + (k,), depth + 1) for k, v in value.items())
+            stack.extend((k, path + (k,), depth + 1) for k in value)
+        elif isinstance(value, list):
+            stack.extend((v, path + (i,), depth + 1) for i, v in enumerate(value))
+    raise ReportError(f"{where}: a value out of range")
+
+
+def _json_path(path: tuple) -> str:
+    return "/".join(map(str, path)) or "top level"
+
+
+def _check_params(doc, where: str):
+    """What the schema cannot say: the parameters that tell points apart are
+    plain values (or lists of them), as every movebench command writes them."""
+    for i, rec in enumerate(doc["timings"]):
+        for name in VARIANT_PARAMS:
+            value = rec["params"].get(name)
+            items = value if isinstance(value, list) else [value]
+            if not all(v is None or isinstance(v, (str, int, float, bool)) for v in items):
+                raise ReportError(f"{where}: timings/{i}/params/{name}: a number, a string or a list of them")
+
+
 def check_document(doc, where: str) -> dict:
-    """Raises ReportError naming `where` and the first schema violation."""
+    """Raises ReportError naming `where` and the first problem: numbers out of
+    range, too deep, then the first schema violation, then the parameters."""
+    check_values(doc, where)
     error = jsonschema.exceptions.best_match(validator().iter_errors(doc))
     if error is not None:
         path = "/".join(str(p) for p in error.absolute_path) or "top level"
         raise ReportError(f"{where}: not a movebench result document ({path}: {error.message[:160]})")
+    _check_params(doc, where)
     return doc
 
 
 def read_text(path) -> str:
+    """The one way a file comes in: a regular file (a FIFO would block, a
+    device never end), at most MAX_INPUT_BYTES, UTF-8."""
     path = pathlib.Path(path)
     try:
-        data = path.read_bytes()
+        with open(path, "rb", opener=lambda p, flags: os.open(p, flags | os.O_NONBLOCK)) as f:
+            st = os.fstat(f.fileno())
+            if not stat.S_ISREG(st.st_mode):
+                raise ReportError(f"{path}: not a regular file")
+            data = f.read(MAX_INPUT_BYTES + 1)
     except OSError as e:
         raise ReportError(f"{path}: cannot read ({e.strerror or e})") from None
+    if len(data) > MAX_INPUT_BYTES:
+        raise ReportError(f"{path}: larger than {MAX_INPUT_BYTES // 2**20} MiB: not a result file this tool reads")
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError:
         raise ReportError(f"{path}: not a text file (bytes that are not UTF-8)") from None
 
 
+def _reject_constant(name: str):
+    raise ValueError(f"{name} is not standard JSON")
+
+
 def parse_json(text: str, where: str):
+    """Standard JSON only (no NaN, Infinity); check_values (in
+    check_document) bounds the numbers and the nesting."""
     if text.lstrip()[:1] not in ("{", "["):
         raise ReportError(f"{where}: not JSON (it starts with {text.strip()[:20]!r}); other tools' text outputs "
                           "go through `movebench-report import`")
     try:
-        return json.loads(text)
+        doc = json.loads(text, parse_constant=_reject_constant)
     except json.JSONDecodeError as e:
         truncated = e.pos >= len(text.rstrip()) - 1 or e.msg.startswith("Unterminated")
         hint = " (truncated?)" if truncated else ""
         raise ReportError(f"{where}: not valid JSON{hint}: {e.msg} at line {e.lineno} column {e.colno}") from None
+    except RecursionError:
+        raise ReportError(f"{where}: nested deeper than {MAX_DEPTH} levels") from None
+    except ValueError as e:  # NaN/Infinity, an integer of thousands of digits
+        raise ReportError(f"{where}: not valid JSON: {str(e)[:120]}") from None
+    return doc
 
 
 def load_document(path) -> dict:
@@ -227,6 +333,11 @@ def labels_for(paths: list) -> list:
     return labels
 
 
+def names(sources: list) -> str:
+    """The files behind these data sets, for a message."""
+    return ", ".join(str(p) for s in sources for p in s.paths) or "no files"
+
+
 def load_sources(paths: list) -> list:
     return [Source(label, [p], [load_document(p)]) for label, p in zip(labels_for(paths), paths)]
 
@@ -240,7 +351,10 @@ def parse_size(text: str) -> int:
     if not match:
         raise ReportError(f"invalid size '{text}': a number with an optional K, M, G or T suffix")
     scale = 1024 ** " KMGT".index((match.group(2) or " ").upper())
-    return int(float(match.group(1)) * scale)
+    value = float(match.group(1)) * scale
+    if not value <= MAX_INT:
+        raise ReportError(f"invalid size '{text}': larger than 2^63-1 bytes")
+    return int(value)
 
 
 def parse_size_range(text: str) -> tuple:

@@ -80,11 +80,11 @@ def _comparisons(sources: list, filt: Filter, threshold: float) -> str:
         for view in plots.VIEWS:
             try:
                 verdicts = compare(pair, filt, view, threshold)
+                image = _image(plots.ratio_figure(verdicts, view, (pair[0].label, other.label)), f"ratio plot {view}")
             except ReportError:
-                continue
+                continue  # nothing in common in this view, or too much to draw
             parts.append(to_html(compare_table(pair, verdicts, view, threshold)))
-            parts.append(_image(plots.ratio_figure(verdicts, view, (pair[0].label, other.label)),
-                                f"ratio plot {view}"))
+            parts.append(image)
     return "<h2>Comparison</h2>" + "".join(parts) if parts else ""
 
 

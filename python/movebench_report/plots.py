@@ -2,10 +2,12 @@
 benchmark and view; several sources are drawn in one panel (a comparison);
 `combined` puts every operation of every benchmark in one panel per view.
 For `mem`, the host's cache sizes are drawn as vertical lines so the memory
-hierarchy shows as steps in the sweep."""
+hierarchy shows as steps in the sweep. `mem loaded-latency` records get their
+own panel: latency against the bandwidth of the load (the curve and its knee)."""
 from __future__ import annotations
 
 import io
+import math
 import pathlib
 
 import matplotlib
@@ -15,17 +17,27 @@ matplotlib.rcParams["svg.fonttype"] = "none"  # SVG text stays text: smaller, se
 matplotlib.rcParams["svg.hashsalt"] = "movebench"  # the same data gives the same SVG
 import matplotlib.pyplot as plt  # noqa: E402
 
-from .model import VIEWS, Filter, ReportError, format_size, select  # noqa: E402
+from .model import BANDWIDTH_UNITS, TIME_UNITS, VIEWS, Filter, ReportError, format_size, names, select  # noqa: E402
 from .render import display_unit  # noqa: E402
 
 LINESTYLES = ("-", "--", ":", "-.")
+LOADED = "loaded_latency"  # all its records share one size: plotted against the load instead
+
+# Bounds of one plot, so that no input or --dpi makes a figure that eats the
+# memory (matplotlib holds the whole raster): panels, lines and pixels.
+MAX_PANELS = 32
+MAX_LINES = 256
+MAX_PIXELS = 40_000_000
+DPI_RANGE = (10, 1200)
 
 
 def _array_bytes(p, doc_settings: dict) -> int:
     """mem records carry the dataset size (all arrays of the kernel); this is
     the size of one array (TheBandwidthBenchmark's 'array size' plot)."""
-    traffic = doc_settings.get(p.benchmark, {}).get("traffic", {}).get(p.operation, {})
-    return p.bytes // max(1, traffic.get("arrays", 1))
+    traffic = doc_settings.get(p.benchmark, {}).get("traffic", {})
+    arrays = traffic.get(p.operation, {}).get("arrays", 1) if isinstance(traffic, dict) and isinstance(
+        traffic.get(p.operation), dict) else 1
+    return p.bytes // arrays if isinstance(arrays, int) and arrays >= 1 else p.bytes
 
 
 def collect(sources: list, filt: Filter, views, per_array: bool) -> dict:
@@ -35,13 +47,51 @@ def collect(sources: list, filt: Filter, views, per_array: bool) -> dict:
         settings = s.documents[0]["settings"] if s.documents else {}
         for view in views:
             for p in select(s.points(), filt, view):
-                if p.value(view) <= 0:
-                    continue  # a log axis has no place for zero (e.g. 0-byte messages)
+                if p.operation == LOADED:
+                    continue  # drawn in its own panel (loaded_curves)
                 x = _array_bytes(p, settings) if per_array else p.bytes
+                if p.value(view) <= 0 or x <= 0:
+                    continue  # a log axis has no place for zero (e.g. 0-byte messages)
                 series = f"{p.operation} {p.variant}".strip()
                 panels.setdefault((p.benchmark, view), {}).setdefault((s.label, series), []).append(
                     (x, p.value(view)))
     return panels
+
+
+def loaded_curves(sources: list, filt: Filter) -> dict:
+    """{(source, series): [(load bytes/s, latency s)]} of mem loaded-latency records (the
+    latency figure: the fastest sample, as in the size plots)."""
+    curves = {}
+    for s in sources:
+        for p in select(s.points(), filt, "latency"):
+            figures = p.record["figures"]
+            load, lat = figures.get("load_bandwidth"), figures.get("latency")
+            if p.operation != LOADED or not load or not lat or load["unit"] not in BANDWIDTH_UNITS \
+                    or lat["unit"] not in TIME_UNITS:
+                continue
+            loaders = p.params.get("loaders", "?")
+            series = f"{p.params.get('load_kernel', 'load')} on {loaders} thread{'' if loaders == 1 else 's'}"
+            curves.setdefault((s.label, series), []).append(
+                (load["value"] * BANDWIDTH_UNITS[load["unit"]], lat["value"] * TIME_UNITS[lat["unit"]]))
+    return curves
+
+
+def _draw_loaded(ax, curves: dict, labels: list, unit=None):
+    bw_name, bw_div = display_unit("bandwidth", [], unit)
+    lat_name, lat_div = display_unit("latency", [v for pts in curves.values() for _, v in pts])
+    several = len({label for label, _ in curves}) > 1
+    for i, ((label, series), pts) in enumerate(sorted(curves.items())):
+        pts = sorted(pts)
+        legend = f"{series} ({label})" if several else series
+        ax.plot([x / bw_div for x, _ in pts], [v / lat_div for _, v in pts], marker="o", markersize=3,
+                linestyle=LINESTYLES[labels.index(label) % len(LINESTYLES)] if several else "-",
+                color=f"C{i % 10}", label=legend)
+    ax.set_ylim(bottom=0)
+    ax.set_title("mem: loaded latency (min) against the load", fontsize=10)
+    ax.set_xlabel(f"load bandwidth [{bw_name}]")
+    ax.set_ylabel(f"latency [{lat_name}]")
+    ax.grid(True, alpha=0.3)
+    ax.legend(fontsize=6)
 
 
 def _draw_caches(ax, caches: list):
@@ -84,15 +134,24 @@ def figure_for(sources: list, filt: Filter, views=VIEWS, combined=False, per_arr
             for (label, series), pts in lines.items():
                 merged.setdefault(("all", view), {})[(label, f"{bench}.{series}")] = pts
         panels = merged
-    if not panels:
-        raise ReportError("nothing to plot: no bandwidth or latency figures left after filtering")
-    keys = sorted(panels)
+    loaded = loaded_curves(sources, filt) if "latency" in views else {}
+    if not panels and not loaded:
+        raise ReportError(f"{names(sources)}: nothing to plot: no bandwidth or latency figures above zero left "
+                          "after filtering")
+    keys = sorted(panels) + ([("mem", LOADED)] if loaded else [])
+    lines = sum(len(v) for v in panels.values()) + len(loaded)
+    if len(keys) > MAX_PANELS or lines > MAX_LINES:
+        raise ReportError(f"{names(sources)}: {len(keys)} panels and {lines} lines is more than one plot holds "
+                          f"({MAX_PANELS} panels, {MAX_LINES} lines): choose with -b, --op or --sizes")
     cols = min(2, len(keys))
     rows = (len(keys) + cols - 1) // cols
     fig, axes = plt.subplots(rows, cols, figsize=(6.4 * cols, 4.2 * rows), squeeze=False)
     labels = [s.label for s in sources]
     for ax, key in zip(axes.flat, keys):
         bench, view = key
+        if view == LOADED:
+            _draw_loaded(ax, loaded, labels, unit)
+            continue
         _draw_panel(ax, view, panels[key], f"{bench}: size vs {view}", labels, unit)
         ax.set_xlabel("bytes per array" if per_array else "bytes (dataset: all arrays of a kernel)"
                       if bench == "mem" else "bytes")
@@ -104,29 +163,51 @@ def figure_for(sources: list, filt: Filter, views=VIEWS, combined=False, per_arr
     return fig
 
 
-def save(fig, out: pathlib.Path, dpi: int = 100):
-    fmt = out.suffix.lower().lstrip(".")
-    if fmt not in ("png", "svg"):
+def check_plot_path(out: pathlib.Path, option: str = "-o"):
+    if out.suffix.lower() not in (".png", ".svg"):
+        raise ReportError(f"{option} {out}: plot files end in .png or .svg")
+
+
+def _check_pixels(fig, dpi: int):
+    width, height = fig.get_size_inches() * dpi
+    if width * height > MAX_PIXELS:
         plt.close(fig)
-        raise ReportError(f"{out}: plot files end in .png or .svg")
-    fig.savefig(out, format=fmt, dpi=dpi)
-    plt.close(fig)
+        raise ReportError(f"--dpi {dpi}: the plot would be {width:.0f}x{height:.0f} pixels, more than "
+                          f"{MAX_PIXELS // 10**6} million: lower --dpi or plot fewer benchmarks")
+
+
+def save(fig, out: pathlib.Path, dpi: int = 100, option: str = "-o"):
+    check_plot_path(out, option)
+    _check_pixels(fig, dpi)
+    try:
+        fig.savefig(out, format=out.suffix.lower().lstrip("."), dpi=dpi)
+    except OSError as e:
+        raise ReportError(f"{option} {out}: cannot write ({e.strerror or e})") from None
+    finally:
+        plt.close(fig)
 
 
 def png_bytes(fig) -> bytes:
+    _check_pixels(fig, 80)
     buffer = io.BytesIO()
     fig.savefig(buffer, format="png", dpi=80)
     plt.close(fig)
     return buffer.getvalue()
 
 
-def ratio_figure(verdicts: list, view: str, labels: tuple):
+def ratio_figure(verdicts: list, view: str, labels: tuple, where: str = ""):
     """Comparison plot: B/A against size, one line per operation, the noise band shaded."""
     fig, ax = plt.subplots(figsize=(7, 4.2))
     series = {}
     for v in verdicts:
         bench, op, variant, size = v.key
+        if size <= 0 or not math.isfinite(v.ratio):
+            continue  # a log axis has no place for 0 bytes; B/A of a zero A has no place on the plot
         series.setdefault(f"{bench}.{op} {variant}".strip(), []).append((size, v.ratio, v.spread_a + v.spread_b))
+    if len(series) > MAX_LINES:
+        plt.close(fig)
+        raise ReportError(f"{where}: {len(series)} lines of B/A is more than one plot holds ({MAX_LINES}): "
+                          "choose with -b, --op or --sizes")
     for i, (name, pts) in enumerate(sorted(series.items())):
         pts = sorted(pts)
         xs, ys, band = zip(*pts)

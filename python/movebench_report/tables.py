@@ -5,7 +5,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .model import SCALE_PARAMS, Filter, Point, ReportError, format_size, select
+from .model import SCALE_PARAMS, Filter, ReportError, format_size, names, select
 from .render import Table, display_unit
 
 NOISE = ("noise: for a best-of figure the gap between the two best samples, "
@@ -49,7 +49,8 @@ def merged_table(sources: list, filt: Filter, view: str, unit: str | None = None
     per_source = [(label, pooled) for label, pooled in pooled_sources(sources, filt, view, figure) if pooled]
     keys = sorted({k for _, pooled in per_source for k in pooled}, key=sort_key)
     if not keys:
-        raise ReportError(f"no {view} figures left after filtering in {', '.join(s.label for s in sources)}")
+        asked = f" named {figure!r} (--figure)" if figure else ""
+        raise ReportError(f"{names(sources)}: no {view} figures{asked} left after filtering")
     name, divisor = display_unit(view, [p.value for _, d in per_source for p in d.values()], unit)
     columns = ["benchmark", "operation", "params", "bytes", "size"]
     for label, _ in per_source:
@@ -65,18 +66,21 @@ def merged_table(sources: list, filt: Filter, view: str, unit: str | None = None
     return Table(columns, rows, title)
 
 
-def scale_param(points: list, wanted: str | None) -> str:
+def scale_param(points: list, wanted: str | None, where: str) -> str:
     if wanted:
         return wanted
     for name in SCALE_PARAMS:
         if len({_scalar(p.params.get(name)) for p in points if name in p.params}) > 1:
             return name
-    raise ReportError("no thread, rank or node count varies between these results: nothing to scale over "
-                      "(give --by PARAM)")
+    raise ReportError(f"{where}: no thread, rank or node count varies between these results: nothing to scale "
+                      "over (give --by PARAM)")
 
 
 def _scalar(value):
-    return len(value) if isinstance(value, list) else value
+    """A count to sort by: a list counts its items; a value of another type
+    than a number (a hand-edited file) sorts by its text."""
+    value = len(value) if isinstance(value, list) else value
+    return value if isinstance(value, (int, float)) and not isinstance(value, bool) else str(value)
 
 
 def scaling_table(sources: list, filt: Filter, view: str, by: str | None, unit: str | None = None,
@@ -85,27 +89,25 @@ def scaling_table(sources: list, filt: Filter, view: str, by: str | None, unit: 
     per operation, each cell at the largest size measured for that count and
     operation (or at `size`), the median over runs."""
     points = [p for s in sources for p in select(s.points(), filt, view)]
-    by = scale_param(points, by)
+    where = names(sources)
+    by = scale_param(points, by, where)
+    several = len({p.benchmark for p in points}) > 1  # column names: op, or bench.op where several
     cells = {}
     for p in points:
         if by in p.params and (size is None or p.bytes == size):
-            cells.setdefault((_scalar(p.params[by]), _column(p, points)), {}).setdefault(p.bytes, []).append(
-                p.value(view))
+            column = f"{p.benchmark}.{p.operation}" if several else p.operation
+            cells.setdefault((_scalar(p.params[by]), column), {}).setdefault(p.bytes, []).append(p.value(view))
     if not cells:
-        raise ReportError(f"no {view} figures with a '{by}' parameter" + (f" at {size} bytes" if size else ""))
+        raise ReportError(f"{where}: no {view} figures with a '{by}' parameter" +
+                          (f" at {size} bytes (--size)" if size else " (--by)"))
     largest = {cell: by_size[max(by_size)] for cell, by_size in cells.items()}
     name, divisor = display_unit(view, [v for vs in largest.values() for v in vs], unit)
-    counts = sorted({c for c, _ in largest})
+    counts = sorted({c for c, _ in largest}, key=lambda c: (isinstance(c, str), c))
     ops = list(dict.fromkeys(op for _, op in largest))
     rows = [[c] + [_median(largest.get((c, op)), divisor) for op in ops] for c in counts]
     short = {"threads": "nt", "ranks": "np", "nodes": "nn"}.get(by, by)
     return Table([short] + ops, rows, notes=[f"# {view} in {name}, median over runs, by {by}"],
                  comment_header=True)
-
-
-def _column(p: Point, points: list) -> str:
-    benchmarks = {q.benchmark for q in points}
-    return p.operation if len(benchmarks) == 1 else f"{p.benchmark}.{p.operation}"
 
 
 def _median(values, divisor):

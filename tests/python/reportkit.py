@@ -19,7 +19,7 @@ from conftest import REPO, run_movebench  # tests/conftest.py
 from movebench_report import cli
 
 DATA = pathlib.Path(__file__).parent / "data"
-SHARED_SAMPLES = REPO.parent / "shared" / "samples"
+PEER_SAMPLES = REPO / "tests" / "data" / "peers"  # real outputs of the peer tools (README there)
 VENV_TOOL = REPO / ".venv" / "bin" / "movebench-report"
 
 
@@ -47,17 +47,14 @@ def results():
 
 
 def shared_samples() -> list:
-    """The real tool outputs in ../shared/samples; [] where that folder is absent."""
-    return sorted(SHARED_SAMPLES.glob("*.txt")) if SHARED_SAMPLES.is_dir() else []
+    """The real peer tool outputs in tests/data/peers (always there: they are part of the repository)."""
+    samples = sorted(PEER_SAMPLES.glob("*.txt"))
+    assert samples, f"no real tool outputs in {PEER_SAMPLES}"
+    return samples
 
 
 class Samples(dict):
-    """{stem: imported path}; a stem of a shared sample that is absent skips the test."""
-
-    def __missing__(self, stem):
-        if not SHARED_SAMPLES.is_dir():
-            pytest.skip(f"no {stem}: no real tool outputs at {SHARED_SAMPLES} (CI has ../shared beside the repository)")
-        raise KeyError(stem)
+    """{stem: imported path} of the peer samples and the hand-written ones."""
 
 
 def imported() -> Samples:

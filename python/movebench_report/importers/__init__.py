@@ -9,6 +9,7 @@ import pathlib
 
 from ..model import ReportError, read_text
 from . import hpcc, imb, mpibench, nvbandwidth, osu, stream
+from .common import FormatError
 
 FORMATS = {
     "hpcc-beff": (hpcc.detect, hpcc.parse),
@@ -33,4 +34,13 @@ def import_file(path, fmt: str | None = None) -> dict:
     fmt = fmt or detect(text)
     if fmt is None:
         raise ReportError(f"{path}: not output of a tool import knows ({', '.join(FORMATS)})")
-    return FORMATS[fmt][1](text, path)
+    # The importers' front door: whatever a parser meets that its format does
+    # not allow (a value out of range, a shape it does not know, another
+    # tool's output under --format) is one line naming the file and format.
+    try:
+        return FORMATS[fmt][1](text, path)
+    except FormatError as e:
+        raise ReportError(f"{path}: not valid {fmt} output: {e}") from None
+    except (ArithmeticError, LookupError, TypeError, ValueError, AttributeError, StopIteration,
+            RecursionError) as e:
+        raise ReportError(f"{path}: not valid {fmt} output ({type(e).__name__}: {str(e)[:120]})") from None

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from .common import is_number
+from .common import is_number, number
 
 # "Avg Latency(us)", "Bandwidth (MB/s)", "t_min[usec]", "Mbytes/sec"
 UNIT = re.compile(r"^(?P<name>.*?)\s*[\(\[](?P<unit>[^\)\]]+)[\)\]]\s*$")
@@ -24,4 +24,4 @@ def numeric_row(line: str, width: int):
     fields = line.split()
     if len(fields) != width or not all(is_number(f) for f in fields):
         return None
-    return [float(f) for f in fields]
+    return [number(f) for f in fields]

@@ -8,13 +8,35 @@ import re
 import statistics
 
 from .. import __version__
-from ..model import ReportError, check_document
+from ..model import MAX_FLOAT, MAX_INT, ReportError, check_document
 
 NUMBER = re.compile(r"^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$")
 
 
+class FormatError(ReportError):
+    """Something in a tool's output that does not fit its format; import_file
+    adds the file and the format to the message."""
+
+
 def is_number(text: str) -> bool:
+    """Written as a number (the range is checked where it is read: number())."""
     return bool(NUMBER.match(text))
+
+
+def number(text) -> float:
+    """A number a tool printed, finite and in the range a result file holds."""
+    value = float(text)
+    if not abs(value) <= MAX_FLOAT:
+        raise FormatError(f"number out of range: {str(text)[:40]}")
+    return value
+
+
+def count(text) -> int:
+    """A size or count a tool printed: a whole number from 0 to 2^63-1."""
+    value = number(text)
+    if not (0 <= value <= MAX_INT and value == int(value)):
+        raise FormatError(f"not a size or count from 0 to 2^63-1: {str(text)[:40]}")
+    return int(value)
 
 
 def stats_of(samples: list):
@@ -25,12 +47,12 @@ def stats_of(samples: list):
 
 
 def figure(value: float, unit: str, stat: str) -> dict:
-    return {"value": float(value), "unit": unit, "stat": stat}
+    return {"value": number(value), "unit": unit, "stat": stat}
 
 
 def record(benchmark: str, operation: str, size: int, params: dict, figures: dict, samples=()) -> dict:
-    samples = [float(s) for s in samples]
-    return {"benchmark": benchmark, "operation": operation, "bytes": int(size), "params": params,
+    samples = [number(s) for s in samples]
+    return {"benchmark": benchmark, "operation": operation, "bytes": count(size), "params": params,
             "samples": samples, "stats": stats_of(samples), "figures": figures}
 
 
@@ -88,4 +110,6 @@ def collective_bandwidth(op: str, size: int, ranks: int | None, seconds: float) 
     factor = 2 * (ranks - 1) / ranks if op == "allreduce" else 1.0 if op in ("bcast", "reduce") \
         else (ranks - 1) / ranks
     algbw = moved / seconds / 1e9
+    if not algbw <= MAX_FLOAT:  # a size or time at the edge of the range: no bandwidth to say
+        return {}
     return {"algbw": figure(algbw, "GB/s", "max"), "busbw": figure(algbw * factor, "GB/s", "max")}

@@ -3,7 +3,7 @@ by the message size exponent, each with its loop length and raw times."""
 from __future__ import annotations
 
 from ..model import TIME_UNITS, ReportError, parse_json
-from .common import document, figure, record
+from .common import FormatError, count, document, figure, number, record
 
 NAME = "HPCC FPGA b_eff"
 
@@ -37,9 +37,12 @@ def parse(text: str, path):
 
 
 def size_record(entry: dict, t: dict, ranks) -> dict:
-    samples = [float(s["value"]) * TIME_UNITS[s.get("unit", "s")] for s in t["timings"]]
-    params = {"looplength": int(t["looplength"]), "max_min_time_s": float(entry["maxMinCalculationTime"])}
+    samples = [number(s["value"]) * TIME_UNITS[s.get("unit", "s")] for s in t["timings"]]
+    params = {"looplength": count(t["looplength"]), "max_min_time_s": number(entry["maxMinCalculationTime"])}
     if ranks:
-        params["ranks"] = int(ranks)
-    figures = {"bandwidth": figure(float(entry["maxCalcBW"]), "B/s", "best")}
-    return record("beff", "fpga", 2 ** int(t["messageSize"]), params, figures, samples)
+        params["ranks"] = count(ranks)
+    figures = {"bandwidth": figure(entry["maxCalcBW"], "B/s", "best")}
+    exponent = count(t["messageSize"])
+    if exponent > 62:
+        raise FormatError(f"messageSize {exponent}: 2^{exponent} bytes is out of range")
+    return record("beff", "fpga", 2 ** exponent, params, figures, samples)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from .columns import numeric_row, split_label
-from .common import collective_bandwidth, document, figure, record
+from .common import collective_bandwidth, count, document, figure, record
 
 NAME = "Intel MPI Benchmarks"
 BLOCK = re.compile(r"^#\s*Benchmarking\s+(\S+)")
@@ -26,7 +26,7 @@ def parse(text: str, path):
         if m := BLOCK.match(line):
             bench, labels = m.group(1), None
         elif m := PROCS.match(line):
-            procs = int(m.group(1))
+            procs = count(m.group(1))
         elif bench and "#repetitions" in line:
             labels = line.split()
         elif bench and labels and (row := numeric_row(line, len(labels))):
@@ -44,8 +44,8 @@ def parse(text: str, path):
 
 def row_record(bench: str, procs, labels: list, row: list):
     values = dict(zip(labels, row))
-    size = int(values.pop("#bytes", 0))
-    params = {"iters": int(values.pop("#repetitions", 0))}
+    size = count(values.pop("#bytes", 0))
+    params = {"iters": count(values.pop("#repetitions", 0))}
     if procs:
         params["ranks"] = procs
     figures = {}

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import re
 
-from .common import collective_bandwidth, document, figure, record
+from .common import collective_bandwidth, count, document, figure, number, record
 
 NAME = "mpiBench"
 LINE = re.compile(r"^(?P<op>\w+)\s+Bytes:\s*(?P<bytes>\d+)\s+Iters:\s*(?P<iters>\d+)\s+Avg:\s*(?P<avg>[\d.eE+-]+)"
@@ -21,15 +21,15 @@ def parse(text: str, path):
     records = []
     for line in text.splitlines():
         if m := HOST.match(line):
-            hosts[int(m.group(1))] = m.group(2)
+            hosts[count(m.group(1))] = m.group(2)
         elif m := LINE.match(line.strip()):
-            params = {"iters": int(m["iters"]), "comm": m["comm"], "ranks": int(m["ranks"])}
+            params = {"iters": count(m["iters"]), "comm": m["comm"], "ranks": count(m["ranks"])}
             if len(set(hosts.values())) > 1:  # a node count only where there are several, as movebench coll
                 params["nodes"] = len(set(hosts.values()))
-            figures = {k: figure(float(m[k]), "us", {"avg": "mean"}.get(k, k)) for k in ("avg", "min", "max")}
-            op = m["op"].lower()
-            figures.update(collective_bandwidth(op, int(m["bytes"]), params["ranks"], float(m["max"]) * 1e-6))
-            records.append(record("coll", op, int(m["bytes"]), params, figures))
+            figures = {k: figure(m[k], "us", {"avg": "mean"}.get(k, k)) for k in ("avg", "min", "max")}
+            op, size = m["op"].lower(), count(m["bytes"])
+            figures.update(collective_bandwidth(op, size, params["ranks"], number(m["max"]) * 1e-6))
+            records.append(record("coll", op, size, params, figures))
     version = re.search(r"START mpiBench v(\S+)", text)
     settings = {"tool_version": version.group(1) if version else "", "hosts": sorted(set(hosts.values()))}
     hostname = ",".join(sorted(set(hosts.values())))

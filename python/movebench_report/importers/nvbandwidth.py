@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from .common import document, figure, is_number, record
+from .common import count, document, figure, is_number, record
 
 NAME = "nvbandwidth"
 RUNNING = re.compile(r"^Running\s+(\w+)\.?\s*$")
@@ -43,7 +43,7 @@ def _buffer_bytes(text: str) -> int:
     m = re.search(r"buffer size[^\d]*(\d+)\s*(MiB|B|bytes)?", text, re.IGNORECASE)
     if not m:
         return DEFAULT_BYTES
-    return int(m.group(1)) * (2**20 if (m.group(2) or "").lower() == "mib" else 1)
+    return count(int(m.group(1)) * (2**20 if (m.group(2) or "").lower() == "mib" else 1))
 
 
 def row_records(testcase: str, matrix, line: str, size: int) -> list:
@@ -58,5 +58,5 @@ def row_records(testcase: str, matrix, line: str, size: int) -> list:
             row, column = f"{matrix['row'].lower()}{fields[0]}", f"{matrix['col'].lower()}{col}"
             src, dst = (column, row) if matrix["arrow"] == "<-" else (row, column)
             params = {"src": src, "dst": dst, "engine": matrix["engine"]}
-            out.append(record("link", testcase, size, params, {name: figure(float(value), unit, "median")}))
+            out.append(record("link", testcase, size, params, {name: figure(value, unit, "median")}))
     return out

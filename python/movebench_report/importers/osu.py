@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from .columns import numeric_row, split_label
-from .common import document, figure, record
+from .common import FormatError, count, document, figure, record
 
 NAME = "OSU Micro-Benchmarks"
 TITLE = re.compile(r"^#\s*OSU\s+(?P<api>[\w-]+)\s+(?P<title>.+?)\s+Test\s+v(?P<version>\S+)")
@@ -45,7 +45,9 @@ def header_labels(line: str) -> list:
 
 def parse(text: str, path):
     lines = text.splitlines()
-    title = next(m for m in map(TITLE.match, lines) if m)
+    title = next((m for m in map(TITLE.match, lines) if m), None)
+    if title is None:
+        raise FormatError("no '# OSU MPI <Title> Test vX' line")
     bench, op, prefix = operation(title["title"])
     labels, records = None, []
     for line in lines:
@@ -70,5 +72,5 @@ def row_record(bench, op, prefix, labels, row):
         else:
             params[re.sub(r"\W+", "_", name.lower()).strip("_")] = value
     if "iterations" in params:
-        params["iters"] = int(params.pop("iterations"))
-    return record(bench, op, int(row[0]), params, figures)
+        params["iters"] = count(params.pop("iterations"))
+    return record(bench, op, count(row[0]), params, figures)

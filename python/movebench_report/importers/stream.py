@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from .common import document, figure, is_number, record
+from .common import count, document, figure, is_number, number, record
 
 # Arrays each kernel touches: mem records carry the dataset of the kernel
 # (array bytes x arrays), as `movebench mem` does.
@@ -40,18 +40,18 @@ def kernel_rows(text: str):
 
 def kernel_record(kernel: str, fields: list, unit: str, size: int, threads: int):
     """`size`: bytes of one array."""
-    figures = {"bandwidth": figure(float(fields[0]), unit, "min")}
+    figures = {"bandwidth": figure(fields[0], unit, "min")}
     if len(fields) == 5 and is_number(fields[1]):  # TheBandwidthBenchmark's flop rate
-        figures["flops"] = figure(float(fields[1]), unit.replace("B/s", "Flop/s"), "min")
+        figures["flops"] = figure(fields[1], unit.replace("B/s", "Flop/s"), "min")
     for name, value in zip(("time_avg", "time_min", "time_max"), fields[-3:]):
-        figures[name] = figure(float(value), "s", name.split("_")[1].replace("avg", "mean"))
+        figures[name] = figure(value, "s", name.split("_")[1].replace("avg", "mean"))
     op = kernel.lower()
     return record("mem", op, size * ARRAYS.get(op, 1), {"threads": threads}, figures)
 
 
 def _int(pattern: str, text: str, default: int) -> int:
     m = re.search(pattern, text)
-    return int(m.group(1)) if m else default
+    return count(m.group(1)) if m else default
 
 
 def parse_stream(text: str, path):
@@ -69,10 +69,11 @@ def parse_bwbench(text: str, path):
     header, rows = kernel_rows(text)
     total = re.search(r"Total allocated datasize:\s*([\d.]+)\s*MB", text)
     # TheBandwidthBenchmark allocates four arrays (a, b, c, d) of equal size.
-    size = int(float(total.group(1)) * 1e6 / 4) if total else 0
+    total_bytes = count(number(total.group(1)) * 1e6) if total else None
+    size = total_bytes // 4 if total else 0
     threads = _int(r"running with (\d+) threads", text, 1)
     records = [kernel_record(k, f, header["unit"], size, threads) for k, f in rows]
-    settings = {"arrays": 4, "total_bytes": int(float(total.group(1)) * 1e6) if total else None}
+    settings = {"arrays": 4, "total_bytes": total_bytes}
     return document(path, "TheBandwidthBenchmark", records, settings, validated=_verdict(text))
 
 

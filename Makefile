@@ -1,6 +1,7 @@
 # Thin wrapper: the real build is CMake (CMakePresets.json).
 #   make run     set up, build (Release) and run the default suite
-#   make test    set up, build and pass every test (and again under ASan/UBSan)
+#   make test    set up, build and pass every test (MPI ones against MPICH too, the mem ones for aarch64
+#                under qemu, and again under ASan/UBSan), fuzz the parsers
 PRESET  ?= release
 BUILD   := build/$(PRESET)
 PREFIX  ?= /usr/local
@@ -8,7 +9,7 @@ VENV    := .venv
 BIN     := $(BUILD)/movebench
 JOBS    ?= $(shell nproc)
 
-.PHONY: all setup build run test unit integration sanitize install clean
+.PHONY: all setup build run test unit integration mpich sanitize aarch64 fuzz install clean
 
 all: build
 
@@ -33,20 +34,56 @@ integration: build
 # preset): the unit tests, then the end-to-end tests of the threaded
 # benchmarks. CUDA is left out there (the release build compiles it and
 # nothing CUDA runs here), so the test that asks for it is too; leaks are
-# only checked in the unit tests (PoCL keeps allocations until exit).
+# only checked in the unit tests (PoCL keeps allocations until exit). The
+# MPI commands too: p2p and coll end to end and the signal tests (stopped
+# and interrupted ranks), about two minutes; the fault-injection library is
+# left out there (ASan's runtime must be the first library loaded).
 sanitize: setup
 	@cmake --preset debug -DMOVEBENCH_WITH_CUDA=OFF >/dev/null
 	@cmake --build --preset debug -j $(JOBS)
 	ctest --preset debug -j $(JOBS)
 	ASAN_OPTIONS=detect_leaks=0 MOVEBENCH_BIN=$(abspath build/debug/movebench) $(VENV)/bin/python -m pytest -q \
 	  tests/integration/test_link_modes.py tests/integration/test_stream_designs.py tests/integration/test_mem.py \
+	  tests/integration/test_net_p2p.py tests/integration/test_net_coll.py tests/integration/test_net_signals.py \
 	  -k "not nvcc"
 
-test: unit integration sanitize
+# mem and core cross-compiled for aarch64 (Debian's g++-aarch64-linux-gnu;
+# the arm64 libraries setup.sh unpacks) and run under qemu-user: their unit
+# tests, then the mem end-to-end tests through build/aarch64/movebench-emulated.
+aarch64: setup
+	@cmake --preset aarch64 >/dev/null
+	@cmake --build --preset aarch64 -j $(JOBS)
+	ctest --preset aarch64 -j $(JOBS)
+	MOVEBENCH_BIN=$(abspath build/aarch64/movebench-emulated) $(VENV)/bin/python -m pytest -q tests/integration/test_mem.py tests/integration/test_mem_chase_modes.py \
+	  tests/integration/test_no_mpi_build.py
 
-# The report tests open the HTML page in a real headless browser; only the
-# test targets (make test, make integration) ask the set-up for it (it is big).
-test integration: export MOVEBENCH_EXTRA_PACKAGES := $(MOVEBENCH_EXTRA_PACKAGES) chromium
+# The C++ parsers (sizes, lists, CPU lists) under libFuzzer with Debian's
+# clang, a bounded time per target (docs/reliability.md).
+FUZZ_SECONDS ?= 10
+fuzz: setup
+	tests/fuzz/run.sh $(FUZZ_SECONDS)
+
+
+
+# ... and for the cross compiler, qemu-user and the arm64 libraries.
+test aarch64: export MOVEBENCH_CROSS := $(MOVEBENCH_CROSS) aarch64
+# The MPI end-to-end tests (and the Slurm ones) once more against MPICH:
+# its own build (preset mpich: the MPI benchmarks only) and its own launcher.
+# The cross-host test stays with Open MPI (it starts remote ranks through
+# Open MPI's rsh agent).
+MPI_TESTS := $(addprefix tests/integration/,test_net_beff.py test_net_coll.py test_net_p2p.py \
+  test_suite_mpi.py test_slurm.py)
+mpich: setup
+	@cmake --preset mpich >/dev/null
+	@cmake --build --preset mpich -j $(JOBS)
+	MOVEBENCH_MPI_FAMILY=mpich MOVEBENCH_BIN=$(abspath build/mpich/movebench) $(VENV)/bin/python -m pytest -q $(MPI_TESTS)
+
+test: unit integration mpich sanitize aarch64 fuzz
+
+# The report tests open the HTML page in a real headless browser, the Slurm
+# tests start a one-node Slurm (slurm-wlm); only the test targets ask the
+# set-up for them (they are big).
+test integration mpich: export MOVEBENCH_EXTRA_PACKAGES := $(MOVEBENCH_EXTRA_PACKAGES) chromium slurm-wlm
 
 install: build
 	cmake --install $(BUILD) --prefix $(PREFIX)

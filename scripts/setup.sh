@@ -12,14 +12,18 @@ packages=(
   build-essential cmake ninja-build pkg-config git
   # C++ libraries
   libcli11-dev nlohmann-json3-dev libfmt-dev libhwloc-dev libgtest-dev
-  # MPI (beff, coll)
-  openmpi-bin libopenmpi-dev
+  # MPI (beff, coll, p2p): both families, each in its own build (CMakePresets.json: mpich)
+  openmpi-bin libopenmpi-dev mpich libmpich-dev
   # OpenCL on the CPU (link, stream)
   pocl-opencl-icd ocl-icd-opencl-dev opencl-headers opencl-clhpp-headers clinfo
   # Python for the report tool and the integration tests
   python3 python3-venv
   # network namespaces for the cross-host MPI test
   iproute2
+  # a real terminal for the progress-line test
+  tmux
+  # libFuzzer for the C++ parsers (tests/fuzz, part of make test)
+  clang-14 libclang-rt-14-dev
 )
 missing=()
 for p in "${packages[@]}"; do
@@ -37,6 +41,15 @@ if ((${#extra[@]})) && { [[ $(id -u) -ne 0 ]] || ! command -v apt-get >/dev/null
   extra=()
 fi
 missing+=("${extra[@]}")
+# The aarch64 cross build (`make aarch64`, part of `make test`): Debian's
+# cross compiler and qemu-user; the arm64 libraries come below.
+cross_aarch64=0
+[[ " ${MOVEBENCH_CROSS:-} " == *" aarch64 "* ]] && cross_aarch64=1
+if ((cross_aarch64)); then
+  for p in g++-aarch64-linux-gnu qemu-user; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+fi
 
 if ((${#missing[@]})); then
   line="apt-get update && apt-get install -y ${missing[*]}"
@@ -46,8 +59,38 @@ if ((${#missing[@]})); then
   fi
   echo "setup: installing ${missing[*]}" >&2
   export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq
-  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  apt-get -o DPkg::Lock::Timeout=900 update -qq
+  apt-get -o DPkg::Lock::Timeout=900 install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# The arm64 builds of the libraries with code (hwloc, fmt, GoogleTest; hwloc
+# needs libudev at run time), unpacked from Debian's own packages into
+# .sysroot-aarch64 beside the cross compiler's libc. Not installed as
+# multiarch packages: those must match the version of every installed amd64
+# twin (libc6, libudev1, ...) and so would upgrade the host's own libraries.
+# CLI11 and nlohmann-json are header-only and come from the host packages.
+if ((cross_aarch64)); then
+  sysroot=.sysroot-aarch64
+  arm_debs=(libhwloc15 libhwloc-dev libfmt9 libfmt-dev libgtest-dev libudev1)
+  arm_want=$(echo "${arm_debs[*]}" | sha256sum | cut -d" " -f1)
+  if [[ ! -f $sysroot/.stamp || $(cat "$sysroot/.stamp") != "$arm_want" ]]; then
+    if ! dpkg --print-foreign-architectures | grep -qx arm64; then
+      if [[ $(id -u) -ne 0 ]]; then
+        echo "setup: the aarch64 build needs Debian's arm64 package lists; as root run:" \
+             "dpkg --add-architecture arm64 && apt-get update" >&2
+        exit 1
+      fi
+      dpkg --add-architecture arm64
+      apt-get -o DPkg::Lock::Timeout=900 update -qq
+    fi
+    echo "setup: unpacking arm64 ${arm_debs[*]} into $sysroot" >&2
+    debs=$(mktemp -d)
+    (cd "$debs" && apt-get -q -o APT::Sandbox::User=root download "${arm_debs[@]/%/:arm64}" >/dev/null)
+    rm -rf "$sysroot"
+    for d in "$debs"/*.deb; do dpkg-deb -x "$d" "$sysroot"; done
+    rm -rf "$debs"
+    echo "$arm_want" > "$sysroot/.stamp"
+  fi
 fi
 
 # Python venv for movebench-report and the tests. Uses the system python3

@@ -41,6 +41,11 @@ std::string one_line(std::string text) {
   return text;
 }
 
+CLI::Validator non_empty_value() {
+  return CLI::Validator([](std::string& value) { return value.empty() ? std::string("empty value") : std::string(); },
+                        "", "NONEMPTY");
+}
+
 int usage_error(const std::string& where, const std::string& what) {
   std::fprintf(stderr, "%s: error: %s (see --help)\n", where.c_str(), one_line(what).c_str());
   return kExitUsage;
@@ -62,11 +67,13 @@ int run_command(Command& command, const OutputOptions& output, const std::vector
   try {
     code = command.run(*report);
   } catch (const UsageError& e) {
+    report->progress().clear();
     // Found only once running (e.g. a rank count the job does not have):
     // nothing was measured, so no result file is left behind.
     report->discard();
     return usage_error(where, e.what());
   } catch (const std::exception& e) {
+    report->progress().clear();
     std::fprintf(stderr, "%s: error: %s\n", where.c_str(), one_line(e.what()).c_str());
     report->add_error("run", one_line(e.what()));
   }
@@ -103,7 +110,13 @@ int main(int argc, char** argv) {
     sub->add_option("--json", output.json_path, "Write the result document (JSON) to this file");
     sub->add_flag("--parsable", output.parsable,
                   "Also print one MOVEBENCH_RESULT line per figure (for ReFrame, JUBE, Ramble)");
+    sub->add_flag("--quiet", output.quiet, "No live progress line on the terminal (it is never drawn when stderr is not one)");
     command.add_options(*sub);
+    // An empty value ("--json ''", "-n ''") is a mistake for every option:
+    // refused here rather than taken as "not given" or as zero.
+    for (CLI::Option* option : sub->get_options()) {
+      if (option->get_type_size() != 0) option->check(non_empty_value());
+    }
     entries.push_back({&command, sub});
   };
   for (auto& c : commands) add(*c);
@@ -129,6 +142,10 @@ int main(int argc, char** argv) {
   for (auto& [command, sub] : entries) {
     if (sub->parsed()) return run_command(*command, output, command_line);
   }
-  std::cout << app.help();
+  // No command: one usage line on stderr (it is an error), exit code 2.
+  std::string names;
+  for (auto& [command, sub] : entries) names += (names.empty() ? "" : ", ") + command->name();
+  std::fprintf(stderr, "usage: movebench COMMAND [OPTIONS] (commands: %s, report; see movebench --help)\n",
+               names.c_str());
   return kExitUsage;
 }

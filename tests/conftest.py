@@ -42,3 +42,19 @@ def validate_result(doc):
 
 def load_result(path):
     return validate_result(json.loads(pathlib.Path(path).read_text()))
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "no_mpi_build: applies only to a movebench built without MPI")
+
+
+def pytest_collection_modifyitems(config, items):
+    """Tests for a build without MPI are deselected (not applicable, not
+    skipped) when the binary under test has MPI."""
+    marked = [item for item in items if item.get_closest_marker("no_mpi_build")]
+    if not marked:
+        return
+    listing = subprocess.run([str(binary_path()), "--list"], capture_output=True, text=True).stdout
+    if "coll.allreduce" in listing:
+        config.hook.pytest_deselected(items=marked)
+        items[:] = [item for item in items if item not in marked]

@@ -186,6 +186,8 @@ void run_combo(Device& device, const Combo& c, const LinkOptions& o, Report& rep
   std::vector<Series> last;
   for (auto bytes : o.sizes) {
     if (interrupted()) break;
+    report.progress().step(fmt::format("{} {} {} {}", path_name(c.path), direction_name(c.dir), kind_name(c.kind),
+                                       format_bytes(static_cast<double>(bytes))));
     auto series = measure_size(device, c, bytes, o, report, corrupt);
     const nlohmann::json params = {{"backend", device.backend()}, {"host_memory", kind_name(c.kind)},
                                    {"path", path_name(c.path)},   {"batch", o.batch}};
@@ -219,6 +221,11 @@ std::string path_name(Path p) { return p == Path::kCopy ? "copy" : "kernel"; }
 void run_link_bandwidth(Device& device, const LinkOptions& o, Report& report) {
   bool corrupt = o.common.corrupt_for_test;
   const auto kinds = o.kinds.empty() ? device.host_kinds() : o.kinds;
+  std::size_t combos = 0;
+  for (auto kind : kinds) {
+    for (auto path : o.paths) combos += path != Path::kKernel || device.kernel_reaches(kind) ? 1 : 0;
+  }
+  report.progress().begin("link", combos * o.directions.size() * o.sizes.size());
   for (auto kind : kinds) {
     for (auto path : o.paths) {
       if (path == Path::kKernel && !device.kernel_reaches(kind)) {

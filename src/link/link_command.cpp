@@ -16,16 +16,13 @@ namespace {
 
 using namespace link;
 
+// Transfers queued behind one gate: far more than any queue overlaps.
+constexpr int kMostBatch = 4096;
+
 template <class T>
 std::vector<T> parse_names(const std::string& text, const char* what, T (*parse)(std::string_view)) {
   std::vector<T> out;
-  std::string_view rest = text;
-  while (!rest.empty()) {
-    const auto comma = rest.find(',');
-    out.push_back(parse(rest.substr(0, comma)));
-    rest = comma == std::string_view::npos ? std::string_view{} : rest.substr(comma + 1);
-  }
-  if (out.empty()) throw UsageError(fmt::format("empty {} list", what));
+  for (const auto& name : parse_name_list(text, what)) out.push_back(parse(name));
   return out;
 }
 
@@ -76,7 +73,8 @@ class LinkCommand : public Command {
     app.add_option("-c,--count", opt_.count, "Tests per size (the seed's -c)")->capture_default_str();
     app.add_option("--batch", opt_.batch, "Transfers queued behind the gate per test")->capture_default_str();
     app.add_option("--ring-bytes", ring_, "latency: host memory chased by the device")->capture_default_str();
-    app.add_option("--steps", opt_.steps, "latency: dependent loads of the N-word chase")->capture_default_str();
+    app.add_option("--steps", opt_.steps, "latency: dependent loads of the N-word chase")
+        ->check(CLI::Range(1.0, 1073741824.0))->capture_default_str();
     app.add_option("--write-bytes", write_, "latency: bytes of the device's write burst into host memory")
         ->capture_default_str();
     app.add_option("--roundtrip-sizes", roundtrip_, "latency: sizes of the small-copy round trip")
@@ -147,6 +145,8 @@ class LinkCommand : public Command {
     for (auto s : opt_.roundtrip_sizes) {
       if (s % 4) throw UsageError(fmt::format("round-trip size {} is not a whole number of 32-bit words", s));
     }
+    const auto biggest_roundtrip = *std::max_element(opt_.roundtrip_sizes.begin(), opt_.roundtrip_sizes.end());
+    require_memory(checked_product(4, biggest_roundtrip, "the round-trip buffers"), "the round-trip buffers");
     if (opt_.ring_bytes < 128 || opt_.ring_bytes > (1ull << 32)) {
       throw UsageError("--ring-bytes must be from 128 bytes to 4 GiB");
     }
@@ -155,11 +155,13 @@ class LinkCommand : public Command {
       throw UsageError("--write-bytes must be whole 32-bit words, from 4 bytes to 1 GiB");
     }
     if (opt_.count < 1) throw UsageError(fmt::format("invalid --count '{}': 1 or more", opt_.count));
-    if (opt_.batch < 1) throw UsageError(fmt::format("invalid --batch '{}': 1 or more", opt_.batch));
+    if (opt_.batch < 1 || opt_.batch > kMostBatch) {
+      throw UsageError(fmt::format("invalid --batch '{}': 1 to {}", opt_.batch, kMostBatch));
+    }
     if (opt_.roundtrips < 1) throw UsageError("--roundtrips must be 1 or more");
     if (opt_.steps < 1) throw UsageError("--steps must be 1 or more");
     const auto biggest = *std::max_element(opt_.sizes.begin(), opt_.sizes.end());
-    require_memory(4 * biggest, "the link buffers");
+    require_memory(checked_product(4, biggest, "the link buffers"), "the link buffers");
   }
 
   void check_kinds(Device& device) const {

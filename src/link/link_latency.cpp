@@ -216,8 +216,12 @@ void run_roundtrip(Device& device, const LinkOptions& o, Report& report) {
 }  // namespace
 
 void run_link_latency(Device& device, const LinkOptions& o, Report& report) {
+  report.progress().begin("link latency", 3);
+  report.progress().step("read (chase)");
   run_chase(device, o, report);
+  report.progress().step("write");
   if (!interrupted()) run_write(device, o, report);
+  report.progress().step("round trip");
   if (!interrupted()) run_roundtrip(device, o, report);
 }
 

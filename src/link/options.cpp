@@ -2,10 +2,12 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdio>
 
 #include "core/affinity.hpp"
 #include "core/errors.hpp"
+#include "core/sizes.hpp"
 #include "link/pcie.hpp"
 
 namespace movebench::link {
@@ -27,7 +29,16 @@ void check_common_options(const CommonOptions& o) {
       o.choice.backend != "cuda") {
     throw UsageError(fmt::format("unknown backend '{}': host, opencl or cuda", o.choice.backend));
   }
-  if (!(o.timeout_s > 0)) throw UsageError("--timeout must be positive");
+  check_seconds(o.timeout_s, "--timeout", 86400);
+  if (o.choice.backend == "host" && !o.choice.device.empty()) {
+    // The host backend's device is the worker's CPU: one this process may use.
+    const auto cpus = parse_cpu_list(o.choice.device);
+    const auto allowed = allowed_cpus();
+    if (cpus.size() != 1 || std::find(allowed.begin(), allowed.end(), cpus.front()) == allowed.end()) {
+      throw UsageError(fmt::format("invalid --device '{}': the host backend takes one CPU this process may use ({})",
+                                   o.choice.device, format_cpu_list(allowed)));
+    }
+  }
 }
 
 std::unique_ptr<Device> open_and_describe(const CommonOptions& o, Report& report, const std::string& benchmark) {

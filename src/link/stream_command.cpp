@@ -86,18 +86,16 @@ class StreamCommand : public Command {
         sweep_.push_back(s);
       }
     }
-    require_memory(4 * total, "the stream buffers");
+    require_memory(checked_product(4, total, "the stream buffers"), "the stream buffers");
     designs_.clear();
-    std::string_view rest = designs_text_;
-    while (!rest.empty()) {
-      const auto comma = rest.find(',');
-      std::string d(rest.substr(0, comma));
+    if (!designs_text_.empty()) {
       const auto known = cases();
-      if (std::find(known.begin(), known.end(), "stream." + d) == known.end()) {
-        throw UsageError(fmt::format("unknown design '{}': offload, chunked, pipeline, persistent, graph, memops", d));
+      for (const auto& d : parse_name_list(designs_text_, "design")) {
+        if (std::find(known.begin(), known.end(), "stream." + d) == known.end()) {
+          throw UsageError(fmt::format("unknown design '{}': offload, chunked, pipeline, persistent, graph, memops", d));
+        }
+        designs_.push_back(d);
       }
-      designs_.push_back(d);
-      rest = comma == std::string_view::npos ? std::string_view{} : rest.substr(comma + 1);
     }
   }
 
@@ -147,8 +145,11 @@ class StreamCommand : public Command {
                 shape.chunks, shape.chunk_count, shape.chunks * shape.chunk_count, shape.iterations);
     launch_bound(device, report);
     bool passed = true;
+    const auto curves = std::count_if(designs.begin(), designs.end(), [](const std::string& d) { return d != "offload"; });
+    report.progress().begin("stream", designs.size() + static_cast<std::size_t>(curves) * (sweep.empty() ? 0 : sweep.size()));
     for (const auto& d : designs) {
       if (interrupted()) break;
+      report.progress().step(d);
       std::printf("\nRunning %s\n", seed_title(d));
       const Point p = measure(device, d, shape, report);
       passed = passed && p.passed;
@@ -262,6 +263,7 @@ class StreamCommand : public Command {
       std::vector<CurvePoint> curve;
       for (auto chunk : sweep) {
         if (interrupted()) break;
+        report.progress().step(fmt::format("{} {}", d, format_bytes(static_cast<double>(chunk))));
         Shape s = shape;
         s.chunk_count = chunk / 4;
         s.chunks = total / chunk;

@@ -8,8 +8,10 @@
 
 #include "core/clock.hpp"
 #include "core/errors.hpp"
+#include "core/sizes.hpp"
 #include "core/interrupt.hpp"
 #include "core/launcher.hpp"
+#include "core/progress.hpp"
 
 namespace movebench {
 namespace {
@@ -24,11 +26,14 @@ class RunCommand : public Command {
   std::vector<std::string> cases() const override { return {}; }
 
   void add_options(CLI::App& app) override {
-    app.add_option("--only", only_, "Run only these benchmarks, comma- or space-separated (e.g. mem,link)")
-        ->delimiter(',');
+    app.add_option("--only", only_text_, "Run only these benchmarks, comma- or space-separated (e.g. mem,link)");
   }
 
   void check_options() override {
+    only_.clear();
+    for (const auto& text : only_text_) {
+      for (auto& name : parse_name_list(text, "benchmark")) only_.push_back(std::move(name));
+    }
     for (const auto& name : only_) {
       bool known = false;
       for (const auto& c : commands_) known = known || c->name() == name;
@@ -37,14 +42,22 @@ class RunCommand : public Command {
   }
 
   int run(Report& report) override {
-    std::vector<std::string> lines;
+    std::vector<Command*> chosen;
     for (const auto& c : commands_) {
-      if (interrupted()) break;
       if (!only_.empty() && std::find(only_.begin(), only_.end(), c->name()) == only_.end()) continue;
       // Under a launcher, one copy of mem, link and stream is enough (and
       // copies on other ranks would disturb it): only rank 0 runs them.
       if (launcher_rank() > 0 && !c->collective()) continue;
-      std::fprintf(stderr, "movebench run: %s\n", c->name().c_str());
+      chosen.push_back(c.get());
+    }
+    std::vector<std::string> lines;
+    const double start = now_seconds();
+    for (std::size_t i = 0; i < chosen.size(); ++i) {
+      Command* c = chosen[i];
+      if (interrupted()) break;
+      report.progress().stage(c->name(), i + 1, chosen.size());
+      std::fprintf(stderr, "movebench run: %s (%zu of %zu, %s elapsed)\n", c->name().c_str(), i + 1, chosen.size(),
+                   format_duration(now_seconds() - start).c_str());
       const double t0 = now_seconds();
       std::string why;
       if (c->run_in_suite(report, why)) {
@@ -68,7 +81,7 @@ class RunCommand : public Command {
 
  private:
   const std::vector<std::unique_ptr<Command>>& commands_;
-  std::vector<std::string> only_;
+  std::vector<std::string> only_text_, only_;
 };
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <sys/mman.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstring>
 #include <stdexcept>
@@ -154,7 +155,9 @@ class HostDevice : public Device {
     worker_cpus_.push_back(caller_cpu_);
     if (!choice.device.empty()) {
       const auto parsed = parse_cpu_list(choice.device);
-      if (parsed.size() != 1) throw UsageError("host backend: --device is the worker's CPU, one number");
+      if (parsed.size() != 1 || std::find(cpus.begin(), cpus.end(), parsed.front()) == cpus.end()) {
+        throw UsageError(fmt::format("host backend: --device is the worker's CPU, one of {}", format_cpu_list(cpus)));
+      }
       worker_cpus_ = parsed;
     }
   }

@@ -1,12 +1,14 @@
 // link bandwidth: per size, `count` tests; a test queues `batch` transfers
 // behind a gate, opens it, and takes the device-clock time from the first
 // transfer's start to the last one's end. Patterns are written before and
-// checked after each test, outside the timed region.
+// every transfer's destination is checked after each test, outside the timed
+// region.
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <optional>
 
 #include "core/interrupt.hpp"
 #include "core/sizes.hpp"
@@ -18,48 +20,62 @@
 namespace movebench::link {
 namespace {
 
-// One direction of traffic: its host buffer, device buffer and a staging
-// buffer used only to write and read device memory for the checks.
+// One direction of traffic. Every transfer of a batch has its own
+// destination slot, cleared before the test, so a transfer that was dropped,
+// cut short or sent to another slot leaves a slot that fails its check (with
+// one destination, a later transfer would cover for an earlier one). The
+// source holds the test's pattern; a staging buffer is used only to write
+// and read device memory for the checks.
 struct Lane {
   Direction dir;
+  std::size_t words = 0, slots = 1;
   std::unique_ptr<Buffer> host, dev, stage;
   std::unique_ptr<Queue> queue;
-  std::size_t words = 0;
 
-  Lane(Device& d, Direction direction, MemKind kind, std::size_t bytes)
+  Lane(Device& d, Direction direction, MemKind kind, std::size_t bytes, int batch)
       : dir(direction),
-        host(d.alloc(kind, bytes)),
-        dev(d.alloc(MemKind::kDevice, bytes)),
+        words(bytes / 4),
+        slots(static_cast<std::size_t>(batch)),
+        host(d.alloc(kind, direction == Direction::kWrite ? bytes * slots : bytes)),
+        dev(d.alloc(MemKind::kDevice, direction == Direction::kRead ? bytes * slots : bytes)),
         stage(d.alloc(MemKind::kPageable, bytes)),
-        queue(d.queue()),
-        words(bytes / 4) {}
+        queue(d.queue()) {}
 
+  // Untimed, before a test: the source gets pattern `seed`, every
+  // destination slot is cleared (device memory by a kernel storing zeros:
+  // x * 0 + 0, so no copy is involved).
   void prepare(std::uint32_t seed, double timeout) {
     if (dir == Direction::kRead) {
       fill_pattern(host->as<std::uint32_t>(), words, seed);
-      return;
+      queue->transform(*dev, 0, *dev, 0, words * slots, 0, 0);
+    } else {
+      fill_pattern(stage->as<std::uint32_t>(), words, seed);
+      queue->copy(*dev, 0, *stage, 0, words * 4);
+      std::memset(host->host(), 0, words * 4 * slots);
     }
-    fill_pattern(stage->as<std::uint32_t>(), words, seed);
-    queue->copy(*dev, 0, *stage, 0, words * 4);
     queue->finish(timeout);
-    std::memset(host->host(), 0, words * 4);
   }
-  void enqueue(Path path) {
+  void enqueue(Path path, std::size_t slot) {
     Buffer& dst = dir == Direction::kRead ? *dev : *host;
     Buffer& src = dir == Direction::kRead ? *host : *dev;
     if (path == Path::kCopy) {
-      queue->copy(dst, 0, src, 0, words * 4);
+      queue->copy(dst, slot * words * 4, src, 0, words * 4);
     } else {
-      queue->transform(dst, 0, src, 0, words, 1, 0);
+      queue->transform(dst, slot * words, src, 0, words, 1, 0);
     }
   }
-  // The words that arrived, in host memory.
-  std::uint32_t* arrived(double timeout) {
-    if (dir == Direction::kWrite) return host->as<std::uint32_t>();
+  // The words that arrived in `slot`, in host memory (device memory is read
+  // back into the cleared staging buffer).
+  std::uint32_t* arrived(std::size_t slot, double timeout) {
+    if (dir == Direction::kWrite) return host->as<std::uint32_t>() + slot * words;
     std::memset(stage->host(), 0, words * 4);
-    queue->copy(*stage, 0, *dev, 0, words * 4);
+    queue->copy(*stage, 0, *dev, slot * words * 4, words * 4);
     queue->finish(timeout);
     return stage->as<std::uint32_t>();
+  }
+  // What every slot must hold: the pattern, in host memory.
+  const std::uint32_t* expected() const {
+    return (dir == Direction::kRead ? host : stage)->as<std::uint32_t>();
   }
 };
 
@@ -75,7 +91,7 @@ TestTimes timed_test(Device& device, std::vector<Lane>& lanes, Path path, int ba
   for (auto& lane : lanes) {
     if (gated) lane.queue->hold(*gate);
     start.push_back(lane.queue->mark());
-    for (int b = 0; b < batch; ++b) lane.enqueue(path);
+    for (int b = 0; b < batch; ++b) lane.enqueue(path, static_cast<std::size_t>(b));
     end.push_back(lane.queue->mark());
   }
   gate->open();
@@ -89,6 +105,25 @@ TestTimes timed_test(Device& device, std::vector<Lane>& lanes, Path path, int ba
   }
   t.total = (last - first) / batch;
   return t;
+}
+
+// After a test, untimed: every slot of every lane against the pattern. The
+// first that differs, as "the write transfer 3 of 8: word 17 is wrong".
+std::optional<std::string> first_bad_slot(std::vector<Lane>& lanes, int batch, double timeout, bool& corrupt) {
+  for (auto& lane : lanes) {
+    for (int b = 0; b < batch; ++b) {
+      std::uint32_t* got = lane.arrived(static_cast<std::size_t>(b), timeout);
+      if (corrupt && b == batch / 2) {  // tests only (--corrupt-for-test): the check must catch this
+        got[lane.words / 2] ^= 1u;
+        corrupt = false;
+      }
+      if (auto bad = first_difference(got, lane.expected(), lane.words)) {
+        return fmt::format("the {} transfer {} of {}: word {} is wrong", direction_name(lane.dir), b + 1, batch,
+                           *bad);
+      }
+    }
+  }
+  return std::nullopt;
 }
 
 std::string label(Direction d) {
@@ -139,8 +174,8 @@ struct Combo {
 std::vector<Series> measure_size(Device& device, const Combo& c, std::uint64_t bytes, const LinkOptions& o,
                                  Report& report, bool& corrupt) {
   std::vector<Lane> lanes;
-  if (c.dir != Direction::kWrite) lanes.emplace_back(device, Direction::kRead, c.kind, bytes);
-  if (c.dir != Direction::kRead) lanes.emplace_back(device, Direction::kWrite, c.kind, bytes);
+  if (c.dir != Direction::kWrite) lanes.emplace_back(device, Direction::kRead, c.kind, bytes, o.batch);
+  if (c.dir != Direction::kRead) lanes.emplace_back(device, Direction::kWrite, c.kind, bytes, o.batch);
   const std::string base = path_name(c.path) + "." + direction_name(c.dir);
   std::vector<Series> series;
   for (auto& lane : lanes) {
@@ -149,28 +184,24 @@ std::vector<Series> measure_size(Device& device, const Combo& c, std::uint64_t b
   }
   if (c.dir == Direction::kDuplex) series.push_back({base + ".total", 2.0 * bytes, {}, {}});
 
-  for (auto& lane : lanes) lane.prepare(1, o.common.timeout_s);
-  timed_test(device, lanes, c.path, 1, o.common.timeout_s);  // warm-up: first use of buffers and kernels
-  for (int test = 0; test < o.count && !interrupted(); ++test) {
-    const auto seed = static_cast<std::uint32_t>(test + 2);
-    for (auto& lane : lanes) lane.prepare(seed, o.common.timeout_s);
-    const TestTimes t = timed_test(device, lanes, c.path, o.batch, o.common.timeout_s);
+  // Test -1 is the warm-up (first use of buffers and kernels): one transfer,
+  // checked like the rest but not recorded.
+  for (int test = -1; test < o.count && !interrupted(); ++test) {
+    const int batch = test < 0 ? 1 : o.batch;
+    for (auto& lane : lanes) lane.prepare(static_cast<std::uint32_t>(test + 2), o.common.timeout_s);
+    const TestTimes t = timed_test(device, lanes, c.path, batch, o.common.timeout_s);
+    if (auto bad = first_bad_slot(lanes, batch, o.common.timeout_s, corrupt)) {
+      report.validation(false, fmt::format("link {} {} B ({}): {}", series.front().operation, bytes,
+                                           kind_name(c.kind), *bad));
+      std::fprintf(stderr, "movebench link: validation FAILED: %s %llu B (%s): %s\n", series.front().operation.c_str(),
+                   static_cast<unsigned long long>(bytes), std::string(kind_name(c.kind)).c_str(), bad->c_str());
+      return series;
+    }
+    if (test < 0) continue;
     for (std::size_t i = 0; i < lanes.size(); ++i) series[i].seconds.push_back(t.lane[i]);
     if (c.dir == Direction::kDuplex) {
       series.back().seconds.push_back(t.total);
       series.back().overlap.push_back(overlap(t));
-    }
-    for (auto& lane : lanes) {
-      std::uint32_t* got = lane.arrived(o.common.timeout_s);
-      if (corrupt) got[lane.words / 2] ^= 1u;  // tests only: the check must catch this
-      corrupt = false;
-      if (auto bad = first_mismatch(got, lane.words, seed)) {
-        report.validation(false, fmt::format("link {} {} B ({}): word {} differs from the pattern",
-                                             series.front().operation, bytes, kind_name(c.kind), *bad));
-        std::fprintf(stderr, "movebench link: validation FAILED: %s %llu B word %zu is wrong\n",
-                     series.front().operation.c_str(), static_cast<unsigned long long>(bytes), *bad);
-        return series;
-      }
     }
   }
   report.validation(true, "link " + base);

@@ -161,7 +161,12 @@ class LinkCommand : public Command {
     if (opt_.roundtrips < 1) throw UsageError("--roundtrips must be 1 or more");
     if (opt_.steps < 1) throw UsageError("--steps must be 1 or more");
     const auto biggest = *std::max_element(opt_.sizes.begin(), opt_.sizes.end());
-    require_memory(checked_product(4, biggest, "the link buffers"), "the link buffers");
+    // Duplex, the most: each lane a source, one destination per transfer of
+    // a batch and a staging buffer. Counted as host memory for every backend
+    // (the host backend's "device" is host memory; elsewhere it is an upper
+    // bound on what the host needs).
+    const auto per_size = checked_product(2, static_cast<std::uint64_t>(opt_.batch) + 2, "the link buffers");
+    require_memory(checked_product(per_size, biggest, "the link buffers"), "the link buffers");
   }
 
   void check_kinds(Device& device) const {

@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <cstring>
 #include <numeric>
+#include <optional>
 #include <random>
 
 #include "core/clock.hpp"
@@ -182,7 +183,10 @@ void run_write(Device& device, const LinkOptions& o, Report& report) {
   if (all > 0) report.set_result("link.latency.write_burst", all, "ns");
 }
 
-// Host-timed: a copy to the device and back, waited for, per size.
+// Host-timed: a copy to the device and back, waited for, per size. Every
+// round (the priming one too) carries its own pattern into a cleared return
+// buffer and is checked, untimed, so a dropped or damaged copy in any round
+// fails: the device buffer still holds the last round's pattern.
 void run_roundtrip(Device& device, const LinkOptions& o, Report& report) {
   const auto kinds = o.kinds.empty() ? device.host_kinds() : o.kinds;
   const MemKind kind = kinds.size() > 1 ? kinds[1] : kinds.front();  // pinned where there is one
@@ -192,18 +196,30 @@ void run_roundtrip(Device& device, const LinkOptions& o, Report& report) {
   for (auto bytes : o.roundtrip_sizes) {
     auto src = device.alloc(kind, bytes), back = device.alloc(kind, bytes);
     auto dev = device.alloc(MemKind::kDevice, bytes);
-    fill_pattern(src->as<std::uint32_t>(), bytes / 4, 7);
+    const std::size_t words = bytes / 4;
     std::vector<double> samples;
-    for (int i = -1; i < o.roundtrips && !interrupted(); ++i) {
+    std::optional<std::size_t> bad;
+    int round = -1;  // -1 is the priming round
+    for (; round < o.roundtrips && !interrupted(); ++round) {
+      fill_pattern(src->as<std::uint32_t>(), words, static_cast<std::uint32_t>(round + 8));
+      std::memset(back->host(), 0, bytes);
       const double t0 = now_seconds();
       queue->copy(*dev, 0, *src, 0, bytes);
       queue->copy(*back, 0, *dev, 0, bytes);
       queue->finish(o.common.timeout_s);
-      if (i >= 0) samples.push_back(now_seconds() - t0);  // i = -1 is the priming call
+      const double t1 = now_seconds();
+      if ((bad = first_difference(back->as<std::uint32_t>(), src->as<std::uint32_t>(), words))) break;
+      if (round >= 0) samples.push_back(t1 - t0);
+    }
+    if (bad) {
+      report.validation(false, fmt::format("link roundtrip {} B: round {} came back with word {} wrong", bytes,
+                                           round + 1, *bad));
+      std::fprintf(stderr, "movebench link: validation FAILED: round trip %llu B, round %d: word %zu is wrong\n",
+                   static_cast<unsigned long long>(bytes), round + 1, *bad);
+      return;
     }
     if (samples.empty()) return;
-    const bool ok = !first_mismatch(back->as<std::uint32_t>(), bytes / 4, 7);
-    report.validation(ok, fmt::format("link roundtrip {} B came back {}", bytes, ok ? "intact" : "damaged"));
+    report.validation(true, fmt::format("link roundtrip {} B: every round came back intact", bytes));
     add_latency(report, "roundtrip", bytes, {{"backend", device.backend()}, {"host_memory", kind_name(kind)}},
                 samples, 0, 1);
     const Summary s = summarize(samples);

@@ -20,6 +20,8 @@ void fill_pattern(std::uint32_t* words, std::size_t count, std::uint32_t seed, s
 // The index of the first word that differs from `expected(i)`, if any.
 std::optional<std::size_t> first_mismatch(const std::uint32_t* words, std::size_t count, std::uint32_t seed,
                                           std::size_t first = 0);
+// The index of the first word where `got` differs from `want`, if any.
+std::optional<std::size_t> first_difference(const std::uint32_t* got, const std::uint32_t* want, std::size_t count);
 // As above for the streaming kernel's output: pattern * 3 + 1.
 std::optional<std::size_t> first_stream_mismatch(const std::uint32_t* out, std::size_t count, std::uint32_t seed);
 

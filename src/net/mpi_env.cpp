@@ -205,6 +205,7 @@ Agreement agree(bool failed_here) {
 void end_mpi_run(Watchdog& dog) {
   dog.rest();
   agree(false);
+  settle_interrupts();  // every rank now ends as this agreement says
   dog.disarm();
 }
 

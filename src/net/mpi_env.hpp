@@ -91,8 +91,10 @@ struct Agreement {
 };
 Agreement agree(bool failed_here);
 // The last agreement of a command, after its last step: interrupts that
-// came after the last step's agreement reach every rank, and the watchdog
-// is disarmed until MPI_Finalize (at exit, watched too).
+// came after the last step's agreement reach every rank; a signal after
+// this one no longer changes how a rank ends (settle_interrupts), so no rank
+// alone says "interrupted"; and the watchdog is disarmed until MPI_Finalize
+// (at exit, watched too).
 void end_mpi_run(Watchdog& dog);
 
 // The end of every step of every MPI benchmark: all ranks agree on the

@@ -189,7 +189,10 @@ void run_write(Device& device, const LinkOptions& o, Report& report) {
 // fails: the device buffer still holds the last round's pattern.
 void run_roundtrip(Device& device, const LinkOptions& o, Report& report) {
   const auto kinds = o.kinds.empty() ? device.host_kinds() : o.kinds;
-  const MemKind kind = kinds.size() > 1 ? kinds[1] : kinds.front();  // pinned where there is one
+  // Pinned where it is among the kinds asked for (the copy engine's own
+  // path), else the first of them.
+  const bool pinned = std::find(kinds.begin(), kinds.end(), MemKind::kPinned) != kinds.end();
+  const MemKind kind = pinned ? MemKind::kPinned : kinds.front();
   std::printf("\n== link small-copy round trip (%s host memory, host clock) ==\n",
               std::string(kind_name(kind)).c_str());
   auto queue = device.queue();

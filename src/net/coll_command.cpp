@@ -273,7 +273,9 @@ class CollCommand : public MpiCommand {
     }
     if (comm.comm == MPI_COMM_WORLD) {
       report.set_result(fmt::format("coll.{}.avg", coll_key(op)), s.mean * 1e6, "us");
-      if (r.figures.size() > 3) report.set_result(fmt::format("coll.{}.busbw", coll_key(op)), r.figures[4].value, "GB/s");
+      for (const auto& f : r.figures) {
+        if (f.name == "busbw") report.set_result(fmt::format("coll.{}.busbw", coll_key(op)), f.value, "GB/s");
+      }
     }
     report.add(std::move(r));
   }

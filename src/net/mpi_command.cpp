@@ -88,7 +88,16 @@ void MpiCommand::check_options() {
 int MpiCommand::run(Report& report) {
   Watchdog& dog = start_mpi(name(), step_timeout_);
   report.set_mpi(mpi_facts());
-  const int code = run_mpi(report, dog);
+  int code = kExitOk;
+  try {
+    code = run_mpi(report, dog);
+  } catch (const UsageError&) {
+    // Found once the job is known (its rank count), by every rank alike:
+    // as with the options, only rank 0's line is seen; main() discards the
+    // result file and exits 2.
+    quiet_other_ranks(saved_stderr_);
+    throw;
+  }
   end_mpi_run(dog);
   return code;
 }

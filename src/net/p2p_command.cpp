@@ -95,9 +95,8 @@ class P2pCommand : public MpiCommand {
 
   int run_mpi(Report& report, Watchdog& dog) override {
     if (std::max(pair_.a, pair_.b) >= world_size()) {
-      if (is_root()) std::fprintf(stderr, "movebench p2p: error: --ranks %d,%d needs at least %d ranks, this job has %d\n",
-                                  pair_.a, pair_.b, std::max(pair_.a, pair_.b) + 1, world_size());
-      return kExitUsage;
+      throw UsageError(fmt::format("--ranks {},{} needs at least {} ranks, this job has {}", pair_.a, pair_.b,
+                                   std::max(pair_.a, pair_.b) + 1, world_size()));
     }
     record_settings(report);
     const auto top = std::max<std::uint64_t>(*std::max_element(sizes_.begin(), sizes_.end()), 4);

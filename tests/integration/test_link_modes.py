@@ -178,3 +178,12 @@ def test_cuda_backend_is_built_wherever_nvcc_is_found(tmp_path):
     run("link", "--backend", "host", "--sizes", "4K", "-c", "1", "bandwidth", "--directions", "read", "--paths", "copy",
         "--json", out, check=0)
     assert "cuda" in load(out)["build"]["backends"]
+
+
+def test_round_trip_takes_pinned_wherever_it_is_listed(tmp_path):
+    """Pinned is taken by kind, not by its place in --host-memory (it used
+    to be the second kind listed, here pageable)."""
+    out = tmp_path / "rt.json"
+    run("link", "--backend", "host", "latency", "--host-memory", "pinned,pageable", "--roundtrip-sizes", "4",
+        "--roundtrips", "3", "--steps", "16", "--ring-bytes", "64K", "--json", out, check=0)
+    assert {r["params"]["host_memory"] for r in records(load(out), "roundtrip")} == {"pinned"}

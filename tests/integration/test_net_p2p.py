@@ -48,10 +48,13 @@ def test_chosen_ranks_among_three():
     assert "ranks 2 and 0" in proc.stdout
 
 
-def test_ranks_beyond_the_job_exit_2():
-    proc, _ = mpirun(2, "p2p", "--ranks", "0,5", "-m", "8", "-i", "2")
+def test_ranks_beyond_the_job_exit_2_and_leave_no_file(tmp_path):
+    out = tmp_path / "p2p.json"
+    proc, _ = mpirun(2, "p2p", "--ranks", "0,5", "-m", "8", "-i", "2", "--json", out)
     assert proc.returncode == 2
-    assert len(movebench_errors(proc.stderr, "p2p")) == 1
+    errors = movebench_errors(proc.stderr, "p2p")
+    assert len(errors) == 1 and "needs at least 6 ranks, this job has 2" in errors[0], proc.stderr
+    assert not out.exists()  # a usage error measured nothing: no result file (it used to be left)
 
 
 def test_wrong_byte_fails():

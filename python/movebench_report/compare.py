@@ -41,7 +41,8 @@ def judge(a, b, view: str, threshold: float) -> tuple:
 
 def compare(sources: list, filt: Filter, view: str, threshold: float, figure=None) -> list:
     if len(sources) != 2:
-        raise ReportError(f"compare needs two data sets, got {len(sources)}")
+        raise ReportError(f"{names(sources)}: compare needs two data sets (files or -data groups), "
+                          f"got {len(sources)}")
     (_, a), (_, b) = pooled_sources(sources, filt, view, figure)
     common = sorted(set(a) & set(b), key=sort_key)
     if not common:

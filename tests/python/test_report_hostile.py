@@ -126,3 +126,23 @@ def test_a_line_break_in_a_named_key_stays_on_one_line(folder):
     path.write_text(json.dumps(doc))
     line = one_line(*report("table", path)[::2], path)
     assert "number out of range" in line and "\\n" in line
+
+
+@pytest.mark.parametrize("number", ["1e400", "-1e400", "1" + "0" * 400, "99999999999999999999999"])
+def test_hpcc_mpi_facts_are_checked_like_the_rest(folder, number):
+    """The b_eff importer copied the dump's `mpi` object after the document
+    was checked: 1e400 was an internal error, a huge integer was written."""
+    doc = json.loads((DATA / "hpcc-beff.json").read_text())
+    assert "mpi" in doc and "version" in doc["mpi"]
+    text = json.dumps(doc).replace(f'"version": {json.dumps(doc["mpi"]["version"])}', f'"version": {number}', 1)
+    path = folder / "hpcc.json"
+    path.write_text(text)
+    out = folder / "out.json"
+    line = one_line(*report("import", path, "-o", out)[::2], path)
+    assert "number out of range" in line and "mpi/version" in line
+    assert not out.exists()
+
+
+def test_compare_with_one_data_set_names_it():
+    path = results()["a"]
+    one_line(*report("compare", path)[::2], path)

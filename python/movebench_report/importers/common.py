@@ -72,9 +72,11 @@ def iso_time(text: str | None, path: pathlib.Path) -> str:
 
 def document(path: pathlib.Path, tool: str, records: list, settings: dict, *, when: str | None = None,
              validated: bool | None = None, complete: bool = True, host: dict | None = None,
-             results: dict | None = None, device: str = "") -> dict:
+             results: dict | None = None, device: str = "", mpi: dict | None = None,
+             environment: dict | None = None) -> dict:
     """A result document around imported records. `validated` None: the tool
-    printed no verdict, which the document says in validation_skipped."""
+    printed no verdict, which the document says in validation_skipped. Every
+    part of it goes through check_document, copied values too."""
     if not records:
         raise ReportError(f"{path}: recognised as {tool} output but holds no results (truncated?)")
     benchmarks = sorted({r["benchmark"] for r in records})
@@ -86,7 +88,8 @@ def document(path: pathlib.Path, tool: str, records: list, settings: dict, *, wh
         "command_line": ["movebench-report", "import", str(path)], "device": device,
         "host": {"hostname": "", "cpu_model": "", "logical_cpus": 1, "caches": [], "memory_bytes": 0,
                  "os": "", "kernel": "", **(host or {})},
-        "environment": {}, "build": {"compiler": "", "build_type": "", "backends": ["host"]}, "mpi": None,
+        "environment": environment or {}, "build": {"compiler": "", "build_type": "", "backends": ["host"]},
+        "mpi": mpi,
         "settings": {b: {"imported_from": tool, "source_file": path.name, **settings} for b in benchmarks},
         "timings": records, "results": results or {}, "errors": {},
         "validated": bool(validated), "complete": complete,

@@ -29,11 +29,13 @@ def parse(text: str, path):
     settings = {"tool_version": str(doc.get("version", "")), "tool_settings": doc.get("settings", {}),
                 "tool_git_commit": str(doc.get("git_commit", ""))}
     mpi = doc.get("mpi") or {}
-    out = document(path, NAME, records, settings, when=doc.get("execution_time"), validated=bool(doc.get("validated")),
-                   results=results, device=str(doc.get("device", "")))
-    out["mpi"] = {"version": mpi.get("version"), "subversion": mpi.get("subversion")} if mpi else None
-    out["environment"] = {str(k): str(v) for k, v in doc.get("environment", {}).items()}
-    return out
+    environment = doc.get("environment") or {}
+    if not isinstance(mpi, dict) or not isinstance(environment, dict):
+        raise ReportError(f"{path}: HPCC b_eff JSON whose 'mpi' or 'environment' is not an object")
+    return document(path, NAME, records, settings, when=doc.get("execution_time"), validated=bool(doc.get("validated")),
+                    results=results, device=str(doc.get("device", "")),
+                    mpi={"version": mpi.get("version"), "subversion": mpi.get("subversion")} if mpi else None,
+                    environment={str(k): str(v) for k, v in environment.items()})
 
 
 def size_record(entry: dict, t: dict, ranks) -> dict:

@@ -26,7 +26,8 @@ constexpr std::array<KernelInfo, kKernelCount> kTable = {{
     {Kernel::kSdaxpy, "sdaxpy", "SDaxpy", "a = a + b * c", 3, 1, false, 2, 3},
 }};
 
-constexpr std::array<std::string_view, kShapeCount> kShapeNames = {"plain", "nt", "page", "page-nt"};
+constexpr std::array<std::string_view, kShapeCount> kShapeNames = {"plain",     "nt",     "page",     "page-nt",
+                                                                    "plain-256", "nt-256", "page-256", "page-nt-256"};
 
 // The widest vector this build targets; streaming stores need it aligned.
 #if defined(__AVX512F__)
@@ -39,29 +40,36 @@ constexpr std::size_t kVectorBytes = 16;
 constexpr std::size_t kVectorBytes = 8;  // scalar "vectors": plain stores only
 #endif
 
-// GCC vector types: the kernels' lambdas work on them as on scalars.
-template <class T>
-struct VecOf {
-  typedef T type __attribute__((vector_size(kVectorBytes)));
-};
-template <class T>
-using Vec = typename VecOf<T>::type;
+// The narrower width the "-256" shapes use on AVX-512 builds: on some
+// cores (AMD Zen 4, docs/performance.md) 256-bit loads and streaming stores
+// move memory faster than 512-bit ones; elsewhere (Intel Ice Lake) not.
+constexpr std::size_t kHalfVectorBytes = 32;
+constexpr bool kHasHalfWidth = kVectorBytes == 64;
 
-template <class T>
-inline Vec<T> load(const T* p) {
-  Vec<T> v;
+// GCC vector types of W bytes: the kernels' lambdas work on them as on
+// scalars.
+template <class T, std::size_t W>
+struct VecOf {
+  typedef T type __attribute__((vector_size(W)));
+};
+template <class T, std::size_t W = kVectorBytes>
+using Vec = typename VecOf<T, W>::type;
+
+template <std::size_t W, class T>
+inline Vec<T, W> load(const T* p) {
+  Vec<T, W> v;
   std::memcpy(&v, p, sizeof v);  // an unaligned vector load
   return v;
 }
-template <class T>
-inline void store(T* p, Vec<T> v) {
+template <std::size_t W, class T>
+inline void store(T* p, Vec<T, W> v) {
   std::memcpy(p, &v, sizeof v);
 }
 // A kernel's result as a vector: init returns the scalar, broadcast it.
-template <class T, class R>
-inline Vec<T> as_vec(R r) {
+template <class T, std::size_t W, class R>
+inline Vec<T, W> as_vec(R r) {
   if constexpr (std::is_same_v<R, T>) {
-    return Vec<T>{} + r;
+    return Vec<T, W>{} + r;
   } else {
     return r;
   }
@@ -72,10 +80,14 @@ inline void prefetch(const void* p) { __builtin_prefetch(p, 0, 3); }
 // One aligned vector stored past the caches. x86: MOVNTPD/MOVNTPS; aarch64:
 // STNP, the non-temporal store pair (a hint the core may ignore); elsewhere
 // a plain store.
-template <class T>
-inline void stream(T* p, Vec<T> v) {
+template <std::size_t W, class T>
+inline void stream(T* p, Vec<T, W> v) {
 #if defined(__AVX512F__)
-  if constexpr (sizeof(T) == 8) {
+  if constexpr (W == 32 && sizeof(T) == 8) {
+    _mm256_stream_pd(reinterpret_cast<double*>(p), reinterpret_cast<__m256d>(v));
+  } else if constexpr (W == 32) {
+    _mm256_stream_ps(reinterpret_cast<float*>(p), reinterpret_cast<__m256>(v));
+  } else if constexpr (sizeof(T) == 8) {
     _mm512_stream_pd(reinterpret_cast<double*>(p), reinterpret_cast<__m512d>(v));
   } else {
     _mm512_stream_ps(reinterpret_cast<float*>(p), reinterpret_cast<__m512>(v));
@@ -98,7 +110,7 @@ inline void stream(T* p, Vec<T> v) {
   std::memcpy(&hi, reinterpret_cast<const char*>(&v) + 8, 8);
   asm volatile("stnp %x0, %x1, [%2]" : : "r"(lo), "r"(hi), "r"(p) : "memory");
 #else
-  store(p, v);
+  store<W>(p, v);
 #endif
 }
 
@@ -118,20 +130,28 @@ inline void map_plain(T* out, std::size_t lo, std::size_t hi, Op op, const In*..
   for (std::size_t i = lo; i < hi; ++i) out[i] = op(in[i]...);
 }
 
-// One linear pass of vectors, streaming stores. No software prefetch: the
-// hardware prefetchers follow a linear stream on their own.
-template <class T, class Op, class... In>
-inline void map_linear_nt(T* out, std::size_t lo, std::size_t hi, Op op, const In*... in) {
-  constexpr std::size_t width = kVectorBytes / sizeof(T);
+// One linear pass of W-byte vectors, streaming (Nt) or plain stores. No
+// software prefetch: the hardware prefetchers follow a linear stream on
+// their own.
+template <bool Nt, std::size_t W, class T, class Op, class... In>
+inline void map_linear(T* out, std::size_t lo, std::size_t hi, Op op, const In*... in) {
+  constexpr std::size_t width = W / sizeof(T);
+  const auto vector_at = [&](std::size_t j) {
+    if constexpr (Nt) {
+      stream<W>(out + j, as_vec<T, W>(op(load<W>(in + j)...)));
+    } else {
+      store<W>(out + j, as_vec<T, W>(op(load<W>(in + j)...)));
+    }
+  };
   std::size_t i = lo;
-  for (; i < hi && reinterpret_cast<std::uintptr_t>(out + i) % kVectorBytes; ++i) out[i] = op(in[i]...);
+  for (; i < hi && reinterpret_cast<std::uintptr_t>(out + i) % W; ++i) out[i] = op(in[i]...);
   for (; i + 2 * width <= hi; i += 2 * width) {
-    stream(out + i, as_vec<T>(op(load(in + i)...)));
-    stream(out + i + width, as_vec<T>(op(load(in + i + width)...)));
+    vector_at(i);
+    vector_at(i + width);
   }
-  for (; i + width <= hi; i += width) stream(out + i, as_vec<T>(op(load(in + i)...)));
+  for (; i + width <= hi; i += width) vector_at(i);
   for (; i < hi; ++i) out[i] = op(in[i]...);
-  publish_streaming_stores();
+  if constexpr (Nt) publish_streaming_stores();
 }
 
 // kPages 4 KiB pages of every array walked at once, two cache lines from
@@ -145,20 +165,20 @@ constexpr std::size_t kPageBytes = 4096;
 constexpr std::size_t kPages = 4;
 constexpr std::size_t kStepBytes = 128;  // per page and step: two cache lines
 
-template <bool Nt, class T, class Op, class... In>
+template <bool Nt, std::size_t W, class T, class Op, class... In>
 inline void map_page(T* out, std::size_t lo, std::size_t hi, Op op, const In*... in) {
-  constexpr std::size_t width = kVectorBytes / sizeof(T);
+  constexpr std::size_t width = W / sizeof(T);
   constexpr std::size_t page = kPageBytes / sizeof(T);  // elements per page
   constexpr std::size_t step = kStepBytes / sizeof(T);  // elements per page and step
   const auto vector_at = [&](std::size_t j) {
     if constexpr (Nt) {
-      stream(out + j, as_vec<T>(op(load(in + j)...)));
+      stream<W>(out + j, as_vec<T, W>(op(load<W>(in + j)...)));
     } else {
-      store(out + j, as_vec<T>(op(load(in + j)...)));
+      store<W>(out + j, as_vec<T, W>(op(load<W>(in + j)...)));
     }
   };
   std::size_t i = lo;
-  for (; i < hi && reinterpret_cast<std::uintptr_t>(out + i) % kVectorBytes; ++i) out[i] = op(in[i]...);
+  for (; i < hi && reinterpret_cast<std::uintptr_t>(out + i) % W; ++i) out[i] = op(in[i]...);
   // Aligned vectors up to the next page boundary of out, then whole groups.
   for (; i + width <= hi && reinterpret_cast<std::uintptr_t>(out + i) % kPageBytes; i += width) vector_at(i);
   for (; i + kPages * page <= hi; i += kPages * page) {
@@ -179,56 +199,61 @@ inline void map_page(T* out, std::size_t lo, std::size_t hi, Op op, const In*...
 
 template <class T, class Op, class... In>
 inline void map(Shape shape, T* out, std::size_t lo, std::size_t hi, Op op, const In*... in) {
+  constexpr std::size_t half = kHasHalfWidth ? kHalfVectorBytes : kVectorBytes;
   switch (shape) {
     case Shape::kPlain: map_plain(out, lo, hi, op, in...); break;
-    case Shape::kNt: map_linear_nt(out, lo, hi, op, in...); break;
-    case Shape::kPage: map_page<false>(out, lo, hi, op, in...); break;
-    case Shape::kPageNt: map_page<true>(out, lo, hi, op, in...); break;
+    case Shape::kNt: map_linear<true, kVectorBytes>(out, lo, hi, op, in...); break;
+    case Shape::kPage: map_page<false, kVectorBytes>(out, lo, hi, op, in...); break;
+    case Shape::kPageNt: map_page<true, kVectorBytes>(out, lo, hi, op, in...); break;
+    case Shape::kPlain256: map_linear<false, half>(out, lo, hi, op, in...); break;
+    case Shape::kNt256: map_linear<true, half>(out, lo, hi, op, in...); break;
+    case Shape::kPage256: map_page<false, half>(out, lo, hi, op, in...); break;
+    case Shape::kPageNt256: map_page<true, half>(out, lo, hi, op, in...); break;
   }
 }
 
 // sum, linear: four independent vector accumulators, so an add's latency
 // does not cap the rate in cache.
-template <class T>
+template <std::size_t W, class T>
 T sum_linear(const T* a, std::size_t lo, std::size_t hi) {
-  constexpr std::size_t width = kVectorBytes / sizeof(T);
+  constexpr std::size_t width = W / sizeof(T);
   T total = 0;
   std::size_t i = lo;
-  for (; i < hi && reinterpret_cast<std::uintptr_t>(a + i) % kVectorBytes; ++i) total += a[i];
-  Vec<T> acc[4] = {};
+  for (; i < hi && reinterpret_cast<std::uintptr_t>(a + i) % W; ++i) total += a[i];
+  Vec<T, W> acc[4] = {};
   for (; i + 4 * width <= hi; i += 4 * width) {
-    for (std::size_t u = 0; u < 4; ++u) acc[u] += load(a + i + u * width);
+    for (std::size_t u = 0; u < 4; ++u) acc[u] += load<W>(a + i + u * width);
   }
-  for (; i + width <= hi; i += width) acc[0] += load(a + i);
-  const Vec<T> all = (acc[0] + acc[1]) + (acc[2] + acc[3]);
+  for (; i + width <= hi; i += width) acc[0] += load<W>(a + i);
+  const Vec<T, W> all = (acc[0] + acc[1]) + (acc[2] + acc[3]);
   for (std::size_t l = 0; l < width; ++l) total += all[l];
   for (; i < hi; ++i) total += a[i];
   return total;
 }
 
 // sum, page walk: one accumulator per page, kPages pages at once.
-template <class T>
+template <std::size_t W, class T>
 T sum_page(const T* a, std::size_t lo, std::size_t hi) {
-  constexpr std::size_t width = kVectorBytes / sizeof(T);
+  constexpr std::size_t width = W / sizeof(T);
   constexpr std::size_t page = kPageBytes / sizeof(T);
   constexpr std::size_t step = kStepBytes / sizeof(T);
   T total = 0;
   std::size_t i = lo;
   for (; i < hi && reinterpret_cast<std::uintptr_t>(a + i) % kPageBytes; ++i) total += a[i];
-  Vec<T> acc[kPages] = {};
+  Vec<T, W> acc[kPages] = {};
   for (; i + kPages * page <= hi; i += kPages * page) {
     for (std::size_t l = 0; l < page; l += step) {
       for (std::size_t p = 0; p < kPages; ++p) {
         const T* at = a + i + p * page + l;
         prefetch(at + step);
         prefetch(reinterpret_cast<const char*>(at + step) + 64);
-        for (std::size_t v = 0; v < step; v += width) acc[p] += load(at + v);
+        for (std::size_t v = 0; v < step; v += width) acc[p] += load<W>(at + v);
       }
     }
   }
-  for (; i + width <= hi; i += width) acc[0] += load(a + i);
+  for (; i + width <= hi; i += width) acc[0] += load<W>(a + i);
   static_assert(kPages == 4, "the accumulators are added as four");
-  const Vec<T> all = (acc[0] + acc[1]) + (acc[2] + acc[3]);
+  const Vec<T, W> all = (acc[0] + acc[1]) + (acc[2] + acc[3]);
   for (std::size_t l = 0; l < width; ++l) total += all[l];
   for (; i < hi; ++i) total += a[i];
   return total;
@@ -261,18 +286,53 @@ Kernel kernel_by_name(std::string_view name) {
 std::string_view shape_name(Shape s) { return kShapeNames[static_cast<std::size_t>(s)]; }
 
 Shape shape_by_name(std::string_view name) {
-  for (std::size_t s = 0; s < kShapeCount; ++s) {
-    if (kShapeNames[s] == name) return static_cast<Shape>(s);
+  for (Shape s : available_shapes()) {
+    if (shape_name(s) == name) return s;
   }
-  throw UsageError(fmt::format("unknown shape '{}': expected auto, plain, nt, page or page-nt", name));
+  throw UsageError(fmt::format("unknown shape '{}': expected auto, {}", name, shape_names()));
 }
 
-bool is_nontemporal(Shape s) { return s == Shape::kNt || s == Shape::kPageNt; }
+std::string shape_names() {
+  std::string out;
+  for (Shape s : available_shapes()) out += fmt::format("{}{}", out.empty() ? "" : ", ", shape_name(s));
+  return out;
+}
+
+std::vector<Shape> available_shapes() {
+  std::vector<Shape> out{Shape::kPlain, Shape::kNt, Shape::kPage, Shape::kPageNt};
+  if (kHasHalfWidth) out.insert(out.end(), {Shape::kPlain256, Shape::kNt256, Shape::kPage256, Shape::kPageNt256});
+  return out;
+}
+
+bool is_nontemporal(Shape s) {
+  return s == Shape::kNt || s == Shape::kPageNt || s == Shape::kNt256 || s == Shape::kPageNt256;
+}
+bool is_page(Shape s) {
+  return s == Shape::kPage || s == Shape::kPageNt || s == Shape::kPage256 || s == Shape::kPageNt256;
+}
+int vector_bits(Shape s) {
+  const bool narrow = s == Shape::kPlain256 || s == Shape::kNt256 || s == Shape::kPage256 || s == Shape::kPageNt256;
+  return static_cast<int>(8 * (narrow && kHasHalfWidth ? kHalfVectorBytes : kVectorBytes));
+}
+
+Shape without_streaming_stores(Shape s) {
+  switch (s) {
+    case Shape::kNt: return Shape::kPlain;
+    case Shape::kPageNt: return Shape::kPage;
+    case Shape::kNt256: return Shape::kPlain256;
+    case Shape::kPageNt256: return Shape::kPage256;
+    default: return s;
+  }
+}
 
 std::vector<Shape> shape_candidates(Kernel k, std::string_view nt_stores) {
-  if (k == Kernel::kSum) return {Shape::kPlain, Shape::kPage};
+  if (k == Kernel::kSum) {
+    std::vector<Shape> out{Shape::kPlain, Shape::kPage};
+    if (kHasHalfWidth) out.insert(out.end(), {Shape::kPlain256, Shape::kPage256});
+    return out;
+  }
   std::vector<Shape> out;
-  for (Shape s : {Shape::kPlain, Shape::kNt, Shape::kPage, Shape::kPageNt}) {
+  for (Shape s : available_shapes()) {
     const bool nt = is_nontemporal(s);
     if (nt && (nt_stores == "off" || !has_nontemporal_stores())) continue;
     if (!nt && nt_stores == "on" && has_nontemporal_stores()) continue;
@@ -308,8 +368,12 @@ T run_kernel(Kernel k, const Arrays<T>& x, std::size_t lo, std::size_t hi, Shape
   const T s = kernel_scalar<T>(k, call);
   switch (k) {
     case Kernel::kInit: map(shape, x.b, lo, hi, [s] { return s; }); break;
-    case Kernel::kSum:
-      return shape == Shape::kPage || shape == Shape::kPageNt ? sum_page(x.a, lo, hi) : sum_linear(x.a, lo, hi);
+    case Kernel::kSum: {
+      constexpr std::size_t half = kHasHalfWidth ? kHalfVectorBytes : kVectorBytes;
+      const bool narrow = vector_bits(shape) == 256;
+      if (is_page(shape)) return narrow ? sum_page<half>(x.a, lo, hi) : sum_page<kVectorBytes>(x.a, lo, hi);
+      return narrow ? sum_linear<half>(x.a, lo, hi) : sum_linear<kVectorBytes>(x.a, lo, hi);
+    }
     case Kernel::kCopy: map(shape, x.c, lo, hi, [](auto a) { return a; }, x.a); break;
     case Kernel::kUpdate: map(shape, x.a, lo, hi, [s](auto a) { return a * s; }, x.a); break;
     case Kernel::kTriad: map(shape, x.a, lo, hi, [s](auto b, auto c) { return b + c * s; }, x.b, x.c); break;

@@ -4,6 +4,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -45,14 +46,28 @@ Kernel kernel_by_name(std::string_view name);
 //   nt       one linear pass with streaming (non-temporal) stores
 //   page     four 4 KiB pages walked at once with software prefetch, plain stores
 //   page-nt  the same walk with streaming stores (glibc's large memcpy shape)
+// On AVX-512 builds each also comes with 256-bit vectors ("plain-256" is a
+// linear loop of them with plain stores, "nt-256", "page-256",
+// "page-nt-256"): AMD Zen 4 streams memory faster with 256-bit loads and
+// streaming stores, Intel Ice Lake with 512-bit ones.
 // sum stores nothing: its shapes are plain (a linear loop with independent
-// accumulators) and page.
-enum class Shape { kPlain, kNt, kPage, kPageNt };
-inline constexpr std::size_t kShapeCount = 4;
+// accumulators) and page, at both widths.
+enum class Shape { kPlain, kNt, kPage, kPageNt, kPlain256, kNt256, kPage256, kPageNt256 };
+inline constexpr std::size_t kShapeCount = 8;
 std::string_view shape_name(Shape s);
-// Throws UsageError for an unknown name.
+// Throws UsageError for an unknown name or one this build does not have.
 Shape shape_by_name(std::string_view name);
+// The shapes this build has (the -256 ones on AVX-512 builds only), and
+// their names for help and error text.
+std::vector<Shape> available_shapes();
+std::string shape_names();
 bool is_nontemporal(Shape s);
+bool is_page(Shape s);
+// The same walk and width with plain stores: what sum (which stores
+// nothing) runs for a forced --shape.
+Shape without_streaming_stores(Shape s);
+// The width of the vectors a shape's loads and stores use (plain: at most).
+int vector_bits(Shape s);
 // The shapes a calibration chooses from for kernel k: `nt_stores` "on" keeps
 // the streaming ones, "off" the plain ones, "auto" all (sum: plain and page).
 std::vector<Shape> shape_candidates(Kernel k, std::string_view nt_stores);

@@ -18,20 +18,37 @@ Team make_team(const MemOptions& opt, int threads) {
   return team;
 }
 
+namespace {
+
+// What --nt-stores means for kernel k's candidates. "auto" keeps only the
+// streaming-store shapes of a kernel that writes lines it did not read
+// (init, copy, triad, striad: they save the write-allocate read) once its
+// arrays together exceed the last-level cache: there the saving is certain,
+// and the calibration's short windows cannot weigh it, since a plain
+// store's write-back to memory comes after the trial (on the AMD EPYC of
+// docs/performance.md they picked plain stores for init). In-place kernels
+// and data that fit in the cache calibrate every shape.
+std::string_view nt_stores_for(const MemOptions& opt, Kernel k, std::uint64_t array_bytes) {
+  if (opt.nt_stores != "auto" || !info(k).write_allocate) return opt.nt_stores;
+  const std::uint64_t llc = last_level_cache_bytes();
+  return llc > 0 && static_cast<std::uint64_t>(info(k).arrays) * array_bytes > llc ? "on" : "auto";
+}
+
+}  // namespace
+
 template <class T>
 Calibration choose_shapes(const MemOptions& opt, Workspace<T>& ws, Team& team, std::span<const Kernel> kernels) {
   Calibration none;
   if (opt.shape != "auto") {
     const Shape forced = shape_by_name(opt.shape);
     for (Kernel k : kernels) {
-      // sum stores nothing: its streaming-store shapes are its plain ones.
-      const bool page = forced == Shape::kPage || forced == Shape::kPageNt;
-      team.shape[static_cast<std::size_t>(k)] = k == Kernel::kSum ? (page ? Shape::kPage : Shape::kPlain) : forced;
+      team.shape[static_cast<std::size_t>(k)] = k == Kernel::kSum ? without_streaming_stores(forced) : forced;
     }
     return none;
   }
   std::array<std::vector<Shape>, kKernelCount> candidates;
-  for (Kernel k : kernels) candidates[static_cast<std::size_t>(k)] = shape_candidates(k, opt.nt_stores);
+  const std::uint64_t array_bytes = ws.total_elements() * sizeof(T);
+  for (Kernel k : kernels) candidates[static_cast<std::size_t>(k)] = shape_candidates(k, nt_stores_for(opt, k, array_bytes));
   const double start = now_seconds();
   Calibration c = calibrate_shapes(ws, team, kernels, candidates, kCalibrationBudget);
   for (Kernel k : kernels) team.shape[static_cast<std::size_t>(k)] = c.shape[static_cast<std::size_t>(k)];

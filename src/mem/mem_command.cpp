@@ -81,8 +81,20 @@ class MemCommand : public Command {
     app.add_option("--shape", opt_.shape,
                    "Loop shape of every kernel: auto (a short calibration picks the fastest per kernel), plain "
                    "(TheBandwidthBenchmark's compiler loop), nt (linear, streaming stores), page (four pages at "
-                   "once), page-nt (four pages at once, streaming stores)")
-        ->check(CLI::IsMember({"auto", "plain", "nt", "page", "page-nt"}))->capture_default_str();
+                   "once), page-nt (four pages at once, streaming stores); on AVX-512 builds each also with "
+                   "256-bit vectors: plain-256 (a linear loop), nt-256, page-256, page-nt-256")
+        ->check(CLI::Validator(
+            [](std::string& v) {
+              if (v == "auto") return std::string();
+              try {
+                mem::shape_by_name(v);
+              } catch (const UsageError& e) {
+                return std::string(e.what());
+              }
+              return std::string();
+            },
+            "", "SHAPE"))
+        ->capture_default_str();
     app.add_option("-k,--kernels", kernels_text_, "Kernels to run, comma-separated (default: all eight)");
     app.add_flag("--write-allocate", opt_.write_allocate, "Also show bandwidth with write-allocate traffic counted");
     app.add_option("--unit", opt_.unit, "Rate unit of the table")->check(CLI::IsMember({"MB/s", "GB/s"}))

@@ -59,7 +59,7 @@ TYPED_TEST(KernelTest, EveryShapeIsBitIdenticalToTheReplay) {
   set_flush_denormals();
   const std::size_t n = 4 * 4096 * 5 / sizeof(T) + 37;
   const auto all = all_kernels();
-  for (Shape shape : {Shape::kPlain, Shape::kNt, Shape::kPage, Shape::kPageNt}) {
+  for (Shape shape : available_shapes()) {
     for (std::size_t lo : {std::size_t{0}, std::size_t{3}}) {
       Filled<T> x(n);
       const auto view = x.arrays();
@@ -206,8 +206,19 @@ TYPED_TEST(KernelTest, CalibrationIsBoundedAndPicksACandidate) {
   // The budget is checked after every round of candidates: one round of the
   // slowest kernel past it at most (generous on a loaded machine).
   EXPECT_LT(c.seconds, 2.0);
-  EXPECT_EQ(shape_candidates(Kernel::kSum, "auto").size(), 2u);
+  // sum: plain and page, at both widths where the build has two.
+  const auto sum_shapes = shape_candidates(Kernel::kSum, "auto");
+  EXPECT_EQ(sum_shapes.size(), available_shapes().size() / 2);
+  for (Shape s : sum_shapes) EXPECT_FALSE(is_nontemporal(s));
   for (Shape s : shape_candidates(Kernel::kCopy, "off")) EXPECT_FALSE(is_nontemporal(s));
+  EXPECT_EQ(shape_candidates(Kernel::kCopy, "auto").size(),
+            has_nontemporal_stores() ? available_shapes().size() : available_shapes().size() / 2);
+  for (Shape s : available_shapes()) {
+    EXPECT_EQ(shape_by_name(shape_name(s)), s);
+    EXPECT_FALSE(is_nontemporal(without_streaming_stores(s)));
+    EXPECT_EQ(is_page(without_streaming_stores(s)), is_page(s));
+    EXPECT_EQ(vector_bits(without_streaming_stores(s)), vector_bits(s));
+  }
   EXPECT_EQ(shape_by_name("page-nt"), Shape::kPageNt);
   EXPECT_THROW(shape_by_name("fast"), UsageError);
 }

@@ -27,6 +27,10 @@ class Fd {
   Fd& operator=(const Fd&) = delete;
   int get() const { return fd_; }
   int release() { return std::exchange(fd_, -1); }
+  void reset(int fd) {
+    if (fd_ >= 0) ::close(fd_);
+    fd_ = fd;
+  }
 
  private:
   int fd_;
@@ -98,15 +102,25 @@ std::string target_problem(int dir, const std::string& name) {
   return "";
 }
 
+// Opens the folder of `path` into `dir` and names the file in it; why no
+// regular file can be written there ("" when one can, as far as this goes).
+std::string open_target(const std::string& path, Fd& dir, std::string& name) {
+  const auto [folder, base] = split_path(path);
+  if (base.empty() || base == "." || base == "..") return "not a file name";
+  int err = 0;
+  dir.reset(open_folder(folder, err));
+  if (dir.get() < 0) return reason(err);
+  name = base;
+  return target_problem(dir.get(), name);
+}
+
 }  // namespace
 
 std::string replace_file(const std::string& path, std::string_view content) {
-  const auto [folder, name] = split_path(path);
-  if (name.empty() || name == "." || name == "..") return "not a file name";
+  Fd dir(-1);
+  std::string name;
+  if (auto problem = open_target(path, dir, name); !problem.empty()) return problem;
   int err = 0;
-  Fd dir(open_folder(folder, err));
-  if (dir.get() < 0) return reason(err);
-  if (auto problem = target_problem(dir.get(), name); !problem.empty()) return problem;
 
   // Unnamed first: a SIGKILL while writing leaves nothing behind.
   std::string temp;
@@ -147,12 +161,10 @@ namespace {
 // Why no file can be created at `path` now ("" when one can).
 std::string cannot_create(const std::string& path) {
   if (path.empty()) return "empty path";
-  const auto [folder, name] = split_path(path);
-  if (name.empty() || name == "." || name == "..") return "not a file name";
+  Fd dir(-1);
+  std::string name;
+  if (auto problem = open_target(path, dir, name); !problem.empty()) return problem;
   int err = 0;
-  Fd dir(open_folder(folder, err));
-  if (dir.get() < 0) return reason(err);
-  if (auto problem = target_problem(dir.get(), name); !problem.empty()) return problem;
   // Create (and drop) a file where the real one will go: the one test that
   // answers for permissions, read-only mounts and full inode tables alike.
   Fd probe(::openat(dir.get(), ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, 0644));

@@ -130,19 +130,24 @@ inline void map_plain(T* out, std::size_t lo, std::size_t hi, Op op, const In*..
   for (std::size_t i = lo; i < hi; ++i) out[i] = op(in[i]...);
 }
 
+// One W-byte vector of out from the same elements of the inputs, streamed
+// (Nt) or stored plainly; out + j aligned to W.
+template <bool Nt, std::size_t W, class T, class Op, class... In>
+inline void put_vector(T* out, std::size_t j, Op op, const In*... in) {
+  if constexpr (Nt) {
+    stream<W>(out + j, as_vec<T, W>(op(load<W>(in + j)...)));
+  } else {
+    store<W>(out + j, as_vec<T, W>(op(load<W>(in + j)...)));
+  }
+}
+
 // One linear pass of W-byte vectors, streaming (Nt) or plain stores. No
 // software prefetch: the hardware prefetchers follow a linear stream on
 // their own.
 template <bool Nt, std::size_t W, class T, class Op, class... In>
 inline void map_linear(T* out, std::size_t lo, std::size_t hi, Op op, const In*... in) {
   constexpr std::size_t width = W / sizeof(T);
-  const auto vector_at = [&](std::size_t j) {
-    if constexpr (Nt) {
-      stream<W>(out + j, as_vec<T, W>(op(load<W>(in + j)...)));
-    } else {
-      store<W>(out + j, as_vec<T, W>(op(load<W>(in + j)...)));
-    }
-  };
+  const auto vector_at = [&](std::size_t j) { put_vector<Nt, W>(out, j, op, in...); };
   std::size_t i = lo;
   for (; i < hi && reinterpret_cast<std::uintptr_t>(out + i) % W; ++i) out[i] = op(in[i]...);
   for (; i + 2 * width <= hi; i += 2 * width) {
@@ -170,13 +175,7 @@ inline void map_page(T* out, std::size_t lo, std::size_t hi, Op op, const In*...
   constexpr std::size_t width = W / sizeof(T);
   constexpr std::size_t page = kPageBytes / sizeof(T);  // elements per page
   constexpr std::size_t step = kStepBytes / sizeof(T);  // elements per page and step
-  const auto vector_at = [&](std::size_t j) {
-    if constexpr (Nt) {
-      stream<W>(out + j, as_vec<T, W>(op(load<W>(in + j)...)));
-    } else {
-      store<W>(out + j, as_vec<T, W>(op(load<W>(in + j)...)));
-    }
-  };
+  const auto vector_at = [&](std::size_t j) { put_vector<Nt, W>(out, j, op, in...); };
   std::size_t i = lo;
   for (; i < hi && reinterpret_cast<std::uintptr_t>(out + i) % W; ++i) out[i] = op(in[i]...);
   // Aligned vectors up to the next page boundary of out, then whole groups.

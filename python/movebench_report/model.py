@@ -31,8 +31,11 @@ LATENCY_FIGURES = ("latency", "avg", "time_avg")
 
 # Parameters that tell two points of the same operation and size apart (the
 # scale of the run, where data lives). Counters such as iterations are not.
-VARIANT_PARAMS = ("threads", "ranks", "nodes", "comm", "pattern", "host_memory", "path",
-                  "nontemporal", "src", "dst")
+# What tells two points of one operation and size apart: what the user chose
+# to measure. Not how a run chose to measure it: mem's calibrated loop shape
+# (params.shape, params.nontemporal) may differ between two runs of the same
+# command, and comparing them is what compare is for.
+VARIANT_PARAMS = ("threads", "ranks", "nodes", "comm", "pattern", "host_memory", "path", "src", "dst")
 SCALE_PARAMS = ("threads", "ranks", "nodes")
 VIEWS = ("bandwidth", "latency")
 
@@ -228,7 +231,7 @@ class Point:
 
 
 # Values that mean "the default" and so match a tool that does not say them.
-DEFAULT_PARAMS = {"comm": "MPI_COMM_WORLD", "nontemporal": False}
+DEFAULT_PARAMS = {"comm": "MPI_COMM_WORLD"}
 
 
 def variant_text(params: dict) -> str:

@@ -81,3 +81,17 @@ def test_any_benchmark_link_host_backend(tmp_path):
     assert any("host_memory=pinned" in r["params"] for r in rows)
     latency = report_json("table", out, "--view", "latency")["rows"]
     assert any(r["operation"] == "roundtrip" for r in latency)
+
+
+def test_a_different_calibrated_shape_is_the_same_point(tmp_path):
+    """Two runs of one command may calibrate different loop shapes (and so
+    streaming stores or not) for a kernel: their rows still merge."""
+    doc = json.loads(results()["a"].read_text())
+    for rec in doc["timings"]:
+        rec["params"]["shape"] = "page-nt" if rec["params"].get("shape") != "page-nt" else "plain"
+        rec["params"]["nontemporal"] = not rec["params"].get("nontemporal", False)
+    other = tmp_path / "b.json"
+    other.write_text(json.dumps(doc))
+    table = report_json("table", results()["a"], other)
+    assert len(table["rows"]) == len(json.loads(results()["a"].read_text())["timings"])
+    assert all(row["a [MB/s]"] and row["b [MB/s]"] for row in table["rows"])

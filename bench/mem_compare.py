@@ -47,7 +47,7 @@ BYTES_PER_ELEMENT = {"init": 8, "sum": 8, "copy": 16, "update": 16, "triad": 24,
 # (movebench: init b = s, sum s += a, copy c = a, update a = a*s,
 # triad a = b + c*s, daxpy a = a + b*s, striad a = b + c*d, sdaxpy a = a + b*c).
 PEER_KERNELS = {
-    # TheBandwidthBenchmark: the seed of movebench mem, the same eight kernels.
+    # TheBandwidthBenchmark: what movebench mem grew from, the same eight kernels.
     "tbb": {k: LABELS[k] for k in KERNELS},
     "tbb_nt": {k: LABELS[k] for k in KERNELS},
     # STREAM: Copy c = a, Triad a = b + s*c. (Scale b = s*c is out of place,

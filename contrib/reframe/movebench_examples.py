@@ -19,7 +19,7 @@ from movebench_lib import MovebenchTest  # noqa: E402
 
 @rfm.simple_test
 class MovebenchMemBandwidth(MovebenchTest):
-    """The seed's table (TheBandwidthBenchmark) on 2 Mi elements per array."""
+    """TheBandwidthBenchmark's table on 2 Mi elements per array."""
     benchmark = 'mem'
     sizes = '2M'
     threads = parameter(['1'])

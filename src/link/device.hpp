@@ -117,7 +117,8 @@ struct StreamJob {
   double timeout_s = 10;
 };
 // Host clock (now_seconds) when each chunk was submitted and when the host
-// saw its result: the seed's latency and throughput come from these.
+// saw its result: simple-host-streaming's latency and throughput come from
+// these.
 struct ChunkTimes {
   std::vector<double> submitted, seen;
 };
@@ -157,7 +158,7 @@ class Device {
   //   kChase  n dependent loads from word 0 (word i holds the next index);
   //           Timed::end is the index the chase ended on
   //   kWrite  stores of value + i to words 0..n-1, then a wait until they
-  //           are performed system-wide (the seed's write response)
+  //           are performed system-wide (hdl_single_engine's write response)
   virtual Timed probe(Probe what, Buffer& buf, std::size_t n, std::uint32_t value) = 0;
   // Persistent kernel: starts it and returns at once; wait with the event.
   virtual bool has_persistent() const = 0;

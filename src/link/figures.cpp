@@ -24,14 +24,14 @@ RateStats rate_stats(double bytes_per_test, std::span<const double> seconds) {
   s.min = r.min;
   s.max = r.max;
   s.median = r.median;
-  // The seed's variance: the population variance of the per-test rates.
+  // hdl_single_engine's variance: the population variance of the per-test rates.
   double sq = 0;
   for (double x : rates) sq += (x - r.mean) * (x - r.mean);
   s.variance = sq / static_cast<double>(rates.size());
   return s;
 }
 
-std::string seed_lines(const std::string& label, const RateStats& s) {
+std::string engine_lines(const std::string& label, const RateStats& s) {
   const double usec = s.total_seconds * 1e6;
   return fmt::format(
       "{} average bandwidth: {:.0f} bytes in {:.0f} usec ( {:.3f} MB/s )\n"

@@ -1,6 +1,6 @@
 // The arithmetic of link and stream figures, kept apart from devices so
-// unit tests can check it: the seed's per-size statistics, size sweeps, and
-// the 90%-chunk rule.
+// unit tests can check it: hdl_single_engine's per-size statistics, size
+// sweeps, and the 90%-chunk rule.
 #pragma once
 #include <cstdint>
 #include <optional>
@@ -10,9 +10,10 @@
 
 namespace movebench::link {
 
-// The seed's bandwidth line for one size: `count` tests of `bytes` each,
-// average = all bytes over all time; min, max and variance of the per-test
-// rates; the median beside them. Rates in MB/s (1e6 bytes per second).
+// hdl_single_engine's bandwidth line for one size: `count` tests of `bytes`
+// each, average = all bytes over all time; min, max and variance of the
+// per-test rates; the median beside them. Rates in MB/s (1e6 bytes per
+// second).
 struct RateStats {
   std::size_t count = 0;
   double total_bytes = 0, total_seconds = 0;
@@ -22,8 +23,9 @@ struct RateStats {
 RateStats rate_stats(double bytes_per_test, std::span<const double> seconds);
 
 // "Read average bandwidth (Host->Device): 409600000 bytes in 20172 usec ( 20306.844 MB/s )"
-// and the "min, max and variance" line, as the seed prints them, plus the median.
-std::string seed_lines(const std::string& label, const RateStats& s);
+// and the "min, max and variance" line, as hdl_single_engine prints them,
+// plus the median.
+std::string engine_lines(const std::string& label, const RateStats& s);
 
 // Sizes of a sweep: powers of two from lo to hi, and with `steps_per_octave`
 // > 1 that many geometric steps per octave between them (rounded to 4 bytes).

@@ -236,7 +236,7 @@ void run_combo(Device& device, const Combo& c, const LinkOptions& o, Report& rep
   for (const auto& s : last) {
     if (s.seconds.empty()) continue;
     const RateStats r = rate_stats(s.bytes_per_test, s.seconds);
-    std::string text = seed_lines(c.dir == Direction::kDuplex ? label(c.dir) + " " + s.operation : label(c.dir), r);
+    std::string text = engine_lines(c.dir == Direction::kDuplex ? label(c.dir) + " " + s.operation : label(c.dir), r);
     std::fputs(text.c_str(), stdout);
     report.set_result(fmt::format("link.{}.{}", s.operation, kind_name(c.kind)), r.average, "MB/s");
   }

@@ -21,12 +21,12 @@ struct LinkOptions {
   std::vector<Path> paths{Path::kCopy, Path::kKernel};
   std::vector<MemKind> kinds;  // empty: every host kind the backend has
   std::vector<std::uint64_t> sizes;  // bytes per transfer
-  int count = 10;   // tests per size (the seed's -c)
+  int count = 10;   // tests per size (hdl_single_engine's -c)
   int batch = 8;    // transfers queued behind the gate per test
   bool bandwidth = true, latency = true;
   std::uint64_t ring_bytes = 4ull << 20;  // latency: host memory chased
   std::uint64_t steps = 256;              // latency: dependent loads per chase
-  std::uint64_t write_bytes = 4096;       // latency: the device's write burst (the seed's 4 KiB)
+  std::uint64_t write_bytes = 4096;       // latency: the device's write burst (hdl_single_engine's 4 KiB)
   std::vector<std::uint64_t> roundtrip_sizes{4, 64, 4096};
   int roundtrips = 100;
 };

@@ -70,7 +70,7 @@ class LinkCommand : public Command {
         ->capture_default_str();
     app.add_option("--fine", fine_, "Sizes per octave between the powers of two of --sizes (a finer sweep)")
         ->capture_default_str();
-    app.add_option("-c,--count", opt_.count, "Tests per size (the seed's -c)")->capture_default_str();
+    app.add_option("-c,--count", opt_.count, "Tests per size (hdl_single_engine's -c)")->capture_default_str();
     app.add_option("--batch", opt_.batch, "Transfers queued behind the gate per test")->capture_default_str();
     app.add_option("--ring-bytes", ring_, "latency: host memory chased by the device")->capture_default_str();
     app.add_option("--steps", opt_.steps, "latency: dependent loads of the N-word chase")

@@ -6,7 +6,8 @@
 // empty probe on the same clock, so launch and clock-reading costs cancel
 // whatever clock the backend has (the GPU's own on CUDA). First-word
 // latency is n = 1; the chase's per-word figure is (T(steps) - T(0)) / steps;
-// the write burst is T(write_bytes / 4) - T(0), as the seed's 4 KiB written.
+// the write burst is T(write_bytes / 4) - T(0), as hdl_single_engine's 4 KiB
+// written.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -145,8 +146,8 @@ std::vector<double> writes(Device& device, Buffer& buf, std::size_t n, int count
   return out;
 }
 
-// The seed's write latency: the first word and a burst of --write-bytes
-// written by the device into host memory, each until performed.
+// hdl_single_engine's write latency: the first word and a burst of
+// --write-bytes written by the device into host memory, each until performed.
 void run_write(Device& device, const LinkOptions& o, Report& report) {
   const MemKind kind = chase_kind(device, o);
   if (kind == MemKind::kDevice) return;  // run_chase said why

@@ -1,5 +1,6 @@
-// `movebench stream`: the seed-002 designs and the low-latency ones, their
-// latency and throughput per design, and the chunk-size sweep.
+// `movebench stream`: oneAPI's simple-host-streaming designs and the
+// low-latency ones, their latency and throughput per design, and the
+// chunk-size sweep.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -23,7 +24,7 @@ namespace {
 
 using namespace link;
 
-const char* seed_title(const std::string& design) {
+const char* design_title(const std::string& design) {
   if (design == "offload") return "the basic offload kernel";
   if (design == "chunked") return "the latency optimized single-kernel design";
   if (design == "pipeline") return "the latency optimized multi-kernel design";
@@ -57,11 +58,14 @@ class StreamCommand : public Command {
 
   void add_options(CLI::App& app) override {
     add_common_options(app, common_);
-    app.add_option("--chunks", shape_.chunks, "Chunks per pass (the seed's # Chunks)")->capture_default_str();
-    app.add_option("--chunk-count", shape_.chunk_count, "32-bit elements per chunk (the seed's Chunk count)")
+    app.add_option("--chunks", shape_.chunks, "Chunks per pass (simple-host-streaming's # Chunks)")
+        ->capture_default_str();
+    app.add_option("--chunk-count", shape_.chunk_count,
+                   "32-bit elements per chunk (simple-host-streaming's Chunk count)")
         ->capture_default_str();
     app.add_option("--inflight", shape_.inflight, "Chunks in flight at once")->capture_default_str();
-    app.add_option("--iterations", shape_.iterations, "Timed passes per design (the seed's Iterations)")
+    app.add_option("--iterations", shape_.iterations,
+                   "Timed passes per design (simple-host-streaming's Iterations)")
         ->capture_default_str();
     app.add_option("--designs", designs_text_,
                    "offload, chunked, pipeline, persistent, graph, memops (default: all the backend has)");
@@ -150,7 +154,7 @@ class StreamCommand : public Command {
     for (const auto& d : designs) {
       if (interrupted()) break;
       report.progress().step(d);
-      std::printf("\nRunning %s\n", seed_title(d));
+      std::printf("\nRunning %s\n", design_title(d));
       const Point p = measure(device, d, shape, report);
       passed = passed && p.passed;
       std::string title(d);
@@ -166,8 +170,9 @@ class StreamCommand : public Command {
 
   static double mean(const std::vector<double>& v) { return v.empty() ? 0 : summarize(v).mean; }
 
-  // What no design launching a kernel per chunk can beat (the seed's
-  // t_launch + t_finish), measured before the designs for comparison.
+  // What no design launching a kernel per chunk can beat
+  // (simple-host-streaming's t_launch + t_finish), measured before the
+  // designs for comparison.
   void launch_bound(Device& device, Report& report) {
     constexpr int kCount = 100;
     auto host = device.alloc(stream_kind(device), 4);

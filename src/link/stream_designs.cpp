@@ -29,9 +29,10 @@ ChunkTimes offload(const StreamJob& job, DesignState& s) {
   return t;
 }
 
-// Chunked single kernel (the seed's zero-copy design): one kernel per chunk
-// reads mapped host input and writes mapped host output; the in-order queue
-// starts kernel c+1 as soon as kernel c ends (up to `inflight` queued).
+// Chunked single kernel (simple-host-streaming's zero-copy design): one kernel
+// per chunk reads mapped host input and writes mapped host output; the
+// in-order queue starts kernel c+1 as soon as kernel c ends (up to `inflight`
+// queued).
 //   host:   s0 s1 s2 .. (wait c0) seen0 s3 (wait c1) seen1 ...
 //   queue:    [K0][K1][K2][K3] ...
 ChunkTimes chunked(const StreamJob& job, DesignState& s) {

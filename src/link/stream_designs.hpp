@@ -1,7 +1,7 @@
-// The streaming designs of `movebench stream` (seed 002 and the low-latency
-// ones it promises), written once against the device interface. Each runs
-// one pass over `in` -> `out` (x * 3 + 1) and returns when the host saw
-// each chunk's result.
+// The streaming designs of `movebench stream` (oneAPI's simple-host-streaming
+// and the low-latency ones it promises), written once against the device
+// interface. Each runs one pass over `in` -> `out` (x * 3 + 1) and returns
+// when the host saw each chunk's result.
 #pragma once
 #include <atomic>
 #include <cstdint>
@@ -87,14 +87,16 @@ ChunkTimes windowed(const StreamJob& job, Submit&& submit) {
   return t;
 }
 
-// The seed's lower bound on the latency of any design that launches a kernel
-// per chunk, t_launch + t_finish: an empty kernel queued and its completion
-// seen by the host (host clock), `count` times after one warm-up. Seconds.
+// simple-host-streaming's lower bound on the latency of any design that
+// launches a kernel per chunk, t_launch + t_finish: an empty kernel queued and
+// its completion seen by the host (host clock), `count` times after one
+// warm-up. Seconds.
 std::vector<double> empty_kernel_roundtrips(Device& device, Buffer& host, int count, double timeout_s);
 
-// The seed's definitions over one pass: latency = first chunk submitted to
-// its result seen by the host; throughput = input bytes over the wall time
-// from the first submission to the last result seen (bytes per second).
+// simple-host-streaming's definitions over one pass: latency = first chunk
+// submitted to its result seen by the host; throughput = input bytes over the
+// wall time from the first submission to the last result seen (bytes per
+// second).
 double pass_latency(const ChunkTimes& t);
 double pass_throughput(const ChunkTimes& t, double input_bytes);
 

@@ -1,4 +1,5 @@
-// Default mode: the seed's table, on arrays shared by all threads.
+// Default mode: TheBandwidthBenchmark's table, on arrays shared by all
+// threads.
 #include <fmt/format.h>
 
 #include <cstdio>

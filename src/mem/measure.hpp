@@ -33,7 +33,7 @@ std::string describe_shapes(const Team& team, std::span<const Kernel> kernels);
 nlohmann::json calibration_json(const Calibration& c, const Team& team, std::span<const Kernel> kernels,
                                 const MemOptions& opt);
 
-// Kernels to run, in the seed's order.
+// Kernels to run, in TheBandwidthBenchmark's order.
 std::vector<Kernel> selected_kernels(const MemOptions& opt);
 
 // A record for one kernel: samples are seconds per call of `elements`
@@ -41,12 +41,12 @@ std::vector<Kernel> selected_kernels(const MemOptions& opt);
 Record kernel_record(const MemOptions& opt, Kernel k, std::uint64_t elements, int threads, Shape shape,
                      std::vector<double> per_call_seconds);
 
-// Bandwidth (in opt.unit) of `elements` per array moved in `seconds`, as the
-// seed counts the kernel's traffic.
+// Bandwidth (in opt.unit) of `elements` per array moved in `seconds`, as
+// TheBandwidthBenchmark counts the kernel's traffic.
 double best_rate(const MemOptions& opt, Kernel k, std::uint64_t elements, double seconds);
 
-// The seed's table: Function, Rate, Rate(flops), Avg, Min, Max, then the
-// median (and the write-allocate rate when asked).
+// TheBandwidthBenchmark's table: Function, Rate, Rate(flops), Avg, Min,
+// Max, then the median (and the write-allocate rate when asked).
 void print_table_header(const MemOptions& opt);
 void print_table_row(const MemOptions& opt, Kernel k, std::uint64_t elements, const Record& r);
 void print_rule();

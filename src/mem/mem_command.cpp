@@ -20,7 +20,8 @@ namespace {
 using mem::MemOptions;
 using mem::Mode;
 
-// 128 elements up to n, four sizes per octave (the seed steps by 1.2).
+// 128 elements up to n, four sizes per octave (TheBandwidthBenchmark steps
+// by 1.2).
 std::vector<std::uint64_t> default_sweep_sizes(std::uint64_t n) {
   std::vector<std::uint64_t> sizes;
   for (double x = 128; x <= static_cast<double>(n); x *= std::pow(2.0, 0.25)) {
@@ -60,9 +61,11 @@ class MemCommand : public Command {
     app.add_option("mode", mode_text_, "bandwidth (default), seq, tp, latency or loaded-latency")
         ->check(CLI::IsMember({"bandwidth", "seq", "tp", "latency", "loaded-latency"}));
     app.add_option("-n,--elements", elements_text_,
-                   "Array length in elements, K/M/G suffixes (default: the seed's 125M, less if memory is short)");
+                   "Array length in elements, K/M/G suffixes (default: TheBandwidthBenchmark's 125M, less if "
+                   "memory is short)");
     app.add_option("--array-bytes", array_bytes_text_, "Array length in bytes per array instead, e.g. 1GiB");
-    app.add_option("-r,--repetitions", opt_.repetitions, "Timed repetitions of every kernel (the seed's NTIMES)")
+    app.add_option("-r,--repetitions", opt_.repetitions,
+                   "Timed repetitions of every kernel (TheBandwidthBenchmark's NTIMES)")
         ->capture_default_str();
     app.add_option("-t,--threads", threads_text_,
                    "Thread count, or a list (1,2,4 or 1:8) for a scaling run (default: every allowed CPU)");
@@ -324,10 +327,11 @@ class MemCommand : public Command {
     return delays;
   }
 
-  // The seed's size, halved until everything fits in half the free memory.
+  // TheBandwidthBenchmark's size, halved until everything fits in half the
+  // free memory.
   static std::uint64_t default_elements(const MemOptions& o, int threads) {
     const int sets = o.mode == Mode::kTp ? threads : 1;
-    std::uint64_t n = mem::kSeedElements;
+    std::uint64_t n = mem::kDefaultElements;
     while (n > 1024 && 4 * n * o.element_bytes() * sets > available_memory_bytes() / 2) n /= 2;
     return n;
   }

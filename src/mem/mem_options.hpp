@@ -14,13 +14,13 @@ enum class Mode { kBandwidth, kSeq, kTp, kLatency, kLoadedLatency };
 struct MemOptions {
   Mode mode = Mode::kBandwidth;
   std::string mode_name = "bandwidth";
-  std::uint64_t elements = 0;  // 0: the default (seed's size, limited to memory)
+  std::uint64_t elements = 0;  // 0: the default (TheBandwidthBenchmark's size, limited to memory)
   std::string element_type = "double";
-  int repetitions = 10;         // the seed's NTIMES
+  int repetitions = 10;         // TheBandwidthBenchmark's NTIMES
   std::vector<int> threads;     // empty: all allowed CPUs; several: a scaling run
   Placement placement;
   bool verbose_affinity = false;
-  std::uint64_t alignment = 64; // the seed's ARRAY_ALIGNMENT
+  std::uint64_t alignment = 64; // TheBandwidthBenchmark's ARRAY_ALIGNMENT
   std::string nt_stores = "auto";
   std::string shape = "auto";   // auto: calibrated per kernel; or plain, nt, page, page-nt
   std::vector<Kernel> kernels;  // empty: all eight
@@ -51,7 +51,8 @@ struct MemOptions {
   std::string flop_unit() const { return unit == "GB/s" ? "GFlop/s" : "MFlop/s"; }
 };
 
-// The seed's default array length (config.mk SIZE), elements per array.
-inline constexpr std::uint64_t kSeedElements = 125'000'000;
+// TheBandwidthBenchmark's default array length (config.mk SIZE), elements
+// per array.
+inline constexpr std::uint64_t kDefaultElements = 125'000'000;
 
 }  // namespace movebench::mem

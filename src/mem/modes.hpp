@@ -8,8 +8,8 @@
 
 namespace movebench::mem {
 
-// The seed's default mode on shared arrays, once per thread count; more
-// than one count adds the scaling table (#nt Init Sum ...).
+// TheBandwidthBenchmark's default mode on shared arrays, once per thread
+// count; more than one count adds the scaling table (#nt Init Sum ...).
 void run_bandwidth(const MemOptions& opt, Report& report);
 // seq: one thread over growing arrays; tp: every thread on private arrays.
 // One data file per kernel in opt.outdir.

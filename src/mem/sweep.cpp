@@ -1,5 +1,6 @@
 // seq and tp: sweeps over array sizes that show every level of the memory
-// hierarchy, one data file per kernel (the seed's dat/<Kernel>.dat).
+// hierarchy, one data file per kernel (TheBandwidthBenchmark's
+// dat/<Kernel>.dat).
 #include <fmt/format.h>
 
 #include <cmath>
@@ -39,7 +40,8 @@ std::size_t calls_per_sample(const Workspace<T>& ws, const Team& team, Kernel k,
 }
 
 std::string data_file_header(const KernelInfo& ki) {
-  // The seed's header and columns, then the median and the dataset size.
+  // TheBandwidthBenchmark's header and columns, then the median and the
+  // dataset size.
   if (ki.flops == 0) {
     return fmt::format("# {}: {} words, no flops\n# N  Bytes(MB)  Rate(GB/s)  Avg time(s)  Min time(s)  Max time(s)  "
                        "Median time(s)  Dataset(MB)\n", ki.label, ki.words());

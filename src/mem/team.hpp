@@ -21,7 +21,8 @@ struct Team {
   Shape shape_of(Kernel k) const { return shape[static_cast<std::size_t>(k)]; }
 };
 
-// Where each thread ran, read inside the team (the seed's VERBOSE_AFFINITY).
+// Where each thread ran, read inside the team (TheBandwidthBenchmark's
+// VERBOSE_AFFINITY).
 struct ThreadPlacement {
   int thread = 0;
   int cpu = -1;
@@ -30,7 +31,7 @@ struct ThreadPlacement {
 
 // The arrays a team works on. Shared: one set of four arrays, each thread
 // owns a contiguous slice (default mode, seq). Private: every thread has its
-// own four arrays of n elements (the seed's throughput mode).
+// own four arrays of n elements (TheBandwidthBenchmark's throughput mode).
 template <class T>
 struct Workspace {
   std::vector<HostBuffer> buffers;

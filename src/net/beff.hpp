@@ -18,14 +18,14 @@ struct BeffContext {
   bool check_every = false;  // -C: every iteration of a loop length, not one exchange
 };
 
-// The seed's HPCC FPGA variant, on CPUs: every rank exchanges 2^e bytes
+// HPCC FPGA's b_eff variant, on CPUs: every rank exchanges 2^e bytes
 // with both ring neighbours, loop_length times, repetitions times.
 struct FpgaOptions {
   unsigned max_ll = 65536, min_ll = 256, offset = 11, decrease = 7;
   unsigned min_exp = 0, max_exp = 20;
   int repetitions = 10;
 };
-// Prints the seed's table and `b_eff = ... B/s`. False when stopped early.
+// Prints HPCC FPGA's table and `b_eff = ... B/s`. False when stopped early.
 bool run_fpga(const FpgaOptions& o, BeffContext& ctx);
 
 // Rabenseifner's b_eff as in the HPC Challenge suite.

@@ -1,5 +1,5 @@
 // `movebench beff`: effective bandwidth with both definitions, labelled:
-// Rabenseifner's (HPCC) and the seed's (HPCC FPGA), docs/beff.md.
+// Rabenseifner's (HPCC) and HPCC FPGA's, docs/beff.md.
 #include <fmt/format.h>
 
 #include <fstream>
@@ -37,7 +37,7 @@ class BeffCommand : public MpiCommand {
     app.add_flag("-C,--check-every", check_every_,
                  "Check every iteration: after the timed runs of a size, loop-length untimed exchanges, each with "
                  "its own data, checked (default: one untimed exchange per size and method)");
-    // The seed's options (HPCC FPGA).
+    // HPCC FPGA b_eff's options.
     app.add_option("-u,--upper", fpga_.max_ll, "fpga: maximum number of repetitions per data size")->capture_default_str();
     app.add_option("-l,--lower", fpga_.min_ll, "fpga: minimum number of repetitions per data size")->capture_default_str();
     app.add_option("--min-size", fpga_.min_exp, "fpga: minimum message size, log2 of bytes")->capture_default_str();

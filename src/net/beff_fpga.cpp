@@ -1,7 +1,7 @@
-// The seed's b_eff (HPCC FPGA, cpu_only communication) on MPI: a ring in
+// HPCC FPGA's b_eff (cpu_only communication) on MPI: a ring in
 // which every rank sends to its right neighbour and receives from its left
-// one ("channel" 0), then the other way round (channel 1). Unlike the
-// seed's pairing of even and odd ranks, a ring works for odd rank counts.
+// one ("channel" 0), then the other way round (channel 1). Unlike HPCC
+// FPGA's pairing of even and odd ranks, a ring works for odd rank counts.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -88,7 +88,7 @@ bool run_fpga(const FpgaOptions& o, BeffContext& ctx) {
   const Ring ring = world_ring();
   const bool root = world_rank() == 0;
   if (root) {
-    std::printf("\n# b_eff, HPCC FPGA definition (the seed's), %d ranks in a ring\n%20s   %20s   %20s   %20s\n",
+    std::printf("\n# b_eff, HPCC FPGA definition, %d ranks in a ring\n%20s   %20s   %20s   %20s\n",
                 world_size(), "MSize", "looplength", "transfer", "B/s");
   }
   std::vector<double> bandwidths;
@@ -108,7 +108,7 @@ bool run_fpga(const FpgaOptions& o, BeffContext& ctx) {
       }
     }
     ctx.report.progress().clear();  // the row below is flushed at once
-    // The seed: each rank's best repetition, then the slowest rank.
+    // HPCC FPGA: each rank's best repetition, then the slowest rank.
     const double best_here = *std::min_element(reps.begin(), reps.end());
     const double max_min = max_over_ranks(best_here);
     std::vector<double> slowest(reps.size());

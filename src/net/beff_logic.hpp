@@ -8,16 +8,16 @@
 
 namespace movebench::net {
 
-// ---- HPCC FPGA variant (the seed) ----
+// ---- HPCC FPGA's b_eff ----
 struct FpgaStep {
   unsigned exponent;     // message size 2^exponent bytes
   unsigned loop_length;  // exchanges per timed run
 };
-// The seed's schedule: loop length max_ll up to exponent `offset`, then
+// HPCC FPGA's schedule: loop length max_ll up to exponent `offset`, then
 // smaller by (max_ll - min_ll) / decrease per exponent, never below min_ll.
 std::vector<FpgaStep> fpga_schedule(unsigned min_exp, unsigned max_exp, unsigned max_ll, unsigned min_ll,
                                     unsigned offset, unsigned decrease);
-// The seed's figure: every rank sends `bytes` to both ring neighbours
+// HPCC FPGA's figure: every rank sends `bytes` to both ring neighbours
 // (two "channels") loop_length times within `seconds` (the largest over
 // ranks of each rank's best repetition).
 double fpga_bandwidth(int ranks, std::uint64_t bytes, unsigned loop_length, double seconds);

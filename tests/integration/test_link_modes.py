@@ -1,5 +1,5 @@
 """movebench link on the host and OpenCL (PoCL) backends, tiny sizes: every
-direction and path, the seed's lines, latency, validation and exit codes."""
+direction and path, hdl_single_engine's lines, latency, validation and exit codes."""
 import re
 
 import pytest
@@ -12,8 +12,8 @@ TINY = ["--sizes", "4K,16K", "-c", "2", "--batch", "2", "--ring-bytes", "64K", "
 OPERATIONS = ["copy.read", "copy.write", "copy.duplex.read", "copy.duplex.write", "copy.duplex.total",
               "kernel.read", "kernel.write", "kernel.duplex.read", "kernel.duplex.write", "kernel.duplex.total",
               "latency.first_word", "latency.chase", "roundtrip"]
-SEED_AVG = re.compile(r"^Read \(Host->Device\) average bandwidth: (\d+) bytes in (\d+) usec \( ([\d.]+) MB/s \)$", re.M)
-SEED_MMV = re.compile(r"bandwidth min, max and variance: \d+ bytes in \d+ usec \( ([\d.]+) MB/s, ([\d.]+) MB/s, ([\d.]+) \)")
+ENGINE_AVG = re.compile(r"^Read \(Host->Device\) average bandwidth: (\d+) bytes in (\d+) usec \( ([\d.]+) MB/s \)$", re.M)
+ENGINE_MMV = re.compile(r"bandwidth min, max and variance: \d+ bytes in \d+ usec \( ([\d.]+) MB/s, ([\d.]+) MB/s, ([\d.]+) \)")
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
@@ -21,8 +21,8 @@ def test_every_mode_runs_and_validates(tmp_path, backend):
     out = tmp_path / "link.json"
     proc = run("link", "--backend", backend, *TINY, "--json", out, check=0)
     assert "validation: PASSED" in proc.stdout
-    assert SEED_AVG.search(proc.stdout), proc.stdout
-    for lo, hi, _ in (map(float, m.groups()) for m in SEED_MMV.finditer(proc.stdout)):
+    assert ENGINE_AVG.search(proc.stdout), proc.stdout
+    for lo, hi, _ in (map(float, m.groups()) for m in ENGINE_MMV.finditer(proc.stdout)):
         assert 0 < lo <= hi
     doc = load(out)
     assert doc["validated"] is True and doc["errors"] == {}

@@ -28,7 +28,7 @@ def test_both_definitions_labelled_with_json(tmp_path):
     proc, _ = mpirun(2, "beff", *SMALL_HPCC, *SMALL_FPGA, "--json", out)
     ok(proc)
     assert "# b_eff, HPCC definition (Rabenseifner), 2 ranks, L_max 8192 B" in proc.stdout
-    assert "# b_eff, HPCC FPGA definition (the seed's), 2 ranks" in proc.stdout
+    assert "# b_eff, HPCC FPGA definition, 2 ranks" in proc.stdout
     hpcc = re.search(r"^b_eff \(HPCC\) = (\S+) B/s = (\S+) B/s per process \(2 ranks\)$", proc.stdout, re.M)
     fpga = re.search(r"^b_eff = (\S+) B/s$", proc.stdout, re.M)
     assert hpcc and fpga
@@ -36,7 +36,7 @@ def test_both_definitions_labelled_with_json(tmp_path):
     assert "ping-pong ranks 0-1: latency (1 B)" in proc.stdout
     rows = fpga_rows(proc.stdout)
     assert [r[0] for r in rows] == [2 ** e for e in range(11)]
-    # The seed's schedule: 64 up to 2^4, then less by (64-8)/2 = 28 a step, never below 8.
+    # HPCC FPGA's schedule: 64 up to 2^4, then less by (64-8)/2 = 28 a step, never below 8.
     assert [r[1] for r in rows] == [64] * 5 + [36, 8, 8, 8, 8, 8]
     mean = sum(r[3] for r in rows) / len(rows)
     assert float(fpga[1]) == pytest.approx(mean, rel=1e-4)
@@ -86,7 +86,7 @@ def test_test_mode_prints_the_schedule_only():
     ok(proc)
     assert "transfer" not in proc.stdout and "b_eff =" not in proc.stdout
     lengths = [int(l.split()[1]) for l in proc.stdout.splitlines() if re.match(r"^ +\d+ +\d+$", l)]
-    assert lengths[0] == 65536 and lengths[12] == 56211 and lengths[-1] == 256  # the seed's defaults
+    assert lengths[0] == 65536 and lengths[12] == 56211 and lengths[-1] == 256  # HPCC FPGA's defaults
 
 
 @pytest.mark.parametrize("args, words", [(["-l", "10", "-u", "5"], "-l is above -u"),

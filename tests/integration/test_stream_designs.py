@@ -1,5 +1,6 @@
-"""movebench stream on the host and OpenCL (PoCL) backends: every design, the
-seed's output, the chunk-size sweep and its 90% rule, validation, exit codes."""
+"""movebench stream on the host and OpenCL (PoCL) backends: every design,
+simple-host-streaming's output, the chunk-size sweep and its 90% rule,
+validation, exit codes."""
 import re
 
 import pytest
@@ -11,7 +12,7 @@ SMALL = ["--chunks", "8", "--chunk-count", "256", "--iterations", "2", "--inflig
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
-def test_every_design_passes_with_seed_output(tmp_path, backend):
+def test_every_design_passes_with_sample_output(tmp_path, backend):
     out = tmp_path / "stream.json"
     proc = run("stream", "--backend", backend, *SMALL, "--sweep", "1K:4K:x4", "--json", out, check=0)
     assert "# Chunks:             8\nChunk count:          256\nTotal count:          2048\nIterations:           2" \

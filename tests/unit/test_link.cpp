@@ -24,7 +24,7 @@ TEST(LinkSweep, PowersOfTwoAndFinerSteps) {
   EXPECT_TRUE(sweep_sizes(64, 4, 1).empty());
 }
 
-TEST(LinkStats, SeedAverageIsAllBytesOverAllTime) {
+TEST(LinkStats, EngineAverageIsAllBytesOverAllTime) {
   // Two tests of 1e6 bytes: 1 ms (1000 MB/s) and 4 ms (250 MB/s).
   const std::vector<double> t{1e-3, 4e-3};
   const RateStats s = rate_stats(1e6, t);
@@ -34,7 +34,7 @@ TEST(LinkStats, SeedAverageIsAllBytesOverAllTime) {
   EXPECT_DOUBLE_EQ(s.max, 1000);
   EXPECT_DOUBLE_EQ(s.median, 625);
   EXPECT_DOUBLE_EQ(s.variance, 375.0 * 375.0);  // population variance of the rates
-  const std::string text = seed_lines("Read", s);
+  const std::string text = engine_lines("Read", s);
   EXPECT_NE(text.find("Read average bandwidth: 2000000 bytes in 5000 usec ( 400.000 MB/s )"), std::string::npos);
   EXPECT_NE(text.find("( 250.000 MB/s, 1000.000 MB/s, 140625.000 )"), std::string::npos);
 }

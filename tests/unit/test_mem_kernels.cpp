@@ -10,7 +10,7 @@
 using namespace movebench;
 using namespace movebench::mem;
 
-TEST(Traffic, AsTheSeedCountsIt) {
+TEST(Traffic, AsTheBandwidthBenchmarkCountsIt) {
   // TheBandwidthBenchmark: words moved per element, and flops.
   const struct {
     Kernel k;

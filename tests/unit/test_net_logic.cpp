@@ -89,9 +89,9 @@ TEST(CollLogic, VariantVolumesCountWhatRanksReceive) {
   EXPECT_DOUBLE_EQ(v_mean_received_bytes(Coll::kGatherv, 8, 2, 1), 4.0);
 }
 
-// ---- beff, the seed's definition ----
+// ---- beff, HPCC FPGA's definition ----
 
-TEST(BeffFpga, DefaultScheduleIsTheSeeds) {
+TEST(BeffFpga, DefaultScheduleIsHpccFpgas) {
   const auto s = fpga_schedule(0, 20, 65536, 256, 11, 7);
   ASSERT_EQ(s.size(), 21u);
   EXPECT_EQ(s[0].loop_length, 65536u);

@@ -69,7 +69,7 @@ __device__ std::uint32_t chase(const std::uint32_t* ring, std::uint64_t n, Probe
 }
 
 // n stores, then a system-scope fence, which waits until they are performed
-// for the host (the seed's write response).
+// for the host (hdl_single_engine's write response).
 __device__ std::uint32_t store(std::uint32_t* words, std::uint64_t n, std::uint32_t value) {
   for (std::uint64_t i = 0; i < n; ++i) words[i] = value + static_cast<std::uint32_t>(i);
   __threadfence_system();

@@ -91,9 +91,23 @@ void Report::validation(bool passed, const std::string& what) {
   doc_["validated"] = validated();
 }
 
-void Report::validation_skipped(const std::string& why) { doc_["validation_skipped"] = why; }
+void Report::validation_skipped(const std::string& option, const std::string& what) {
+  validation_skipped(fmt::format("{} {}: {} not checked", doc_["benchmark"].get<std::string>(), option, what));
+}
 
-bool Report::validated() const { return validations_ > 0 && !failed_; }
+void Report::validation_skipped(const std::string& reason) {
+  skipped_ = skipped_.empty() ? reason : skipped_ + "; " + reason;
+  doc_["validation_skipped"] = skipped_;
+  doc_["validated"] = validated();
+}
+
+bool Report::validated() const { return validations_ > 0 && !failed_ && skipped_.empty(); }
+
+std::string Report::validation_verdict() const {
+  if (failed_) return "FAILED";
+  if (!skipped_.empty()) return "SKIPPED (" + skipped_ + ")";
+  return validated() ? "PASSED" : "FAILED";
+}
 
 int Report::finish() {
   progress_.clear();

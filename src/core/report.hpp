@@ -58,11 +58,21 @@ class Report {
   void set_result(const std::string& name, double value, const std::string& unit);
   void add_error(const std::string& key, const std::string& message);
   // Every benchmark reports each validation it ran; `validated` is true when
-  // at least one ran and none failed.
+  // at least one ran, none failed and none was skipped.
   void validation(bool passed, const std::string& what);
-  void validation_skipped(const std::string& why);
+  // A check the user turned off with an option: the one way every command
+  // records it. `validation_skipped` says "<benchmark> <option>: <what> not
+  // checked" (e.g. "coll --no-check: received data not checked") and
+  // `validated` stays false: a skipped check is not a pass.
+  void validation_skipped(const std::string& option, const std::string& what);
+  // The same with the reason as written elsewhere (a document imported whole
+  // by `movebench run`); several reasons are joined with "; ".
+  void validation_skipped(const std::string& reason);
 
   bool validated() const;
+  // The verdict of the text output, the same words for every command:
+  // "PASSED", "FAILED", or "SKIPPED (<the validation_skipped reason>)".
+  std::string validation_verdict() const;
   bool failed() const { return failed_; }
   // Final save. Returns the exit code: 128+signal when interrupted, 1 when a
   // validation or run error was recorded or the file could not be written,
@@ -99,6 +109,7 @@ class Report {
   Progress progress_;
   nlohmann::json doc_;
   int validations_ = 0;
+  std::string skipped_;  // the validation_skipped reason; empty: none
   bool failed_ = false;
   bool write_failed_ = false;
   std::chrono::steady_clock::time_point next_save_{};

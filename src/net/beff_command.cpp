@@ -33,7 +33,9 @@ class BeffCommand : public MpiCommand {
   void add_own_options(CLI::App& app) override {
     app.add_option("--definition", definition_, "hpcc, fpga or both")
         ->check(CLI::IsMember({"hpcc", "fpga", "both"}))->capture_default_str();
-    app.add_flag("--skip-validation", skip_validation_, "Do not check the received data");
+    app.add_flag("--skip-validation", skip_validation_,
+                 "Do not check the received data (recorded: validation_skipped names this option, "
+                 "validated is false)");
     app.add_flag("-C,--check-every", check_every_,
                  "Check every iteration: after the timed runs of a size, loop-length untimed exchanges, each with "
                  "its own data, checked (default: one untimed exchange per size and method)");
@@ -88,7 +90,7 @@ class BeffCommand : public MpiCommand {
       return kExitOk;
     }
     BeffContext ctx{report, dog, step_timeout_, fail_, !skip_validation_, check_every_};
-    if (skip_validation_) report.validation_skipped("--skip-validation");
+    if (skip_validation_) report.validation_skipped("--skip-validation", "received data");
     bool ok = true;
     if (definition_ != "fpga") ok = run_hpcc(hpcc_, ctx);
     if (ok && definition_ != "hpcc") run_fpga(fpga_, ctx);

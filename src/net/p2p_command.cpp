@@ -66,7 +66,9 @@ class P2pCommand : public MpiCommand {
     iters_option_ = app.add_option("-i,--iterations", iters_, "Timed iterations per size (default: OSU's: latency 10000, 1000 above 8 KiB; bw 100, 20 above)");
     app.add_option("-x,--warmup", warmup_, "Untimed iterations first (default: OSU's)");
     app.add_option("-W,--window", window_, "Messages in flight for bw and bibw")->capture_default_str();
-    app.add_flag("--skip-validation", skip_validation_, "Do not check the received data");
+    app.add_flag("--skip-validation", skip_validation_,
+                 "Do not check the received data (recorded: validation_skipped names this option, "
+                 "validated is false)");
     app.add_flag("-C,--check-every", check_every_,
                  "Check every iteration: after the timed loop, as many untimed rounds as timed ones, each with its "
                  "own data, checked (default: one untimed round per size)");
@@ -99,6 +101,7 @@ class P2pCommand : public MpiCommand {
                                    std::max(pair_.a, pair_.b) + 1, world_size()));
     }
     record_settings(report);
+    if (skip_validation_) report.validation_skipped("--skip-validation", "received data");
     const auto top = std::max<std::uint64_t>(*std::max_element(sizes_.begin(), sizes_.end()), 4);
     HostBuffer send = written_buffer(top, 64), recv = written_buffer(top, 64);
     report.progress().begin("p2p", tests_.size() * sizes_.size());

@@ -69,7 +69,7 @@ class RunCommand : public Command {
     if (launcher_rank() > 0) return kExitOk;  // rank 0 speaks for the job
     std::printf("\n==== movebench run: summary ====\n");
     for (const auto& l : lines) std::printf("%s\n", l.c_str());
-    std::printf("validation: %s\n", report.validated() ? "PASSED" : "FAILED");
+    std::printf("validation: %s\n", report.validation_verdict().c_str());
     return kExitOk;
   }
 

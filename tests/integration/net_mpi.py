@@ -136,3 +136,16 @@ def end_job(job):
     except ProcessLookupError:
         pass
     job.wait()
+
+
+def assert_validation_skipped(proc, path, command, option):
+    """A run with its checks turned off: exit 0, `validated: false`, the reason
+    naming the option in the document (schema-checked) and on stderr, once."""
+    ok(proc)
+    reason = f"{command} {option}: received data not checked"
+    doc = load(path)
+    assert doc["validated"] is False
+    assert doc["validation_skipped"] == reason
+    assert doc["errors"] == {}
+    assert movebench_errors(proc.stderr, command) == [f"movebench {command}: validation: SKIPPED ({reason})"]
+    return doc

@@ -3,7 +3,7 @@ import re
 
 import pytest
 
-from net_mpi import load, movebench_errors, mpirun, needs_mpirun, ok
+from net_mpi import assert_validation_skipped, load, movebench_errors, mpirun, needs_mpirun, ok
 
 pytestmark = needs_mpirun
 SMALL_HPCC = ["--max-size", "8K", "--random-patterns", "2", "--repetitions", "2", "--loop-length", "50"]
@@ -102,3 +102,10 @@ def test_parse_errors_too_come_from_rank_0_only():
     proc, _ = mpirun(2, "beff", "--max-size", "1K", "--max-size", "2K")
     assert proc.returncode == 2
     assert len(movebench_errors(proc.stderr, "beff")) == 1
+
+
+def test_skip_validation_records_the_skip_with_its_reason(tmp_path):
+    out = tmp_path / "skip.json"
+    proc, _ = mpirun(2, "beff", "--definition", "fpga", *SMALL_FPGA, "--skip-validation", "--json", out)
+    doc = assert_validation_skipped(proc, out, "beff", "--skip-validation")
+    assert doc["settings"]["beff"]["validation"] == "none" and doc["timings"]

@@ -5,7 +5,8 @@ import pathlib
 import pytest
 
 from conftest import REPO
-from net_mpi import (MPIBENCH_LINE, load, movebench_errors, mpirun, needs_mpirun, ok)
+from net_mpi import (MPIBENCH_LINE, assert_validation_skipped, load, movebench_errors, mpirun, needs_mpirun,
+                     ok)
 
 pytestmark = needs_mpirun
 # shared/ stands beside the checkout (CI clones the repository next to it).
@@ -172,3 +173,11 @@ def test_per_call_timing_is_osu_procedure(tmp_path):
     assert doc["settings"]["coll"]["timing"] == "per-call"
     assert {r["params"]["timing"] for r in doc["timings"]} == {"per-call"}
     assert all(r["figures"]["avg"]["value"] > 0 for r in doc["timings"])
+
+
+def test_no_check_records_the_skip_with_its_reason(tmp_path):
+    out = tmp_path / "nocheck.json"
+    proc, _ = mpirun(2, "coll", "-e", "64", "-i", "5", "Bcast", "Allreduce", "--no-check", "--json", out)
+    doc = assert_validation_skipped(proc, out, "coll", "--no-check")
+    assert result_lines(proc.stdout)  # mpiBench's output unchanged: still ends with END mpiBench
+    assert doc["settings"]["coll"]["check"] == "none" and doc["timings"]

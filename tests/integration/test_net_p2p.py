@@ -3,7 +3,7 @@ import re
 
 import pytest
 
-from net_mpi import load, movebench_errors, mpirun, needs_mpirun, ok
+from net_mpi import assert_validation_skipped, load, movebench_errors, mpirun, needs_mpirun, ok
 
 pytestmark = needs_mpirun
 OSU_ROW = re.compile(r"^(\d+) *(\d+\.\d\d)$")
@@ -60,3 +60,10 @@ def test_ranks_beyond_the_job_exit_2_and_leave_no_file(tmp_path):
 def test_wrong_byte_fails():
     proc, _ = mpirun(2, "p2p", "--tests", "bw", "-m", "8", "-i", "2", "--fail-for-test", "corrupt")
     assert proc.returncode == 1
+
+
+def test_skip_validation_records_the_skip_with_its_reason(tmp_path):
+    out = tmp_path / "skip.json"
+    proc, _ = mpirun(2, "p2p", "-m", "1,1K", "-i", "10", "-x", "2", "--skip-validation", "--json", out)
+    doc = assert_validation_skipped(proc, out, "p2p", "--skip-validation")
+    assert doc["settings"]["p2p"]["validation"] == "none" and doc["timings"]

@@ -72,6 +72,33 @@ TEST(Report, NoValidationIsNotValidated) {
   EXPECT_FALSE(report.validated());
 }
 
+TEST(Report, SkippedValidationIsRecordedWithTheOptionAndIsNoPass) {
+  const auto path = temp_path("report_skip");
+  Report report("coll", {path, false, true}, {});
+  EXPECT_EQ(report.validation_verdict(), "FAILED");  // nothing checked, nothing skipped
+  report.validation(true, "checked before");
+  EXPECT_EQ(report.validation_verdict(), "PASSED");
+  report.validation_skipped("--no-check", "received data");
+  EXPECT_FALSE(report.validated());
+  EXPECT_EQ(report.validation_verdict(), "SKIPPED (coll --no-check: received data not checked)");
+  EXPECT_EQ(report.finish(), kExitOk);
+  auto doc = read(path);
+  EXPECT_EQ(doc["validated"], false);
+  EXPECT_EQ(doc["validation_skipped"], "coll --no-check: received data not checked");
+  EXPECT_TRUE(doc["errors"].empty());
+  std::filesystem::remove(path);
+}
+
+TEST(Report, ImportedSkipReasonsAreJoinedAndAFailureStillFails) {
+  Report report("run", {}, {});
+  report.validation_skipped("p2p --skip-validation: received data not checked");
+  report.validation_skipped("beff --skip-validation: received data not checked");
+  EXPECT_EQ(report.document()["validation_skipped"],
+            "p2p --skip-validation: received data not checked; beff --skip-validation: received data not checked");
+  report.validation(false, "coll: Bcast 8 B: received data wrong");
+  EXPECT_EQ(report.validation_verdict(), "FAILED");
+}
+
 TEST(Report, UnwritablePathIsAUsageErrorWithTheReason) {
   const auto missing = std::filesystem::temp_directory_path() / ("report_missing" + std::to_string(getpid()));
   std::filesystem::remove_all(missing);

@@ -124,6 +124,18 @@ int main(int argc, char** argv) {
   // After the subcommands, which would inherit it.
   app.footer("Reports from result files (tables, comparisons, plots, HTML): movebench report --help");
 
+  // "--flag=" too: CLI11 runs no validator on a flag, and takes an empty
+  // value as given.
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--") break;
+    if (arg.size() > 3 && arg.rfind("--", 0) == 0 && arg.back() == '=') {
+      const bool named = argc > 1 && argv[1][0] != '-';
+      if (launcher_rank() > 0) return kExitUsage;  // every rank sees it; rank 0 says it
+      return usage_error(named ? fmt::format("movebench {}", argv[1]) : "movebench",
+                         fmt::format("{}: empty value", arg.substr(0, arg.size() - 1)));
+    }
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

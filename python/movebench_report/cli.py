@@ -14,6 +14,7 @@ import json
 import math
 import os
 import pathlib
+import stat
 import sys
 
 from . import __version__, importers
@@ -76,6 +77,13 @@ def output_arg(text: str) -> pathlib.Path:
         raise argparse.ArgumentTypeError("an empty file name")
     if path.is_dir():
         raise argparse.ArgumentTypeError(f"{text} is a folder, not a file")
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        mode = None  # not there yet: it will be created
+    if mode is not None and not stat.S_ISREG(mode):
+        # A FIFO would block the write for ever; a device is no result file.
+        raise argparse.ArgumentTypeError(f"{text} is not a regular file")
     folder = path.parent
     if not folder.is_dir():
         raise argparse.ArgumentTypeError(f"{text}: folder {folder} does not exist")
@@ -92,6 +100,8 @@ def plot_arg(text: str) -> pathlib.Path:
 
 
 def outdir_arg(text: str) -> pathlib.Path:
+    if not text:
+        raise argparse.ArgumentTypeError("an empty folder name")
     path = pathlib.Path(text)
     if path.exists() and not path.is_dir():
         raise argparse.ArgumentTypeError(f"{text} exists and is not a folder")
@@ -99,13 +109,26 @@ def outdir_arg(text: str) -> pathlib.Path:
 
 
 def _csv(text: str) -> list:
-    return [t.strip().lower() for t in text.split(",") if t.strip()]
+    return [t.strip().lower() for t in text.split(",")]
+
+
+def name_list_arg(text: str) -> str:
+    """A comma-separated list of names: no empty list and no empty item."""
+    if any(not t.strip() for t in text.split(",")):
+        raise argparse.ArgumentTypeError(f"'{text}': an empty name")
+    return text
+
+
+def name_arg(text: str) -> str:
+    if not text.strip():
+        raise argparse.ArgumentTypeError("an empty name")
+    return text
 
 
 def add_filters(p: argparse.ArgumentParser):
-    p.add_argument("-b", "--benchmark", action="append", default=[], metavar="NAME",
+    p.add_argument("-b", "--benchmark", action="append", default=[], metavar="NAME", type=name_list_arg,
                    help="keep these benchmarks (mem, coll, p2p, link, ...); repeat or comma-separate")
-    p.add_argument("--op", action="append", default=[], metavar="OPS",
+    p.add_argument("--op", action="append", default=[], metavar="OPS", type=name_list_arg,
                    help="keep these operations/kernels, e.g. --op triad,copy or --op Alltoall")
     p.add_argument("--sizes", metavar="MIN:MAX", type=size_range_arg,
                    help="keep sizes in this range, e.g. 4K:1M, 1M:, :64K")
@@ -115,7 +138,7 @@ def add_view(p: argparse.ArgumentParser):
     p.add_argument("--view", choices=VIEWS, default="bandwidth",
                    help="bandwidth (higher is better) or latency/time (lower is better)")
     p.add_argument("--unit", choices=list(BANDWIDTH_UNITS), help="bandwidth unit (default MB/s)")
-    p.add_argument("--figure", help="use this figure of each record (default: bandwidth/busbw or latency/avg)")
+    p.add_argument("--figure", type=name_arg, help="use this figure of each record (default: bandwidth/busbw or latency/avg)")
 
 
 def add_output(p: argparse.ArgumentParser, formats=True):
@@ -146,7 +169,7 @@ def parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("scaling", help="thread/rank/node-count column table (#nt Init Sum ...)")
     add_sources(p, "*"); add_filters(p); add_view(p); add_output(p)
-    p.add_argument("--by", help="parameter to scale over (default: threads, ranks or nodes, whichever varies)")
+    p.add_argument("--by", type=name_arg, help="parameter to scale over (default: threads, ranks or nodes, whichever varies)")
     p.add_argument("--size", type=size_arg, help="use this size (default: the largest of each operation)")
 
     p = sub.add_parser("plot", help="size vs bandwidth/latency plots (PNG or SVG)")

@@ -58,10 +58,14 @@ class StreamCommand : public Command {
 
   void add_options(CLI::App& app) override {
     add_common_options(app, common_);
+    // Ranges checked on the text, before CLI11 converts it (it takes -1 as
+    // 2^64-1 for an unsigned option).
     app.add_option("--chunks", shape_.chunks, "Chunks per pass (simple-host-streaming's # Chunks)")
+        ->check(CLI::Range(1.0, static_cast<double>(1u << 20)))
         ->capture_default_str();
     app.add_option("--chunk-count", shape_.chunk_count,
                    "32-bit elements per chunk (simple-host-streaming's Chunk count)")
+        ->check(CLI::Range(1.0, static_cast<double>(1ull << 30)))
         ->capture_default_str();
     app.add_option("--inflight", shape_.inflight, "Chunks in flight at once")->capture_default_str();
     app.add_option("--iterations", shape_.iterations,
@@ -128,7 +132,10 @@ class StreamCommand : public Command {
   }
 
  private:
-  std::uint64_t total_bytes() const { return static_cast<std::uint64_t>(shape_.chunks) * shape_.chunk_count * 4; }
+  std::uint64_t total_bytes() const {
+    const auto words = checked_product(shape_.chunks, shape_.chunk_count, "--chunks x --chunk-count");
+    return checked_product(words, 4, "--chunks x --chunk-count");
+  }
 
   std::vector<std::string> chosen(const Device& device) const {
     const auto have = available_designs(device);

@@ -303,10 +303,7 @@ class MemCommand : public Command {
   // "idle,1000,0": spin iterations, idle for no load at all.
   static std::vector<std::int64_t> parse_delays(std::string_view text) {
     std::vector<std::int64_t> delays;
-    while (!text.empty()) {
-      const auto comma = text.find(',');
-      const std::string item(text.substr(0, comma));
-      text = comma == std::string_view::npos ? std::string_view{} : text.substr(comma + 1);
+    for (const std::string& item : parse_name_list(text, "--delays")) {  // refuses empty items
       if (item == "idle") {
         delays.push_back(mem::kIdleLoad);
         continue;
@@ -318,7 +315,7 @@ class MemCommand : public Command {
       } catch (const std::exception&) {
         used = 0;
       }
-      if (used != item.size() || item.empty() || value < 0) {
+      if (used != item.size() || value < 0) {
         throw UsageError(fmt::format("invalid delay '{}': a count of spin iterations (0 or more) or idle", item));
       }
       delays.push_back(value);

@@ -64,7 +64,7 @@ class P2pCommand : public MpiCommand {
     app.add_option("-m,--sizes", sizes_text_, "Message sizes, e.g. 1:4M or 8,1K,64K")->capture_default_str();
     app.add_option("--ranks", ranks_text_, "The two ranks, A,B (A times, as OSU's rank 0)")->capture_default_str();
     iters_option_ = app.add_option("-i,--iterations", iters_, "Timed iterations per size (default: OSU's: latency 10000, 1000 above 8 KiB; bw 100, 20 above)");
-    app.add_option("-x,--warmup", warmup_, "Untimed iterations first (default: OSU's)");
+    warmup_option_ = app.add_option("-x,--warmup", warmup_, "Untimed iterations first (default: OSU's)");
     app.add_option("-W,--window", window_, "Messages in flight for bw and bibw")->capture_default_str();
     app.add_flag("--skip-validation", skip_validation_,
                  "Do not check the received data (recorded: validation_skipped names this option, "
@@ -87,6 +87,10 @@ class P2pCommand : public MpiCommand {
     if (*std::max_element(sizes_.begin(), sizes_.end()) > (1ull << 30)) throw UsageError("sizes above 1G: MPI counts are ints");
     pair_ = parse_pair(ranks_text_);
     if (iters_ < 0 || warmup_ < -1 || window_ < 1) throw UsageError("iterations, warm-up and window must be positive");
+    // -1 stands for OSU's default only when -x is not given.
+    if (warmup_option_->count() > 0 && warmup_ < 0) {
+      throw UsageError(fmt::format("invalid -x '{}': 0 or more untimed iterations", warmup_));
+    }
     // 0 stands for OSU's default only when -i is not given: -i 0 would time nothing.
     if (iters_option_->count() > 0 && iters_ < 1) throw UsageError("invalid -i '0': 1 or more timed iterations");
   }
@@ -180,6 +184,7 @@ class P2pCommand : public MpiCommand {
   std::vector<std::uint64_t> sizes_;
   P2pPair pair_;
   int iters_ = 0, warmup_ = -1, window_ = kOsuWindow;
+  CLI::Option* warmup_option_ = nullptr;
   CLI::Option* iters_option_ = nullptr;
   bool skip_validation_ = false, check_every_ = false;
 };

@@ -69,6 +69,14 @@ def test_no_arguments_is_a_usage_line_on_stderr_and_exit_2(tmp_path):
     ["beff", "-m", ""],
     ["p2p", "--tests", ""],
     ["p2p", "--tests", "latency,"],
+    # a flag given an empty value was taken as given (found by the battery rebuilt on 2026-11-23)
+    ["mem", "-n", "1K", "-r", "1", "--quiet="],
+    ["run", "--quiet="],
+    ["coll", "--no-check="],
+    ["mem", "loaded-latency", "-t", "2", "-n", "1K", "--delays", "idle,"],
+    # stream's size arithmetic wrapped to a run of nothing that passed
+    ["stream", "--backend", "host", "--designs", "offload", "--chunk-count", "4611686018427387904"],
+    ["stream", "--backend", "host", "--designs", "offload", "--chunk-count", "-1"],
     # options that would measure nothing
     ["coll", "-m", "1"],
     ["coll", "-b", "8K", "-e", "16K", "-m", "1K"],

@@ -48,6 +48,14 @@ def test_chosen_ranks_among_three():
     assert "ranks 2 and 0" in proc.stdout
 
 
+def test_an_explicit_negative_warm_up_is_refused():
+    """-x -1 was silently OSU's default warm-up (as -i 0 was its default count)."""
+    proc, _ = mpirun(2, "p2p", "-m", "1", "-i", "1", "--tests", "latency", "-x", "-1")
+    assert proc.returncode == 2
+    errors = movebench_errors(proc.stderr, "p2p")
+    assert len(errors) == 1 and "invalid -x '-1'" in errors[0], proc.stderr
+
+
 def test_ranks_beyond_the_job_exit_2_and_leave_no_file(tmp_path):
     out = tmp_path / "p2p.json"
     proc, _ = mpirun(2, "p2p", "--ranks", "0,5", "-m", "8", "-i", "2", "--json", out)

@@ -146,3 +146,28 @@ def test_hpcc_mpi_facts_are_checked_like_the_rest(folder, number):
 def test_compare_with_one_data_set_names_it():
     path = results()["a"]
     one_line(*report("compare", path)[::2], path)
+
+
+def test_a_fifo_as_output_is_refused_not_waited_on(folder):
+    """-o at a FIFO blocked the tool for ever (found by the battery)."""
+    fifo = folder / "fifo"
+    os.mkfifo(fifo)
+    for cmd in (["table"], ["compare", results()["b"]], ["html"]):
+        line = one_line(*report(*cmd, results()["a"], "-o", fifo)[::2], "-o")
+        assert "not a regular file" in line
+
+
+@pytest.mark.parametrize("args, option", [
+    (["table", "--figure", "", "{a}"], "--figure"),
+    (["table", "-b", "", "{a}"], "-b"),
+    (["table", "--op", "", "{a}"], "--op"),
+    (["table", "--op", "triad,", "{a}"], "--op"),
+    (["scaling", "--by", "", "{a}"], "--by"),
+])
+def test_empty_names_are_refused(args, option):
+    args = [str(results()["a"]) if a == "{a}" else a for a in args]
+    one_line(*report(*args)[::2], option)
+
+
+def test_an_empty_outdir_is_refused():
+    one_line(*report("import", "--outdir", "", DATA / "osu_bibw.txt")[::2], "--outdir")

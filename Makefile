@@ -35,7 +35,7 @@ integration: build
 # benchmarks. CUDA is left out there (the release build compiles it and
 # nothing CUDA runs here), so the test that asks for it is too; leaks are
 # only checked in the unit tests (PoCL keeps allocations until exit). The
-# MPI commands too: p2p and coll end to end and the signal tests (stopped
+# MPI commands too: p2p, coll and beff end to end and the signal tests (stopped
 # and interrupted ranks), about two minutes; the fault-injection library is
 # left out there (ASan's runtime must be the first library loaded).
 sanitize: setup
@@ -44,7 +44,8 @@ sanitize: setup
 	ctest --preset debug -j $(JOBS)
 	ASAN_OPTIONS=detect_leaks=0 MOVEBENCH_BIN=$(abspath build/debug/movebench) $(VENV)/bin/python -m pytest -q \
 	  tests/integration/test_link_modes.py tests/integration/test_stream_designs.py tests/integration/test_mem.py \
-	  tests/integration/test_net_p2p.py tests/integration/test_net_coll.py tests/integration/test_net_signals.py \
+	  tests/integration/test_net_p2p.py tests/integration/test_net_coll.py tests/integration/test_net_beff.py \
+	  tests/integration/test_net_signals.py \
 	  -k "not nvcc"
 
 # mem and core cross-compiled for aarch64 (Debian's g++-aarch64-linux-gnu;

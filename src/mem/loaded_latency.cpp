@@ -15,6 +15,7 @@
 #include "core/buffer.hpp"
 #include "core/clock.hpp"
 #include "core/errors.hpp"
+#include "core/host_info.hpp"
 #include "core/interrupt.hpp"
 #include "core/sizes.hpp"
 #include "core/stats.hpp"
@@ -90,12 +91,18 @@ struct LoadSpec {
   bool huge_pages;
 };
 
-// The loaders' loop shape: the one --shape forces, else one linear pass with
-// streaming stores (plain with --nt-stores off): a load generator, not a
-// figure, so no calibration.
-Shape load_shape(const MemOptions& opt) {
+// The loaders' loop shape: the one --shape forces, else one linear pass,
+// with streaming stores when --nt-stores is on, or auto and the loaders'
+// arrays together exceed the last-level cache (as docs/mem.md says): a load
+// generator, not a figure, so no calibration.
+Shape load_shape(const MemOptions& opt, Kernel kernel, int loaders) {
   if (opt.shape != "auto") return shape_by_name(opt.shape);
-  return opt.nt_stores == "off" || !has_nontemporal_stores() ? Shape::kPlain : Shape::kNt;
+  if (opt.nt_stores == "off" || !has_nontemporal_stores()) return Shape::kPlain;
+  if (opt.nt_stores == "on") return Shape::kNt;
+  const std::uint64_t llc = last_level_cache_bytes();
+  const double bytes = static_cast<double>(loaders) * info(kernel).arrays * static_cast<double>(opt.elements) *
+                       sizeof(double);
+  return llc > 0 && bytes > static_cast<double>(llc) ? Shape::kNt : Shape::kPlain;
 }
 
 // One loader: its own four arrays, first-touched on its CPU, then chunk
@@ -201,7 +208,7 @@ void run_loaded_latency(const MemOptions& opt, Report& report) {
                       static_cast<std::size_t>(opt.elements),
                       std::max<std::size_t>(1, opt.load_chunk_bytes / sizeof(double)),
                       static_cast<std::size_t>(opt.alignment),
-                      load_shape(opt),
+                      load_shape(opt, kernel, loaders),
                       opt.huge_pages};
   const double bytes_per_element = static_cast<double>(ki.words() * sizeof(double));
 

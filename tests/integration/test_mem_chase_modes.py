@@ -98,3 +98,20 @@ def test_tlb_window_is_printed_and_recorded(tmp_path):
     assert "TLB window none" in proc.stdout
     proc = run_movebench("mem", "latency", "--sizes", "1M", "--tlb-window", "0", check=2)
     assert "invalid size '0'" in proc.stderr
+
+
+@pytest.mark.parametrize("nt, elements", [("auto", "1K"), ("auto", "16M"), ("on", "1K"), ("off", "16M")])
+def test_loaders_stream_their_stores_as_nt_stores_says(tmp_path, nt, elements):
+    """--nt-stores auto meant streaming stores whatever the arrays' size;
+    docs/mem.md says: on when the loaders' arrays (here one loader's three
+    triad arrays) together exceed the last-level cache."""
+    out = tmp_path / "l.json"
+    run_movebench("mem", "loaded-latency", "--threads", "2", "-n", elements, "--nt-stores", nt, "--delays", "0",
+                  "--chase-bytes", "64K", "--point-time", "0.01", "--samples", "2", "--json", out, check=0,
+                  timeout=120)
+    doc = load_result(out)
+    llc = max((c["bytes"] for c in doc["host"]["caches"]), default=0)
+    arrays = 3 * {"1K": 1 << 10, "16M": 16 << 20}[elements] * 8
+    streams = nt == "on" or (nt == "auto" and 0 < llc < arrays)
+    records = [r for r in doc["timings"] if r["operation"] == "loaded_latency"]
+    assert records and all(r["params"]["nontemporal"] is streams for r in records), (llc, records[0]["params"])

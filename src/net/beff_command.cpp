@@ -33,12 +33,9 @@ class BeffCommand : public MpiCommand {
   void add_own_options(CLI::App& app) override {
     app.add_option("--definition", definition_, "hpcc, fpga or both")
         ->check(CLI::IsMember({"hpcc", "fpga", "both"}))->capture_default_str();
-    app.add_flag("--skip-validation", skip_validation_,
-                 "Do not check the received data (recorded: validation_skipped names this option, "
-                 "validated is false)");
-    app.add_flag("-C,--check-every", check_every_,
-                 "Check every iteration: after the timed runs of a size, loop-length untimed exchanges, each with "
-                 "its own data, checked (default: one untimed exchange per size and method)");
+    add_check_options(app, skip_validation_, check_every_,
+                      "after the timed runs of a size, loop-length untimed exchanges, each with its own data, "
+                      "checked (default: one untimed exchange per size and method)");
     // HPCC FPGA b_eff's options.
     app.add_option("-u,--upper", fpga_.max_ll, "fpga: maximum number of repetitions per data size")->capture_default_str();
     app.add_option("-l,--lower", fpga_.min_ll, "fpga: minimum number of repetitions per data size")->capture_default_str();

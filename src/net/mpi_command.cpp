@@ -76,6 +76,12 @@ void MpiCommand::add_all_options(CLI::App& app) {
   add_own_options(app);
 }
 
+void MpiCommand::add_check_options(CLI::App& app, bool& skip, bool& every, const std::string& every_means) {
+  app.add_flag("--skip-validation", skip,
+               "Do not check the received data (recorded: validation_skipped names this option, validated is false)");
+  app.add_flag("-C,--check-every", every, "Check every iteration: " + every_means);
+}
+
 void MpiCommand::check_options() {
   // A UsageError leaves other ranks' stderr quiet: every rank exits 2, and
   // only rank 0's line is seen.

@@ -66,12 +66,9 @@ class P2pCommand : public MpiCommand {
     iters_option_ = app.add_option("-i,--iterations", iters_, "Timed iterations per size (default: OSU's: latency 10000, 1000 above 8 KiB; bw 100, 20 above)");
     warmup_option_ = app.add_option("-x,--warmup", warmup_, "Untimed iterations first (default: OSU's)");
     app.add_option("-W,--window", window_, "Messages in flight for bw and bibw")->capture_default_str();
-    app.add_flag("--skip-validation", skip_validation_,
-                 "Do not check the received data (recorded: validation_skipped names this option, "
-                 "validated is false)");
-    app.add_flag("-C,--check-every", check_every_,
-                 "Check every iteration: after the timed loop, as many untimed rounds as timed ones, each with its "
-                 "own data, checked (default: one untimed round per size)");
+    add_check_options(app, skip_validation_, check_every_,
+                      "after the timed loop, as many untimed rounds as timed ones, each with its own data, "
+                      "checked (default: one untimed round per size)");
   }
 
   void resolve() override {

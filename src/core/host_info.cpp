@@ -65,6 +65,11 @@ std::uint64_t last_level_cache_bytes() {
   return levels.empty() ? 0 : levels.back().bytes;
 }
 
+bool exceeds_last_level_cache(double bytes) {
+  const std::uint64_t llc = last_level_cache_bytes();
+  return llc > 0 && bytes > static_cast<double>(llc);
+}
+
 std::string cpu_model_name() {
   std::ifstream in("/proc/cpuinfo");
   std::string line;

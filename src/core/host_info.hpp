@@ -17,6 +17,8 @@ struct CacheLevel {
 std::vector<CacheLevel> data_caches();
 // Size of one instance of the last-level cache; 0 when unknown.
 std::uint64_t last_level_cache_bytes();
+// True when `bytes` are known to exceed it (false when its size is unknown).
+bool exceeds_last_level_cache(double bytes);
 
 std::string cpu_model_name();
 

@@ -99,10 +99,9 @@ Shape load_shape(const MemOptions& opt, Kernel kernel, int loaders) {
   if (opt.shape != "auto") return shape_by_name(opt.shape);
   if (opt.nt_stores == "off" || !has_nontemporal_stores()) return Shape::kPlain;
   if (opt.nt_stores == "on") return Shape::kNt;
-  const std::uint64_t llc = last_level_cache_bytes();
   const double bytes = static_cast<double>(loaders) * info(kernel).arrays * static_cast<double>(opt.elements) *
                        sizeof(double);
-  return llc > 0 && bytes > static_cast<double>(llc) ? Shape::kNt : Shape::kPlain;
+  return exceeds_last_level_cache(bytes) ? Shape::kNt : Shape::kPlain;
 }
 
 // One loader: its own four arrays, first-touched on its CPU, then chunk

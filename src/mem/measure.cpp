@@ -30,8 +30,8 @@ namespace {
 // and data that fit in the cache calibrate every shape.
 std::string_view nt_stores_for(const MemOptions& opt, Kernel k, std::uint64_t array_bytes) {
   if (opt.nt_stores != "auto" || !info(k).write_allocate) return opt.nt_stores;
-  const std::uint64_t llc = last_level_cache_bytes();
-  return llc > 0 && static_cast<std::uint64_t>(info(k).arrays) * array_bytes > llc ? "on" : "auto";
+  return exceeds_last_level_cache(static_cast<double>(info(k).arrays) * static_cast<double>(array_bytes)) ? "on"
+                                                                                                       : "auto";
 }
 
 }  // namespace

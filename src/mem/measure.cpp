@@ -88,7 +88,9 @@ nlohmann::json calibration_json(const Calibration& c, const Team& team, std::spa
     for (const auto& [shape, seconds] : c.timings[static_cast<std::size_t>(k)]) {
       if (seconds < 1e299) candidates[std::string(shape_name(shape))] = seconds;
     }
-    per[std::string(info(k).name)] = {{"shape", shape_name(team.shape_of(k))}, {"window_call_seconds", candidates}};
+    per[std::string(info(k).name)] = {{"shape", shape_name(team.shape_of(k))},
+                                      {"rounds", c.rounds[static_cast<std::size_t>(k)]},
+                                      {"window_call_seconds", candidates}};
   }
   out["kernels"] = per;
   return out;

@@ -11,6 +11,7 @@
 #include "core/affinity.hpp"
 #include "core/clock.hpp"
 #include "core/interrupt.hpp"
+#include "core/stats.hpp"
 
 namespace movebench::mem {
 namespace {
@@ -154,14 +155,22 @@ Calibration calibrate_shapes(const Workspace<T>& ws, const Team& team, std::span
                              const std::array<std::vector<Shape>, kKernelCount>& candidates, double budget) {
   Calibration result;
   const double start = now_seconds();
-  // A window per thread of at most 4 MiB per array: long enough to reach
-  // the memory's pace, short enough that every candidate gets fresh windows
-  // (not left in cache by the one before) on large arrays. On arrays that fit
-  // in cache the window is the whole slice, warm, as the measurement sees it.
-  constexpr int kRounds = 3;
-  const std::size_t window = std::max<std::size_t>(1, (std::size_t{4} << 20) / sizeof(T));
+  // A window per thread of at most 16 MiB per array: long enough to reach
+  // the memory's sustained pace (with 4 MiB windows, trials of 0.2-0.6 ms,
+  // the 512- and 256-bit streaming shapes came out in the opposite order to
+  // the full run on the Intel Xeon of docs/performance.md, so the runs
+  // split between them), short enough that every candidate gets fresh
+  // windows (not left in cache by the one before) on large arrays. On arrays
+  // that fit in cache the window is the whole slice, warm, as the
+  // measurement sees it.
+  //
+  // Rounds alternate the candidates and go on while the kernel's share of
+  // the budget lasts (kMinCalibrationRounds to kMaxCalibrationRounds); the
+  // median trial decides, since a trial's best case is luck (a quiet
+  // moment of the other tenants) more than pace.
+  const std::size_t window = std::max<std::size_t>(1, (std::size_t{16} << 20) / sizeof(T));
   std::vector<std::size_t> offset(ws.views.size(), 0);
-  // Every kernel gets an equal share of the budget and at least one round.
+  // Every kernel gets an equal share of the budget and at least the minimum rounds.
   const double share = budget / static_cast<double>(std::max<std::size_t>(1, kernels.size()));
   for (Kernel k : kernels) {
     const auto& shapes = candidates[static_cast<std::size_t>(k)];
@@ -172,10 +181,13 @@ Calibration calibrate_shapes(const Workspace<T>& ws, const Team& team, std::span
       continue;
     }
     const double kernel_start = now_seconds();
-    // Calls per trial so that a trial lasts about 200 us (one call on big windows).
+    std::vector<std::vector<double>> trials(shapes.size());
+    // Calls per trial so that a trial lasts about 200 us (one call on big
+    // windows), sized by an untimed-for-the-choice first trial that also
+    // warms the code.
     std::size_t calls = 1;
-    for (int r = 0; r < kRounds; ++r) {
-      for (std::size_t c = 0; c < shapes.size(); ++c) {
+    for (int r = -1; r < kMaxCalibrationRounds; ++r) {
+      for (std::size_t c = 0; c < (r < 0 ? 1 : shapes.size()); ++c) {
         double seconds = 0;
 #pragma omp parallel num_threads(team.threads)
         {
@@ -194,14 +206,17 @@ Calibration calibrate_shapes(const Workspace<T>& ws, const Team& team, std::span
           }
           offset[t] += w;
         }
-        auto& best = timings[c].second;
-        best = std::min(best, seconds / static_cast<double>(calls));
-        if (r == 0 && c == 0 && seconds < 200e-6) {
-          calls = static_cast<std::size_t>(std::min(1e5, std::ceil(200e-6 / std::max(seconds, 1e-8))));
+        if (r < 0) {
+          calls = static_cast<std::size_t>(std::clamp(std::ceil(200e-6 / std::max(seconds, 1e-8)), 1.0, 1e5));
+        } else {
+          trials[c].push_back(seconds / static_cast<double>(calls));
         }
       }
-      if (now_seconds() - kernel_start > share) break;
+      if (r < 0) continue;
+      result.rounds[static_cast<std::size_t>(k)] = r + 1;
+      if (r + 1 >= kMinCalibrationRounds && now_seconds() - kernel_start > share) break;
     }
+    for (std::size_t c = 0; c < shapes.size(); ++c) timings[c].second = summarize(trials[c]).median;
     auto fastest = std::min_element(timings.begin(), timings.end(),
                                     [](const auto& x, const auto& y) { return x.second < y.second; });
     result.shape[static_cast<std::size_t>(k)] = fastest->first;

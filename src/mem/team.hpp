@@ -73,10 +73,16 @@ std::vector<std::vector<double>> time_sequence(const Workspace<T>& ws, const Tea
 // share of `budget` seconds, and at least one round of its candidates. It leaves the arrays changed: initialise them again after.
 struct Calibration {
   std::array<Shape, kKernelCount> shape{};
-  // Best seconds per byte-equivalent window call of every candidate, by kernel.
+  // Median seconds per window call of every candidate over its trials, by kernel.
   std::array<std::vector<std::pair<Shape, double>>, kKernelCount> timings;
+  // Rounds of trials every kernel got (0 where it had one candidate):
+  // kMinCalibrationRounds, more while its share of the budget lasts, at
+  // most kMaxCalibrationRounds.
+  std::array<int, kKernelCount> rounds{};
   double seconds = 0;  // wall time it took
 };
+inline constexpr int kMinCalibrationRounds = 1;
+inline constexpr int kMaxCalibrationRounds = 9;
 template <class T>
 Calibration calibrate_shapes(const Workspace<T>& ws, const Team& team, std::span<const Kernel> kernels,
                              const std::array<std::vector<Shape>, kKernelCount>& candidates, double budget);

@@ -51,7 +51,7 @@ def test_two_ranks_print_mpibench_lines_and_valid_json(tmp_path):
         if t["operation"] == "alltoall":
             assert f["busbw"]["value"] == pytest.approx(f["algbw"]["value"] * 0.5)
             # algbw = n * bytes / max time
-            assert f["algbw"]["value"] == pytest.approx(2 * t["bytes"] / (f["max"]["value"] * 1e-6) / 1e9, rel=1e-6)
+            assert f["algbw"]["value"] == pytest.approx(2 * t["bytes"] / (f["max"]["value"] * 1e-9) / 1e9, rel=1e-6)
     # the headline results: the largest size's busbw of each operation that has one, none for Barrier
     results = doc["results"]
     for op in ("allreduce", "alltoall", "bcast", "gatherv", "reduce_scatter"):

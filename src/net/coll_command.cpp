@@ -50,7 +50,8 @@ class CollCommand : public MpiCommand {
     std::string line = "coll (avg at the largest size):";
     for (const auto& [key, value] : report.document()["results"].items()) {
       if (key.starts_with("coll.") && key.ends_with(".avg")) {
-        line += fmt::format(" {} {:.2f} us;", key.substr(5, key.size() - 9), value["value"].get<double>());
+        // ns in the result; us here, as mpiBench prints it
+        line += fmt::format(" {} {:.2f} us;", key.substr(5, key.size() - 9), value["value"].get<double>() / 1e3);
       }
     }
     return line;

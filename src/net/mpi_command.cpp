@@ -172,7 +172,10 @@ std::string summary_line(const Report& report, std::string head, std::initialize
   for (const auto& item : items) {
     if (!results.contains(item.key)) continue;
     const auto& r = results[item.key];
-    head += fmt::format(" {} {:.4g} {};", item.label, r["value"].get<double>(), r["unit"].get<std::string>());
+    // Times are ns in the result; the summary says us, as OSU and mpiBench print them.
+    const bool time = r["unit"] == "ns";
+    const double value = r["value"].get<double>() / (time ? 1e3 : 1);
+    head += fmt::format(" {} {:.4g} {};", item.label, value, time ? "us" : r["unit"].get<std::string>());
   }
   return head;
 }

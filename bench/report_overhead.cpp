@@ -38,7 +38,8 @@ int main(int argc, char** argv) {
     r.params = {{"threads", 1}, {"elements", 16 * (i + 1)}, {"type", "double"}, {"nt_stores", false},
                 {"elements_per_thread", 16 * (i + 1)}, {"calls_per_sample", 1000}};
     r.samples = {1.1e-6, 1.0e-6, 1.2e-6, 1.05e-6, 1.15e-6};
-    r.figures = {{"bandwidth", 12345.6, "MB/s", "median"}, {"time", 1.1e-6, "s", "median"}};
+    r.figures = {Figure::bandwidth("bandwidth", 12345.6e6, Stat::kMedian, Of::kTime, application_bytes()),
+                 Figure::latency("time", 1.1e-6, Stat::kMedian)};
     report.add(std::move(r));
     if (every_record) {
       const auto t0 = Clock::now();

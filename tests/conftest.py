@@ -35,9 +35,34 @@ def run_movebench(*args, timeout=120, check=None, env=None, **kwargs):
 
 
 def validate_result(doc):
-    """Raises jsonschema.ValidationError when doc is not a valid result document."""
+    """Raises jsonschema.ValidationError when doc is not a valid result
+    document, AssertionError when a version 2 figure breaks a rule of the
+    vocabulary the schema cannot say (docs/results.md)."""
     jsonschema.validate(doc, SCHEMA, cls=jsonschema.Draft202012Validator)
+    if doc["schema_version"] >= 2:
+        for where, name, fig in figures_of(doc):
+            check_vocabulary(fig, f"{where} {name}")
     return doc
+
+
+def figures_of(doc):
+    """(where, name, figure) of every figure of a document: the records' and the headline results."""
+    for i, rec in enumerate(doc["timings"]):
+        for name, fig in rec["figures"].items():
+            yield f"timings/{i} ({rec['benchmark']} {rec['operation']})", name, fig
+    for name, fig in doc["results"].items():
+        yield "results", name, fig
+
+
+def check_vocabulary(fig, where):
+    """Higher is better for a rate, lower for a time; a bus factor only on bus bytes."""
+    if fig["unit"].endswith("/s"):
+        assert fig["better"] == "higher", where
+    if fig["unit"] == "ns":
+        assert fig["better"] == "lower" and fig["of"] == "time", where
+    accounting = fig.get("accounting")
+    if accounting and accounting["bytes"] != "bus":
+        assert accounting["factor"] == 1, where
 
 
 def load_result(path):

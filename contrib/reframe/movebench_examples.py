@@ -76,7 +76,7 @@ class MovebenchP2p(MovebenchTest):
     options = ['--tests', 'latency,bw', '-i', '200', '-x', '20']
     perf_keys = ['p2p.latency@1', 'p2p.bw.bandwidth@65536']
     reference = {
-        # 'mysite:mpi': {'p2p.latency@1': (1.5, None, 0.3, 'us'), 'p2p.bw.bandwidth@65536': (10000, -0.2, None, 'MB/s')},
+        # 'mysite:mpi': {'p2p.latency@1': (1500, None, 0.3, 'ns'), 'p2p.bw.bandwidth@65536': (10000, -0.2, None, 'MB/s')},
         '*': {},
     }
 

@@ -67,7 +67,7 @@ def result_keys(results):
     for k, r in zip(keys, results):
         sizes.setdefault(k, set()).add(r.get('bytes'))
     keys = [f"{k}@{r.get('bytes')}" if len(sizes[k]) > 1 else k for k, r in zip(keys, results)]
-    fixed = {'name', 'metric', 'value', 'unit', 'stat', 'bytes'}
+    fixed = {'name', 'metric', 'value', 'unit', 'stat', 'of', 'better', 'accounting', 'bytes'}
     for k in set(keys):
         same = [i for i, key in enumerate(keys) if key == k]
         if len(same) < 2:

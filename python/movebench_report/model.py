@@ -16,6 +16,8 @@ from importlib import resources
 import jsonschema
 import numpy as np
 
+from .vocabulary import Meaning, meaning
+
 
 class ReportError(Exception):
     """A problem with an input file or an argument: one line, exit status 2."""
@@ -214,6 +216,7 @@ class Point:
     noise: dict  # per view: relative half-width of the noise band (0.05 = +-5 %)
     count: int
     record: dict = field(repr=False, default_factory=dict)
+    meanings: dict = field(default_factory=dict)  # per view: the Meaning of the figure chosen (vocabulary.py)
 
     @property
     def variant(self) -> str:
@@ -228,6 +231,9 @@ class Point:
 
     def spread(self, view: str) -> float:
         return self.noise[view]
+
+    def meaning(self, view: str) -> Meaning | None:
+        return self.meanings.get(view)
 
 
 # Values that mean "the default" and so match a tool that does not say them.
@@ -266,15 +272,12 @@ def _band(figures: dict, name: str | None, value: float | None):
     return None
 
 
-BEST_STATS = ("min", "best")  # figures from the fastest sample
-
-
-def sample_spread(samples: list, stat: str) -> float | None:
-    """The noise of a figure from its samples. A best-of figure: the gap
-    between the two fastest samples over the fastest (how well the best
-    repeats; outliers do not matter). Any other: half the interquartile range
-    over the median (robust to the odd outlier)."""
-    if stat in BEST_STATS and len(samples) >= 2:
+def sample_spread(samples: list, best_of: bool) -> float | None:
+    """The noise of a figure from its samples. A best-of figure (the least
+    time, the greatest rate): the gap between the two fastest samples over the
+    fastest (how well the best repeats; outliers do not matter). Any other:
+    half the interquartile range over the median (robust to the odd outlier)."""
+    if best_of and len(samples) >= 2:
         first, second = sorted(samples)[:2]
         return (second - first) / first if first > 0 else None
     if len(samples) < 3:
@@ -283,12 +286,11 @@ def sample_spread(samples: list, stat: str) -> float | None:
     return float((q3 - q1) / (2 * med)) if med > 0 else None
 
 
-def _spread(record: dict, name: str | None, value: float | None) -> float:
+def _spread(record: dict, name: str | None, value: float | None, sense: Meaning | None) -> float:
     if value is None:
         return 0.0
     figures = record["figures"]
-    stat = figures[name]["stat"] if name in figures else "median"
-    for guess in (sample_spread(record["samples"], stat), _band(figures, name, value)):
+    for guess in (sample_spread(record["samples"], bool(sense and sense.best_of)), _band(figures, name, value)):
         if guess is not None and math.isfinite(guess):
             return guess
     stats = record.get("stats")
@@ -297,17 +299,28 @@ def _spread(record: dict, name: str | None, value: float | None) -> float:
     return 0.0
 
 
-def point_from_record(source: str, record: dict, figure: str | None = None) -> Point:
+# A bare timing (a record without figures): the median of its seconds.
+BARE_TIMING = Meaning("median", "time", "lower")
+
+
+def _meaning(record: dict, name: str | None, version: int) -> Meaning | None:
+    return meaning(name, record, version) if name is not None else None
+
+
+def point_from_record(source: str, record: dict, figure: str | None = None, version: int = 2) -> Point:
     figures = record["figures"]
     bw, bw_name = _figure(figures, BANDWIDTH_FIGURES, BANDWIDTH_UNITS, figure)
     lat, lat_name = _figure(figures, LATENCY_FIGURES, TIME_UNITS, figure)
+    senses = {"bandwidth": _meaning(record, bw_name, version), "latency": _meaning(record, lat_name, version)}
     if lat is None and not figures and record.get("stats"):
         lat = record["stats"]["median"]  # a bare timing: seconds per sample
+        senses["latency"] = BARE_TIMING
     stats = record.get("stats") or {}
     count = stats.get("count") or len(record["samples"]) or 1
+    noise = {view: _spread(record, name, value, senses[view])
+             for view, name, value in (("bandwidth", bw_name, bw), ("latency", lat_name, lat))}
     return Point(source, record["benchmark"], record["operation"], record["bytes"], record["params"],
-                 bw, lat, {"bandwidth": _spread(record, bw_name, bw), "latency": _spread(record, lat_name, lat)},
-                 count, record)
+                 bw, lat, noise, count, record, senses)
 
 
 @dataclass
@@ -318,7 +331,8 @@ class Source:
     documents: list
 
     def points(self, figure: str | None = None) -> list:
-        return [point_from_record(self.label, rec, figure) for doc in self.documents for rec in doc["timings"]]
+        return [point_from_record(self.label, rec, figure, doc["schema_version"])
+                for doc in self.documents for rec in doc["timings"]]
 
     @property
     def caches(self) -> list:

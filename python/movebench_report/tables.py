@@ -10,15 +10,37 @@ from .render import Table, display_unit
 
 NOISE = ("noise: for a best-of figure the gap between the two best samples, "
          "else half the interquartile range over the median")
+DIFFERS = ("figures differ in statistic or bytes counted: not comparable")
 
 
 @dataclass
 class Pooled:
     """One key of one source: the median over its points and the wider of the
-    points' own noise and their spread around that median."""
+    points' own noise and their spread around that median; the meanings of
+    the figures pooled (one, unless the files disagree)."""
     value: float
     spread: float
     count: int
+    meanings: tuple = ()
+
+    def describe(self, view: str) -> str:
+        return describe(self.meanings, view)
+
+
+def describe(meanings, view: str) -> str:
+    """The statistic, and for bandwidths the bytes counted: 'min of times
+    (best); application bytes'. Several meanings (files that disagree)
+    joined by ' | '."""
+    texts = []
+    for m in meanings:
+        text = m.stat_text() + (f"; {m.accounting_text()}" if view == "bandwidth" else "")
+        if text not in texts:
+            texts.append(text)
+    return " | ".join(texts)
+
+
+def meanings_of(points: list, view: str) -> tuple:
+    return tuple(dict.fromkeys(p.meaning(view) for p in points))
 
 
 def pool(points: list, view: str) -> dict:
@@ -31,7 +53,8 @@ def pool(points: list, view: str) -> dict:
         values = np.array([p.value(view) for p in group])
         median = float(np.median(values))
         between = float((values.max() - values.min()) / (2 * median)) if median else 0.0
-        out[key] = Pooled(median, max([between] + [p.spread(view) for p in group]), sum(p.count for p in group))
+        out[key] = Pooled(median, max([between] + [p.spread(view) for p in group]), sum(p.count for p in group),
+                          meanings_of(group, view))
     return out
 
 
@@ -52,18 +75,35 @@ def merged_table(sources: list, filt: Filter, view: str, unit: str | None = None
         asked = f" named {figure!r} (--figure)" if figure else ""
         raise ReportError(f"{names(sources)}: no {view} figures{asked} left after filtering")
     name, divisor = display_unit(view, [p.value for _, d in per_source for p in d.values()], unit)
-    columns = ["benchmark", "operation", "params", "bytes", "size"]
+    columns = ["benchmark", "operation", "params", "bytes", "size", "figure"]
     for label, _ in per_source:
         columns += [f"{label} [{name}]", f"{label} ±%"]
     rows = []
+    differ = 0
     for key in keys:
-        row = [key[0], key[1], key[2], key[3], format_size(key[3])]
-        for _, pooled in per_source:
-            cell = pooled.get(key)
+        cells = [(label, pooled.get(key)) for label, pooled in per_source]
+        meanings = tuple(dict.fromkeys(m for _, c in cells if c for m in c.meanings))
+        figure_text = describe(meanings, view)
+        if len(meanings) > 1:
+            differ += 1
+            figure_text = "DIFFERS: " + "; ".join(f"{label}: {c.describe(view)}" for label, c in cells if c)
+        row = [key[0], key[1], key[2], key[3], format_size(key[3]), figure_text]
+        for _, cell in cells:
             row += [cell.value / divisor, 100 * cell.spread] if cell else [None, None]
         rows.append(row)
     title = f"{view} ({name}); ±%: {NOISE}"
-    return Table(columns, rows, title)
+    notes = [FIGURE_NOTE[view]]
+    if differ:
+        notes.append(f"DIFFERS on {differ} of {len(rows)} rows: the {DIFFERS}")
+    return Table(columns, rows, title, notes)
+
+
+# What the figure column says (docs/report.md).
+FIGURE_NOTE = {
+    "bandwidth": "figure: the statistic of the samples' times or of their rates (best, worst: the best or the "
+                 "worst sample) and the bytes counted (docs/results.md)",
+    "latency": "figure: the statistic of the samples' times (best: the least; docs/results.md)",
+}
 
 
 def scale_param(points: list, wanted: str | None, where: str) -> str:

@@ -18,7 +18,7 @@ namespace movebench {
 Report::Report(std::string benchmark, OutputOptions output, std::vector<std::string> command_line)
     : output_(std::move(output)), progress_(Progress::wanted(output_.quiet)) {
   doc_ = {
-      {"schema_version", 1},
+      {"schema_version", kSchemaVersion},
       {"name", "movebench " + benchmark},
       {"benchmark", benchmark},
       {"version", build::version},
@@ -60,7 +60,7 @@ nlohmann::json& Report::extra(const std::string& key) { return doc_[key]; }
 void Report::add(Record record) {
   nlohmann::json figures = nlohmann::json::object();
   for (const auto& f : record.figures) {
-    figures[f.name] = {{"value", f.value}, {"unit", f.unit}, {"stat", f.stat}};
+    figures[f.name()] = f.to_json();
     if (output_.parsable) std::fputs((parsable_line(record, f) + "\n").c_str(), stdout);
   }
   nlohmann::json entry = {
@@ -76,9 +76,7 @@ void Report::add(Record record) {
   checkpoint();
 }
 
-void Report::set_result(const std::string& name, double value, const std::string& unit) {
-  doc_["results"][name] = {{"value", value}, {"unit", unit}};
-}
+void Report::set_result(const Figure& figure) { doc_["results"][figure.name()] = figure.to_json(); }
 
 void Report::add_error(const std::string& key, const std::string& message) {
   doc_["errors"][key] = message;
@@ -160,9 +158,12 @@ void Report::discard() const {
 }
 
 std::string parsable_line(const Record& record, const Figure& figure) {
-  std::string line = fmt::format("MOVEBENCH_RESULT name={}.{} metric={} value={:.6g} unit={} stat={} bytes={}",
-                                 record.benchmark, record.operation, figure.name, figure.value,
-                                 figure.unit, figure.stat, record.bytes);
+  std::string line = fmt::format("MOVEBENCH_RESULT name={}.{} metric={} value={:.6g} unit={} stat={} of={} better={}",
+                                 record.benchmark, record.operation, figure.name(), figure.value(), figure.unit(),
+                                 stat_name(figure.stat()), of_name(figure.of()),
+                                 figure.higher_is_better() ? "higher" : "lower");
+  if (figure.accounting()) line += " accounting=" + accounting_token(*figure.accounting());
+  line += fmt::format(" bytes={}", record.bytes);
   for (const auto& [key, value] : record.params.items()) {
     line += fmt::format(" {}={}", key, value.is_string() ? value.get<std::string>()
                                           : value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));

@@ -9,17 +9,14 @@
 #include <string>
 #include <vector>
 
+#include "core/figure.hpp"
 #include "core/progress.hpp"
 
 namespace movebench {
 
-// A derived figure of a record: a bandwidth, a rate, a latency.
-struct Figure {
-  std::string name;  // "bandwidth", "latency", "flops", ...
-  double value = 0;
-  std::string unit;  // "MB/s", "ns", "MFlop/s", ... (the schema lists them)
-  std::string stat;  // which statistic of the samples it comes from: "min", "median", ...
-};
+// The version of the result document's layout (docs/results.md): 2 added
+// the figures' vocabulary (of, better, accounting; latencies in ns).
+inline constexpr int kSchemaVersion = 2;
 
 // One measured point: one operation at one size with one set of parameters.
 struct Record {
@@ -28,7 +25,7 @@ struct Record {
   std::uint64_t bytes = 0;  // the size axis; its meaning is the benchmark's (docs/results.md)
   nlohmann::json params = nlohmann::json::object();  // threads, elements, mode ...
   std::vector<double> samples;  // seconds, one per timed repetition, in order
-  std::vector<Figure> figures;
+  std::vector<Figure> figures;  // derived from the samples (core/figure.hpp)
 };
 
 struct OutputOptions {
@@ -55,7 +52,8 @@ class Report {
   // an interrupted run keeps every record added, a killed one those of the
   // last checkpoint.
   void add(Record record);
-  void set_result(const std::string& name, double value, const std::string& unit);
+  // A headline figure, keyed by its dotted name (figure.name()).
+  void set_result(const Figure& figure);
   void add_error(const std::string& key, const std::string& message);
   // Every benchmark reports each validation it ran; `validated` is true when
   // at least one ran, none failed and none was skipped.
@@ -118,7 +116,8 @@ class Report {
 };
 
 // The parsable line of one figure, fixed key order:
-// MOVEBENCH_RESULT name=mem.triad metric=bandwidth value=1.5e+04 unit=MB/s stat=min bytes=N k=v ...
+// MOVEBENCH_RESULT name=mem.triad metric=bandwidth value=1.5e+04 unit=MB/s stat=min of=time better=higher
+// accounting=application bytes=N k=v ... (accounting only on bandwidths)
 std::string parsable_line(const Record& record, const Figure& figure);
 
 }  // namespace movebench

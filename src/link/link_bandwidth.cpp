@@ -135,6 +135,7 @@ struct Series {
   double bytes_per_test;
   std::vector<double> seconds;
   std::vector<double> overlap;  // duplex total: how much the two directions overlapped, per test
+  int directions = 1;           // duplex total: 2, both directions' bytes summed
 };
 
 // 1 when the two directions ran fully at the same time, 0 when one waited
@@ -155,10 +156,13 @@ void add_record(Report& report, const Series& s, std::uint64_t bytes, const nloh
   rec.params["variance"] = r.variance;
   if (!s.overlap.empty()) rec.params["overlap"] = summarize(s.overlap).median;
   rec.samples = s.seconds;
-  rec.figures = {{"bandwidth", r.average, "MB/s", "average"},
-                 {"bandwidth_median", r.median, "MB/s", "median"},
-                 {"bandwidth_min", r.min, "MB/s", "min"},
-                 {"bandwidth_max", r.max, "MB/s", "max"}};
+  // hdl_single_engine's average is all bytes over all time (the mean of
+  // the times); its min and max, and the median, are of the per-test rates.
+  const Accounting counted = application_bytes(s.directions);
+  rec.figures = {Figure::bandwidth("bandwidth", r.average * 1e6, Stat::kMean, Of::kTime, counted),
+                 Figure::bandwidth("bandwidth_median", r.median * 1e6, Stat::kMedian, Of::kRate, counted),
+                 Figure::bandwidth("bandwidth_min", r.min * 1e6, Stat::kMin, Of::kRate, counted),
+                 Figure::bandwidth("bandwidth_max", r.max * 1e6, Stat::kMax, Of::kRate, counted)};
   report.add(std::move(rec));
 }
 
@@ -182,7 +186,7 @@ std::vector<Series> measure_size(Device& device, const Combo& c, std::uint64_t b
     const std::string name = c.dir == Direction::kDuplex ? base + "." + direction_name(lane.dir) : base;
     series.push_back({name, static_cast<double>(bytes), {}, {}});
   }
-  if (c.dir == Direction::kDuplex) series.push_back({base + ".total", 2.0 * bytes, {}, {}});
+  if (c.dir == Direction::kDuplex) series.push_back({base + ".total", 2.0 * bytes, {}, {}, 2});
 
   // Test -1 is the warm-up (first use of buffers and kernels): one transfer,
   // checked like the rest but not recorded.
@@ -238,7 +242,8 @@ void run_combo(Device& device, const Combo& c, const LinkOptions& o, Report& rep
     const RateStats r = rate_stats(s.bytes_per_test, s.seconds);
     std::string text = engine_lines(c.dir == Direction::kDuplex ? label(c.dir) + " " + s.operation : label(c.dir), r);
     std::fputs(text.c_str(), stdout);
-    report.set_result(fmt::format("link.{}.{}", s.operation, kind_name(c.kind)), r.average, "MB/s");
+    report.set_result(Figure::bandwidth(fmt::format("link.{}.{}", s.operation, kind_name(c.kind)), r.average * 1e6,
+                                        Stat::kMean, Of::kTime, application_bytes(s.directions)));
   }
 }
 

@@ -77,16 +77,16 @@ std::vector<double> chases(Device& device, Buffer& ring, std::size_t steps, int 
 void add_latency(Report& report, const std::string& op, std::uint64_t bytes, nlohmann::json params,
                  std::vector<double> samples, double base, double per) {
   const Summary s = summarize(samples);
-  auto ns = [&](double t) { return (t - base) / per * 1e9; };
+  auto net = [&](double t) { return (t - base) / per; };
   Record rec;
   rec.benchmark = "link";
   rec.operation = op;
   rec.bytes = bytes;
   rec.params = std::move(params);
-  rec.params["resolved"] = ns(s.median) > 0;
+  rec.params["resolved"] = net(s.median) > 0;
   rec.samples = std::move(samples);
-  if (ns(s.median) > 0) rec.figures.push_back({"latency", ns(s.median), "ns", "median"});
-  if (ns(s.min) > 0) rec.figures.push_back({"latency_min", ns(s.min), "ns", "min"});
+  if (net(s.median) > 0) rec.figures.push_back(Figure::latency("latency", net(s.median), Stat::kMedian));
+  if (net(s.min) > 0) rec.figures.push_back(Figure::latency("latency_min", net(s.min), Stat::kMin));
   report.add(std::move(rec));
 }
 
@@ -126,8 +126,8 @@ void run_chase(Device& device, const LinkOptions& o, Report& report) {
   }
   std::printf("%llu dependent words:  %10.1f ns in all, %.1f ns per word\n",
               static_cast<unsigned long long>(o.steps), per * static_cast<double>(o.steps), per);
-  if (first > 0) report.set_result("link.latency.first_word", first, "ns");
-  report.set_result("link.latency.chase", per, "ns");
+  if (first > 0) report.set_result(Figure::latency("link.latency.first_word", first * 1e-9, Stat::kMedian));
+  report.set_result(Figure::latency("link.latency.chase", per * 1e-9, Stat::kMedian));
 }
 
 // `count` write probes of n words: the host clears the words before each
@@ -180,8 +180,8 @@ void run_write(Device& device, const LinkOptions& o, Report& report) {
   };
   line("first word written:", first);
   line(fmt::format("{} B written:", o.write_bytes), all);
-  if (first > 0) report.set_result("link.latency.write_first_word", first, "ns");
-  if (all > 0) report.set_result("link.latency.write_burst", all, "ns");
+  if (first > 0) report.set_result(Figure::latency("link.latency.write_first_word", first * 1e-9, Stat::kMedian));
+  if (all > 0) report.set_result(Figure::latency("link.latency.write_burst", all * 1e-9, Stat::kMedian));
 }
 
 // Host-timed: a copy to the device and back, waited for, per size. Every
@@ -229,7 +229,7 @@ void run_roundtrip(Device& device, const LinkOptions& o, Report& report) {
     const Summary s = summarize(samples);
     std::printf("%10llu B: median %10.2f us, min %10.2f us over %zu round trips\n",
                 static_cast<unsigned long long>(bytes), s.median * 1e6, s.min * 1e6, s.count);
-    report.set_result(fmt::format("link.roundtrip.{}", bytes), s.median * 1e9, "ns");
+    report.set_result(Figure::latency(fmt::format("link.roundtrip.{}", bytes), s.median, Stat::kMedian));
   }
 }
 

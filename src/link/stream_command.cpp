@@ -168,14 +168,23 @@ class StreamCommand : public Command {
       title[0] = static_cast<char>(std::toupper(title[0]));
       std::printf("%s average latency:          %.4f ms\n", title.c_str(), mean(p.latency) * 1e3);
       std::printf("%s average throughput:       %.4f MB/s\n", title.c_str(), mean(p.throughput) / 1e6);
-      report.set_result(fmt::format("stream.{}.latency", d), mean(p.latency) * 1e9, "ns");
-      report.set_result(fmt::format("stream.{}.throughput", d), mean(p.throughput) / 1e6, "MB/s");
+      report.set_result(latency_figure(fmt::format("stream.{}.latency", d), p));
+      report.set_result(throughput_figure(fmt::format("stream.{}.throughput", d), p));
     }
     if (!sweep.empty()) passed = run_sweep(device, report, shape, designs, sweep) && passed;
     std::printf("\n%s\n", passed ? "PASSED" : "FAILED");
   }
 
   static double mean(const std::vector<double>& v) { return v.empty() ? 0 : summarize(v).mean; }
+  // simple-host-streaming's averages over the passes: the latencies' mean,
+  // and the mean of the passes' throughputs (input bytes, each streamed
+  // through once).
+  static Figure latency_figure(std::string name, const Point& p) {
+    return Figure::latency(std::move(name), mean(p.latency), Stat::kMean);
+  }
+  static Figure throughput_figure(std::string name, const Point& p) {
+    return Figure::bandwidth(std::move(name), mean(p.throughput), Stat::kMean, Of::kRate, application_bytes());
+  }
 
   // What no design launching a kernel per chunk can beat
   // (simple-host-streaming's t_launch + t_finish), measured before the
@@ -194,9 +203,10 @@ class StreamCommand : public Command {
     rec.bytes = 0;
     rec.params = {{"backend", device.backend()}};
     rec.samples = seconds;
-    rec.figures = {{"latency", s.median * 1e9, "ns", "median"}, {"latency_min", s.min * 1e9, "ns", "min"}};
+    rec.figures = {Figure::latency("latency", s.median, Stat::kMedian),
+                   Figure::latency("latency_min", s.min, Stat::kMin)};
+    report.set_result(rec.figures.front().named("stream.launch_bound"));
     report.add(std::move(rec));
-    report.set_result("stream.launch_bound", s.median * 1e9, "ns");
   }
 
   // Every iteration: fresh input pattern and a cleared output (untimed), one
@@ -257,9 +267,9 @@ class StreamCommand : public Command {
                   {"chunk_count", shape.chunk_count}, {"inflight", shape.inflight},
                   {"iterations", shape.iterations},   {"chunk_latency_median_s", p.chunk_latency_median}};
     rec.samples = p.latency;
-    rec.figures = {{"latency", mean(p.latency) * 1e9, "ns", "mean"},
-                   {"latency_median", summarize(p.latency).median * 1e9, "ns", "median"},
-                   {"throughput", mean(p.throughput) / 1e6, "MB/s", "mean"}};
+    rec.figures = {latency_figure("latency", p),
+                   Figure::latency("latency_median", summarize(p.latency).median, Stat::kMedian),
+                   throughput_figure("throughput", p)};
     report.add(std::move(rec));
   }
 
@@ -289,7 +299,9 @@ class StreamCommand : public Command {
         std::printf("smallest chunk keeping 90%% of the best throughput: %llu bytes (latency %.2f us, %.1f MB/s)\n",
                     static_cast<unsigned long long>(pick->chunk_bytes), pick->latency_s * 1e6,
                     pick->throughput / 1e6);
-        report.set_result(fmt::format("stream.{}.chunk90", d), static_cast<double>(pick->chunk_bytes), "B");
+        // Chosen on the mean throughputs of the curve; a smaller chunk is better.
+        report.set_result(Figure::size(fmt::format("stream.{}.chunk90", d), static_cast<double>(pick->chunk_bytes),
+                                       Stat::kMean, Of::kRate, false));
       }
     }
     return passed;

@@ -63,8 +63,9 @@ std::vector<double> run_one(const MemOptions& opt, int threads, Report& report) 
     Record r = kernel_record(opt, kernels[k], n, threads, team.shape_of(kernels[k]), samples);
     r.params["warmup_samples"] = {times[k][0]};
     print_table_row(opt, kernels[k], n, r);
-    best.push_back(r.figures.front().value);  // "bandwidth": traffic over the best time
-    report.set_result(fmt::format("mem.{}.{}t", info(kernels[k]).name, threads), best.back(), opt.unit);
+    const Figure& bandwidth = r.figures.front();  // traffic over the best time
+    best.push_back(bandwidth.value());
+    report.set_result(bandwidth.named(fmt::format("mem.{}.{}t", info(kernels[k]).name, threads)));
     report.add(std::move(r));
   }
   print_rule();

@@ -188,10 +188,11 @@ void run_latency(const MemOptions& opt, Report& report) {
                 {"disturbed_samples_retaken", disturbed},
                 {"huge_pages", opt.huge_pages}, {"cpu", team.cpus.empty() ? -1 : team.cpus.front()}};
     r.samples = per_load;
-    r.figures = {{"latency", st.min * 1e9, "ns", "min"}, {"latency_median", st.median * 1e9, "ns", "median"}};
+    r.figures = {Figure::latency("latency", st.min, Stat::kMin),
+                 Figure::latency("latency_median", st.median, Stat::kMedian)};
     std::printf("%14s %16.2f %16.2f%s\n", format_bytes(static_cast<double>(bytes)).c_str(), st.min * 1e9,
                 st.median * 1e9, cycle ? "" : "  NOT A SINGLE CYCLE");
-    report.set_result(fmt::format("mem.latency.{}", bytes), st.min * 1e9, "ns");
+    report.set_result(r.figures.front().named(fmt::format("mem.latency.{}", bytes)));
     report.add(std::move(r));
   }
   std::printf("%s\n", all_cycles ? "Solution Validates" : "Solution does not validate: a chase ring is broken");

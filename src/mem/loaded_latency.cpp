@@ -192,6 +192,13 @@ class Loaders {
 
 std::string delay_text(std::int64_t delay) { return delay == kIdleLoad ? "idle" : std::to_string(delay); }
 
+// The load: its kernel's loads plus stores over the whole window (one
+// stretch of time, so the mean), in the unit of --unit.
+Figure load_bandwidth(std::string name, double bytes_per_second, const MemOptions& opt) {
+  return Figure::bandwidth(std::move(name), bytes_per_second, Stat::kMean, Of::kTime, application_bytes(),
+                           scale_of_unit(opt.unit));
+}
+
 }  // namespace
 
 void run_loaded_latency(const MemOptions& opt, Report& report) {
@@ -264,9 +271,9 @@ void run_loaded_latency(const MemOptions& opt, Report& report) {
                 {"disturbed_samples_retaken", disturbed}, {"load_bytes", static_cast<double>(moved) * bytes_per_element},
                 {"load_seconds", seconds}};
     r.samples = per_load;
-    r.figures = {{"latency", st.min * 1e9, "ns", "min"},
-                 {"latency_median", st.median * 1e9, "ns", "median"},
-                 {"load_bandwidth", bandwidth * opt.unit_scale(), opt.unit, "mean"}};
+    r.figures = {Figure::latency("latency", st.min, Stat::kMin),
+                 Figure::latency("latency_median", st.median, Stat::kMedian),
+                 load_bandwidth("load_bandwidth", bandwidth, opt)};
     std::printf("%10s %14.1f %16.2f %16.2f\n", delay_text(delay).c_str(), bandwidth * 1e-6, st.min * 1e9,
                 st.median * 1e9);
     std::fflush(stdout);
@@ -279,9 +286,9 @@ void run_loaded_latency(const MemOptions& opt, Report& report) {
                                         [](const auto& a, const auto& b) { return a.bandwidth < b.bandwidth; });
     const auto most = std::max_element(points.begin(), points.end(),
                                        [](const auto& a, const auto& b) { return a.bandwidth < b.bandwidth; });
-    report.set_result("mem.loaded_latency.least_load", least->latency * 1e9, "ns");
-    report.set_result("mem.loaded_latency.most_load", most->latency * 1e9, "ns");
-    report.set_result("mem.loaded_latency.most_load_bandwidth", most->bandwidth * opt.unit_scale(), opt.unit);
+    report.set_result(Figure::latency("mem.loaded_latency.least_load", least->latency, Stat::kMin));
+    report.set_result(Figure::latency("mem.loaded_latency.most_load", most->latency, Stat::kMin));
+    report.set_result(load_bandwidth("mem.loaded_latency.most_load_bandwidth", most->bandwidth, opt));
     const auto knee = knee_index(points, kKneeRise);
     if (knee) {
       const LoadedPoint& k = points[*knee];
@@ -289,8 +296,8 @@ void run_loaded_latency(const MemOptions& opt, Report& report) {
                   "above the least-loaded %.2f ns\n",
                   k.bandwidth * 1e-6, k.latency * 1e9, delay_text(k.delay).c_str(), (kKneeRise - 1) * 100,
                   least->latency * 1e9);
-      report.set_result("mem.loaded_latency.knee_bandwidth", k.bandwidth * opt.unit_scale(), opt.unit);
-      report.set_result("mem.loaded_latency.knee", k.latency * 1e9, "ns");
+      report.set_result(load_bandwidth("mem.loaded_latency.knee_bandwidth", k.bandwidth, opt));
+      report.set_result(Figure::latency("mem.loaded_latency.knee", k.latency, Stat::kMin));
     } else {
       std::printf("Knee: not reached; the latency (min) stays within %.0f %% of the least-loaded %.2f ns up to "
                   "%.1f MB/s of load\n",

@@ -122,14 +122,18 @@ Record kernel_record(const MemOptions& opt, Kernel k, std::uint64_t elements, in
   r.params = {{"mode", opt.mode_name}, {"threads", threads}, {"elements", elements},
               {"type", opt.element_type}, {"shape", shape_name(shape)}, {"nontemporal", nt},
               {"alignment", opt.alignment}};
-  const std::string unit = opt.unit;
-  r.figures.push_back({"bandwidth", best_rate(opt, k, elements, s.min), unit, "min"});
-  r.figures.push_back({"bandwidth_median", best_rate(opt, k, elements, s.median), unit, "median"});
-  if (ki.flops > 0) r.figures.push_back({"flops", ki.flops * n * opt.unit_scale() / s.min, opt.flop_unit(), "min"});
+  // TheBandwidthBenchmark's accounting: loads plus stores, over the best
+  // (least) time; the median beside it.
+  const Scale scale = scale_of_unit(opt.unit);
+  const double moved = ki.words() * eb * n;
+  r.figures.push_back(Figure::bandwidth("bandwidth", moved / s.min, Stat::kMin, Of::kTime, application_bytes(), scale));
+  r.figures.push_back(
+      Figure::bandwidth("bandwidth_median", moved / s.median, Stat::kMedian, Of::kTime, application_bytes(), scale));
+  if (ki.flops > 0) r.figures.push_back(Figure::flop_rate("flops", ki.flops * n / s.min, Stat::kMin, Of::kTime, scale));
   if (opt.write_allocate && ki.write_allocate && !nt) {
     // With streaming stores the line is not read first: no write-allocate traffic.
-    r.figures.push_back({"bandwidth_write_allocate", ki.words_with_write_allocate() * eb * n * opt.unit_scale() / s.min,
-                         unit, "min"});
+    r.figures.push_back(Figure::bandwidth("bandwidth_write_allocate", ki.words_with_write_allocate() * eb * n / s.min,
+                                          Stat::kMin, Of::kTime, write_allocate_bytes(), scale));
   }
   r.samples = std::move(per_call_seconds);
   return r;
@@ -151,8 +155,8 @@ void print_table_row(const MemOptions& opt, Kernel k, std::uint64_t elements, co
   std::string flops = "-";
   std::string wa;
   for (const auto& f : r.figures) {
-    if (f.name == "flops") flops = fmt::format("{:.2f}", f.value);
-    if (f.name == "bandwidth_write_allocate") wa = fmt::format("  {:.2f}", f.value);
+    if (f.name() == "flops") flops = fmt::format("{:.2f}", f.value());
+    if (f.name() == "bandwidth_write_allocate") wa = fmt::format("  {:.2f}", f.value());
   }
   if (opt.write_allocate && wa.empty()) wa = "  -";
   std::printf("%-12s%12.2f  %-13s  %-11.6f  %-11.6f  %-11.6f  %-11.6f%s\n", label.c_str(),

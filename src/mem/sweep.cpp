@@ -117,7 +117,7 @@ void sweep(const MemOptions& opt, Report& report) {
       r.params["elements_per_thread"] = tp ? n : n / threads;
       r.params["calls_per_sample"] = iters;
       std::printf("%14llu %14s %12.2f %12.2f%s\n", static_cast<unsigned long long>(n),
-                  format_bytes(static_cast<double>(r.bytes)).c_str(), r.figures[0].value, r.figures[1].value,
+                  format_bytes(static_cast<double>(r.bytes)).c_str(), r.figures[0].value(), r.figures[1].value(),
                   check.passed ? "" : "  VALIDATION FAILED");
       report.add(std::move(r));
     }

@@ -2,6 +2,7 @@
 #pragma once
 #include <cstdint>
 #include <string>
+#include <utility>
 
 #include "core/report.hpp"
 #include "net/mpi_env.hpp"
@@ -43,5 +44,13 @@ std::uint64_t hpcc_job_lmax();
 
 // Shared by both: the largest over ranks of `value`, on every rank.
 double max_over_ranks(double value);
+
+// Both definitions' bandwidths and the b_eff built from them: the bytes of
+// every message of every rank, to both ring neighbours, over the least time
+// (HPCC: of the slowest rank's; HPCC FPGA: the slowest rank's least), in
+// B/s as both print them.
+inline Figure beff_bandwidth(std::string name, double bytes_per_second) {
+  return Figure::bandwidth(std::move(name), bytes_per_second, Stat::kMin, Of::kTime, application_bytes(2), Scale::kOne);
+}
 
 }  // namespace movebench::net

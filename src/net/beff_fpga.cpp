@@ -118,7 +118,7 @@ bool run_fpga(const FpgaOptions& o, BeffContext& ctx) {
     if (root) {
       print_row(bytes, step.loop_length, max_min, bw);
       Record r{"beff", "fpga", bytes, {{"looplength", step.loop_length}, {"ranks", world_size()}, {"max_min_time_s", max_min}},
-               slowest, {{"bandwidth", bw, "B/s", "best"}}};
+               slowest, {beff_bandwidth("bandwidth", bw)}};
       ctx.report.add(std::move(r));
     }
     if (!settle_step(ctx.report, "beff", fmt::format("fpga {} B", bytes), error, ctx.validate)) return false;
@@ -128,7 +128,7 @@ bool run_fpga(const FpgaOptions& o, BeffContext& ctx) {
     std::printf("\nb_eff = %.5e B/s\n", b_eff);
     std::fflush(stdout);
   }
-  ctx.report.set_result("beff.fpga.b_eff", b_eff, "B/s");
+  ctx.report.set_result(beff_bandwidth("beff.fpga.b_eff", b_eff));
   return true;
 }
 

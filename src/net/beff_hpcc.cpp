@@ -207,7 +207,7 @@ class HpccRun {
                  {{"pattern", pat.name}, {"looplength", ll}, {"ranks", world_size()},
                   {"best_method", method_name(r.best_method)}, {"repetitions", o_.repetitions},
                   {"methods", {"Sendrecv", "Alltoallv", "Isend/Irecv"}}},
-                 r.samples, {{"bandwidth", r.best_bw, "B/s", "best"}}};
+                 r.samples, {beff_bandwidth("bandwidth", r.best_bw)}};
       ctx_.report.add(std::move(rec));
     }
     return settle_step(ctx_.report, "beff", fmt::format("hpcc {} {} B", pat.name, bytes), error, ctx_.validate);
@@ -234,11 +234,11 @@ class HpccRun {
     const double b_eff = geometric_mean(std::vector<double>{ring, random});
     const int n = world_size();
     auto& rep = ctx_.report;
-    rep.set_result("beff.hpcc.b_eff", b_eff, "B/s");
-    rep.set_result("beff.hpcc.b_eff_per_process", b_eff / n, "B/s");
-    rep.set_result("beff.hpcc.ring_average", ring, "B/s");
-    rep.set_result("beff.hpcc.random_average", random, "B/s");
-    rep.set_result("beff.hpcc.ring_latency_1B", ring_latency * 1e6, "us");
+    rep.set_result(beff_bandwidth("beff.hpcc.b_eff", b_eff));
+    rep.set_result(beff_bandwidth("beff.hpcc.b_eff_per_process", b_eff / n));
+    rep.set_result(beff_bandwidth("beff.hpcc.ring_average", ring));
+    rep.set_result(beff_bandwidth("beff.hpcc.random_average", random));
+    rep.set_result(Figure::latency("beff.hpcc.ring_latency_1B", ring_latency, Stat::kMin));
     if (world_rank() != 0) return;
     std::printf("%12s   %16s   %16s\n", "L", "ring B/s", "random B/s");
     for (std::size_t i = 0; i < sizes.size(); ++i) {
@@ -275,8 +275,11 @@ void pingpong_figures(BeffContext& ctx, std::uint64_t lmax) {
   }
   lat = max_over_ranks(lat);
   bw = max_over_ranks(bw);
-  ctx.report.set_result("beff.pingpong.latency_1B", lat, "us");
-  ctx.report.set_result("beff.pingpong.bandwidth_Lmax", bw, "B/s");
+  // As osu_latency and IMB's PingPong: the mean over the iterations of half
+  // a round trip, and L over that one-way time.
+  ctx.report.set_result(Figure::latency("beff.pingpong.latency_1B", lat * 1e-6, Stat::kMean));
+  ctx.report.set_result(
+      Figure::bandwidth("beff.pingpong.bandwidth_Lmax", bw, Stat::kMean, Of::kTime, application_bytes(), Scale::kOne));
   if (world_rank() == 0) {
     std::printf("ping-pong ranks 0-1: latency (1 B) = %.3f us, bandwidth (%llu B) = %.5e B/s\n", lat,
                 static_cast<unsigned long long>(lmax), bw);

@@ -50,7 +50,8 @@ class CollCommand : public MpiCommand {
     std::string line = "coll (avg at the largest size):";
     for (const auto& [key, value] : report.document()["results"].items()) {
       if (key.starts_with("coll.") && key.ends_with(".avg")) {
-        line += fmt::format(" {} {:.2f} us;", key.substr(5, key.size() - 9), value["value"].get<double>());
+        // ns in the result; us here, as mpiBench prints it
+        line += fmt::format(" {} {:.2f} us;", key.substr(5, key.size() - 9), value["value"].get<double>() / 1e3);
       }
     }
     return line;
@@ -266,19 +267,20 @@ class CollCommand : public MpiCommand {
     r.params = {{"iters", t.iters}, {"comm", comm.name}, {"ranks", c.nranks}, {"barrier", !no_barrier_},
                 {"timing", per_call_ ? "per-call" : "loop"},
                 {"datatype", op.reduction ? "MPI_DOUBLE" : "MPI_BYTE"}, {"count", c.count}};
-    r.figures = {{"avg", s.mean * 1e6, "us", "mean"}, {"min", s.min * 1e6, "us", "min"},
-                 {"max", s.max * 1e6, "us", "max"}};
+    // mpiBench's avg, min and max over the ranks' times per call.
+    r.figures = {Figure::latency("avg", s.mean, Stat::kMean), Figure::latency("min", s.min, Stat::kMin),
+                 Figure::latency("max", s.max, Stat::kMax)};
+    const bool headline = comm.comm == MPI_COMM_WORLD;
+    if (headline) report.set_result(r.figures.front().named(fmt::format("coll.{}.avg", coll_key(op))));
     if (op.op != Coll::kBarrier && s.max > 0) {
       // The call is done when the slowest rank is: bandwidths use the max.
-      const double algbw = nccl_size_bytes(op.op, c.bytes, c.nranks) / s.max / 1e9;
-      r.figures.push_back({"algbw", algbw, "GB/s", "max"});
-      r.figures.push_back({"busbw", algbw * bus_factor(op.op, c.nranks), "GB/s", "max"});
-    }
-    if (comm.comm == MPI_COMM_WORLD) {
-      report.set_result(fmt::format("coll.{}.avg", coll_key(op)), s.mean * 1e6, "us");
-      for (const auto& f : r.figures) {
-        if (f.name == "busbw") report.set_result(fmt::format("coll.{}.busbw", coll_key(op)), f.value, "GB/s");
-      }
+      const double algbw = nccl_size_bytes(op.op, c.bytes, c.nranks) / s.max;
+      const double factor = bus_factor(op.op, c.nranks);
+      const Figure busbw =
+          Figure::bandwidth("busbw", algbw * factor, Stat::kMax, Of::kTime, bus_bytes(factor), Scale::kGiga);
+      r.figures.push_back(Figure::bandwidth("algbw", algbw, Stat::kMax, Of::kTime, algorithm_bytes(), Scale::kGiga));
+      r.figures.push_back(busbw);
+      if (headline) report.set_result(busbw.named(fmt::format("coll.{}.busbw", coll_key(op))));
     }
     report.add(std::move(r));
   }

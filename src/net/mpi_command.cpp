@@ -33,9 +33,7 @@ Record record_from_json(const nlohmann::json& t) {
   r.params = t.value("params", nlohmann::json::object());
   r.samples = t.value("samples", std::vector<double>{});
   const auto figures = t.value("figures", nlohmann::json::object());
-  for (const auto& [name, f] : figures.items()) {
-    r.figures.push_back({name, f.value("value", 0.0), f.value("unit", ""), f.value("stat", "")});
-  }
+  for (const auto& [name, f] : figures.items()) r.figures.push_back(Figure::from_json(name, f));
   return r;
 }
 
@@ -174,7 +172,10 @@ std::string summary_line(const Report& report, std::string head, std::initialize
   for (const auto& item : items) {
     if (!results.contains(item.key)) continue;
     const auto& r = results[item.key];
-    head += fmt::format(" {} {:.4g} {};", item.label, r["value"].get<double>(), r["unit"].get<std::string>());
+    // Times are ns in the result; the summary says us, as OSU and mpiBench print them.
+    const bool time = r["unit"] == "ns";
+    const double value = r["value"].get<double>() / (time ? 1e3 : 1);
+    head += fmt::format(" {} {:.4g} {};", item.label, value, time ? "us" : r["unit"].get<std::string>());
   }
   return head;
 }
@@ -188,9 +189,7 @@ void import_document(const nlohmann::json& doc, const std::string& benchmark, Re
   const auto results = doc.value("results", nlohmann::json::object());
   const auto errors = doc.value("errors", nlohmann::json::object());
   for (const auto& t : timings) report.add(record_from_json(t));
-  for (const auto& [key, value] : results.items()) {
-    report.set_result(key, value.value("value", 0.0), value.value("unit", ""));
-  }
+  for (const auto& [key, value] : results.items()) report.set_result(Figure::from_json(key, value));
   for (const auto& [key, value] : errors.items()) {
     report.add_error(benchmark + "." + key, value.get<std::string>());
   }

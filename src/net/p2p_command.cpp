@@ -150,15 +150,19 @@ class P2pCommand : public MpiCommand {
     std::printf("%s\n", osu_row(bytes, value).c_str());
     std::fflush(stdout);
     Record r{"p2p", t.key, bytes, {{"iters", iters}, {"ranks", {pair_.a, pair_.b}}}, {seconds}, {}};
+    // OSU's figures: the mean over the iterations (all bytes over all time
+    // for the bandwidths; both directions' bytes for bibw). Printed in us,
+    // as OSU prints them; recorded in ns.
     if (lat) {
-      r.figures.push_back({"latency", value, "us", "mean"});
+      r.figures.push_back(Figure::latency("latency", value * 1e-6, Stat::kMean));
     } else {
       r.params["window"] = window_;
-      r.figures.push_back({"bandwidth", value, "MB/s", "mean"});
+      r.figures.push_back(
+          Figure::bandwidth("bandwidth", value * 1e6, Stat::kMean, Of::kTime, application_bytes(directions)));
     }
     // Headlines: latency at the smallest size, bandwidth at the largest.
-    if (lat && bytes == sizes_.front()) report.set_result("p2p.latency", value, "us");
-    if (!lat && bytes == sizes_.back()) report.set_result(fmt::format("p2p.{}", t.key), value, "MB/s");
+    if (lat && bytes == sizes_.front()) report.set_result(r.figures.front().named("p2p.latency"));
+    if (!lat && bytes == sizes_.back()) report.set_result(r.figures.front().named(fmt::format("p2p.{}", t.key)));
     report.add(std::move(r));
   }
 

@@ -230,8 +230,11 @@ def test_parsable_lines_have_a_fixed_key_order():
                          check=0)
     lines = [l for l in proc.stdout.splitlines() if l.startswith("MOVEBENCH_RESULT")]
     assert len(lines) == 3  # bandwidth, bandwidth_median, flops
-    assert re.fullmatch(r"MOVEBENCH_RESULT name=mem\.triad metric=bandwidth value=\S+ unit=MB/s stat=min "
-                        r"bytes=393216 .*threads=1.*", lines[0])
+    assert re.fullmatch(r"MOVEBENCH_RESULT name=mem\.triad metric=bandwidth value=\S+ unit=MB/s stat=min of=time "
+                        r"better=higher accounting=application bytes=393216 .*threads=1.*", lines[0])
+    # a figure that is no bandwidth has no accounting
+    assert re.fullmatch(r"MOVEBENCH_RESULT name=mem\.triad metric=flops value=\S+ unit=MFlop/s stat=min of=time "
+                        r"better=higher bytes=393216 .*", lines[2])
 
 
 @pytest.mark.parametrize("sig,code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])

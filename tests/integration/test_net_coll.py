@@ -1,6 +1,7 @@
 """movebench coll under mpirun: mpiBench's output, JSON, checks, failures."""
 import json
 import pathlib
+import re
 
 import pytest
 
@@ -51,7 +52,7 @@ def test_two_ranks_print_mpibench_lines_and_valid_json(tmp_path):
         if t["operation"] == "alltoall":
             assert f["busbw"]["value"] == pytest.approx(f["algbw"]["value"] * 0.5)
             # algbw = n * bytes / max time
-            assert f["algbw"]["value"] == pytest.approx(2 * t["bytes"] / (f["max"]["value"] * 1e-6) / 1e9, rel=1e-6)
+            assert f["algbw"]["value"] == pytest.approx(2 * t["bytes"] / (f["max"]["value"] * 1e-9) / 1e9, rel=1e-6)
     # the headline results: the largest size's busbw of each operation that has one, none for Barrier
     results = doc["results"]
     for op in ("allreduce", "alltoall", "bcast", "gatherv", "reduce_scatter"):
@@ -146,6 +147,10 @@ def test_suite_starts_a_small_local_mpi_job(tmp_path):
     summary = proc.stdout.split("==== movebench run: summary ====")[1]
     assert "coll (avg at the largest size): " in summary and "allreduce" in summary
     doc = load(out)
+    # the summary's us are the result's ns / 1000
+    shown = float(re.search(r" allreduce ([\d.]+) us;", summary)[1])
+    assert shown == pytest.approx(doc["results"]["coll.allreduce.avg"]["value"] / 1e3, abs=0.006)
+    assert doc["results"]["coll.allreduce.avg"]["unit"] == "ns"
     records = [t for t in doc["timings"] if t["benchmark"] == "coll"]
     assert {t["operation"] for t in records} == {"barrier", "bcast", "alltoall", "allreduce"}
     assert all(len(t["samples"]) == 2 for t in records)

@@ -37,9 +37,11 @@ def test_latency_bw_bibw_in_osu_style(tmp_path):
     assert all(f["value"] > 0 for r in doc["timings"] for f in r["figures"].values())
     assert doc["validated"] is True
     lat = [r for r in doc["timings"] if r["operation"] == "latency"]
-    # one-way latency = loop seconds / (2 * iterations)
-    assert lat[0]["figures"]["latency"]["value"] == pytest.approx(lat[0]["samples"][0] * 1e6 / 100, rel=1e-9)
-    assert doc["results"]["p2p.latency"]["unit"] == "us"
+    # one-way latency = loop seconds / (2 * iterations), printed in us as OSU, recorded in ns
+    assert lat[0]["figures"]["latency"]["value"] == pytest.approx(lat[0]["samples"][0] * 1e9 / 100, rel=1e-9)
+    assert lat[0]["figures"]["latency"]["value"] == pytest.approx(t["0:# Size       Avg Latency(us)"][0][1] * 1e3,
+                                                                  abs=5)
+    assert doc["results"]["p2p.latency"]["unit"] == "ns"
 
 
 def test_chosen_ranks_among_three():

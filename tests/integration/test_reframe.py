@@ -55,8 +55,8 @@ def test_examples_pass_and_report_their_variables(tmp_path):
         "MovebenchMemLatency": [("mem.latency@4096", "ns"), ("mem.latency@16777216", "ns")],
         "MovebenchLink %backend=host": [("link.copy.read.bandwidth@1048576,host_memory=pinned", "MB/s"),
                                         ("link.copy.write.bandwidth@1048576,host_memory=pageable", "MB/s")],
-        "MovebenchP2p": [("p2p.latency@1", "us"), ("p2p.bw.bandwidth@65536", "MB/s")],
-        "MovebenchColl": [("coll.allreduce.busbw@65536", "GB/s"), ("coll.bcast.avg@65536", "us")],
+        "MovebenchP2p": [("p2p.latency@1", "ns"), ("p2p.bw.bandwidth@65536", "MB/s")],
+        "MovebenchColl": [("coll.allreduce.busbw@65536", "GB/s"), ("coll.bcast.avg@65536", "ns")],
     }
     for name, keys in expected.items():
         for key, unit in keys:

@@ -15,6 +15,19 @@ def find(name, op, size):
     return next(r for r in records(name) if r["operation"] == op and r["bytes"] == size)
 
 
+def ns(value):
+    """A time the tool printed in us, as the import records it (ns)."""
+    return pytest.approx(value * 1e3, rel=1e-12)
+
+
+def time_fig(value, stat):
+    return {"value": value, "unit": "ns", "stat": stat, "of": "time", "better": "lower"}
+
+
+def counted(kind="application", directions=1, factor=1.0):
+    return {"bytes": kind, "directions": directions, "factor": factor}
+
+
 def test_every_sample_imports_into_a_valid_document():
     files = imported()
     for sample in shared_samples():
@@ -22,15 +35,26 @@ def test_every_sample_imports_into_a_valid_document():
     assert {"hpcc-beff", "nvbandwidth", "osu_latency_full", "osu_bibw", "imb-alltoall-np4", "mpibench-cart",
             "bwbench-4t"} <= files.keys()
     for path in files.values():
-        doc = validate_result(json.loads(path.read_text()))
+        doc = validate_result(json.loads(path.read_text()))  # with the vocabulary's rules (conftest)
         assert doc["timings"], path
+        assert doc["schema_version"] == 2, path
+        for rec in doc["timings"]:
+            for name, fig in rec["figures"].items():
+                assert {"stat", "of", "better"} <= fig.keys(), (path, name)
+                assert fig["unit"] not in ("s", "ms", "us"), (path, name)  # every time in ns
+                assert ("accounting" in fig) == fig["unit"].endswith("B/s"), (path, name)
 
 
 def test_mpibench_collectives():
     r = find("mpibench-np2-default", "allreduce", 65536)
     assert r["benchmark"] == "coll" and r["params"]["ranks"] == 2 and r["params"]["comm"] == "MPI_COMM_WORLD"
-    assert r["figures"]["avg"] == {"value": 17.3, "unit": "us", "stat": "mean"}
+    assert r["figures"]["avg"] == time_fig(ns(17.3), "mean")  # mpiBench's us, in ns
     assert r["figures"]["busbw"]["value"] == pytest.approx(65536 / 17.3e-6 / 1e9, rel=1e-3)  # 2(n-1)/n = 1
+    # the slowest rank's time (max), nccl-tests' algbw and busbw
+    assert {k: r["figures"][k]["accounting"] for k in ("algbw", "busbw")} == {"algbw": counted("algorithm"),
+                                                                            "busbw": counted("bus", 1, 1.0)}
+    assert (r["figures"]["busbw"]["stat"], r["figures"]["busbw"]["of"]) == ("max", "time")
+    assert find("mpibench-np2-default", "alltoall", 1024)["figures"]["busbw"]["accounting"] == counted("bus", 1, 0.5)
     ops = {r["operation"] for r in records("mpibench-np2-default")}
     assert {"barrier", "bcast", "alltoall", "alltoallv", "allgather", "gather", "scatter", "reduce"} <= ops
     cart = {r["params"]["comm"] for r in records("mpibench-cart")}
@@ -39,36 +63,51 @@ def test_mpibench_collectives():
 
 
 def test_osu():
-    assert find("osu_bw", "bw", 1048576)["figures"]["bandwidth"]["value"] == 23002.45
-    assert find("osu_latency", "latency", 1)["figures"]["latency"]["value"] == 0.28
-    assert find("osu_allreduce", "allreduce", 65536)["figures"]["avg"]["value"] == 15.89
+    bw = find("osu_bw", "bw", 1048576)["figures"]["bandwidth"]
+    # all bytes over all time: the mean of the times; one direction
+    assert bw == {"value": 23002.45, "unit": "MB/s", "stat": "mean", "of": "time", "better": "higher",
+                  "accounting": counted()}
+    assert find("osu_latency", "latency", 1)["figures"]["latency"] == time_fig(ns(0.28), "mean")
+    assert find("osu_allreduce", "allreduce", 65536)["figures"]["avg"] == time_fig(ns(15.89), "mean")
     full = find("osu_latency_full", "latency", 16384)
-    assert {k: v["value"] for k, v in full["figures"].items()} == {"latency": 1.73, "latency_min": 1.69,
-                                                                    "latency_max": 1.81}
+    assert {k: (v["value"], v["stat"]) for k, v in full["figures"].items()} == {
+        "latency": (ns(1.73), "mean"), "latency_min": (ns(1.69), "min"), "latency_max": (ns(1.81), "max")}
     assert full["params"]["iters"] == 1000
-    assert find("osu_bibw", "bibw", 65536)["benchmark"] == "p2p"
+    bibw = find("osu_bibw", "bibw", 65536)
+    assert bibw["benchmark"] == "p2p" and bibw["figures"]["bandwidth"]["accounting"] == counted("application", 2)
 
 
 def test_imb():
     pp = find("imb-pingpong-allreduce", "pingpong", 65536)
     assert pp["params"] == {"iters": 640, "ranks": 2}
-    assert pp["figures"]["latency"]["value"] == 4.42 and pp["figures"]["bandwidth"]["value"] == 14813.06
+    assert pp["figures"]["latency"] == time_fig(ns(4.42), "mean")
+    # IMB's PingPong: one message over its one-way time (half a round trip)
+    assert pp["figures"]["bandwidth"] == {"value": 14813.06, "unit": "MB/s", "stat": "mean", "of": "time",
+                                          "better": "higher", "accounting": counted()}
     ar = find("imb-pingpong-allreduce", "allreduce", 65536)
-    assert ar["benchmark"] == "coll" and ar["figures"]["max"]["value"] == 19.07
+    assert ar["benchmark"] == "coll" and ar["figures"]["max"] == time_fig(ns(19.07), "max")
+    assert ar["figures"]["busbw"]["accounting"] == counted("bus", 1, 1.0)
     barrier = find("imb-alltoall-np4", "barrier", 0)
-    assert barrier["figures"]["avg"]["value"] == 0.90 and barrier["params"]["ranks"] == 4
+    assert barrier["figures"]["avg"]["value"] == ns(0.90) and barrier["params"]["ranks"] == 4
+    assert find("imb-alltoall-np4", "alltoall", 1024)["figures"]["busbw"]["accounting"] == counted("bus", 1, 0.75)
     doc = json.loads(imported()["imb-pingpong-allreduce"].read_text())
     assert doc["execution_time"] == "2026-11-21T05:48:14Z" and doc["complete"]
 
 
 def test_stream_and_thebandwidthbenchmark():
     copy = find("stream-mccalpin-1t", "copy", 2 * 125000000 * 8)  # dataset: two arrays, as movebench mem
-    assert copy["figures"]["bandwidth"] == {"value": 21485.1, "unit": "MB/s", "stat": "min"}
-    assert copy["figures"]["time_min"]["value"] == 0.093088 and copy["params"]["threads"] == 1
+    # STREAM's rate: its kernel's loads and stores (no write-allocate) over the least time
+    assert copy["figures"]["bandwidth"] == {"value": 21485.1, "unit": "MB/s", "stat": "min", "of": "time",
+                                            "better": "higher", "accounting": counted()}
+    assert copy["figures"]["time_min"] == time_fig(pytest.approx(0.093088e9, rel=1e-12), "min")
+    assert copy["params"]["threads"] == 1
     doc = json.loads(imported()["stream-mccalpin-1t"].read_text())
     assert doc["validated"] is True and doc["benchmark"] == "mem"
     triad = find("thebandwidthbenchmark-1t", "triad", 3 * 1000000000)
     assert triad["figures"]["bandwidth"]["unit"] == "GB/s" and triad["figures"]["flops"]["value"] == 1.27
+    assert triad["figures"]["bandwidth"]["accounting"] == counted()
+    assert triad["figures"]["flops"] == {"value": 1.27, "unit": "GFlop/s", "stat": "min", "of": "time",
+                                         "better": "higher"}
     assert len(records("bwbench-4t")) == 8 and records("bwbench-4t")[0]["params"]["threads"] == 4
 
 
@@ -79,6 +118,10 @@ def test_hpcc_beff_json():
     assert last["samples"][3] == pytest.approx(0.000130013)  # given in ms
     assert last["stats"]["min"] == pytest.approx(6.8891e-05) and last["params"]["looplength"] == 5
     assert doc["results"]["b_eff"]["value"] == pytest.approx(22061624.19637537)
+    # every rank's messages to both ring neighbours over the slowest rank's least time
+    assert doc["results"]["b_eff"]["accounting"] == counted("application", 2)
+    assert (last["figures"]["bandwidth"]["stat"], last["figures"]["bandwidth"]["of"]) == ("min", "time")
+    assert last["figures"]["bandwidth"]["accounting"] == counted("application", 2)
     assert doc["device"] == "Intel(R) FPGA Emulation Device" and doc["validated"]
 
 
@@ -92,6 +135,10 @@ def test_nvbandwidth():
     assert len(bw) == 6
     lat = [r for r in recs if "latency" in r["figures"]]
     assert [r["figures"]["latency"]["value"] for r in lat] == [794.71, 801.23]
+    # the median over its trials of each trial's rate or time
+    h2d = next(r for r in recs if r["operation"] == "host_to_device_memcpy_ce")["figures"]["bandwidth"]
+    assert (h2d["stat"], h2d["of"], h2d["accounting"]) == ("median", "rate", counted())
+    assert lat[0]["figures"]["latency"] == time_fig(794.71, "median")
 
 
 def test_imported_data_compares_with_the_same_tools_other_run():
@@ -160,4 +207,5 @@ def test_one_collective_from_two_tools_side_by_side():
 def test_osu_message_rate_columns():
     r = find("osu_mbw_mr", "mbw_mr", 8192)
     assert r["figures"]["bandwidth"]["value"] == 9123.45
-    assert r["figures"]["message_rate"] == {"value": 1113702.39, "unit": "1", "stat": "mean"}
+    assert r["figures"]["message_rate"] == {"value": 1113702.39, "unit": "1/s", "stat": "mean", "of": "time",
+                                            "better": "higher"}

@@ -43,7 +43,8 @@ def test_filters_by_operation_size_and_benchmark():
 
 def test_latency_view_of_a_chase():
     table = report_json("table", results()["lat"], "--view", "latency")
-    assert table["columns"][5] == "lat [ns]"
+    assert table["columns"][5:7] == ["figure", "lat [ns]"]
+    assert {r["figure"] for r in table["rows"]} == {"min of times (best)"}
     assert [r["bytes"] for r in table["rows"]] == sorted(r["bytes"] for r in table["rows"])
     assert all(0 < r["lat [ns]"] < 1e6 for r in table["rows"])
 

@@ -28,7 +28,7 @@ Record sample_record() {
   r.bytes = 3000;
   r.params = {{"threads", 2}};
   r.samples = {0.002, 0.001, 0.003};
-  r.figures = {{"bandwidth", 3.0, "MB/s", "min"}};
+  r.figures = {Figure::bandwidth("bandwidth", 3e6, Stat::kMin, Of::kTime, application_bytes())};
   return r;
 }
 }  // namespace
@@ -219,5 +219,59 @@ TEST(AtomicFile, ReplacesWholeAndLeavesNothingBehind) {
 TEST(Report, ParsableLineHasAFixedOrder) {
   Record r = sample_record();
   EXPECT_EQ(parsable_line(r, r.figures[0]),
-            "MOVEBENCH_RESULT name=mem.triad metric=bandwidth value=3 unit=MB/s stat=min bytes=3000 threads=2");
+            "MOVEBENCH_RESULT name=mem.triad metric=bandwidth value=3 unit=MB/s stat=min of=time better=higher "
+            "accounting=application bytes=3000 threads=2");
+  const Figure latency = Figure::latency("latency", 2.5e-6, Stat::kMedian);
+  EXPECT_EQ(parsable_line(r, latency),
+            "MOVEBENCH_RESULT name=mem.triad metric=latency value=2500 unit=ns stat=median of=time better=lower "
+            "bytes=3000 threads=2");
+}
+
+// The vocabulary of docs/results.md: every figure says its statistic, what
+// it is of, which way is better and (bandwidths) which bytes it counts, in
+// the one unit set; a figure reads back as it was written.
+TEST(Figure, CarriesItsVocabularyAndReadsBack) {
+  const Figure busbw = Figure::bandwidth("busbw", 3e9, Stat::kMax, Of::kTime, bus_bytes(1.5), Scale::kGiga);
+  const nlohmann::json j = busbw.to_json();
+  EXPECT_EQ(j, nlohmann::json::parse(R"({"value": 3.0, "unit": "GB/s", "stat": "max", "of": "time",
+      "better": "higher", "accounting": {"bytes": "bus", "directions": 1, "factor": 1.5}})"));
+  const Figure back = Figure::from_json("busbw", j);
+  EXPECT_EQ(back.to_json(), j);
+  EXPECT_EQ(accounting_token(*back.accounting()), "bus*1.5");
+  EXPECT_EQ(accounting_token(application_bytes(2)), "application/both");
+  EXPECT_EQ(accounting_token(write_allocate_bytes()), "write_allocate");
+
+  const Figure rate = Figure::bandwidth("bandwidth_min", 2e6, Stat::kMin, Of::kRate, application_bytes());
+  EXPECT_EQ(rate.to_json()["of"], "rate");
+  EXPECT_EQ(rate.to_json()["unit"], "MB/s");
+  EXPECT_DOUBLE_EQ(rate.value(), 2.0);
+
+  const Figure latency = Figure::latency("avg", 17.3e-6, Stat::kMean);
+  EXPECT_EQ(latency.unit(), "ns");  // every latency in ns, whatever the command prints
+  EXPECT_DOUBLE_EQ(latency.value(), 17300);
+  EXPECT_FALSE(latency.to_json().contains("accounting"));
+  EXPECT_EQ(latency.to_json()["better"], "lower");
+
+  const Figure flops = Figure::flop_rate("flops", 4e9, Stat::kMin, Of::kTime, Scale::kGiga);
+  EXPECT_EQ(flops.unit(), "GFlop/s");
+  EXPECT_DOUBLE_EQ(flops.value(), 4.0);
+
+  EXPECT_EQ(scale_of_unit("KB/s"), Scale::kKilo);
+  EXPECT_THROW(scale_of_unit("MiB/s"), std::invalid_argument);
+  EXPECT_THROW(Figure::from_json("x", nlohmann::json::parse(R"({"value": 1, "unit": "us", "stat": "min"})")),
+               std::invalid_argument);
+  const auto best =
+      nlohmann::json::parse(R"({"value": 1, "unit": "ns", "stat": "best", "of": "time", "better": "lower"})");
+  EXPECT_THROW(Figure::from_json("x", best), std::invalid_argument);  // version 1's word
+}
+
+TEST(Report, WritesSchemaVersionTwoAndResultsWithTheVocabulary) {
+  Report report("p2p", {}, {});
+  EXPECT_EQ(report.document()["schema_version"], 2);
+  report.set_result(Figure::latency("p2p.latency", 1.5e-6, Stat::kMean));
+  const auto& result = report.document()["results"]["p2p.latency"];
+  EXPECT_EQ(result["unit"], "ns");
+  EXPECT_DOUBLE_EQ(result["value"].get<double>(), 1500);
+  EXPECT_EQ(result["stat"], "mean");
+  EXPECT_EQ(result["of"], "time");
 }

@@ -9,6 +9,7 @@ import statistics
 
 from .. import __version__
 from ..model import MAX_FLOAT, MAX_INT, ReportError, check_document
+from ..vocabulary import bus_factor
 
 NUMBER = re.compile(r"^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$")
 
@@ -46,8 +47,33 @@ def stats_of(samples: list):
             "max": max(samples), "stddev": statistics.pstdev(samples), "count": len(samples)}
 
 
-def figure(value: float, unit: str, stat: str) -> dict:
-    return {"value": number(value), "unit": unit, "stat": stat}
+# The figures' vocabulary (docs/results.md): each importer says, from its
+# tool's source, which statistic a printed figure is, of the times or of the
+# rates, and which bytes a bandwidth counts. Times become ns, as movebench
+# writes every time.
+TO_NS = {"s": 1e9, "ms": 1e6, "us": 1e3, "ns": 1.0}
+
+
+def time_figure(value, unit: str, stat: str) -> dict:
+    """A time printed in `unit` (s, ms, us, ns), in ns."""
+    return {"value": number(number(value) * TO_NS[unit]), "unit": "ns", "stat": stat, "of": "time",
+            "better": "lower"}
+
+
+def counted(kind: str = "application", directions: int = 1, factor: float = 1.0) -> dict:
+    """Which bytes a bandwidth counts: application, write_allocate, algorithm, bus (times factor)."""
+    return {"bytes": kind, "directions": directions, "factor": factor}
+
+
+def bandwidth_figure(value, unit: str, stat: str, of: str, accounting: dict) -> dict:
+    """A bandwidth in B/s, KB/s, MB/s or GB/s (decimal, as every tool imported prints them)."""
+    return {"value": number(value), "unit": unit, "stat": stat, "of": of, "better": "higher",
+            "accounting": accounting}
+
+
+def rate_figure(value, unit: str, stat: str, of: str = "time") -> dict:
+    """Another rate: MFlop/s, GFlop/s, 1/s (messages per second)."""
+    return {"value": number(value), "unit": unit, "stat": stat, "of": of, "better": "higher"}
 
 
 def record(benchmark: str, operation: str, size: int, params: dict, figures: dict, samples=()) -> dict:
@@ -83,7 +109,7 @@ def document(path: pathlib.Path, tool: str, records: list, settings: dict, *, wh
     top = benchmarks[0] if len(benchmarks) == 1 else "import"
     stamp = iso_time(when, path)
     doc = {
-        "schema_version": 1, "name": f"movebench {top}", "benchmark": top, "version": __version__,
+        "schema_version": 2, "name": f"movebench {top}", "benchmark": top, "version": __version__,
         "git_commit": "", "config_time": stamp, "execution_time": stamp, "end_time": None,
         "command_line": ["movebench-report", "import", str(path)], "device": device,
         "host": {"hostname": "", "cpu_model": "", "logical_cpus": 1, "caches": [], "memory_bytes": 0,
@@ -106,13 +132,14 @@ WHOLE_BUFFER = {"alltoall", "allgather", "gather", "scatter", "reducescatter", "
 
 
 def collective_bandwidth(op: str, size: int, ranks: int | None, seconds: float) -> dict:
-    """algbw and busbw figures in GB/s from the slowest rank's time; {} where undefined."""
+    """algbw and busbw figures in GB/s from the slowest rank's time (the max
+    over the ranks); {} where undefined."""
     if not ranks or seconds <= 0 or size <= 0 or op == "barrier":
         return {}
     moved = size * ranks if op in WHOLE_BUFFER else size
-    factor = 2 * (ranks - 1) / ranks if op == "allreduce" else 1.0 if op in ("bcast", "reduce") \
-        else (ranks - 1) / ranks
+    factor = bus_factor(op, ranks)
     algbw = moved / seconds / 1e9
     if not algbw <= MAX_FLOAT:  # a size or time at the edge of the range: no bandwidth to say
         return {}
-    return {"algbw": figure(algbw, "GB/s", "max"), "busbw": figure(algbw * factor, "GB/s", "max")}
+    return {"algbw": bandwidth_figure(algbw, "GB/s", "max", "time", counted("algorithm")),
+            "busbw": bandwidth_figure(algbw * factor, "GB/s", "max", "time", counted("bus", 1, factor))}

@@ -5,14 +5,21 @@ from __future__ import annotations
 import re
 
 from .columns import numeric_row, split_label
-from .common import collective_bandwidth, count, document, figure, record
+from .common import bandwidth_figure, collective_bandwidth, count, counted, document, rate_figure, record, \
+    time_figure
 
 NAME = "Intel MPI Benchmarks"
 BLOCK = re.compile(r"^#\s*Benchmarking\s+(\S+)")
 PROCS = re.compile(r"^#\s*#processes\s*=\s*(\d+)")
 P2P = {"pingpong", "pingping", "sendrecv", "exchange", "uniband", "biband"}
+# IMB's throughput counts both directions for these (Sendrecv 2X/t,
+# Exchange 4X/t: to and from both neighbours, Biband both ways); PingPong,
+# PingPing and Uniband one message's bytes over its one-way time.
+BOTH_DIRECTIONS = {"sendrecv", "exchange", "biband"}
 FIGURES = {"t": "latency", "t_avg": "avg", "t_min": "min", "t_max": "max", "Mbytes/sec": "bandwidth",
            "Msg/sec": "message_rate"}
+# t[usec] is the mean over the repetitions; t_avg, t_min, t_max are over the ranks.
+STATS = {"latency": "mean", "avg": "mean", "min": "min", "max": "max", "bandwidth": "mean", "message_rate": "mean"}
 
 
 def detect(text: str) -> bool:
@@ -49,15 +56,21 @@ def row_record(bench: str, procs, labels: list, row: list):
     if procs:
         params["ranks"] = procs
     figures = {}
+    op = bench.lower()
     for label, value in values.items():
         name, unit = split_label(label)
         key = FIGURES.get(name) or FIGURES.get(label)
-        if key and unit:
-            figures[key] = figure(value, unit, {"avg": "mean", "latency": "mean", "bandwidth": "mean"}.get(key, key))
+        if key == "bandwidth" and unit == "MB/s":
+            accounting = counted("application", 2 if op in BOTH_DIRECTIONS else 1)
+            figures[key] = bandwidth_figure(value, unit, STATS[key], "time", accounting)
+        elif key == "message_rate":
+            figures[key] = rate_figure(value, "1/s", STATS[key])
+        elif key and unit in ("us", "ms", "ns"):
+            figures[key] = time_figure(value, unit, STATS[key])
         else:
             params[re.sub(r"\W+", "_", label.lower()).strip("_")] = value
-    if bench.lower() in P2P:
-        return record("p2p", bench.lower(), size, params, figures)
-    slowest = figures.get("max", figures.get("latency", {})).get("value", 0) * 1e-6
-    figures.update(collective_bandwidth(bench.lower(), size, procs, slowest))
-    return record("coll", bench.lower(), size, params, figures)
+    if op in P2P:
+        return record("p2p", op, size, params, figures)
+    slowest = figures.get("max", figures.get("latency", {})).get("value", 0) * 1e-9
+    figures.update(collective_bandwidth(op, size, procs, slowest))
+    return record("coll", op, size, params, figures)

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import re
 
-from .common import collective_bandwidth, count, document, figure, number, record
+from .common import collective_bandwidth, count, document, number, record, time_figure
 
 NAME = "mpiBench"
 LINE = re.compile(r"^(?P<op>\w+)\s+Bytes:\s*(?P<bytes>\d+)\s+Iters:\s*(?P<iters>\d+)\s+Avg:\s*(?P<avg>[\d.eE+-]+)"
@@ -26,7 +26,8 @@ def parse(text: str, path):
             params = {"iters": count(m["iters"]), "comm": m["comm"], "ranks": count(m["ranks"])}
             if len(set(hosts.values())) > 1:  # a node count only where there are several, as movebench coll
                 params["nodes"] = len(set(hosts.values()))
-            figures = {k: figure(m[k], "us", {"avg": "mean"}.get(k, k)) for k in ("avg", "min", "max")}
+            # avg, min and max over the ranks of each rank's time per call
+            figures = {k: time_figure(m[k], "us", {"avg": "mean"}.get(k, k)) for k in ("avg", "min", "max")}
             op, size = m["op"].lower(), count(m["bytes"])
             figures.update(collective_bandwidth(op, size, params["ranks"], number(m["max"]) * 1e-6))
             records.append(record("coll", op, size, params, figures))

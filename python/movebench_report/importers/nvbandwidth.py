@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from .common import count, document, figure, is_number, record
+from .common import bandwidth_figure, count, counted, document, is_number, record, time_figure
 
 NAME = "nvbandwidth"
 RUNNING = re.compile(r"^Running\s+(\w+)\.?\s*$")
@@ -46,17 +46,29 @@ def _buffer_bytes(text: str) -> int:
     return count(int(m.group(1)) * (2**20 if (m.group(2) or "").lower() == "mib" else 1))
 
 
+def cell_figure(name: str, value, unit: str) -> dict:
+    """nvbandwidth reports the median over its trials (--testSamples) of each
+    trial's bandwidth or latency. A bandwidth counts the bytes of the measured
+    copy: in the bidirectional cases, one direction while the other runs
+    (its README, "Bandwidth calculation")."""
+    if name == "latency":
+        return time_figure(value, unit, "median")
+    return bandwidth_figure(value, unit, "median", "rate", counted("application", 1))
+
+
 def row_records(testcase: str, matrix, line: str, size: int) -> list:
     fields = line.split()
     if len(fields) < 2 or not fields[0].isdigit():
         return []
     unit = {"GB/s": "GB/s", "ns": "ns", "us": "us"}.get(matrix["unit"])
     name = "latency" if matrix["what"] == "memory latency" else "bandwidth"
+    if (name == "bandwidth") != (unit == "GB/s"):
+        return []  # a matrix whose unit does not fit its quantity: nothing to say
     out = []
     for col, value in enumerate(fields[1:]):
         if unit and is_number(value):
             row, column = f"{matrix['row'].lower()}{fields[0]}", f"{matrix['col'].lower()}{col}"
             src, dst = (column, row) if matrix["arrow"] == "<-" else (row, column)
             params = {"src": src, "dst": dst, "engine": matrix["engine"]}
-            out.append(record("link", testcase, size, params, {name: figure(value, unit, "median")}))
+            out.append(record("link", testcase, size, params, {name: cell_figure(name, value, unit)}))
     return out

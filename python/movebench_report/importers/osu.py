@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from .columns import numeric_row, split_label
-from .common import FormatError, count, document, figure, record
+from .common import FormatError, bandwidth_figure, count, counted, document, rate_figure, record, time_figure
 
 NAME = "OSU Micro-Benchmarks"
 TITLE = re.compile(r"^#\s*OSU\s+(?P<api>[\w-]+)\s+(?P<title>.+?)\s+Test\s+v(?P<version>\S+)")
@@ -60,15 +60,26 @@ def parse(text: str, path):
     return document(path, NAME, records, settings)
 
 
+# OSU's latency is the mean over the iterations (the collectives': over
+# the ranks of each rank's mean, with min and max over the ranks); its
+# bandwidths are all bytes over all time; osu_bibw counts both directions,
+# osu_mbw_mr the bytes of all pairs.
+STATS = {"avg": "mean", "min": "min", "max": "max", "p50": "median", "p90": "p90", "p99": "p99"}
+BOTH_DIRECTIONS = {"bibw"}
+
+
 def row_record(bench, op, prefix, labels, row):
     params, figures = {}, {}
     for label, value in zip(labels[1:], row[1:]):
         name, unit = split_label(label)
-        if unit in ("us", "ms", "ns", "MB/s"):
-            fig = "bandwidth" if unit == "MB/s" else figure_name(name, prefix)
-            figures[fig] = figure(value, unit, "mean" if fig in (prefix, "avg", "bandwidth") else fig.split("_")[-1])
+        if unit == "MB/s":
+            accounting = counted("application", 2 if op in BOTH_DIRECTIONS else 1)
+            figures["bandwidth"] = bandwidth_figure(value, unit, "mean", "time", accounting)
+        elif unit in ("us", "ms", "ns"):
+            fig = figure_name(name, prefix)
+            figures[fig] = time_figure(value, unit, STATS["avg" if fig == prefix else fig.split("_")[-1]])
         elif name.lower().startswith("messages"):
-            figures["message_rate"] = figure(value, "1", "mean")
+            figures["message_rate"] = rate_figure(value, "1/s", "mean")
         else:
             params[re.sub(r"\W+", "_", name.lower()).strip("_")] = value
     if "iterations" in params:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from .common import count, document, figure, is_number, number, record
+from .common import bandwidth_figure, count, counted, document, is_number, number, rate_figure, record, time_figure
 
 # Arrays each kernel touches: mem records carry the dataset of the kernel
 # (array bytes x arrays), as `movebench mem` does.
@@ -39,12 +39,13 @@ def kernel_rows(text: str):
 
 
 def kernel_record(kernel: str, fields: list, unit: str, size: int, threads: int):
-    """`size`: bytes of one array."""
-    figures = {"bandwidth": figure(fields[0], unit, "min")}
+    """`size`: bytes of one array. Both tools count each kernel's loads and
+    stores (no write-allocate) over the best (least) time."""
+    figures = {"bandwidth": bandwidth_figure(fields[0], unit, "min", "time", counted("application"))}
     if len(fields) == 5 and is_number(fields[1]):  # TheBandwidthBenchmark's flop rate
-        figures["flops"] = figure(fields[1], unit.replace("B/s", "Flop/s"), "min")
+        figures["flops"] = rate_figure(fields[1], unit.replace("B/s", "Flop/s"), "min")
     for name, value in zip(("time_avg", "time_min", "time_max"), fields[-3:]):
-        figures[name] = figure(value, "s", name.split("_")[1].replace("avg", "mean"))
+        figures[name] = time_figure(value, "s", name.split("_")[1].replace("avg", "mean"))
     op = kernel.lower()
     return record("mem", op, size * ARRAYS.get(op, 1), {"threads": threads}, figures)
 

@@ -8,6 +8,7 @@
 #include "core/buffer.hpp"
 #include "core/errors.hpp"
 #include "core/sizes.hpp"
+#include "core/vocabulary.hpp"
 #include "link/figures.hpp"
 #include "link/link_bench.hpp"
 
@@ -66,18 +67,22 @@ class LinkCommand : public Command {
     app.add_option("--host-memory", kinds_,
                    fmt::format("Host memory kinds, comma-separated: {} (default: all the backend has)",
                                kind_names(all_host_kinds())));
-    app.add_option("--sizes", sizes_, "Bytes per transfer: list or range (1K:64M, 2^10..2^26)")
+    app.add_option(vocabulary::names("", vocabulary::kSizesBytes, "--sizes"), sizes_,
+                   vocabulary::help(vocabulary::kSizesBytes, "per transfer, a list or range (1K:64M, 2^10..2^26)"))
         ->capture_default_str();
     app.add_option("--fine", fine_, "Sizes per octave between the powers of two of --sizes (a finer sweep)")
         ->capture_default_str();
-    app.add_option("-c,--count", opt_.count, "Tests per size (hdl_single_engine's -c)")->capture_default_str();
+    app.add_option(vocabulary::names("-c", vocabulary::kRepetitions, "--count"), opt_.count,
+                   vocabulary::help(vocabulary::kRepetitions, "tests per size (hdl_single_engine's -c)"))
+        ->capture_default_str();
     app.add_option("--batch", opt_.batch, "Transfers queued behind the gate per test")->capture_default_str();
     app.add_option("--ring-bytes", ring_, "latency: host memory chased by the device")->capture_default_str();
     app.add_option("--steps", opt_.steps, "latency: dependent loads of the N-word chase")
         ->check(CLI::Range(1.0, 1073741824.0))->capture_default_str();
     app.add_option("--write-bytes", write_, "latency: bytes of the device's write burst into host memory")
         ->capture_default_str();
-    app.add_option("--roundtrip-sizes", roundtrip_, "latency: sizes of the small-copy round trip")
+    app.add_option("--roundtrip-sizes-bytes,--roundtrip-sizes", roundtrip_,
+                   "latency: sizes of the small-copy round trip, in bytes")
         ->capture_default_str();
     app.add_option("--roundtrips", opt_.roundtrips, "latency: round trips per size")->capture_default_str();
   }
@@ -154,7 +159,7 @@ class LinkCommand : public Command {
     if (opt_.write_bytes < 4 || opt_.write_bytes % 4 || opt_.write_bytes > (1ull << 30)) {
       throw UsageError("--write-bytes must be whole 32-bit words, from 4 bytes to 1 GiB");
     }
-    if (opt_.count < 1) throw UsageError(fmt::format("invalid --count '{}': 1 or more", opt_.count));
+    if (opt_.count < 1) throw UsageError(fmt::format("invalid --repetitions (-c, --count) '{}': 1 or more", opt_.count));
     if (opt_.batch < 1 || opt_.batch > kMostBatch) {
       throw UsageError(fmt::format("invalid --batch '{}': 1 to {}", opt_.batch, kMostBatch));
     }

@@ -8,6 +8,7 @@
 #include "core/affinity.hpp"
 #include "core/errors.hpp"
 #include "core/sizes.hpp"
+#include "core/vocabulary.hpp"
 #include "link/pcie.hpp"
 
 namespace movebench::link {
@@ -19,7 +20,8 @@ void add_common_options(CLI::App& app, CommonOptions& o) {
   app.add_option("--device", o.choice.device,
                  "Device: index or part of its name (default: node-local MPI rank mod devices, else 0); "
                  "host backend: the worker's CPU");
-  app.add_option("--timeout", o.timeout_s, "Seconds any wait on the device may take before the run fails")
+  app.add_option(vocabulary::names(vocabulary::kTimeout), o.timeout_s,
+                 vocabulary::help(vocabulary::kTimeout, "any wait on the device may take this long before the run fails"))
       ->capture_default_str();
   app.add_flag("--corrupt-for-test", o.corrupt_for_test, "")->group("");  // tests only
 }

@@ -11,6 +11,7 @@
 #include "core/errors.hpp"
 #include "core/host_info.hpp"
 #include "core/sizes.hpp"
+#include "core/vocabulary.hpp"
 #include "mem/loaded_latency.hpp"
 #include "mem/modes.hpp"
 
@@ -19,6 +20,12 @@ namespace {
 
 using mem::MemOptions;
 using mem::Mode;
+
+// Samples per point by default: seq/tp, and latency and loaded-latency.
+constexpr int kSweepSamples = 5, kChaseSamples = 20;
+
+// The help section of names kept for older scripts.
+constexpr const char* kOlderNames = "Older names (still taken)";
 
 // 128 elements up to n, four sizes per octave (TheBandwidthBenchmark steps
 // by 1.2).
@@ -64,17 +71,23 @@ class MemCommand : public Command {
                    "Array length in elements, K/M/G suffixes (default: TheBandwidthBenchmark's 125M, less if "
                    "memory is short)");
     app.add_option("--array-bytes", array_bytes_text_, "Array length in bytes per array instead, e.g. 1GiB");
-    app.add_option("-r,--repetitions", opt_.repetitions,
-                   "Timed repetitions of every kernel (TheBandwidthBenchmark's NTIMES)")
-        ->capture_default_str();
-    app.add_option("-t,--threads", threads_text_,
-                   "Thread count, or a list (1,2,4 or 1:8) for a scaling run (default: every allowed CPU)");
+    // One count for every mode: the timed repetitions whose statistics are
+    // reported (bandwidth: calls of each kernel; the others: samples per point).
+    repetitions_option_ = app.add_option(
+        vocabulary::names("-r", vocabulary::kRepetitions), repetitions_,
+        vocabulary::help(vocabulary::kRepetitions,
+                         fmt::format("bandwidth: of every kernel (TheBandwidthBenchmark's NTIMES, default {}); seq/tp: "
+                                     "samples per kernel and size (default {}); latency, loaded-latency: samples per "
+                                     "point (default {})", MemOptions{}.repetitions, kSweepSamples, kChaseSamples)));
+    app.add_option(vocabulary::names("-t", vocabulary::kThreads), threads_text_,
+                   vocabulary::help(vocabulary::kThreads,
+                                    "a count, or a list (1,2,4 or 1:8) for a scaling run (default: every allowed CPU)"));
     app.add_option("--bind", bind_text_,
                    "Thread placement: close, spread, none, a CPU list such as 0-3,8, or auto (close; none when "
                    "OMP_PROC_BIND/OMP_PLACES ask OpenMP to place threads)")
         ->capture_default_str();
     app.add_flag("--verbose-affinity", opt_.verbose_affinity, "Print the CPU and affinity mask of every thread");
-    app.add_option("--align", opt_.alignment, "Array alignment in bytes (exactly this; a power of two)")
+    app.add_option("--align-bytes,--align", opt_.alignment, "Array alignment in bytes (exactly this; a power of two)")
         ->check(CLI::Range(1.0, 2097152.0))->capture_default_str();
     app.add_option("--type", opt_.element_type, "Element type")->check(CLI::IsMember({"double", "float"}))
         ->capture_default_str();
@@ -103,20 +116,31 @@ class MemCommand : public Command {
     app.add_option("--unit", opt_.unit, "Rate unit of the table")->check(CLI::IsMember({"MB/s", "GB/s"}))
         ->capture_default_str();
     app.add_flag("--huge-pages", opt_.huge_pages, "Back arrays with transparent huge pages");
+    app.add_option(vocabulary::names(vocabulary::kSizesElements), sizes_elements_text_,
+                   vocabulary::help(vocabulary::kSizesElements, "seq/tp: array lengths (e.g. 1K:64M:x2)"));
+    app.add_option(vocabulary::names(vocabulary::kSizesBytes), sizes_bytes_text_,
+                   vocabulary::help(vocabulary::kSizesBytes,
+                                    "seq/tp: bytes per array (whole elements); latency: working sets (e.g. 4K:256M)"));
+    // Its own option, not an alias: scripts give it beside -r (which bandwidth took).
+    samples_option_ = app.add_option("--samples", samples_,
+                                     "The older name of --repetitions in seq/tp/latency/loaded-latency (wins there over it)")
+                          ->group(kOlderNames);
     app.add_option("--sizes", sizes_text_,
-                   "seq/tp: array lengths in elements (e.g. 1K:64M:x2); latency: working sets in bytes (4K:256M)");
-    app.add_option("--point-time", opt_.point_time, "seq/tp/latency: seconds spent per kernel and size")
+                   "The older name: seq/tp array lengths in elements, latency working sets in bytes")
+        ->group(kOlderNames);
+    app.add_option(vocabulary::names("", vocabulary::kTimeBudget, "--point-time"), opt_.point_time,
+                   vocabulary::help(vocabulary::kTimeBudget,
+                                    "seq/tp per kernel and size, latency per working set, loaded-latency per delay"))
         ->capture_default_str();
-    samples_option_ =
-        app.add_option("--samples", opt_.samples, "seq/tp/latency: timed samples per point (default 5; latency 20)");
     app.add_option("--outdir", opt_.outdir, "seq/tp: folder for the data files (one per kernel)")
         ->capture_default_str();
-    app.add_option("--stride", opt_.stride, "latency: bytes per node of the chase (at least a pointer)")
+    app.add_option("--stride-bytes,--stride", opt_.stride, "latency: bytes per node of the chase (at least a pointer)")
         ->check(CLI::Range(8.0, 1073741824.0))->capture_default_str();
     // A range check before the conversion: CLI11 would take -1 as 2^64-1.
-    app.add_option("--seed", opt_.seed, "latency: seed of the random permutation")
+    app.add_option(vocabulary::names(vocabulary::kSeed), opt_.seed,
+                   vocabulary::help(vocabulary::kSeed, "latency: of the chase's random permutation"))
         ->check(CLI::Range(0.0, 9007199254740992.0))->capture_default_str();
-    app.add_option("--tlb-window", tlb_window_text_,
+    app.add_option("--tlb-window-bytes,--tlb-window", tlb_window_text_,
                    "latency, loaded-latency: the chase visits every node of one window of this many bytes before "
                    "the next (multichase's -T, 256K there); default: none, one random cycle over the working set");
     app.add_option("--chase-bytes", chase_bytes_text_,
@@ -124,7 +148,7 @@ class MemCommand : public Command {
     app.add_option("--delays", delays_text_,
                    "loaded-latency: injection delays, spin iterations after each chunk of the load, idle for none "
                    "(default: idle,200000,100000,50000,20000,10000,5000,2000,1000,500,0)");
-    app.add_option("--chunk", chunk_text_, "loaded-latency: bytes per array of each kernel call of the load")
+    app.add_option("--chunk-bytes,--chunk", chunk_text_, "loaded-latency: bytes per array of each kernel call of the load")
         ->default_str("16K");
     app.add_flag("--corrupt-for-test", corrupt_flag_, "")->group("");  // tests only
     app.add_option("--corrupt-kind", opt_.corrupt_for_test, "")->group("");  // tests only: value, swap, skip
@@ -217,16 +241,19 @@ class MemCommand : public Command {
         throw UsageError(fmt::format("--shape {}: this build has no streaming stores", o.shape));
       }
     }
-    if (o.repetitions < 1) throw UsageError(fmt::format("invalid repetitions '{}': must be 1 or more", o.repetitions));
+    const bool chase = o.mode == Mode::kLatency || o.mode == Mode::kLoadedLatency;
+    if (repetitions_option_ && repetitions_option_->count() > 0) {
+      if (repetitions_ < 1) throw UsageError(fmt::format("invalid --repetitions '{}': must be 1 or more", repetitions_));
+      (o.mode == Mode::kBandwidth ? o.repetitions : o.samples) = repetitions_;
+    }
+    if (samples_option_ && samples_option_->count() > 0) {
+      if (samples_ < 1) throw UsageError(fmt::format("invalid --samples '{}': must be 1 or more", samples_));
+      if (o.mode != Mode::kBandwidth) o.samples = samples_;
+    }
     // Latency samples are short so that one of them is likely to run
     // undisturbed on a shared machine: the minimum is the headline.
-    if (samples_option_ && samples_option_->count() > 0 && o.samples < 1) {
-      throw UsageError(fmt::format("invalid samples '{}': must be 1 or more", o.samples));
-    }
-    const bool chase = o.mode == Mode::kLatency || o.mode == Mode::kLoadedLatency;
-    if (o.samples == 0) o.samples = chase ? 20 : 5;
-    if (o.samples < 1) throw UsageError(fmt::format("invalid samples '{}': must be 1 or more", o.samples));
-    check_seconds(o.point_time, "--point-time", 3600);
+    if (o.samples == 0) o.samples = chase ? kChaseSamples : kSweepSamples;
+    check_seconds(o.point_time, "--time-budget", 3600);
     if (!is_power_of_two(o.alignment) || o.alignment < eb || o.alignment > (1u << 21)) {
       throw UsageError(fmt::format("invalid alignment '{}': a power of two from {} to 2M", o.alignment, eb));
     }
@@ -259,7 +286,8 @@ class MemCommand : public Command {
       return;
     }
     if (o.mode == Mode::kLatency) {
-      o.latency_sizes = sizes_text_.empty() ? default_latency_sizes() : parse_size_list(sizes_text_);
+      o.latency_sizes = given_sizes(o);
+      if (o.latency_sizes.empty()) o.latency_sizes = default_latency_sizes();
       for (auto b : o.latency_sizes) {
         if (b < 2 * o.stride) throw UsageError(fmt::format("working set {} holds fewer than two nodes", b));
       }
@@ -269,7 +297,8 @@ class MemCommand : public Command {
     if (o.mode == Mode::kSeq || o.mode == Mode::kTp) check_output_folder(o.outdir, "data file folder (--outdir)");
     if (o.elements == 0) o.elements = default_elements(o, most_threads);
     if (o.mode == Mode::kSeq || o.mode == Mode::kTp) {
-      o.sweep_sizes = sizes_text_.empty() ? default_sweep_sizes(o.elements) : parse_size_list(sizes_text_);
+      o.sweep_sizes = given_sizes(o);
+      if (o.sweep_sizes.empty()) o.sweep_sizes = default_sweep_sizes(o.elements);
       if (o.sweep_sizes.empty()) throw UsageError("no sweep sizes: --elements is below 128");
       o.elements = *std::max_element(o.sweep_sizes.begin(), o.sweep_sizes.end());
     }
@@ -277,6 +306,29 @@ class MemCommand : public Command {
     const std::string arrays = fmt::format("{} arrays of {} elements", 4 * sets, o.elements);
     require_memory(checked_product(checked_product(4ull * static_cast<std::uint64_t>(sets), o.elements, arrays), eb, arrays),
                    arrays);
+  }
+
+  // The sizes of seq/tp (elements) or latency (bytes), from whichever of
+  // --sizes-elements, --sizes-bytes and the older --sizes was given; empty
+  // when none was.
+  std::vector<std::uint64_t> given_sizes(const MemOptions& o) const {
+    const int given = !sizes_elements_text_.empty() + !sizes_bytes_text_.empty() + !sizes_text_.empty();
+    if (given > 1) throw UsageError("give the sizes once: --sizes-elements, --sizes-bytes or --sizes");
+    if (given == 0) return {};
+    if (o.mode == Mode::kLatency) {
+      if (!sizes_elements_text_.empty()) throw UsageError("latency takes working sets in bytes: --sizes-bytes");
+      return parse_size_list(sizes_bytes_text_.empty() ? sizes_text_ : sizes_bytes_text_);
+    }
+    if (sizes_bytes_text_.empty()) {
+      return parse_size_list(sizes_elements_text_.empty() ? sizes_text_ : sizes_elements_text_);
+    }
+    const std::uint64_t eb = o.element_bytes();
+    std::vector<std::uint64_t> elements;
+    for (auto b : parse_size_list(sizes_bytes_text_)) {
+      if (b % eb) throw UsageError(fmt::format("size {} B is not a whole number of {} elements", b, o.element_type));
+      elements.push_back(b / eb);
+    }
+    return elements;
   }
 
   // One chasing thread and threads - 1 loaders, each with its own arrays.
@@ -378,7 +430,9 @@ class MemCommand : public Command {
   MemOptions opt_;
   bool corrupt_flag_ = false;
   std::string mode_text_, elements_text_, array_bytes_text_, threads_text_, bind_text_ = "auto";
-  std::string kernels_text_, sizes_text_, tlb_window_text_, chase_bytes_text_, delays_text_, chunk_text_;
+  std::string kernels_text_, sizes_text_, sizes_elements_text_, sizes_bytes_text_, tlb_window_text_, chase_bytes_text_, delays_text_, chunk_text_;
+  int repetitions_ = 0, samples_ = 0;  // when given: opt_.repetitions or opt_.samples, by mode
+  CLI::Option* repetitions_option_ = nullptr;
   CLI::Option* samples_option_ = nullptr;
 };
 

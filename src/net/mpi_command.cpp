@@ -12,6 +12,7 @@
 
 #include "core/errors.hpp"
 #include "core/sizes.hpp"
+#include "core/vocabulary.hpp"
 
 namespace movebench::net {
 namespace {
@@ -69,23 +70,26 @@ void MpiCommand::add_options(CLI::App& app) {
 }
 
 void MpiCommand::add_all_options(CLI::App& app) {
-  app.add_option("--step-timeout", step_timeout_,
-                 "Seconds one step (one operation at one size) may take before the job is aborted")
+  app.add_option(vocabulary::names("", vocabulary::kTimeout, "--step-timeout"), step_timeout_,
+                 vocabulary::help(vocabulary::kTimeout,
+                                  "one step (one operation at one size) may take this long before the job is aborted"))
       ->capture_default_str();
   app.add_option("--fail-for-test", fail_text_, "")->group("");  // tests: hang, die, corrupt
   add_own_options(app);
 }
 
 void MpiCommand::add_check_options(CLI::App& app, bool& skip, bool& every, const std::string& every_means) {
-  app.add_flag("--skip-validation", skip,
-               "Do not check the received data (recorded: validation_skipped names this option, validated is false)");
-  app.add_flag("-C,--check-every", every, "Check every iteration: " + every_means);
+  app.add_flag(vocabulary::names(vocabulary::kSkipValidation), skip,
+               vocabulary::help(vocabulary::kSkipValidation,
+                                "do not check the received data (recorded: validation_skipped names this option, "
+                                "validated is false)"));
+  app.add_flag(vocabulary::names("-C", vocabulary::kCheckEvery), every, vocabulary::help(vocabulary::kCheckEvery, every_means));
 }
 
 void MpiCommand::check_options() {
   // A UsageError leaves other ranks' stderr quiet: every rank exits 2, and
   // only rank 0's line is seen.
-  check_seconds(step_timeout_, "--step-timeout", 86400);
+  check_seconds(step_timeout_, "--timeout", 86400);
   fail_ = parse_fail_mode(fail_text_);
   resolve();
   restore_stderr(saved_stderr_);

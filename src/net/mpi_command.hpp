@@ -27,8 +27,8 @@ class MpiCommand : public Command {
   // The options of a small run for `movebench run` (seconds, not minutes).
   virtual std::vector<std::string> suite_arguments() const = 0;
 
-  // --skip-validation and -C/--check-every, as beff and p2p take them;
-  // `every_means` says what -C checks in that benchmark.
+  // --skip-validation and -C/--check-every, as beff, coll and p2p take
+  // them; `every_means` says what -C checks in that benchmark.
   static void add_check_options(CLI::App& app, bool& skip, bool& every, const std::string& every_means);
 
   static bool is_root() { return world_rank() == 0; }

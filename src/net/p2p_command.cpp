@@ -8,6 +8,7 @@
 #include "core/buffer.hpp"
 #include "core/errors.hpp"
 #include "core/sizes.hpp"
+#include "core/vocabulary.hpp"
 #include "net/mpi_command.hpp"
 #include "net/net_commands.hpp"
 #include "net/p2p.hpp"
@@ -61,11 +62,17 @@ class P2pCommand : public MpiCommand {
  protected:
   void add_own_options(CLI::App& app) override {
     app.add_option("--tests", tests_text_, "Tests, comma-separated: latency, bw, bibw")->capture_default_str();
-    app.add_option("-m,--sizes", sizes_text_, "Message sizes, e.g. 1:4M or 8,1K,64K")->capture_default_str();
+    app.add_option(vocabulary::names("-m", vocabulary::kSizesBytes, "--sizes,--message-size"), sizes_text_,
+                   vocabulary::help(vocabulary::kSizesBytes,
+                                    "message sizes, e.g. 1:4M or 8,1K,64K; OSU's MIN: means MIN up to 4M"))
+        ->capture_default_str();
     app.add_option("--ranks", ranks_text_, "The two ranks, A,B (A times, as OSU's rank 0)")->capture_default_str();
-    iters_option_ = app.add_option("-i,--iterations", iters_, "Timed iterations per size (default: OSU's: latency 10000, 1000 above 8 KiB; bw 100, 20 above)");
+    iters_option_ = app.add_option(vocabulary::names("-i", vocabulary::kRepetitions, "--iterations"), iters_,
+                                   vocabulary::help(vocabulary::kRepetitions,
+                                                    "iterations per size (OSU's -i; default OSU's: latency 10000, 1000 "
+                                                    "above 8 KiB; bw 100, 20 above)"));
     warmup_option_ = app.add_option("-x,--warmup", warmup_, "Untimed iterations first (default: OSU's)");
-    app.add_option("-W,--window", window_, "Messages in flight for bw and bibw")->capture_default_str();
+    app.add_option("-W,--window,--window-size", window_, "Messages in flight for bw and bibw")->capture_default_str();
     add_check_options(app, skip_validation_, check_every_,
                       "after the timed loop, as many untimed rounds as timed ones, each with its own data, "
                       "checked (default: one untimed round per size)");
@@ -79,7 +86,8 @@ class P2pCommand : public MpiCommand {
       if (t == std::end(kTests)) throw UsageError(fmt::format("unknown test '{}' (latency, bw, bibw)", item));
       tests_.push_back(*t);
     }
-    sizes_ = parse_size_list(sizes_text_);
+    // OSU's "-m MIN:" (MIN up to its default largest size).
+    sizes_ = parse_size_list(sizes_text_.ends_with(':') ? sizes_text_ + kOsuLargest : sizes_text_);
     if (sizes_.empty()) throw UsageError("no message sizes");
     if (*std::max_element(sizes_.begin(), sizes_.end()) > (1ull << 30)) throw UsageError("sizes above 1G: MPI counts are ints");
     pair_ = parse_pair(ranks_text_);
@@ -93,7 +101,7 @@ class P2pCommand : public MpiCommand {
   }
 
   std::vector<std::string> suite_arguments() const override {
-    return {"-m", "1,8,1K,64K,1M", "-i", "50", "--step-timeout", "30"};
+    return {"--sizes-bytes", "1,8,1K,64K,1M", "--repetitions", "50", "--timeout", "30"};
   }
 
   int run_mpi(Report& report, Watchdog& dog) override {
@@ -176,7 +184,8 @@ class P2pCommand : public MpiCommand {
     s["step_timeout_s"] = step_timeout_;
   }
 
-  std::string tests_text_ = "latency,bw,bibw", sizes_text_ = "1:4M", ranks_text_ = "0,1";
+  static constexpr const char* kOsuLargest = "4M";
+  std::string tests_text_ = "latency,bw,bibw", sizes_text_ = std::string("1:") + kOsuLargest, ranks_text_ = "0,1";
   std::vector<TestInfo> tests_;
   std::vector<std::uint64_t> sizes_;
   P2pPair pair_;

@@ -20,13 +20,6 @@ using namespace link;
 // Transfers queued behind one gate: far more than any queue overlaps.
 constexpr int kMostBatch = 4096;
 
-template <class T>
-std::vector<T> parse_names(const std::string& text, const char* what, T (*parse)(std::string_view)) {
-  std::vector<T> out;
-  for (const auto& name : parse_name_list(text, what)) out.push_back(parse(name));
-  return out;
-}
-
 Direction parse_direction(std::string_view s) {
   if (s == "read") return Direction::kRead;
   if (s == "write") return Direction::kWrite;
@@ -129,10 +122,10 @@ class LinkCommand : public Command {
     check_common_options(opt_.common);
     opt_.bandwidth = mode_ != "latency";
     opt_.latency = mode_ != "bandwidth";
-    opt_.directions = parse_names<Direction>(directions_, "direction", parse_direction);
-    opt_.paths = parse_names<Path>(paths_, "path", parse_path);
+    opt_.directions = parse_list(directions_, "direction", parse_direction);
+    opt_.paths = parse_list(paths_, "path", parse_path);
     opt_.kinds.clear();
-    if (!kinds_.empty()) opt_.kinds = parse_names<MemKind>(kinds_, "host memory", parse_host_kind);
+    if (!kinds_.empty()) opt_.kinds = parse_list(kinds_, "host memory", parse_host_kind);
     if (fine_ < 1 || fine_ > 16) throw UsageError(fmt::format("invalid --fine '{}': 1 to 16", fine_));
     opt_.sizes.clear();
     for (auto s : parse_size_list(sizes_)) {

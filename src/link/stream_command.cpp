@@ -100,12 +100,12 @@ class StreamCommand : public Command {
     designs_.clear();
     if (!designs_text_.empty()) {
       const auto known = cases();
-      for (const auto& d : parse_name_list(designs_text_, "design")) {
-        if (std::find(known.begin(), known.end(), "stream." + d) == known.end()) {
+      designs_ = parse_list(designs_text_, "design", [&](std::string_view d) {
+        if (std::find(known.begin(), known.end(), fmt::format("stream.{}", d)) == known.end()) {
           throw UsageError(fmt::format("unknown design '{}': offload, chunked, pipeline, persistent, graph, memops", d));
         }
-        designs_.push_back(d);
-      }
+        return std::string(d);
+      });
     }
   }
 

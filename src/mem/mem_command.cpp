@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "core/atomic_file.hpp"
 #include "core/buffer.hpp"
@@ -266,10 +267,7 @@ class MemCommand : public Command {
       if (t > cpus) throw UsageError(fmt::format("invalid threads '{}': this process may run on {} CPUs", t, cpus));
     }
     o.placement = Placement::parse(bind_text_);
-    if (!kernels_text_.empty()) {
-      o.kernels.clear();
-      for (const auto& name : parse_name_list(kernels_text_, "kernel")) o.kernels.push_back(mem::kernel_by_name(name));
-    }
+    if (!kernels_text_.empty()) o.kernels = parse_list(kernels_text_, "kernel", mem::kernel_by_name);
     const int most_threads = *std::max_element(o.threads.begin(), o.threads.end());
     if (chase) {
       if (o.stride < sizeof(void*) || o.stride % sizeof(void*)) {
@@ -346,34 +344,26 @@ class MemCommand : public Command {
     }
     o.load_chunk_bytes = chunk_text_.empty() ? 16384 : parse_size(chunk_text_);
     if (o.load_chunk_bytes < sizeof(double)) throw UsageError("--chunk is smaller than one element");
-    o.load_delays = delays_text_.empty() ? mem::default_load_delays() : parse_delays(delays_text_);
+    o.load_delays = delays_text_.empty() ? mem::default_load_delays() : parse_list(delays_text_, "--delays", parse_delay);
     const std::uint64_t loaders = static_cast<std::uint64_t>(o.threads.front() - 1);
     require_memory(o.chase_bytes + loaders * 4 * o.elements * sizeof(double),
                    fmt::format("the chase and {} loader{}' arrays", loaders, loaders == 1 ? "" : "s"));
   }
 
-  // "idle,1000,0": spin iterations, idle for no load at all.
-  static std::vector<std::int64_t> parse_delays(std::string_view text) {
-    std::vector<std::int64_t> delays;
-    for (const std::string& item : parse_name_list(text, "--delays")) {  // refuses empty items
-      if (item == "idle") {
-        delays.push_back(mem::kIdleLoad);
-        continue;
-      }
-      std::size_t used = 0;
-      long long value = -1;
-      try {
-        value = std::stoll(item, &used);
-      } catch (const std::exception&) {
-        used = 0;
-      }
-      if (used != item.size() || value < 0) {
-        throw UsageError(fmt::format("invalid delay '{}': a count of spin iterations (0 or more) or idle", item));
-      }
-      delays.push_back(value);
+  // One item of "idle,1000,0": spin iterations, idle for no load at all.
+  static std::int64_t parse_delay(std::string_view item) {
+    if (item == "idle") return mem::kIdleLoad;
+    const auto bad = [&] {
+      return UsageError(fmt::format("invalid delay '{}': a count of spin iterations (0 or more) or idle", item));
+    };
+    std::uint64_t value = 0;
+    try {
+      value = parse_whole_number(item, "delay");
+    } catch (const UsageError&) {
+      throw bad();
     }
-    if (delays.empty()) throw UsageError("--delays lists no delay");
-    return delays;
+    if (value > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) throw bad();
+    return static_cast<std::int64_t>(value);
   }
 
   // TheBandwidthBenchmark's size, halved until everything fits in half the

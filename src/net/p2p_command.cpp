@@ -32,19 +32,15 @@ constexpr TestInfo kTests[] = {
 
 // "A,B": two different ranks.
 P2pPair parse_pair(const std::string& text) {
-  const auto comma = text.find(',');
   const auto bad = [&] { return UsageError(fmt::format("invalid --ranks '{}': two different ranks, e.g. 0,1", text)); };
-  if (comma == std::string::npos) throw bad();
-  std::size_t used_a = 0, used_b = 0;
-  int a = -1, b = -1;
+  std::vector<std::uint64_t> ranks;
   try {
-    a = std::stoi(text.substr(0, comma), &used_a);
-    b = std::stoi(text.substr(comma + 1), &used_b);
-  } catch (const std::exception&) {
+    ranks = parse_list(text, "--ranks", [](std::string_view item) { return parse_whole_number(item, "rank"); });
+  } catch (const UsageError&) {
     throw bad();
   }
-  if (used_a != comma || used_b != text.size() - comma - 1 || a < 0 || b < 0 || a == b) throw bad();
-  return {a, b};
+  if (ranks.size() != 2 || ranks[0] == ranks[1] || std::max(ranks[0], ranks[1]) > (1u << 30)) throw bad();
+  return {static_cast<int>(ranks[0]), static_cast<int>(ranks[1])};
 }
 
 class P2pCommand : public MpiCommand {
@@ -80,12 +76,11 @@ class P2pCommand : public MpiCommand {
 
   void resolve() override {
     if (check_every_ && skip_validation_) throw UsageError("-C and --skip-validation contradict each other");
-    tests_.clear();
-    for (const auto& item : parse_name_list(tests_text_, "test")) {
+    tests_ = parse_list(tests_text_, "test", [](std::string_view item) {
       const auto* t = std::find_if(std::begin(kTests), std::end(kTests), [&](const TestInfo& i) { return item == i.key; });
       if (t == std::end(kTests)) throw UsageError(fmt::format("unknown test '{}' (latency, bw, bibw)", item));
-      tests_.push_back(*t);
-    }
+      return *t;
+    });
     // OSU's "-m MIN:" (MIN up to its default largest size).
     sizes_ = parse_size_list(sizes_text_.ends_with(':') ? sizes_text_ + kOsuLargest : sizes_text_);
     if (sizes_.empty()) throw UsageError("no message sizes");

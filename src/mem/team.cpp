@@ -173,6 +173,7 @@ Calibration calibrate_shapes(const Workspace<T>& ws, const Team& team, std::span
     }
     const double kernel_start = now_seconds();
     // Calls per trial so that a trial lasts about 200 us (one call on big windows).
+    constexpr double kTrialSeconds = 200e-6;
     std::size_t calls = 1;
     for (int r = 0; r < kRounds; ++r) {
       for (std::size_t c = 0; c < shapes.size(); ++c) {
@@ -196,9 +197,7 @@ Calibration calibrate_shapes(const Workspace<T>& ws, const Team& team, std::span
         }
         auto& best = timings[c].second;
         best = std::min(best, seconds / static_cast<double>(calls));
-        if (r == 0 && c == 0 && seconds < 200e-6) {
-          calls = static_cast<std::size_t>(std::min(1e5, std::ceil(200e-6 / std::max(seconds, 1e-8))));
-        }
+        if (r == 0 && c == 0 && seconds < kTrialSeconds) calls = calls_to_fill(kTrialSeconds, seconds, calls, 1, 100'000);
       }
       if (now_seconds() - kernel_start > share) break;
     }

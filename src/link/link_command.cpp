@@ -8,6 +8,7 @@
 #include "core/buffer.hpp"
 #include "core/errors.hpp"
 #include "core/sizes.hpp"
+#include "core/summary.hpp"
 #include "core/vocabulary.hpp"
 #include "link/figures.hpp"
 #include "link/link_bench.hpp"
@@ -106,15 +107,11 @@ class LinkCommand : public Command {
   }
 
   std::string suite_summary(const Report& report) const override {
-    const auto& r = report.document()["results"];
-    std::string line = suite_label(report, "link");
-    for (const char* key : {"link.copy.read.pinned", "link.copy.write.pinned", "link.copy.duplex.total.pinned"}) {
-      if (r.contains(key)) line += fmt::format(" {} {:.0f} MB/s;", key + 5, r[key]["value"].get<double>());
+    SummaryLine line(report, suite_label(report, "link"));
+    for (const char* op : {"copy.read.pinned", "copy.write.pinned", "copy.duplex.total.pinned"}) {
+      line.result(fmt::format("link.{}", op), op, {"MB/s", 0});
     }
-    if (r.contains("link.latency.first_word")) {
-      line += fmt::format(" first word {:.0f} ns", r["link.latency.first_word"]["value"].get<double>());
-    }
-    return line;
+    return line.result("link.latency.first_word", "first word", {"ns", 0}).str();
   }
 
  private:

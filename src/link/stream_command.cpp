@@ -12,6 +12,7 @@
 #include "core/errors.hpp"
 #include "core/interrupt.hpp"
 #include "core/sizes.hpp"
+#include "core/summary.hpp"
 #include "core/vocabulary.hpp"
 #include "core/stats.hpp"
 #include "link/figures.hpp"
@@ -122,15 +123,11 @@ class StreamCommand : public Command {
   }
 
   std::string suite_summary(const Report& report) const override {
-    std::string line = suite_label(report, "stream");
-    const auto& results = report.document()["results"];
-    if (results.contains("stream.launch_bound")) {
-      line += fmt::format(" launch bound {:.1f} us;", results["stream.launch_bound"]["value"].get<double>() / 1e3);
-    }
-    for (const auto& [key, value] : report.document()["results"].items()) {
-      if (key.starts_with("stream.") && key.ends_with(".latency")) line += fmt::format(" {} {:.1f} us;", key.substr(7), value["value"].get<double>() / 1e3);
-    }
-    return line;
+    const auto design = [](std::string_view d) { return fmt::format("{}.latency", d); };
+    return SummaryLine(report, suite_label(report, "stream"))
+        .result("stream.launch_bound", "launch bound", {"us", 1})
+        .results("stream.", ".latency", design, {"us", 1})
+        .str();
   }
 
  private:

@@ -12,6 +12,7 @@
 #include "core/errors.hpp"
 #include "core/host_info.hpp"
 #include "core/sizes.hpp"
+#include "core/summary.hpp"
 #include "core/vocabulary.hpp"
 #include "mem/loaded_latency.hpp"
 #include "mem/modes.hpp"
@@ -199,23 +200,14 @@ class MemCommand : public Command {
   }
 
   std::string suite_summary(const Report& report) const override {
-    std::string line = "mem: triad";
-    for (const auto& [key, value] : report.document()["results"].items()) {
-      if (!key.starts_with("mem.triad.")) continue;
-      const std::string threads = key.substr(10, key.size() - 11);
-      line += fmt::format(" {:.0f} {} with {} thread{},", value["value"].get<double>(),
-                          value["unit"].get<std::string>(), threads, threads == "1" ? "" : "s");
-    }
-    // Latency at the largest working set: main memory.
-    const nlohmann::json* deepest = nullptr;
-    for (const auto& t : report.document()["timings"]) {
-      if (t["operation"] == "latency" && (!deepest || t["bytes"] > (*deepest)["bytes"])) deepest = &t;
-    }
-    if (deepest) {
-      line += fmt::format(" latency {:.1f} ns at {}", (*deepest)["figures"]["latency"]["value"].get<double>(),
-                          format_bytes((*deepest)["bytes"].get<double>()));
-    }
-    return line;
+    const auto triad = [](std::string_view threads) {
+      return fmt::format("triad with {} thread{}", threads, threads == "1" ? "" : "s");
+    };
+    return SummaryLine(report, "mem:")
+        .results("mem.triad.", "t", triad, {"MB/s", 0})
+        // Latency at the largest working set: main memory.
+        .at_largest("mem", "latency", "latency", "latency", {"ns", 1})
+        .str();
   }
 
  private:

@@ -8,6 +8,7 @@
 #include "core/atomic_file.hpp"
 #include "core/errors.hpp"
 #include "core/sizes.hpp"
+#include "core/summary.hpp"
 #include "core/vocabulary.hpp"
 #include "net/beff.hpp"
 #include "net/beff_logic.hpp"
@@ -28,7 +29,10 @@ class BeffCommand : public MpiCommand {
   std::vector<std::string> cases() const override { return {"beff.hpcc", "beff.fpga"}; }
 
   std::string suite_summary(const Report& report) const override {
-    return summary_line(report, "beff:", {{"beff.hpcc.b_eff", "b_eff (HPCC)"}, {"beff.fpga.b_eff", "b_eff (FPGA)"}});
+    return SummaryLine(report, "beff:")
+        .result("beff.hpcc.b_eff", "b_eff (HPCC)", {"B/s"})
+        .result("beff.fpga.b_eff", "b_eff (FPGA)", {"B/s"})
+        .str();
   }
 
  protected:

@@ -11,6 +11,7 @@
 #include "core/clock.hpp"
 #include "core/errors.hpp"
 #include "core/sizes.hpp"
+#include "core/summary.hpp"
 #include "core/vocabulary.hpp"
 #include "core/stats.hpp"
 #include "net/coll_ops.hpp"
@@ -48,13 +49,9 @@ class CollCommand : public MpiCommand {
   }
 
   std::string suite_summary(const Report& report) const override {
-    std::string line = "coll (avg at the largest size):";
-    for (const auto& [key, value] : report.document()["results"].items()) {
-      if (key.starts_with("coll.") && key.ends_with(".avg")) {
-        line += fmt::format(" {} {:.2f} us;", key.substr(5, key.size() - 9), value["value"].get<double>());
-      }
-    }
-    return line;
+    return SummaryLine(report, "coll (avg at the largest size):")
+        .results("coll.", ".avg", [](std::string_view op) { return std::string(op); }, {"us", 2})
+        .str();
   }
 
  protected:

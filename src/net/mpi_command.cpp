@@ -173,16 +173,6 @@ void MpiCommand::run_local_job(Report& report, std::string& why) {
   if (status != 0) report.add_error(name(), fmt::format("local {} job ended with status {}", launcher, status));
 }
 
-std::string summary_line(const Report& report, std::string head, std::initializer_list<SummaryItem> items) {
-  const auto& results = report.document()["results"];
-  for (const auto& item : items) {
-    if (!results.contains(item.key)) continue;
-    const auto& r = results[item.key];
-    head += fmt::format(" {} {:.4g} {};", item.label, r["value"].get<double>(), r["unit"].get<std::string>());
-  }
-  return head;
-}
-
 void import_document(const nlohmann::json& doc, const std::string& benchmark, Report& report) {
   if (doc.contains("settings") && doc["settings"].contains(benchmark)) {
     report.settings(benchmark) = doc["settings"][benchmark];

@@ -2,7 +2,6 @@
 // errors printed by rank 0 only, MPI start-up, the watchdog, and the suite
 // entry (in place under a launcher, else a small local mpirun run).
 #pragma once
-#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -42,14 +41,6 @@ class MpiCommand : public Command {
   std::string fail_text_;
   int saved_stderr_ = -1;  // stderr while other ranks' usage errors are hidden
 };
-
-// One suite summary line: `head` then "label value unit;" for each of the
-// results present (four significant digits).
-struct SummaryItem {
-  const char* key;    // result name, "p2p.latency"
-  const char* label;  // "latency"
-};
-std::string summary_line(const Report& report, std::string head, std::initializer_list<SummaryItem> items);
 
 // Copies a finished child run's document (its records, results, errors and
 // checks) into `report`: how `movebench run` keeps a local mpirun job's figures.

@@ -8,6 +8,7 @@
 #include "core/buffer.hpp"
 #include "core/errors.hpp"
 #include "core/sizes.hpp"
+#include "core/summary.hpp"
 #include "core/vocabulary.hpp"
 #include "net/mpi_command.hpp"
 #include "net/net_commands.hpp"
@@ -52,7 +53,10 @@ class P2pCommand : public MpiCommand {
   std::vector<std::string> cases() const override { return {"p2p.latency", "p2p.bw", "p2p.bibw"}; }
 
   std::string suite_summary(const Report& report) const override {
-    return summary_line(report, "p2p:", {{"p2p.latency", "latency"}, {"p2p.bw", "bandwidth"}});
+    return SummaryLine(report, "p2p:")
+        .result("p2p.latency", "latency", {"us"})
+        .result("p2p.bw", "bandwidth", {"MB/s"})
+        .str();
   }
 
  protected:

@@ -92,18 +92,10 @@ class LinkCommand : public Command {
     return kExitOk;
   }
 
-  bool run_in_suite(Report& report, std::string& why) override {
-    // Bounded: 4 KiB to 1 MiB, a few tests per size, on the default device.
-    LinkOptions bounded;
-    bounded.sizes = {4096, 16384, 65536, 262144, 1u << 20};
-    bounded.count = 5;
-    bounded.batch = 4;
-    bounded.roundtrips = 50;
-    opt_ = std::move(bounded);
-    return run_on_default_device(opt_.common, report, "link", why, [&](Device& device) {
-      record_settings(report, device);
-      run_link(device, opt_, report);
-    });
+  std::vector<std::vector<std::string>> suite_runs(std::string&) const override {
+    // Bounded: 4 KiB to 1 MiB, a few tests per size, on the default device
+    // (an accelerator when one is built and present, else the host backend).
+    return {{"--sizes-bytes", "4K:1M:x4", "--repetitions", "5", "--batch", "4", "--roundtrips", "50"}};
   }
 
   std::string suite_summary(const Report& report) const override {

@@ -66,23 +66,6 @@ std::unique_ptr<Device> open_and_describe(const CommonOptions& o, Report& report
   return device;
 }
 
-bool run_on_default_device(CommonOptions& o, Report& report, const std::string& benchmark, std::string& why,
-                           const std::function<void(Device&)>& run) {
-  o = CommonOptions{};
-  std::unique_ptr<Device> device;
-  try {
-    device = open_and_describe(o, report, benchmark);
-    run(*device);
-    return true;
-  } catch (const UsageError& e) {
-    why = e.what();
-  } catch (const std::exception& e) {
-    report.add_error(benchmark + "." + (device ? device->backend() : std::string("device")), e.what());
-    why = e.what();
-  }
-  return false;
-}
-
 std::string suite_label(const Report& report, const std::string& benchmark) {
   const auto& doc = report.document();
   if (!doc.contains("link_device") || !doc["link_device"].contains("backend")) return benchmark + ":";

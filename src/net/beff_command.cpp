@@ -103,9 +103,9 @@ class BeffCommand : public MpiCommand {
     if (!dump_json_.empty()) check_output_file(dump_json_, "result copy (--dump-json)");
   }
 
-  std::vector<std::string> suite_arguments() const override {
-    return {"--max-bytes", "64K", "--random-patterns", "2", "--repetitions", "2", "--upper", "2000", "--lower", "50",
-            "--max-bytes-log2", "16", "--timeout", "30"};
+  std::vector<std::vector<std::string>> suite_runs(std::string&) const override {
+    return {{"--max-bytes", "64K", "--random-patterns", "2", "--repetitions", "2", "--upper", "2000", "--lower", "50",
+            "--max-bytes-log2", "16", "--timeout", "30"}};
   }
 
   int run_mpi(Report& report, Watchdog& dog) override {

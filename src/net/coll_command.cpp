@@ -135,9 +135,9 @@ class CollCommand : public MpiCommand {
     if (check_every_ && !checking()) throw UsageError(fmt::format("-C and {} contradict each other", skip_option()));
   }
 
-  std::vector<std::string> suite_arguments() const override {
-    return {"--min-bytes", "8", "--max-bytes", "64K", "--time-budget", "0.02", "--timeout", "30",
-            "Barrier", "Bcast", "Alltoall", "Allreduce"};
+  std::vector<std::vector<std::string>> suite_runs(std::string&) const override {
+    return {{"--min-bytes", "8", "--max-bytes", "64K", "--time-budget", "0.02", "--timeout", "30",
+            "Barrier", "Bcast", "Alltoall", "Allreduce"}};
   }
 
   int run_mpi(Report& report, Watchdog& dog) override {

@@ -118,25 +118,17 @@ int MpiCommand::run(Report& report) {
   return code;
 }
 
-bool MpiCommand::run_in_suite(Report& report, std::string& why) {
+bool MpiCommand::run_in_suite(Report& report, const std::vector<std::string>& args, std::string& why) {
   if (!under_launcher()) {
-    run_local_job(report, why);
+    run_local_job(report, args, why);
     return why.empty();
   }
-  CLI::App app;
-  add_all_options(app);
-  auto args = suite_arguments();
-  std::reverse(args.begin(), args.end());  // CLI11 takes them last first
-  app.parse(args);
-  resolve();
-  Watchdog& dog = start_mpi(name(), step_timeout_);
-  report.set_mpi(mpi_facts());
-  run_mpi(report, dog);
-  end_mpi_run(dog);
-  return true;
+  const bool ran = Command::run_in_suite(report, args, why);
+  restore_stderr(saved_stderr_);  // a usage error leaves other ranks quiet; the suite goes on
+  return ran;
 }
 
-void MpiCommand::run_local_job(Report& report, std::string& why) {
+void MpiCommand::run_local_job(Report& report, const std::vector<std::string>& args, std::string& why) {
   // The launcher of the MPI this binary was built with, found by CMake:
   // Open MPI's mpirun cannot start an MPICH binary, nor hydra an Open MPI one.
   const std::string launcher = MOVEBENCH_MPIEXEC;
@@ -158,7 +150,7 @@ void MpiCommand::run_local_job(Report& report, std::string& why) {
   if (mpi_family() == MpiFamily::kOpenMpi) flags = geteuid() == 0 ? " --oversubscribe --allow-run-as-root" : " --oversubscribe";
   std::string cmd = fmt::format("timeout -k 5 {} {} -np 2{} {} {}", kSuiteJobSeconds, shell_quote(launcher), flags,
                                 shell_quote(self.string()), name());
-  for (const auto& a : suite_arguments()) cmd += " " + shell_quote(a);
+  for (const auto& a : args) cmd += " " + shell_quote(a);
   cmd += " --json " + shell_quote(json) + " >/dev/null";
   const int status = std::system(cmd.c_str());
   std::ifstream in(json);

@@ -16,15 +16,15 @@ class MpiCommand : public Command {
   void add_options(CLI::App& app) final;
   void check_options() final;
   int run(Report& report) final;
-  bool run_in_suite(Report& report, std::string& why) final;
+  // In place under a launcher; else a small local 2-rank job of this binary
+  // with the same arguments.
+  bool run_in_suite(Report& report, const std::vector<std::string>& args, std::string& why) final;
 
  protected:
   virtual void add_own_options(CLI::App& app) = 0;
   // Semantic checks and derived settings; throws UsageError. No MPI yet.
   virtual void resolve() = 0;
   virtual int run_mpi(Report& report, Watchdog& dog) = 0;
-  // The options of a small run for `movebench run` (seconds, not minutes).
-  virtual std::vector<std::string> suite_arguments() const = 0;
 
   // --skip-validation and -C/--check-every, as beff, coll and p2p take
   // them; `every_means` says what -C checks in that benchmark.
@@ -37,7 +37,7 @@ class MpiCommand : public Command {
 
  private:
   void add_all_options(CLI::App& app);
-  void run_local_job(Report& report, std::string& why);
+  void run_local_job(Report& report, const std::vector<std::string>& args, std::string& why);
   std::string fail_text_;
   int saved_stderr_ = -1;  // stderr while other ranks' usage errors are hidden
 };

@@ -99,8 +99,8 @@ class P2pCommand : public MpiCommand {
     if (iters_option_->count() > 0 && iters_ < 1) throw UsageError("invalid -i '0': 1 or more timed iterations");
   }
 
-  std::vector<std::string> suite_arguments() const override {
-    return {"--sizes-bytes", "1,8,1K,64K,1M", "--repetitions", "50", "--timeout", "30"};
+  std::vector<std::vector<std::string>> suite_runs(std::string&) const override {
+    return {{"--sizes-bytes", "1,8,1K,64K,1M", "--repetitions", "50", "--timeout", "30"}};
   }
 
   int run_mpi(Report& report, Watchdog& dog) override {

@@ -5,17 +5,6 @@
 
 namespace movebench {
 
-double clock_resolution_seconds() {
-  double best = 1.0;
-  for (int i = 0; i < 20; ++i) {
-    const double t0 = now_seconds();
-    double t1 = now_seconds();
-    while (t1 == t0) t1 = now_seconds();
-    best = std::min(best, t1 - t0);
-  }
-  return best;
-}
-
 std::uint64_t calls_to_fill(double budget_s, double seconds, std::uint64_t calls, std::uint64_t least,
                             std::uint64_t most, Fill fill) {
   if (!(seconds > 0)) return most;

@@ -15,9 +15,6 @@ inline double now_seconds() {
   return std::chrono::duration<double>(clock::now().time_since_epoch()).count();
 }
 
-// The smallest non-zero step the clock shows, measured.
-double clock_resolution_seconds();
-
 // How a count is rounded to its budget: kAtLeast rounds up (the loop lasts
 // the budget or a little more: a sample long enough to time), kWithin down
 // (the loop ends inside the budget: mpiBench's time limit per test).
@@ -51,7 +48,9 @@ std::uint64_t calls_for_budget(Timed&& timed, double budget_s, Probe probe, std:
   std::uint64_t n = probe.first;
   while (true) {
     const double seconds = timed(n);
-    if (seconds >= probe.share * budget_s || n >= probe.most) return calls_to_fill(budget_s, seconds, n, least, most, fill);
+    if (seconds >= probe.share * budget_s || n >= probe.most) {
+      return calls_to_fill(budget_s, seconds, n, least, most, fill);
+    }
     n *= probe.growth;
   }
 }

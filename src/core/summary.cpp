@@ -45,7 +45,8 @@ void SummaryLine::add(std::string_view label, double value, const std::string& u
     value = value * from->factor / to->factor;
     shown_unit = std::string(shown.unit);
   }
-  const std::string number = shown.decimals < 0 ? fmt::format("{:.4g}", value) : fmt::format("{:.{}f}", value, shown.decimals);
+  const std::string number =
+      shown.decimals < 0 ? fmt::format("{:.4g}", value) : fmt::format("{:.{}f}", value, shown.decimals);
   line_ += fmt::format(" {} {} {};", label, number, shown_unit);
 }
 

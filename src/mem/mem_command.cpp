@@ -124,9 +124,9 @@ class MemCommand : public Command {
                    vocabulary::help(vocabulary::kSizesBytes,
                                     "seq/tp: bytes per array (whole elements); latency: working sets (e.g. 4K:256M)"));
     // Its own option, not an alias: scripts give it beside -r (which bandwidth took).
-    samples_option_ = app.add_option("--samples", samples_,
-                                     "The older name of --repetitions in seq/tp/latency/loaded-latency (wins there over it)")
-                          ->group(kOlderNames);
+    samples_option_ =
+        app.add_option("--samples", samples_, "The older name of --repetitions in seq/tp/latency/loaded-latency (wins there)")
+            ->group(kOlderNames);
     app.add_option("--sizes", sizes_text_,
                    "The older name: seq/tp array lengths in elements, latency working sets in bytes")
         ->group(kOlderNames);
@@ -326,7 +326,8 @@ class MemCommand : public Command {
     }
     o.load_chunk_bytes = chunk_text_.empty() ? 16384 : parse_size(chunk_text_);
     if (o.load_chunk_bytes < sizeof(double)) throw UsageError("--chunk is smaller than one element");
-    o.load_delays = delays_text_.empty() ? mem::default_load_delays() : parse_list(delays_text_, "--delays", parse_delay);
+    o.load_delays =
+        delays_text_.empty() ? mem::default_load_delays() : parse_list(delays_text_, "--delays", parse_delay);
     const std::uint64_t loaders = static_cast<std::uint64_t>(o.threads.front() - 1);
     require_memory(o.chase_bytes + loaders * 4 * o.elements * sizeof(double),
                    fmt::format("the chase and {} loader{}' arrays", loaders, loaders == 1 ? "" : "s"));
@@ -406,7 +407,8 @@ class MemCommand : public Command {
   MemOptions opt_;
   bool corrupt_flag_ = false;
   std::string mode_text_, elements_text_, array_bytes_text_, threads_text_, bind_text_ = "auto";
-  std::string kernels_text_, sizes_text_, sizes_elements_text_, sizes_bytes_text_, tlb_window_text_, chase_bytes_text_, delays_text_, chunk_text_;
+  std::string kernels_text_, sizes_text_, sizes_elements_text_, sizes_bytes_text_, tlb_window_text_;
+  std::string chase_bytes_text_, delays_text_, chunk_text_;
   int repetitions_ = 0, samples_ = 0;  // when given: opt_.repetitions or opt_.samples, by mode
   CLI::Option* repetitions_option_ = nullptr;
   CLI::Option* samples_option_ = nullptr;

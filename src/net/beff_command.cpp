@@ -70,7 +70,8 @@ class BeffCommand : public MpiCommand {
                    "says so): movebench exchanges through MPI on the CPUs, HPCC FPGA's cpu_only communication");
     // Rabenseifner's (HPCC).
     app.add_option(vocabulary::names("", vocabulary::kMaxBytes, "--max-size"), lmax_text_,
-                   vocabulary::help(vocabulary::kMaxBytes, "hpcc: L_max (default: memory per process / 128, at most 128M)"));
+                   vocabulary::help(vocabulary::kMaxBytes,
+                                    "hpcc: L_max (default: memory per process / 128, at most 128M)"));
     app.add_option("--random-patterns", hpcc_.random_patterns, "hpcc: number of random ring patterns")->capture_default_str();
     app.add_option("--loop-length", hpcc_.max_ll, "hpcc: loop length at the smallest size (and most)")->capture_default_str();
     app.add_option(vocabulary::names("", vocabulary::kTimeBudget, "--target-time"), hpcc_.target_s,

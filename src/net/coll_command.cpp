@@ -74,7 +74,7 @@ class CollCommand : public MpiCommand {
                    "Time limit for any single test in microseconds (mpiBench's -t; 0 = none; 50000 when none of -i, "
                    "-t and --time-budget is given)");
     budget_opt_ = app.add_option(vocabulary::names(vocabulary::kTimeBudget), time_budget_s_,
-                                 vocabulary::help(vocabulary::kTimeBudget, "any single test's time limit (-t in seconds)"));
+                                 vocabulary::help(vocabulary::kTimeBudget, "a single test's limit (-t in seconds)"));
     app.add_option("-d", ndims_, "Number of Cartesian dimensions to split processes in (0 = MPI_COMM_WORLD only)")
         ->capture_default_str();
     app.add_option("-p", part_size_, "Minimum partition size: halve MPI_COMM_WORLD down to it (0 = none)")

@@ -11,6 +11,7 @@
 #include "core/errors.hpp"
 #include "core/interrupt.hpp"
 #include "core/launcher.hpp"
+#include "core/vocabulary.hpp"
 #include "link/link_command.hpp"
 #include "mem/mem_command.hpp"
 #include "net/net_commands.hpp"
@@ -107,7 +108,8 @@ int main(int argc, char** argv) {
   std::vector<Entry> entries;
   auto add = [&](Command& command) {
     CLI::App* sub = app.add_subcommand(command.name(), command.summary());
-    sub->add_option("--json", output.json_path, "Write the result document (JSON) to this file");
+    sub->add_option(vocabulary::names(vocabulary::kJson), output.json_path,
+                    vocabulary::help(vocabulary::kJson, "write it (JSON) to this file"));
     sub->add_flag("--parsable", output.parsable,
                   "Also print one MOVEBENCH_RESULT line per figure (for ReFrame, JUBE, Ramble)");
     sub->add_flag("--quiet", output.quiet, "No live progress line on the terminal (it is never drawn when stderr is not one)");

@@ -11,6 +11,7 @@
 #include <set>
 
 #include "core/errors.hpp"
+#include "core/sizes.hpp"
 
 namespace movebench {
 namespace {
@@ -37,20 +38,16 @@ std::vector<int> cpus_of(const cpu_set_t& set) {
 
 std::vector<int> parse_cpu_list(std::string_view text) {
   std::vector<int> cpus;
-  std::size_t start = 0;
-  while (start <= text.size()) {
-    auto end = text.find(',', start);
-    auto item = text.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start);
-    auto dash = item.find('-');
-    if (dash == std::string_view::npos) {
+  for (const std::string& item : parse_name_list(text, "CPU")) {
+    const auto dash = item.find('-');
+    if (dash == std::string::npos) {
       cpus.push_back(parse_cpu(item, text));
     } else {
-      int lo = parse_cpu(item.substr(0, dash), text), hi = parse_cpu(item.substr(dash + 1), text);
+      const std::string_view range(item);
+      int lo = parse_cpu(range.substr(0, dash), text), hi = parse_cpu(range.substr(dash + 1), text);
       if (lo > hi) throw UsageError(fmt::format("invalid CPU list '{}': range goes down", text));
       for (int c = lo; c <= hi; ++c) cpus.push_back(c);
     }
-    if (end == std::string_view::npos) break;
-    start = end + 1;
   }
   return cpus;
 }

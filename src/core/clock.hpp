@@ -1,9 +1,11 @@
-// The one clock every timed loop uses, and how to size a loop to a budget.
+// The one clock every timed loop uses, and the one way to size a loop to a
+// time budget.
 #pragma once
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstddef>
+#include <cstdint>
 
 namespace movebench {
 
@@ -13,27 +15,44 @@ inline double now_seconds() {
   return std::chrono::duration<double>(clock::now().time_since_epoch()).count();
 }
 
-// The smallest non-zero step the clock shows, measured.
-double clock_resolution_seconds();
+// How a count is rounded to its budget: kAtLeast rounds up (the loop lasts
+// the budget or a little more: a sample long enough to time), kWithin down
+// (the loop ends inside the budget: mpiBench's time limit per test).
+enum class Fill { kAtLeast, kWithin };
 
-// How many calls of `call` fill `budget_s`: one priming call (untimed, it
-// pays for first touch and warm-up), then a few timed calls to estimate the
-// cost of one; clamped to [min_calls, max_calls].
-template <class Call>
-std::size_t calls_for_budget(Call&& call, double budget_s, std::size_t min_calls,
-                             std::size_t max_calls) {
-  call();
-  std::size_t probes = 0;
-  const double start = now_seconds();
-  double elapsed = 0;
-  do {
-    call();
-    ++probes;
-    elapsed = now_seconds() - start;
-  } while (elapsed < budget_s / 20 && probes < max_calls);
-  const double per_call = elapsed / static_cast<double>(probes);
-  const double wanted = per_call > 0 ? budget_s / per_call : static_cast<double>(max_calls);
-  return std::clamp(static_cast<std::size_t>(std::ceil(wanted)), min_calls, max_calls);
+// How many calls fill `budget_s`, from `seconds` measured for `calls` calls,
+// clamped to [least, most] (least <= most). A measurement of no time at all (a clock too
+// coarse for the calls) gives `most`. Every benchmark that sizes a loop to a
+// time uses it, each with its upstream tool's own estimate of `seconds`:
+// mpiBench's five-call estimate (coll), HPCC's time per iteration at the
+// previous size (beff), or a probe (calls_for_budget, mem).
+std::uint64_t calls_to_fill(double budget_s, double seconds, std::uint64_t calls, std::uint64_t least,
+                            std::uint64_t most, Fill fill = Fill::kAtLeast);
+
+// How the probe of calls_for_budget grows: from `first` calls, times
+// `growth`, until one probe lasts `share` of the budget or reaches `most`.
+struct Probe {
+  std::uint64_t first = 1;
+  std::uint64_t growth = 2;
+  double share = 0.25;
+  std::uint64_t most = std::uint64_t{1} << 30;
+};
+
+// Probes with `timed(n)` (runs n calls, returns their seconds) and returns
+// the count that fills `budget_s`, from the last probe. A probe is real work:
+// `timed` is where a caller counts the calls it made (mem's validation
+// replays them all).
+template <class Timed>
+std::uint64_t calls_for_budget(Timed&& timed, double budget_s, Probe probe, std::uint64_t least, std::uint64_t most,
+                               Fill fill = Fill::kAtLeast) {
+  std::uint64_t n = probe.first;
+  while (true) {
+    const double seconds = timed(n);
+    if (seconds >= probe.share * budget_s || n >= probe.most) {
+      return calls_to_fill(budget_s, seconds, n, least, most, fill);
+    }
+    n *= probe.growth;
+  }
 }
 
 }  // namespace movebench

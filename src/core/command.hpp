@@ -30,11 +30,20 @@ class Command {
   // The command as the user called it. Returns an exit code.
   virtual int run(Report& report) = 0;
 
-  // `movebench run`: the same benchmark with bounded defaults (about a
-  // minute for everything on two cores). Returns false when this machine or
-  // build cannot run it, with the reason in `why`.
-  virtual bool run_in_suite(Report& report, std::string& why) = 0;
-  // One line for the suite summary, from what run_in_suite added.
+  // `movebench run`: this benchmark's bounded runs (about a minute for
+  // everything on two cores), each given as the command line a user would
+  // type: its own options, so that the suite's defaults are written the way
+  // the docs and --help describe them. None: not in this suite, with the
+  // reason in `why`.
+  virtual std::vector<std::vector<std::string>> suite_runs(std::string& why) const = 0;
+  // Runs one of them into `report` on a command as the user gets it: parses
+  // `args` as main() parses a user's, checks, runs. Returns false when this
+  // machine or build cannot run it (a UsageError: no device, no launcher),
+  // with the reason in `why`; a failure while running is recorded in the
+  // report and also returns false.
+  virtual bool run_in_suite(Report& report, const std::vector<std::string>& args, std::string& why);
+  // One line for the suite summary, from what the runs added
+  // (core/summary.hpp's SummaryLine).
   virtual std::string suite_summary(const Report& report) const = 0;
 };
 

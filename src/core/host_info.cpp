@@ -12,6 +12,7 @@
 
 #include "build_info.hpp"
 #include "core/affinity.hpp"
+#include "core/sizes.hpp"
 
 extern char** environ;
 
@@ -131,12 +132,8 @@ nlohmann::json environment_facts() {
 
 nlohmann::json build_facts() {
   nlohmann::json backends = nlohmann::json::array();
-  std::string_view list = build::backends;
-  while (!list.empty()) {
-    auto comma = list.find(',');
-    backends.push_back(std::string(list.substr(0, comma)));
-    list = comma == std::string_view::npos ? std::string_view{} : list.substr(comma + 1);
-  }
+  const std::string_view list = build::backends;
+  if (!list.empty()) backends = parse_name_list(list, "backend");
   return {{"compiler", build::compiler},
           {"cxx_flags", build::cxx_flags},
           {"build_type", build::build_type},

@@ -136,6 +136,8 @@ std::vector<std::uint64_t> parse_size_list(std::string_view text) {
   return std::move(out.values);
 }
 
+std::uint64_t parse_whole_number(std::string_view text, std::string_view what) { return parse_whole(text, what); }
+
 std::vector<std::string> parse_name_list(std::string_view text, std::string_view what) {
   std::vector<std::string> names;
   for (auto item : split(text, ',')) {

@@ -30,7 +30,22 @@ std::vector<int> parse_count_list(std::string_view text);
 
 // A comma-separated list of names ("triad,copy"), in order. Throws
 // UsageError naming `what` on an empty list or an empty item ("a,,b", "a,").
+// The one comma-list parser: every other list is this one with its items
+// parsed (parse_list), or a list of sizes or counts above.
 std::vector<std::string> parse_name_list(std::string_view text, std::string_view what);
+
+// The items of a comma-separated list, each through `parse_one` (a name to
+// an enum value, a delay, a rank), in order; empty items refused as above.
+template <class Parse>
+auto parse_list(std::string_view text, std::string_view what, Parse parse_one) {
+  std::vector<decltype(parse_one(std::string_view{}))> out;
+  for (const std::string& item : parse_name_list(text, what)) out.push_back(parse_one(std::string_view(item)));
+  return out;
+}
+
+// A whole number (a rank, a count of spin iterations): digits only. Throws
+// UsageError naming `what` on anything else and on overflow.
+std::uint64_t parse_whole_number(std::string_view text, std::string_view what);
 
 // a * b for byte counts (sizes x arrays x element bytes): throws UsageError
 // naming `what` instead of wrapping around.

@@ -8,6 +8,8 @@
 #include "core/buffer.hpp"
 #include "core/errors.hpp"
 #include "core/sizes.hpp"
+#include "core/summary.hpp"
+#include "core/vocabulary.hpp"
 #include "link/figures.hpp"
 #include "link/link_bench.hpp"
 
@@ -18,13 +20,6 @@ using namespace link;
 
 // Transfers queued behind one gate: far more than any queue overlaps.
 constexpr int kMostBatch = 4096;
-
-template <class T>
-std::vector<T> parse_names(const std::string& text, const char* what, T (*parse)(std::string_view)) {
-  std::vector<T> out;
-  for (const auto& name : parse_name_list(text, what)) out.push_back(parse(name));
-  return out;
-}
 
 Direction parse_direction(std::string_view s) {
   if (s == "read") return Direction::kRead;
@@ -66,18 +61,22 @@ class LinkCommand : public Command {
     app.add_option("--host-memory", kinds_,
                    fmt::format("Host memory kinds, comma-separated: {} (default: all the backend has)",
                                kind_names(all_host_kinds())));
-    app.add_option("--sizes", sizes_, "Bytes per transfer: list or range (1K:64M, 2^10..2^26)")
+    app.add_option(vocabulary::names("", vocabulary::kSizesBytes, "--sizes"), sizes_,
+                   vocabulary::help(vocabulary::kSizesBytes, "per transfer, a list or range (1K:64M, 2^10..2^26)"))
         ->capture_default_str();
     app.add_option("--fine", fine_, "Sizes per octave between the powers of two of --sizes (a finer sweep)")
         ->capture_default_str();
-    app.add_option("-c,--count", opt_.count, "Tests per size (hdl_single_engine's -c)")->capture_default_str();
+    app.add_option(vocabulary::names("-c", vocabulary::kRepetitions, "--count"), opt_.count,
+                   vocabulary::help(vocabulary::kRepetitions, "tests per size (hdl_single_engine's -c)"))
+        ->capture_default_str();
     app.add_option("--batch", opt_.batch, "Transfers queued behind the gate per test")->capture_default_str();
     app.add_option("--ring-bytes", ring_, "latency: host memory chased by the device")->capture_default_str();
     app.add_option("--steps", opt_.steps, "latency: dependent loads of the N-word chase")
         ->check(CLI::Range(1.0, 1073741824.0))->capture_default_str();
     app.add_option("--write-bytes", write_, "latency: bytes of the device's write burst into host memory")
         ->capture_default_str();
-    app.add_option("--roundtrip-sizes", roundtrip_, "latency: sizes of the small-copy round trip")
+    app.add_option("--roundtrip-sizes-bytes,--roundtrip-sizes", roundtrip_,
+                   "latency: sizes of the small-copy round trip, in bytes")
         ->capture_default_str();
     app.add_option("--roundtrips", opt_.roundtrips, "latency: round trips per size")->capture_default_str();
   }
@@ -93,30 +92,18 @@ class LinkCommand : public Command {
     return kExitOk;
   }
 
-  bool run_in_suite(Report& report, std::string& why) override {
-    // Bounded: 4 KiB to 1 MiB, a few tests per size, on the default device.
-    LinkOptions bounded;
-    bounded.sizes = {4096, 16384, 65536, 262144, 1u << 20};
-    bounded.count = 5;
-    bounded.batch = 4;
-    bounded.roundtrips = 50;
-    opt_ = std::move(bounded);
-    return run_on_default_device(opt_.common, report, "link", why, [&](Device& device) {
-      record_settings(report, device);
-      run_link(device, opt_, report);
-    });
+  std::vector<std::vector<std::string>> suite_runs(std::string&) const override {
+    // Bounded: 4 KiB to 1 MiB, a few tests per size, on the default device
+    // (an accelerator when one is built and present, else the host backend).
+    return {{"--sizes-bytes", "4K:1M:x4", "--repetitions", "5", "--batch", "4", "--roundtrips", "50"}};
   }
 
   std::string suite_summary(const Report& report) const override {
-    const auto& r = report.document()["results"];
-    std::string line = suite_label(report, "link");
-    for (const char* key : {"link.copy.read.pinned", "link.copy.write.pinned", "link.copy.duplex.total.pinned"}) {
-      if (r.contains(key)) line += fmt::format(" {} {:.0f} MB/s;", key + 5, r[key]["value"].get<double>());
+    SummaryLine line(report, suite_label(report, "link"));
+    for (const char* op : {"copy.read.pinned", "copy.write.pinned", "copy.duplex.total.pinned"}) {
+      line.result(fmt::format("link.{}", op), op, {"MB/s", 0});
     }
-    if (r.contains("link.latency.first_word")) {
-      line += fmt::format(" first word {:.0f} ns", r["link.latency.first_word"]["value"].get<double>());
-    }
-    return line;
+    return line.result("link.latency.first_word", "first word", {"ns", 0}).str();
   }
 
  private:
@@ -124,10 +111,10 @@ class LinkCommand : public Command {
     check_common_options(opt_.common);
     opt_.bandwidth = mode_ != "latency";
     opt_.latency = mode_ != "bandwidth";
-    opt_.directions = parse_names<Direction>(directions_, "direction", parse_direction);
-    opt_.paths = parse_names<Path>(paths_, "path", parse_path);
+    opt_.directions = parse_list(directions_, "direction", parse_direction);
+    opt_.paths = parse_list(paths_, "path", parse_path);
     opt_.kinds.clear();
-    if (!kinds_.empty()) opt_.kinds = parse_names<MemKind>(kinds_, "host memory", parse_host_kind);
+    if (!kinds_.empty()) opt_.kinds = parse_list(kinds_, "host memory", parse_host_kind);
     if (fine_ < 1 || fine_ > 16) throw UsageError(fmt::format("invalid --fine '{}': 1 to 16", fine_));
     opt_.sizes.clear();
     for (auto s : parse_size_list(sizes_)) {
@@ -154,7 +141,7 @@ class LinkCommand : public Command {
     if (opt_.write_bytes < 4 || opt_.write_bytes % 4 || opt_.write_bytes > (1ull << 30)) {
       throw UsageError("--write-bytes must be whole 32-bit words, from 4 bytes to 1 GiB");
     }
-    if (opt_.count < 1) throw UsageError(fmt::format("invalid --count '{}': 1 or more", opt_.count));
+    if (opt_.count < 1) throw UsageError(fmt::format("invalid --repetitions (-c, --count) '{}': 1 or more", opt_.count));
     if (opt_.batch < 1 || opt_.batch > kMostBatch) {
       throw UsageError(fmt::format("invalid --batch '{}': 1 to {}", opt_.batch, kMostBatch));
     }

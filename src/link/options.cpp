@@ -8,6 +8,7 @@
 #include "core/affinity.hpp"
 #include "core/errors.hpp"
 #include "core/sizes.hpp"
+#include "core/vocabulary.hpp"
 #include "link/pcie.hpp"
 
 namespace movebench::link {
@@ -19,7 +20,8 @@ void add_common_options(CLI::App& app, CommonOptions& o) {
   app.add_option("--device", o.choice.device,
                  "Device: index or part of its name (default: node-local MPI rank mod devices, else 0); "
                  "host backend: the worker's CPU");
-  app.add_option("--timeout", o.timeout_s, "Seconds any wait on the device may take before the run fails")
+  app.add_option(vocabulary::names(vocabulary::kTimeout), o.timeout_s,
+                 vocabulary::help(vocabulary::kTimeout, "any wait on the device may take this long before the run fails"))
       ->capture_default_str();
   app.add_flag("--corrupt-for-test", o.corrupt_for_test, "")->group("");  // tests only
 }
@@ -62,23 +64,6 @@ std::unique_ptr<Device> open_and_describe(const CommonOptions& o, Report& report
   report.extra("link_device") = facts;
   std::printf("device: %s [%s backend]\n", device->name().c_str(), device->backend().c_str());
   return device;
-}
-
-bool run_on_default_device(CommonOptions& o, Report& report, const std::string& benchmark, std::string& why,
-                           const std::function<void(Device&)>& run) {
-  o = CommonOptions{};
-  std::unique_ptr<Device> device;
-  try {
-    device = open_and_describe(o, report, benchmark);
-    run(*device);
-    return true;
-  } catch (const UsageError& e) {
-    why = e.what();
-  } catch (const std::exception& e) {
-    report.add_error(benchmark + "." + (device ? device->backend() : std::string("device")), e.what());
-    why = e.what();
-  }
-  return false;
 }
 
 std::string suite_label(const Report& report, const std::string& benchmark) {

@@ -3,7 +3,6 @@
 #pragma once
 #include <CLI/CLI.hpp>
 
-#include <functional>
 #include <nlohmann/json.hpp>
 
 #include "core/report.hpp"
@@ -24,12 +23,6 @@ void check_common_options(const CommonOptions& o);
 // versions, PCIe link, NUMA node, CPUs. Prints the facts line and warnings.
 std::unique_ptr<Device> open_and_describe(const CommonOptions& o, Report& report, const std::string& benchmark);
 
-// `movebench run`: link or stream on the default device (an accelerator when
-// one is built and present, else the host backend), so that the headline
-// results name one device. Returns false with `why` when none opens, or
-// when the device fails (the error is recorded; the suite goes on).
-bool run_on_default_device(CommonOptions& o, Report& report, const std::string& benchmark, std::string& why,
-                           const std::function<void(Device&)>& run);
 // "link (cuda):": a suite summary's start, naming the device's backend.
 std::string suite_label(const Report& report, const std::string& benchmark);
 

@@ -12,6 +12,8 @@
 #include "core/errors.hpp"
 #include "core/interrupt.hpp"
 #include "core/sizes.hpp"
+#include "core/summary.hpp"
+#include "core/vocabulary.hpp"
 #include "core/stats.hpp"
 #include "link/figures.hpp"
 #include "link/link_command.hpp"
@@ -63,26 +65,27 @@ class StreamCommand : public Command {
     app.add_option("--chunks", shape_.chunks, "Chunks per pass (simple-host-streaming's # Chunks)")
         ->check(CLI::Range(1.0, static_cast<double>(1u << 20)))
         ->capture_default_str();
-    app.add_option("--chunk-count", shape_.chunk_count,
+    app.add_option("--chunk-elements,--chunk-count", shape_.chunk_count,
                    "32-bit elements per chunk (simple-host-streaming's Chunk count)")
         ->check(CLI::Range(1.0, static_cast<double>(1ull << 30)))
         ->capture_default_str();
     app.add_option("--inflight", shape_.inflight, "Chunks in flight at once")->capture_default_str();
-    app.add_option("--iterations", shape_.iterations,
-                   "Timed passes per design (simple-host-streaming's Iterations)")
+    app.add_option(vocabulary::names("", vocabulary::kRepetitions, "--iterations"), shape_.iterations,
+                   vocabulary::help(vocabulary::kRepetitions, "passes per design (simple-host-streaming's Iterations)"))
         ->capture_default_str();
     app.add_option("--designs", designs_text_,
                    "offload, chunked, pipeline, persistent, graph, memops (default: all the backend has)");
-    app.add_option("--sweep", sweep_text_,
-                   "Chunk sizes in bytes (e.g. 4K:4M:x4): the latency/throughput curve per design at a constant "
-                   "total, and the smallest chunk keeping 90% of the best throughput");
+    app.add_option(vocabulary::names("", vocabulary::kSizesBytes, "--sweep"), sweep_text_,
+                   vocabulary::help(vocabulary::kSizesBytes,
+                                    "chunk sizes to sweep (e.g. 4K:4M:x4): the latency/throughput curve per design at "
+                                    "a constant total, and the smallest chunk keeping 90% of the best throughput"));
   }
 
   void check_options() override {
     check_common_options(common_);
-    if (shape_.chunks < 1 || shape_.chunk_count < 1) throw UsageError("--chunks and --chunk-count must be 1 or more");
+    if (shape_.chunks < 1 || shape_.chunk_count < 1) throw UsageError("--chunks and --chunk-elements must be 1 or more");
     if (shape_.inflight < 1) throw UsageError(fmt::format("invalid --inflight '{}': 1 or more", shape_.inflight));
-    if (shape_.iterations < 1) throw UsageError("--iterations must be 1 or more");
+    if (shape_.iterations < 1) throw UsageError("--repetitions/--iterations must be 1 or more");
     if (shape_.chunks > (1u << 20)) throw UsageError("--chunks is above 1M");
     sweep_.clear();
     const std::uint64_t total = total_bytes();
@@ -98,12 +101,12 @@ class StreamCommand : public Command {
     designs_.clear();
     if (!designs_text_.empty()) {
       const auto known = cases();
-      for (const auto& d : parse_name_list(designs_text_, "design")) {
-        if (std::find(known.begin(), known.end(), "stream." + d) == known.end()) {
+      designs_ = parse_list(designs_text_, "design", [&](std::string_view d) {
+        if (std::find(known.begin(), known.end(), fmt::format("stream.{}", d)) == known.end()) {
           throw UsageError(fmt::format("unknown design '{}': offload, chunked, pipeline, persistent, graph, memops", d));
         }
-        designs_.push_back(d);
-      }
+        return std::string(d);
+      });
     }
   }
 
@@ -113,28 +116,24 @@ class StreamCommand : public Command {
     return kExitOk;
   }
 
-  bool run_in_suite(Report& report, std::string& why) override {
-    const Shape bounded{16, 4096, 2, 3};
-    return run_on_default_device(common_, report, "stream", why,
-                                 [&](Device& device) { run_all(device, report, bounded, {4096, 16384, 65536}); });
+  std::vector<std::vector<std::string>> suite_runs(std::string&) const override {
+    // Every design of the default device, on 16 chunks of 16 KiB, 3 passes.
+    return {{"--chunks", "16", "--chunk-elements", "4096", "--inflight", "2", "--repetitions", "3", "--sizes-bytes",
+             "4K:64K:x4"}};
   }
 
   std::string suite_summary(const Report& report) const override {
-    std::string line = suite_label(report, "stream");
-    const auto& results = report.document()["results"];
-    if (results.contains("stream.launch_bound")) {
-      line += fmt::format(" launch bound {:.1f} us;", results["stream.launch_bound"]["value"].get<double>() / 1e3);
-    }
-    for (const auto& [key, value] : report.document()["results"].items()) {
-      if (key.starts_with("stream.") && key.ends_with(".latency")) line += fmt::format(" {} {:.1f} us;", key.substr(7), value["value"].get<double>() / 1e3);
-    }
-    return line;
+    const auto design = [](std::string_view d) { return fmt::format("{}.latency", d); };
+    return SummaryLine(report, suite_label(report, "stream"))
+        .result("stream.launch_bound", "launch bound", {"us", 1})
+        .results("stream.", ".latency", design, {"us", 1})
+        .str();
   }
 
  private:
   std::uint64_t total_bytes() const {
-    const auto words = checked_product(shape_.chunks, shape_.chunk_count, "--chunks x --chunk-count");
-    return checked_product(words, 4, "--chunks x --chunk-count");
+    const auto words = checked_product(shape_.chunks, shape_.chunk_count, "--chunks x --chunk-elements");
+    return checked_product(words, 4, "--chunks x --chunk-elements");
   }
 
   std::vector<std::string> chosen(const Device& device) const {

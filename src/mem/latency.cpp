@@ -97,21 +97,20 @@ std::vector<std::size_t> ChaseRing::walk() const {
 namespace movebench::mem {
 namespace {
 
-// Loads per sample so that a sample lasts about `target` seconds.
+// Loads per sample so that a sample lasts about `target` seconds (core/clock's
+// probe, growing by four until a probe lasts a tenth of it), in whole
+// rounds of the chase's 16-load unroll. Capped: a sample is bounded in time
+// whatever the clock said.
 std::size_t loads_for(double target, void*& cursor) {
-  std::size_t probe = 1 << 12;
-  while (true) {
+  const auto timed = [&](std::uint64_t loads) {
     const double t0 = now_seconds();
-    cursor = ChaseRing::chase(cursor, probe);
-    const double t = now_seconds() - t0;
-    if (t > target / 10 || probe >= (std::size_t{1} << 34)) {
-      // Capped: a sample is bounded in time whatever the clock said.
-      const double wanted = target / std::max(t, 1e-9) * static_cast<double>(probe);
-      const auto loads = static_cast<std::size_t>(std::min(wanted, 1e10));
-      return std::max<std::size_t>(16, loads / 16 * 16);
-    }
-    probe *= 4;
-  }
+    cursor = ChaseRing::chase(cursor, loads);
+    return now_seconds() - t0;
+  };
+  const auto loads = calls_for_budget(timed, target, Probe{.first = 1 << 12, .growth = 4, .share = 0.1,
+                                                           .most = std::uint64_t{1} << 34},
+                                      16, 10'000'000'000ull, Fill::kWithin);
+  return loads / 16 * 16;
 }
 
 long context_switches() {

@@ -5,12 +5,15 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "core/atomic_file.hpp"
 #include "core/buffer.hpp"
 #include "core/errors.hpp"
 #include "core/host_info.hpp"
 #include "core/sizes.hpp"
+#include "core/summary.hpp"
+#include "core/vocabulary.hpp"
 #include "mem/loaded_latency.hpp"
 #include "mem/modes.hpp"
 
@@ -19,6 +22,12 @@ namespace {
 
 using mem::MemOptions;
 using mem::Mode;
+
+// Samples per point by default: seq/tp, and latency and loaded-latency.
+constexpr int kSweepSamples = 5, kChaseSamples = 20;
+
+// The help section of names kept for older scripts.
+constexpr const char* kOlderNames = "Older names (still taken)";
 
 // 128 elements up to n, four sizes per octave (TheBandwidthBenchmark steps
 // by 1.2).
@@ -64,17 +73,23 @@ class MemCommand : public Command {
                    "Array length in elements, K/M/G suffixes (default: TheBandwidthBenchmark's 125M, less if "
                    "memory is short)");
     app.add_option("--array-bytes", array_bytes_text_, "Array length in bytes per array instead, e.g. 1GiB");
-    app.add_option("-r,--repetitions", opt_.repetitions,
-                   "Timed repetitions of every kernel (TheBandwidthBenchmark's NTIMES)")
-        ->capture_default_str();
-    app.add_option("-t,--threads", threads_text_,
-                   "Thread count, or a list (1,2,4 or 1:8) for a scaling run (default: every allowed CPU)");
+    // One count for every mode: the timed repetitions whose statistics are
+    // reported (bandwidth: calls of each kernel; the others: samples per point).
+    repetitions_option_ = app.add_option(
+        vocabulary::names("-r", vocabulary::kRepetitions), repetitions_,
+        vocabulary::help(vocabulary::kRepetitions,
+                         fmt::format("bandwidth: of every kernel (TheBandwidthBenchmark's NTIMES, default {}); seq/tp: "
+                                     "samples per kernel and size (default {}); latency, loaded-latency: samples per "
+                                     "point (default {})", MemOptions{}.repetitions, kSweepSamples, kChaseSamples)));
+    app.add_option(vocabulary::names("-t", vocabulary::kThreads), threads_text_,
+                   vocabulary::help(vocabulary::kThreads,
+                                    "a count, or a list (1,2,4 or 1:8) for a scaling run (default: every allowed CPU)"));
     app.add_option("--bind", bind_text_,
                    "Thread placement: close, spread, none, a CPU list such as 0-3,8, or auto (close; none when "
                    "OMP_PROC_BIND/OMP_PLACES ask OpenMP to place threads)")
         ->capture_default_str();
     app.add_flag("--verbose-affinity", opt_.verbose_affinity, "Print the CPU and affinity mask of every thread");
-    app.add_option("--align", opt_.alignment, "Array alignment in bytes (exactly this; a power of two)")
+    app.add_option("--align-bytes,--align", opt_.alignment, "Array alignment in bytes (exactly this; a power of two)")
         ->check(CLI::Range(1.0, 2097152.0))->capture_default_str();
     app.add_option("--type", opt_.element_type, "Element type")->check(CLI::IsMember({"double", "float"}))
         ->capture_default_str();
@@ -103,20 +118,31 @@ class MemCommand : public Command {
     app.add_option("--unit", opt_.unit, "Rate unit of the table")->check(CLI::IsMember({"MB/s", "GB/s"}))
         ->capture_default_str();
     app.add_flag("--huge-pages", opt_.huge_pages, "Back arrays with transparent huge pages");
-    app.add_option("--sizes", sizes_text_,
-                   "seq/tp: array lengths in elements (e.g. 1K:64M:x2); latency: working sets in bytes (4K:256M)");
-    app.add_option("--point-time", opt_.point_time, "seq/tp/latency: seconds spent per kernel and size")
-        ->capture_default_str();
+    app.add_option(vocabulary::names(vocabulary::kSizesElements), sizes_elements_text_,
+                   vocabulary::help(vocabulary::kSizesElements, "seq/tp: array lengths (e.g. 1K:64M:x2)"));
+    app.add_option(vocabulary::names(vocabulary::kSizesBytes), sizes_bytes_text_,
+                   vocabulary::help(vocabulary::kSizesBytes,
+                                    "seq/tp: bytes per array (whole elements); latency: working sets (e.g. 4K:256M)"));
+    // Its own option, not an alias: scripts give it beside -r (which bandwidth took).
     samples_option_ =
-        app.add_option("--samples", opt_.samples, "seq/tp/latency: timed samples per point (default 5; latency 20)");
+        app.add_option("--samples", samples_, "The older name of --repetitions in seq/tp/latency/loaded-latency (wins there)")
+            ->group(kOlderNames);
+    app.add_option("--sizes", sizes_text_,
+                   "The older name: seq/tp array lengths in elements, latency working sets in bytes")
+        ->group(kOlderNames);
+    app.add_option(vocabulary::names("", vocabulary::kTimeBudget, "--point-time"), opt_.point_time,
+                   vocabulary::help(vocabulary::kTimeBudget,
+                                    "seq/tp per kernel and size, latency per working set, loaded-latency per delay"))
+        ->capture_default_str();
     app.add_option("--outdir", opt_.outdir, "seq/tp: folder for the data files (one per kernel)")
         ->capture_default_str();
-    app.add_option("--stride", opt_.stride, "latency: bytes per node of the chase (at least a pointer)")
+    app.add_option("--stride-bytes,--stride", opt_.stride, "latency: bytes per node of the chase (at least a pointer)")
         ->check(CLI::Range(8.0, 1073741824.0))->capture_default_str();
     // A range check before the conversion: CLI11 would take -1 as 2^64-1.
-    app.add_option("--seed", opt_.seed, "latency: seed of the random permutation")
+    app.add_option(vocabulary::names(vocabulary::kSeed), opt_.seed,
+                   vocabulary::help(vocabulary::kSeed, "latency: of the chase's random permutation"))
         ->check(CLI::Range(0.0, 9007199254740992.0))->capture_default_str();
-    app.add_option("--tlb-window", tlb_window_text_,
+    app.add_option("--tlb-window-bytes,--tlb-window", tlb_window_text_,
                    "latency, loaded-latency: the chase visits every node of one window of this many bytes before "
                    "the next (multichase's -T, 256K there); default: none, one random cycle over the working set");
     app.add_option("--chase-bytes", chase_bytes_text_,
@@ -124,7 +150,7 @@ class MemCommand : public Command {
     app.add_option("--delays", delays_text_,
                    "loaded-latency: injection delays, spin iterations after each chunk of the load, idle for none "
                    "(default: idle,200000,100000,50000,20000,10000,5000,2000,1000,500,0)");
-    app.add_option("--chunk", chunk_text_, "loaded-latency: bytes per array of each kernel call of the load")
+    app.add_option("--chunk-bytes,--chunk", chunk_text_, "loaded-latency: bytes per array of each kernel call of the load")
         ->default_str("16K");
     app.add_flag("--corrupt-for-test", corrupt_flag_, "")->group("");  // tests only
     app.add_option("--corrupt-kind", opt_.corrupt_for_test, "")->group("");  // tests only: value, swap, skip
@@ -147,50 +173,31 @@ class MemCommand : public Command {
     return kExitOk;
   }
 
-  bool run_in_suite(Report& report, std::string&) override {
-    // Bounded defaults: arrays four times the last-level cache (so memory,
-    // not cache, is measured), one thread and all threads; then latency.
-    // At most 512 MiB per array and a 512 MiB chase: a guest shown its host's
-    // whole L3 (480 MiB on the development VM) made the suite's mem part take
-    // 11 minutes with 2 GiB arrays and a chase up to 1.5 GiB.
+  std::vector<std::vector<std::string>> suite_runs(std::string&) const override {
+    // Bounded: arrays four times the last-level cache (so memory, not cache,
+    // is measured), one thread and all threads; then latency. At most 512 MiB
+    // per array and a 512 MiB chase: a guest shown its host's whole L3
+    // (480 MiB on the development VM) made the suite's mem part take 11
+    // minutes with 2 GiB arrays and a chase up to 1.5 GiB.
     constexpr std::uint64_t kSuiteMaxBytes = 512ull << 20;
-    MemOptions bw;
     const auto llc = std::max<std::uint64_t>(last_level_cache_bytes(), 8ull << 20);
-    bw.elements = std::clamp<std::uint64_t>(4 * llc / 8, 16ull << 20, kSuiteMaxBytes / 8);
+    const auto elements = std::clamp<std::uint64_t>(4 * llc / 8, 16ull << 20, kSuiteMaxBytes / 8);
     const int all = static_cast<int>(allowed_cpus().size());
-    bw.threads = all > 1 ? std::vector<int>{1, all} : std::vector<int>{1};
-    resolve(bw);
-    opt_ = bw;
-    record_settings(report);
-    mem::run_bandwidth(bw, report);
-
-    MemOptions lat;
-    lat.mode_name = "latency";
-    lat.point_time = 0.05;
-    resolve(lat);
-    std::erase_if(lat.latency_sizes, [](std::uint64_t b) { return b > kSuiteMaxBytes; });
-    mem::run_latency(lat, report);
-    return true;
+    auto chase = default_latency_sizes();
+    std::erase_if(chase, [](std::uint64_t b) { return b > kSuiteMaxBytes; });
+    return {{"bandwidth", "--elements", std::to_string(elements), "--threads", all > 1 ? fmt::format("1,{}", all) : "1"},
+            {"latency", "--time-budget", "0.05", "--sizes-bytes", fmt::format("{}", fmt::join(chase, ","))}};
   }
 
   std::string suite_summary(const Report& report) const override {
-    std::string line = "mem: triad";
-    for (const auto& [key, value] : report.document()["results"].items()) {
-      if (!key.starts_with("mem.triad.")) continue;
-      const std::string threads = key.substr(10, key.size() - 11);
-      line += fmt::format(" {:.0f} {} with {} thread{},", value["value"].get<double>(),
-                          value["unit"].get<std::string>(), threads, threads == "1" ? "" : "s");
-    }
-    // Latency at the largest working set: main memory.
-    const nlohmann::json* deepest = nullptr;
-    for (const auto& t : report.document()["timings"]) {
-      if (t["operation"] == "latency" && (!deepest || t["bytes"] > (*deepest)["bytes"])) deepest = &t;
-    }
-    if (deepest) {
-      line += fmt::format(" latency {:.1f} ns at {}", (*deepest)["figures"]["latency"]["value"].get<double>(),
-                          format_bytes((*deepest)["bytes"].get<double>()));
-    }
-    return line;
+    const auto triad = [](std::string_view threads) {
+      return fmt::format("triad with {} thread{}", threads, threads == "1" ? "" : "s");
+    };
+    return SummaryLine(report, "mem:")
+        .results("mem.triad.", "t", triad, {"MB/s", 0})
+        // Latency at the largest working set: main memory.
+        .at_largest("mem", "latency", "latency", "latency", {"ns", 1})
+        .str();
   }
 
  private:
@@ -217,16 +224,19 @@ class MemCommand : public Command {
         throw UsageError(fmt::format("--shape {}: this build has no streaming stores", o.shape));
       }
     }
-    if (o.repetitions < 1) throw UsageError(fmt::format("invalid repetitions '{}': must be 1 or more", o.repetitions));
+    const bool chase = o.mode == Mode::kLatency || o.mode == Mode::kLoadedLatency;
+    if (repetitions_option_ && repetitions_option_->count() > 0) {
+      if (repetitions_ < 1) throw UsageError(fmt::format("invalid --repetitions '{}': must be 1 or more", repetitions_));
+      (o.mode == Mode::kBandwidth ? o.repetitions : o.samples) = repetitions_;
+    }
+    if (samples_option_ && samples_option_->count() > 0) {
+      if (samples_ < 1) throw UsageError(fmt::format("invalid --samples '{}': must be 1 or more", samples_));
+      if (o.mode != Mode::kBandwidth) o.samples = samples_;
+    }
     // Latency samples are short so that one of them is likely to run
     // undisturbed on a shared machine: the minimum is the headline.
-    if (samples_option_ && samples_option_->count() > 0 && o.samples < 1) {
-      throw UsageError(fmt::format("invalid samples '{}': must be 1 or more", o.samples));
-    }
-    const bool chase = o.mode == Mode::kLatency || o.mode == Mode::kLoadedLatency;
-    if (o.samples == 0) o.samples = chase ? 20 : 5;
-    if (o.samples < 1) throw UsageError(fmt::format("invalid samples '{}': must be 1 or more", o.samples));
-    check_seconds(o.point_time, "--point-time", 3600);
+    if (o.samples == 0) o.samples = chase ? kChaseSamples : kSweepSamples;
+    check_seconds(o.point_time, "--time-budget", 3600);
     if (!is_power_of_two(o.alignment) || o.alignment < eb || o.alignment > (1u << 21)) {
       throw UsageError(fmt::format("invalid alignment '{}': a power of two from {} to 2M", o.alignment, eb));
     }
@@ -239,10 +249,7 @@ class MemCommand : public Command {
       if (t > cpus) throw UsageError(fmt::format("invalid threads '{}': this process may run on {} CPUs", t, cpus));
     }
     o.placement = Placement::parse(bind_text_);
-    if (!kernels_text_.empty()) {
-      o.kernels.clear();
-      for (const auto& name : parse_name_list(kernels_text_, "kernel")) o.kernels.push_back(mem::kernel_by_name(name));
-    }
+    if (!kernels_text_.empty()) o.kernels = parse_list(kernels_text_, "kernel", mem::kernel_by_name);
     const int most_threads = *std::max_element(o.threads.begin(), o.threads.end());
     if (chase) {
       if (o.stride < sizeof(void*) || o.stride % sizeof(void*)) {
@@ -259,7 +266,8 @@ class MemCommand : public Command {
       return;
     }
     if (o.mode == Mode::kLatency) {
-      o.latency_sizes = sizes_text_.empty() ? default_latency_sizes() : parse_size_list(sizes_text_);
+      o.latency_sizes = given_sizes(o);
+      if (o.latency_sizes.empty()) o.latency_sizes = default_latency_sizes();
       for (auto b : o.latency_sizes) {
         if (b < 2 * o.stride) throw UsageError(fmt::format("working set {} holds fewer than two nodes", b));
       }
@@ -269,7 +277,8 @@ class MemCommand : public Command {
     if (o.mode == Mode::kSeq || o.mode == Mode::kTp) check_output_folder(o.outdir, "data file folder (--outdir)");
     if (o.elements == 0) o.elements = default_elements(o, most_threads);
     if (o.mode == Mode::kSeq || o.mode == Mode::kTp) {
-      o.sweep_sizes = sizes_text_.empty() ? default_sweep_sizes(o.elements) : parse_size_list(sizes_text_);
+      o.sweep_sizes = given_sizes(o);
+      if (o.sweep_sizes.empty()) o.sweep_sizes = default_sweep_sizes(o.elements);
       if (o.sweep_sizes.empty()) throw UsageError("no sweep sizes: --elements is below 128");
       o.elements = *std::max_element(o.sweep_sizes.begin(), o.sweep_sizes.end());
     }
@@ -277,6 +286,29 @@ class MemCommand : public Command {
     const std::string arrays = fmt::format("{} arrays of {} elements", 4 * sets, o.elements);
     require_memory(checked_product(checked_product(4ull * static_cast<std::uint64_t>(sets), o.elements, arrays), eb, arrays),
                    arrays);
+  }
+
+  // The sizes of seq/tp (elements) or latency (bytes), from whichever of
+  // --sizes-elements, --sizes-bytes and the older --sizes was given; empty
+  // when none was.
+  std::vector<std::uint64_t> given_sizes(const MemOptions& o) const {
+    const int given = !sizes_elements_text_.empty() + !sizes_bytes_text_.empty() + !sizes_text_.empty();
+    if (given > 1) throw UsageError("give the sizes once: --sizes-elements, --sizes-bytes or --sizes");
+    if (given == 0) return {};
+    if (o.mode == Mode::kLatency) {
+      if (!sizes_elements_text_.empty()) throw UsageError("latency takes working sets in bytes: --sizes-bytes");
+      return parse_size_list(sizes_bytes_text_.empty() ? sizes_text_ : sizes_bytes_text_);
+    }
+    if (sizes_bytes_text_.empty()) {
+      return parse_size_list(sizes_elements_text_.empty() ? sizes_text_ : sizes_elements_text_);
+    }
+    const std::uint64_t eb = o.element_bytes();
+    std::vector<std::uint64_t> elements;
+    for (auto b : parse_size_list(sizes_bytes_text_)) {
+      if (b % eb) throw UsageError(fmt::format("size {} B is not a whole number of {} elements", b, o.element_type));
+      elements.push_back(b / eb);
+    }
+    return elements;
   }
 
   // One chasing thread and threads - 1 loaders, each with its own arrays.
@@ -294,34 +326,27 @@ class MemCommand : public Command {
     }
     o.load_chunk_bytes = chunk_text_.empty() ? 16384 : parse_size(chunk_text_);
     if (o.load_chunk_bytes < sizeof(double)) throw UsageError("--chunk is smaller than one element");
-    o.load_delays = delays_text_.empty() ? mem::default_load_delays() : parse_delays(delays_text_);
+    o.load_delays =
+        delays_text_.empty() ? mem::default_load_delays() : parse_list(delays_text_, "--delays", parse_delay);
     const std::uint64_t loaders = static_cast<std::uint64_t>(o.threads.front() - 1);
     require_memory(o.chase_bytes + loaders * 4 * o.elements * sizeof(double),
                    fmt::format("the chase and {} loader{}' arrays", loaders, loaders == 1 ? "" : "s"));
   }
 
-  // "idle,1000,0": spin iterations, idle for no load at all.
-  static std::vector<std::int64_t> parse_delays(std::string_view text) {
-    std::vector<std::int64_t> delays;
-    for (const std::string& item : parse_name_list(text, "--delays")) {  // refuses empty items
-      if (item == "idle") {
-        delays.push_back(mem::kIdleLoad);
-        continue;
-      }
-      std::size_t used = 0;
-      long long value = -1;
-      try {
-        value = std::stoll(item, &used);
-      } catch (const std::exception&) {
-        used = 0;
-      }
-      if (used != item.size() || value < 0) {
-        throw UsageError(fmt::format("invalid delay '{}': a count of spin iterations (0 or more) or idle", item));
-      }
-      delays.push_back(value);
+  // One item of "idle,1000,0": spin iterations, idle for no load at all.
+  static std::int64_t parse_delay(std::string_view item) {
+    if (item == "idle") return mem::kIdleLoad;
+    const auto bad = [&] {
+      return UsageError(fmt::format("invalid delay '{}': a count of spin iterations (0 or more) or idle", item));
+    };
+    std::uint64_t value = 0;
+    try {
+      value = parse_whole_number(item, "delay");
+    } catch (const UsageError&) {
+      throw bad();
     }
-    if (delays.empty()) throw UsageError("--delays lists no delay");
-    return delays;
+    if (value > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) throw bad();
+    return static_cast<std::int64_t>(value);
   }
 
   // TheBandwidthBenchmark's size, halved until everything fits in half the
@@ -335,6 +360,10 @@ class MemCommand : public Command {
 
   void record_settings(Report& report) const {
     auto& s = report.settings("mem");
+    // `movebench run` runs mem twice into one report: the settings are the
+    // first run's (the bandwidth table's); every record carries its own
+    // parameters.
+    if (s.contains("mode") && s["mode"] != opt_.mode_name) return;
     s["mode"] = opt_.mode_name;
     s["elements"] = opt_.elements;
     s["type"] = opt_.element_type;
@@ -378,7 +407,10 @@ class MemCommand : public Command {
   MemOptions opt_;
   bool corrupt_flag_ = false;
   std::string mode_text_, elements_text_, array_bytes_text_, threads_text_, bind_text_ = "auto";
-  std::string kernels_text_, sizes_text_, tlb_window_text_, chase_bytes_text_, delays_text_, chunk_text_;
+  std::string kernels_text_, sizes_text_, sizes_elements_text_, sizes_bytes_text_, tlb_window_text_;
+  std::string chase_bytes_text_, delays_text_, chunk_text_;
+  int repetitions_ = 0, samples_ = 0;  // when given: opt_.repetitions or opt_.samples, by mode
+  CLI::Option* repetitions_option_ = nullptr;
   CLI::Option* samples_option_ = nullptr;
 };
 

@@ -9,6 +9,7 @@
 #include <fstream>
 
 #include "core/affinity.hpp"
+#include "core/clock.hpp"
 #include "core/errors.hpp"
 #include "core/sizes.hpp"
 #include "core/interrupt.hpp"
@@ -19,24 +20,22 @@
 namespace movebench::mem {
 namespace {
 
-// Calls per sample so that a sample lasts `target` seconds: doubles the
-// count until a probe lasts a quarter of it, then scales. Counts every call
+// Calls per sample so that a sample lasts `target` seconds (core/clock's
+// probe: doubling until a probe lasts a quarter of it). Counts every call
 // made and adds up their sums, for the validation replay.
 template <class T>
 std::size_t calls_per_sample(const Workspace<T>& ws, const Team& team, Kernel k, double target,
                              std::uint64_t& calls, double& sum_total) {
   const Kernel seq[] = {k};
-  std::size_t iters = 1;
-  while (true) {
+  const auto timed = [&](std::uint64_t iters) {
     double sum = 0;
     const double t = time_sequence(ws, team, seq, 1, iters, calls, sum).front().front();
     calls += iters;
     sum_total += sum;
-    if (t >= target / 4 || iters >= (std::size_t{1} << 30)) {
-      return std::max<std::size_t>(1, static_cast<std::size_t>(std::ceil(iters * target / std::max(t, 1e-9))));
-    }
-    iters *= 2;
-  }
+    return t;
+  };
+  return calls_for_budget(timed, target, Probe{.first = 1, .growth = 2, .share = 0.25, .most = std::uint64_t{1} << 30}, 1,
+                          std::uint64_t{1} << 40);
 }
 
 std::string data_file_header(const KernelInfo& ki) {

@@ -183,8 +183,9 @@ Calibration calibrate_shapes(const Workspace<T>& ws, const Team& team, std::span
     const double kernel_start = now_seconds();
     std::vector<std::vector<double>> trials(shapes.size());
     // Calls per trial so that a trial lasts about 200 us (one call on big
-    // windows), sized by an untimed-for-the-choice first trial that also
+    // windows), sized by a first trial that counts for no candidate and
     // warms the code.
+    constexpr double kTrialSeconds = 200e-6;
     std::size_t calls = 1;
     for (int r = -1; r < kMaxCalibrationRounds; ++r) {
       for (std::size_t c = 0; c < (r < 0 ? 1 : shapes.size()); ++c) {
@@ -207,7 +208,7 @@ Calibration calibrate_shapes(const Workspace<T>& ws, const Team& team, std::span
           offset[t] += w;
         }
         if (r < 0) {
-          calls = static_cast<std::size_t>(std::clamp(std::ceil(200e-6 / std::max(seconds, 1e-8)), 1.0, 1e5));
+          if (seconds < kTrialSeconds) calls = calls_to_fill(kTrialSeconds, seconds, calls, 1, 100'000);
         } else {
           trials[c].push_back(seconds / static_cast<double>(calls));
         }

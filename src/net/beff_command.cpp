@@ -2,11 +2,14 @@
 // Rabenseifner's (HPCC) and HPCC FPGA's, docs/beff.md.
 #include <fmt/format.h>
 
+#include <cstdio>
 #include <fstream>
 
 #include "core/atomic_file.hpp"
 #include "core/errors.hpp"
 #include "core/sizes.hpp"
+#include "core/summary.hpp"
+#include "core/vocabulary.hpp"
 #include "net/beff.hpp"
 #include "net/beff_logic.hpp"
 #include "net/mpi_command.hpp"
@@ -26,7 +29,10 @@ class BeffCommand : public MpiCommand {
   std::vector<std::string> cases() const override { return {"beff.hpcc", "beff.fpga"}; }
 
   std::string suite_summary(const Report& report) const override {
-    return summary_line(report, "beff:", {{"beff.hpcc.b_eff", "b_eff (HPCC)"}, {"beff.fpga.b_eff", "b_eff (FPGA)"}});
+    return SummaryLine(report, "beff:")
+        .result("beff.hpcc.b_eff", "b_eff (HPCC)", {"B/s"})
+        .result("beff.fpga.b_eff", "b_eff (FPGA)", {"B/s"})
+        .str();
   }
 
  protected:
@@ -39,23 +45,41 @@ class BeffCommand : public MpiCommand {
     // HPCC FPGA b_eff's options.
     app.add_option("-u,--upper", fpga_.max_ll, "fpga: maximum number of repetitions per data size")->capture_default_str();
     app.add_option("-l,--lower", fpga_.min_ll, "fpga: minimum number of repetitions per data size")->capture_default_str();
-    app.add_option("--min-size", fpga_.min_exp, "fpga: minimum message size, log2 of bytes")->capture_default_str();
-    app.add_option("-m", fpga_.max_exp, "fpga: maximum message size, log2 of bytes")->capture_default_str();
+    app.add_option("--min-bytes-log2,--min-size", fpga_.min_exp, "fpga: minimum message size, log2 of bytes")
+        ->capture_default_str();
+    app.add_option("-m,--max-bytes-log2", fpga_.max_exp, "fpga: maximum message size, log2 of bytes")
+        ->capture_default_str();
     app.add_option("-o", fpga_.offset, "fpga: offset used before reducing repetitions")->capture_default_str();
     app.add_option("-d", fpga_.decrease, "fpga: number of steps the repetitions are decreased to its minimum")
         ->capture_default_str();
-    app.add_option("-n", fpga_.repetitions, "fpga: number of repetitions (the best one counts)")->capture_default_str();
+    fpga_repetitions_option_ =
+        app.add_option("-n", fpga_.repetitions, "fpga: number of repetitions, the best one counts (HPCC FPGA b_eff's "
+                                                "-n; before --repetitions for fpga)")
+            ->capture_default_str();
+    // Both definitions' count; HPCC FPGA's -n, when given too, stays the fpga one's.
+    repetitions_option_ =
+        app.add_option(vocabulary::names(vocabulary::kRepetitions), repetitions_,
+                       vocabulary::help(vocabulary::kRepetitions,
+                                        fmt::format("of every measurement of both definitions, the best one counts "
+                                                    "(default: hpcc {}, fpga {} or -n)",
+                                                    HpccOptions{}.repetitions, FpgaOptions{}.repetitions)));
     app.add_flag("--test", test_only_, "Only print the configuration (sizes, loop lengths) and exit");
     app.add_option("--dump-json", dump_json_, "fpga: also write the result document (as --json) to this file");
+    app.add_option("-f,--file", kernel_file_,
+                   "fpga: HPCC FPGA b_eff's kernel file, taken so that its command lines run, and ignored (a note "
+                   "says so): movebench exchanges through MPI on the CPUs, HPCC FPGA's cpu_only communication");
     // Rabenseifner's (HPCC).
-    app.add_option("--max-size", lmax_text_, "hpcc: L_max in bytes (default: memory per process / 128, at most 128M)");
+    app.add_option(vocabulary::names("", vocabulary::kMaxBytes, "--max-size"), lmax_text_,
+                   vocabulary::help(vocabulary::kMaxBytes,
+                                    "hpcc: L_max (default: memory per process / 128, at most 128M)"));
     app.add_option("--random-patterns", hpcc_.random_patterns, "hpcc: number of random ring patterns")->capture_default_str();
     app.add_option("--loop-length", hpcc_.max_ll, "hpcc: loop length at the smallest size (and most)")->capture_default_str();
-    app.add_option("--target-time", hpcc_.target_s, "hpcc: seconds one measurement aims at (sets the loop lengths)")
+    app.add_option(vocabulary::names("", vocabulary::kTimeBudget, "--target-time"), hpcc_.target_s,
+                   vocabulary::help(vocabulary::kTimeBudget, "hpcc: what one measurement aims at (sets the loop lengths)"))
         ->capture_default_str();
-    app.add_option("--repetitions", hpcc_.repetitions, "hpcc: repetitions per method (the best one counts)")->capture_default_str();
     // A range check before the conversion: CLI11 would take -1 as 2^64-1.
-    app.add_option("--seed", hpcc_.seed, "hpcc: seed of the random patterns")
+    app.add_option(vocabulary::names(vocabulary::kSeed), hpcc_.seed,
+                   vocabulary::help(vocabulary::kSeed, "hpcc: of the random patterns"))
         ->check(CLI::Range(0.0, 9007199254740992.0))->capture_default_str();
   }
 
@@ -65,19 +89,24 @@ class BeffCommand : public MpiCommand {
     if (fpga_.min_exp > fpga_.max_exp) throw UsageError("--min-size is above -m");
     if (fpga_.min_ll > fpga_.max_ll) throw UsageError("-l is above -u");
     if (fpga_.min_ll < 1) throw UsageError("-l must be 1 or more");
+    if (repetitions_option_->count() > 0) {
+      if (repetitions_ < 1) throw UsageError("--repetitions must be 1 or more");
+      hpcc_.repetitions = repetitions_;
+      if (fpga_repetitions_option_->count() == 0) fpga_.repetitions = repetitions_;
+    }
     if (fpga_.repetitions < 1) throw UsageError("-n must be 1 or more");
     if (fpga_.decrease < 1) throw UsageError("-d must be 1 or more");
     if (!lmax_text_.empty()) hpcc_.lmax = parse_size(lmax_text_);
     if (hpcc_.lmax > (1ull << 30)) throw UsageError("--max-size above 1G: MPI counts are ints");
     if (hpcc_.random_patterns < 1) throw UsageError("--random-patterns must be 1 or more");
-    if (hpcc_.max_ll < 1 || hpcc_.repetitions < 1) throw UsageError("--loop-length and --repetitions must be 1 or more");
-    check_seconds(hpcc_.target_s, "--target-time", 3600);
+    if (hpcc_.max_ll < 1) throw UsageError("--loop-length must be 1 or more");
+    check_seconds(hpcc_.target_s, "--time-budget", 3600);
     if (!dump_json_.empty()) check_output_file(dump_json_, "result copy (--dump-json)");
   }
 
-  std::vector<std::string> suite_arguments() const override {
-    return {"--max-size", "64K", "--random-patterns", "2", "--repetitions", "2", "-u", "2000", "-l", "50",
-            "-m", "16", "-n", "3", "--step-timeout", "30"};
+  std::vector<std::vector<std::string>> suite_runs(std::string&) const override {
+    return {{"--max-bytes", "64K", "--random-patterns", "2", "--repetitions", "2", "--upper", "2000", "--lower", "50",
+            "--max-bytes-log2", "16", "--timeout", "30"}};
   }
 
   int run_mpi(Report& report, Watchdog& dog) override {
@@ -85,6 +114,10 @@ class BeffCommand : public MpiCommand {
     if (test_only_) {
       print_configuration();
       return kExitOk;
+    }
+    if (!kernel_file_.empty() && is_root()) {
+      std::fprintf(stderr, "movebench beff: note: -f %s ignored: no FPGA kernel runs, the ranks exchange through MPI "
+                   "on the CPUs (HPCC FPGA's cpu_only communication)\n", kernel_file_.c_str());
     }
     BeffContext ctx{report, dog, step_timeout_, fail_, !skip_validation_, check_every_};
     if (skip_validation_) report.validation_skipped("--skip-validation", "received data");
@@ -134,8 +167,11 @@ class BeffCommand : public MpiCommand {
     s["step_timeout_s"] = step_timeout_;
   }
 
-  std::string definition_ = "both", lmax_text_, dump_json_;
+  std::string definition_ = "both", lmax_text_, dump_json_, kernel_file_;
   bool skip_validation_ = false, test_only_ = false, check_every_ = false;
+  int repetitions_ = 0;  // both definitions' when given
+  CLI::Option* repetitions_option_ = nullptr;
+  CLI::Option* fpga_repetitions_option_ = nullptr;
   FpgaOptions fpga_;
   HpccOptions hpcc_;
 };

@@ -5,6 +5,8 @@
 #include <numeric>
 #include <stdexcept>
 
+#include "core/clock.hpp"
+
 namespace movebench::net {
 
 std::vector<FpgaStep> fpga_schedule(unsigned min_exp, unsigned max_exp, unsigned max_ll, unsigned min_ll,
@@ -100,9 +102,7 @@ double pattern_bandwidth(std::uint64_t bytes, int messages, unsigned loop_length
 }
 
 unsigned next_loop_length(double seconds_per_iteration, double target_s, unsigned max_ll) {
-  if (!(seconds_per_iteration > 0)) return max_ll;
-  const double fits = std::ceil(target_s / seconds_per_iteration);
-  return static_cast<unsigned>(std::clamp(fits, 1.0, static_cast<double>(max_ll)));
+  return static_cast<unsigned>(calls_to_fill(target_s, seconds_per_iteration, 1, 1, max_ll));
 }
 
 double geometric_mean(std::span<const double> values) {

@@ -11,6 +11,8 @@
 #include "core/clock.hpp"
 #include "core/errors.hpp"
 #include "core/sizes.hpp"
+#include "core/summary.hpp"
+#include "core/vocabulary.hpp"
 #include "core/stats.hpp"
 #include "net/coll_ops.hpp"
 #include "net/mpi_command.hpp"
@@ -47,34 +49,41 @@ class CollCommand : public MpiCommand {
   }
 
   std::string suite_summary(const Report& report) const override {
-    std::string line = "coll (avg at the largest size):";
-    for (const auto& [key, value] : report.document()["results"].items()) {
-      if (key.starts_with("coll.") && key.ends_with(".avg")) {
-        // ns in the result; us here, as mpiBench prints it
-        line += fmt::format(" {} {:.2f} us;", key.substr(5, key.size() - 9), value["value"].get<double>() / 1e3);
-      }
-    }
-    return line;
+    return SummaryLine(report, "coll (avg at the largest size):")
+        .results("coll.", ".avg", [](std::string_view op) { return std::string(op); }, {"us", 2})
+        .str();
   }
 
  protected:
   void add_own_options(CLI::App& app) override {
     app.add_option("operations", op_names_, "Operations by name (default: mpiBench's eleven; Reduce_scatter only by name)");
-    app.add_option("-b", start_text_, "Beginning message size in bytes, K/M/G suffixes")->capture_default_str();
-    app.add_option("-e", stop_text_, "Ending message size in bytes")->capture_default_str();
-    iters_opt_ = app.add_option("-i", iters_, "Maximum number of iterations for a single test")->capture_default_str();
-    app.add_option("-m", mem_text_, "Process memory buffer limit (send+recv) in bytes")->capture_default_str();
+    app.add_option(vocabulary::names("-b", vocabulary::kMinBytes), start_text_,
+                   vocabulary::help(vocabulary::kMinBytes, "the beginning message size (mpiBench's -b), K/M/G suffixes"))
+        ->capture_default_str();
+    app.add_option(vocabulary::names("-e", vocabulary::kMaxBytes), stop_text_,
+                   vocabulary::help(vocabulary::kMaxBytes, "the ending message size (mpiBench's -e)"))
+        ->capture_default_str();
+    iters_opt_ = app.add_option(vocabulary::names("-i", vocabulary::kRepetitions), iters_,
+                                vocabulary::help(vocabulary::kRepetitions,
+                                                 "the most iterations of a single test (mpiBench's -i; fewer when the "
+                                                 "time limit ends the test first)"))
+                     ->capture_default_str();
+    app.add_option("-m,--memory-limit-bytes", mem_text_,
+                   "Process memory buffer limit (send+recv) in bytes (mpiBench's -m)")->capture_default_str();
     time_opt_ = app.add_option("-t", time_limit_us_,
-                   "Time limit for any single test in microseconds (0 = none; 50000 when neither -i nor -t is given)");
+                   "Time limit for any single test in microseconds (mpiBench's -t; 0 = none; 50000 when none of -i, "
+                   "-t and --time-budget is given)");
+    budget_opt_ = app.add_option(vocabulary::names(vocabulary::kTimeBudget), time_budget_s_,
+                                 vocabulary::help(vocabulary::kTimeBudget, "a single test's limit (-t in seconds)"));
     app.add_option("-d", ndims_, "Number of Cartesian dimensions to split processes in (0 = MPI_COMM_WORLD only)")
         ->capture_default_str();
     app.add_option("-p", part_size_, "Minimum partition size: halve MPI_COMM_WORLD down to it (0 = none)")
         ->capture_default_str();
-    app.add_flag("-c", check_once_, "Check the received data once per test (the default; see --no-check)");
-    app.add_flag("-C", check_every_, "Check the received data after every iteration (an untimed second pass)");
-    app.add_flag("--no-check", no_check_,
-                 "Do not check the received data (recorded: validation_skipped names this option, "
-                 "validated is false)");
+    app.add_flag("-c", check_once_, "Check the received data once per test (the default; see --skip-validation)");
+    add_check_options(app, skip_validation_, check_every_,
+                      "check the received data after every iteration (an untimed second pass)");
+    app.add_flag("--no-check", no_check_, "The older name of --skip-validation (recorded under this name)")
+        ->group("Older names (still taken)");
     app.add_flag("--no-barrier", no_barrier_, "No barrier between consecutive calls (mpiBench's `make nobar`)");
     app.add_flag("--per-call", per_call_,
                  "Time each call alone, the barrier between calls outside the timer (OSU's procedure)");
@@ -109,6 +118,11 @@ class CollCommand : public MpiCommand {
     if (!std::isfinite(time_limit_us_) || time_limit_us_ < 0 || time_limit_us_ > 3.6e9) {
       throw UsageError("-t must be from 0 to 3.6e9 microseconds (an hour)");
     }
+    if (budget_opt_->count() > 0) {
+      if (time_opt_->count() > 0) throw UsageError("give the time limit once: -t (microseconds) or --time-budget");
+      check_seconds(time_budget_s_, "--time-budget", 3600);
+      time_limit_us_ = time_budget_s_ * 1e6;
+    }
     // Send and receive buffers of the smallest size for one rank already
     // above -m: nothing would be measured.
     if (2 * std::max<std::uint64_t>(start_, 1) > mem_limit_) {
@@ -117,17 +131,19 @@ class CollCommand : public MpiCommand {
     }
     if (ndims_ < 0 || ndims_ > 8) throw UsageError(fmt::format("invalid -d '{}': 0 to 8", ndims_));
     if (part_size_ < 0) throw UsageError("-p must not be negative");
-    if (check_every_ && no_check_) throw UsageError("-C and --no-check contradict each other");
+    if (skip_validation_ && no_check_) throw UsageError("give --skip-validation once (--no-check is its older name)");
+    if (check_every_ && !checking()) throw UsageError(fmt::format("-C and {} contradict each other", skip_option()));
   }
 
-  std::vector<std::string> suite_arguments() const override {
-    return {"-b", "8", "-e", "64K", "-t", "20000", "--step-timeout", "30", "Barrier", "Bcast", "Alltoall", "Allreduce"};
+  std::vector<std::vector<std::string>> suite_runs(std::string&) const override {
+    return {{"--min-bytes", "8", "--max-bytes", "64K", "--time-budget", "0.02", "--timeout", "30",
+            "Barrier", "Bcast", "Alltoall", "Allreduce"}};
   }
 
   int run_mpi(Report& report, Watchdog& dog) override {
     const int n = world_size();
     // -i alone means a fixed count; neither -i nor -t: mpiBench's default limit.
-    const bool neither = iters_opt_->count() == 0 && time_opt_->count() == 0;
+    const bool neither = iters_opt_->count() == 0 && time_opt_->count() == 0 && budget_opt_->count() == 0;
     time_limit_s_ = (neither ? kDefaultTimeLimitUs : time_limit_us_) * 1e-6;
     stop_fit_ = fit_stop_to_memory(stop_, n, mem_limit_);
     if (stop_ > 0 && stop_fit_ < std::max<std::uint64_t>(start_, 1)) {
@@ -138,7 +154,7 @@ class CollCommand : public MpiCommand {
     send_ = written_buffer(capacity, 64);
     recv_ = written_buffer(capacity, 64);
     record_settings(report);
-    if (no_check_) report.validation_skipped("--no-check", "received data");
+    if (!checking()) report.validation_skipped(skip_option(), "received data");
     print_header(report);
     auto comms = make_comms();
     std::size_t steps = 0;
@@ -190,7 +206,9 @@ class CollCommand : public MpiCommand {
     return true;
   }
 
-  bool checking() const { return !no_check_; }
+  bool checking() const { return !no_check_ && !skip_validation_; }
+  // The name the skip was asked for by, for the record.
+  const char* skip_option() const { return no_check_ ? "--no-check" : "--skip-validation"; }
 
   // mpiBench's get_time: prime, estimate, fit the iterations, time; then
   // the checks, outside the timed loop.
@@ -348,7 +366,7 @@ class CollCommand : public MpiCommand {
     s["partition_size"] = part_size_;
     s["barrier"] = !no_barrier_;
     s["timing"] = per_call_ ? "per-call" : "loop";
-    s["check"] = no_check_ ? "none" : check_every_ ? "every iteration (untimed pass)" : "once per test (untimed call)";
+    s["check"] = !checking() ? "none" : check_every_ ? "every iteration (untimed pass)" : "once per test (untimed call)";
     s["estimate_iterations"] = kEstimateIters;
     s["step_timeout_s"] = step_timeout_;
     s["bus_bandwidth"] = "nccl-tests convention, docs/coll.md";
@@ -359,11 +377,13 @@ class CollCommand : public MpiCommand {
   std::string start_text_ = "0", stop_text_ = "256K", mem_text_ = "1G";
   std::uint64_t start_ = 0, stop_ = 0, stop_fit_ = 0, mem_limit_ = 0;
   int iters_ = 1000, ndims_ = 0, part_size_ = 0;
-  double time_limit_us_ = 0, time_limit_s_ = 0;
-  bool check_once_ = false, check_every_ = false, no_check_ = false, no_barrier_ = false, per_call_ = false;
+  double time_limit_us_ = 0, time_limit_s_ = 0, time_budget_s_ = 0;
+  bool check_once_ = false, check_every_ = false, no_check_ = false, skip_validation_ = false;
+  bool no_barrier_ = false, per_call_ = false;
   bool stopped_ = false;
   CLI::Option* iters_opt_ = nullptr;
   CLI::Option* time_opt_ = nullptr;
+  CLI::Option* budget_opt_ = nullptr;
   HostBuffer send_, recv_;
 };
 

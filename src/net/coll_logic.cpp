@@ -7,6 +7,8 @@
 #include <cmath>
 #include <limits>
 
+#include "core/clock.hpp"
+
 namespace movebench::net {
 
 const std::vector<CollInfo>& coll_table() {
@@ -49,13 +51,11 @@ std::uint64_t fit_stop_to_memory(std::uint64_t stop, int ranks, std::uint64_t me
 }
 
 int fit_iterations(double estimate_s, double limit_s, int max_iters, int est_iters) {
-  int limit = max_iters;
-  if (limit_s > 0) {
-    // A zero estimate (a clock too coarse for the call) means "no limit".
-    const double fits = estimate_s > 0 ? limit_s / estimate_s : std::numeric_limits<double>::max();
-    limit = static_cast<int>(std::min<double>(fits, max_iters));
-  }
-  return limit > est_iters ? limit : est_iters;
+  // Whole calls within the limit; a zero estimate (a clock too coarse for
+  // the call) means "no limit".
+  const auto most = static_cast<std::uint64_t>(std::max(max_iters, 0));
+  const auto limit = limit_s > 0 ? calls_to_fill(limit_s, estimate_s, 1, 0, most, Fill::kWithin) : most;
+  return std::max(static_cast<int>(limit), est_iters);
 }
 
 int v_count(int i, int shift, int count, int ranks) {

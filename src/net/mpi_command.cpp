@@ -12,6 +12,7 @@
 
 #include "core/errors.hpp"
 #include "core/sizes.hpp"
+#include "core/vocabulary.hpp"
 
 namespace movebench::net {
 namespace {
@@ -67,23 +68,26 @@ void MpiCommand::add_options(CLI::App& app) {
 }
 
 void MpiCommand::add_all_options(CLI::App& app) {
-  app.add_option("--step-timeout", step_timeout_,
-                 "Seconds one step (one operation at one size) may take before the job is aborted")
+  app.add_option(vocabulary::names("", vocabulary::kTimeout, "--step-timeout"), step_timeout_,
+                 vocabulary::help(vocabulary::kTimeout,
+                                  "one step (one operation at one size) may take this long before the job is aborted"))
       ->capture_default_str();
   app.add_option("--fail-for-test", fail_text_, "")->group("");  // tests: hang, die, corrupt
   add_own_options(app);
 }
 
 void MpiCommand::add_check_options(CLI::App& app, bool& skip, bool& every, const std::string& every_means) {
-  app.add_flag("--skip-validation", skip,
-               "Do not check the received data (recorded: validation_skipped names this option, validated is false)");
-  app.add_flag("-C,--check-every", every, "Check every iteration: " + every_means);
+  app.add_flag(vocabulary::names(vocabulary::kSkipValidation), skip,
+               vocabulary::help(vocabulary::kSkipValidation,
+                                "do not check the received data (recorded: validation_skipped names this option, "
+                                "validated is false)"));
+  app.add_flag(vocabulary::names("-C", vocabulary::kCheckEvery), every, vocabulary::help(vocabulary::kCheckEvery, every_means));
 }
 
 void MpiCommand::check_options() {
   // A UsageError leaves other ranks' stderr quiet: every rank exits 2, and
   // only rank 0's line is seen.
-  check_seconds(step_timeout_, "--step-timeout", 86400);
+  check_seconds(step_timeout_, "--timeout", 86400);
   fail_ = parse_fail_mode(fail_text_);
   resolve();
   restore_stderr(saved_stderr_);
@@ -112,25 +116,17 @@ int MpiCommand::run(Report& report) {
   return code;
 }
 
-bool MpiCommand::run_in_suite(Report& report, std::string& why) {
+bool MpiCommand::run_in_suite(Report& report, const std::vector<std::string>& args, std::string& why) {
   if (!under_launcher()) {
-    run_local_job(report, why);
+    run_local_job(report, args, why);
     return why.empty();
   }
-  CLI::App app;
-  add_all_options(app);
-  auto args = suite_arguments();
-  std::reverse(args.begin(), args.end());  // CLI11 takes them last first
-  app.parse(args);
-  resolve();
-  Watchdog& dog = start_mpi(name(), step_timeout_);
-  report.set_mpi(mpi_facts());
-  run_mpi(report, dog);
-  end_mpi_run(dog);
-  return true;
+  const bool ran = Command::run_in_suite(report, args, why);
+  restore_stderr(saved_stderr_);  // a usage error leaves other ranks quiet; the suite goes on
+  return ran;
 }
 
-void MpiCommand::run_local_job(Report& report, std::string& why) {
+void MpiCommand::run_local_job(Report& report, const std::vector<std::string>& args, std::string& why) {
   // The launcher of the MPI this binary was built with, found by CMake:
   // Open MPI's mpirun cannot start an MPICH binary, nor hydra an Open MPI one.
   const std::string launcher = MOVEBENCH_MPIEXEC;
@@ -152,7 +148,7 @@ void MpiCommand::run_local_job(Report& report, std::string& why) {
   if (mpi_family() == MpiFamily::kOpenMpi) flags = geteuid() == 0 ? " --oversubscribe --allow-run-as-root" : " --oversubscribe";
   std::string cmd = fmt::format("timeout -k 5 {} {} -np 2{} {} {}", kSuiteJobSeconds, shell_quote(launcher), flags,
                                 shell_quote(self.string()), name());
-  for (const auto& a : suite_arguments()) cmd += " " + shell_quote(a);
+  for (const auto& a : args) cmd += " " + shell_quote(a);
   cmd += " --json " + shell_quote(json) + " >/dev/null";
   const int status = std::system(cmd.c_str());
   std::ifstream in(json);
@@ -165,19 +161,6 @@ void MpiCommand::run_local_job(Report& report, std::string& why) {
   }
   import_document(doc, name(), report);
   if (status != 0) report.add_error(name(), fmt::format("local {} job ended with status {}", launcher, status));
-}
-
-std::string summary_line(const Report& report, std::string head, std::initializer_list<SummaryItem> items) {
-  const auto& results = report.document()["results"];
-  for (const auto& item : items) {
-    if (!results.contains(item.key)) continue;
-    const auto& r = results[item.key];
-    // Times are ns in the result; the summary says us, as OSU and mpiBench print them.
-    const bool time = r["unit"] == "ns";
-    const double value = r["value"].get<double>() / (time ? 1e3 : 1);
-    head += fmt::format(" {} {:.4g} {};", item.label, value, time ? "us" : r["unit"].get<std::string>());
-  }
-  return head;
 }
 
 void import_document(const nlohmann::json& doc, const std::string& benchmark, Report& report) {

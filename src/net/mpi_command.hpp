@@ -2,7 +2,6 @@
 // errors printed by rank 0 only, MPI start-up, the watchdog, and the suite
 // entry (in place under a launcher, else a small local mpirun run).
 #pragma once
-#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -17,18 +16,18 @@ class MpiCommand : public Command {
   void add_options(CLI::App& app) final;
   void check_options() final;
   int run(Report& report) final;
-  bool run_in_suite(Report& report, std::string& why) final;
+  // In place under a launcher; else a small local 2-rank job of this binary
+  // with the same arguments.
+  bool run_in_suite(Report& report, const std::vector<std::string>& args, std::string& why) final;
 
  protected:
   virtual void add_own_options(CLI::App& app) = 0;
   // Semantic checks and derived settings; throws UsageError. No MPI yet.
   virtual void resolve() = 0;
   virtual int run_mpi(Report& report, Watchdog& dog) = 0;
-  // The options of a small run for `movebench run` (seconds, not minutes).
-  virtual std::vector<std::string> suite_arguments() const = 0;
 
-  // --skip-validation and -C/--check-every, as beff and p2p take them;
-  // `every_means` says what -C checks in that benchmark.
+  // --skip-validation and -C/--check-every, as beff, coll and p2p take
+  // them; `every_means` says what -C checks in that benchmark.
   static void add_check_options(CLI::App& app, bool& skip, bool& every, const std::string& every_means);
 
   static bool is_root() { return world_rank() == 0; }
@@ -38,18 +37,10 @@ class MpiCommand : public Command {
 
  private:
   void add_all_options(CLI::App& app);
-  void run_local_job(Report& report, std::string& why);
+  void run_local_job(Report& report, const std::vector<std::string>& args, std::string& why);
   std::string fail_text_;
   int saved_stderr_ = -1;  // stderr while other ranks' usage errors are hidden
 };
-
-// One suite summary line: `head` then "label value unit;" for each of the
-// results present (four significant digits).
-struct SummaryItem {
-  const char* key;    // result name, "p2p.latency"
-  const char* label;  // "latency"
-};
-std::string summary_line(const Report& report, std::string head, std::initializer_list<SummaryItem> items);
 
 // Copies a finished child run's document (its records, results, errors and
 // checks) into `report`: how `movebench run` keeps a local mpirun job's figures.

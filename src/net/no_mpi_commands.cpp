@@ -21,9 +21,9 @@ class NoMpiCommand : public Command {
                  name_.c_str());
     return kExitSkipped;
   }
-  bool run_in_suite(Report&, std::string& why) override {
+  std::vector<std::vector<std::string>> suite_runs(std::string& why) const override {
     why = "this build has no MPI";
-    return false;
+    return {};
   }
   std::string suite_summary(const Report&) const override { return ""; }
 

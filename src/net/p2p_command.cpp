@@ -8,6 +8,8 @@
 #include "core/buffer.hpp"
 #include "core/errors.hpp"
 #include "core/sizes.hpp"
+#include "core/summary.hpp"
+#include "core/vocabulary.hpp"
 #include "net/mpi_command.hpp"
 #include "net/net_commands.hpp"
 #include "net/p2p.hpp"
@@ -31,19 +33,15 @@ constexpr TestInfo kTests[] = {
 
 // "A,B": two different ranks.
 P2pPair parse_pair(const std::string& text) {
-  const auto comma = text.find(',');
   const auto bad = [&] { return UsageError(fmt::format("invalid --ranks '{}': two different ranks, e.g. 0,1", text)); };
-  if (comma == std::string::npos) throw bad();
-  std::size_t used_a = 0, used_b = 0;
-  int a = -1, b = -1;
+  std::vector<std::uint64_t> ranks;
   try {
-    a = std::stoi(text.substr(0, comma), &used_a);
-    b = std::stoi(text.substr(comma + 1), &used_b);
-  } catch (const std::exception&) {
+    ranks = parse_list(text, "--ranks", [](std::string_view item) { return parse_whole_number(item, "rank"); });
+  } catch (const UsageError&) {
     throw bad();
   }
-  if (used_a != comma || used_b != text.size() - comma - 1 || a < 0 || b < 0 || a == b) throw bad();
-  return {a, b};
+  if (ranks.size() != 2 || ranks[0] == ranks[1] || std::max(ranks[0], ranks[1]) > (1u << 30)) throw bad();
+  return {static_cast<int>(ranks[0]), static_cast<int>(ranks[1])};
 }
 
 class P2pCommand : public MpiCommand {
@@ -55,17 +53,26 @@ class P2pCommand : public MpiCommand {
   std::vector<std::string> cases() const override { return {"p2p.latency", "p2p.bw", "p2p.bibw"}; }
 
   std::string suite_summary(const Report& report) const override {
-    return summary_line(report, "p2p:", {{"p2p.latency", "latency"}, {"p2p.bw", "bandwidth"}});
+    return SummaryLine(report, "p2p:")
+        .result("p2p.latency", "latency", {"us"})
+        .result("p2p.bw", "bandwidth", {"MB/s"})
+        .str();
   }
 
  protected:
   void add_own_options(CLI::App& app) override {
     app.add_option("--tests", tests_text_, "Tests, comma-separated: latency, bw, bibw")->capture_default_str();
-    app.add_option("-m,--sizes", sizes_text_, "Message sizes, e.g. 1:4M or 8,1K,64K")->capture_default_str();
+    app.add_option(vocabulary::names("-m", vocabulary::kSizesBytes, "--sizes,--message-size"), sizes_text_,
+                   vocabulary::help(vocabulary::kSizesBytes,
+                                    "message sizes, e.g. 1:4M or 8,1K,64K; OSU's MIN: means MIN up to 4M"))
+        ->capture_default_str();
     app.add_option("--ranks", ranks_text_, "The two ranks, A,B (A times, as OSU's rank 0)")->capture_default_str();
-    iters_option_ = app.add_option("-i,--iterations", iters_, "Timed iterations per size (default: OSU's: latency 10000, 1000 above 8 KiB; bw 100, 20 above)");
+    iters_option_ = app.add_option(vocabulary::names("-i", vocabulary::kRepetitions, "--iterations"), iters_,
+                                   vocabulary::help(vocabulary::kRepetitions,
+                                                    "iterations per size (OSU's -i; default OSU's: latency 10000, 1000 "
+                                                    "above 8 KiB; bw 100, 20 above)"));
     warmup_option_ = app.add_option("-x,--warmup", warmup_, "Untimed iterations first (default: OSU's)");
-    app.add_option("-W,--window", window_, "Messages in flight for bw and bibw")->capture_default_str();
+    app.add_option("-W,--window,--window-size", window_, "Messages in flight for bw and bibw")->capture_default_str();
     add_check_options(app, skip_validation_, check_every_,
                       "after the timed loop, as many untimed rounds as timed ones, each with its own data, "
                       "checked (default: one untimed round per size)");
@@ -73,13 +80,13 @@ class P2pCommand : public MpiCommand {
 
   void resolve() override {
     if (check_every_ && skip_validation_) throw UsageError("-C and --skip-validation contradict each other");
-    tests_.clear();
-    for (const auto& item : parse_name_list(tests_text_, "test")) {
+    tests_ = parse_list(tests_text_, "test", [](std::string_view item) {
       const auto* t = std::find_if(std::begin(kTests), std::end(kTests), [&](const TestInfo& i) { return item == i.key; });
       if (t == std::end(kTests)) throw UsageError(fmt::format("unknown test '{}' (latency, bw, bibw)", item));
-      tests_.push_back(*t);
-    }
-    sizes_ = parse_size_list(sizes_text_);
+      return *t;
+    });
+    // OSU's "-m MIN:" (MIN up to its default largest size).
+    sizes_ = parse_size_list(sizes_text_.ends_with(':') ? sizes_text_ + kOsuLargest : sizes_text_);
     if (sizes_.empty()) throw UsageError("no message sizes");
     if (*std::max_element(sizes_.begin(), sizes_.end()) > (1ull << 30)) throw UsageError("sizes above 1G: MPI counts are ints");
     pair_ = parse_pair(ranks_text_);
@@ -92,8 +99,8 @@ class P2pCommand : public MpiCommand {
     if (iters_option_->count() > 0 && iters_ < 1) throw UsageError("invalid -i '0': 1 or more timed iterations");
   }
 
-  std::vector<std::string> suite_arguments() const override {
-    return {"-m", "1,8,1K,64K,1M", "-i", "50", "--step-timeout", "30"};
+  std::vector<std::vector<std::string>> suite_runs(std::string&) const override {
+    return {{"--sizes-bytes", "1,8,1K,64K,1M", "--repetitions", "50", "--timeout", "30"}};
   }
 
   int run_mpi(Report& report, Watchdog& dog) override {
@@ -180,7 +187,8 @@ class P2pCommand : public MpiCommand {
     s["step_timeout_s"] = step_timeout_;
   }
 
-  std::string tests_text_ = "latency,bw,bibw", sizes_text_ = "1:4M", ranks_text_ = "0,1";
+  static constexpr const char* kOsuLargest = "4M";
+  std::string tests_text_ = "latency,bw,bibw", sizes_text_ = std::string("1:") + kOsuLargest, ranks_text_ = "0,1";
   std::vector<TestInfo> tests_;
   std::vector<std::uint64_t> sizes_;
   P2pPair pair_;

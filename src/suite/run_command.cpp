@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include <cstdio>
+#include <stdexcept>
 
 #include "core/clock.hpp"
 #include "core/errors.hpp"
@@ -15,6 +16,15 @@
 
 namespace movebench {
 namespace {
+
+// A command as the user gets it (nothing left from an earlier run of the
+// suite), from the table of subcommands.
+std::unique_ptr<Command> fresh_command(const std::string& name) {
+  for (auto& c : make_commands()) {
+    if (c->name() == name) return std::move(c);
+  }
+  throw std::logic_error("no command " + name);
+}
 
 class RunCommand : public Command {
  public:
@@ -27,6 +37,8 @@ class RunCommand : public Command {
 
   void add_options(CLI::App& app) override {
     app.add_option("--only", only_text_, "Run only these benchmarks, comma- or space-separated (e.g. mem,link)");
+    app.add_flag("--dry-run", dry_run_,
+                 "Print the command line of each run of the suite (each benchmark's own options) and measure nothing");
   }
 
   void check_options() override {
@@ -50,6 +62,10 @@ class RunCommand : public Command {
       if (launcher_rank() > 0 && !c->collective()) continue;
       chosen.push_back(c.get());
     }
+    if (dry_run_) {
+      print_runs(chosen);
+      return kExitOk;
+    }
     std::vector<std::string> lines;
     const double start = now_seconds();
     for (std::size_t i = 0; i < chosen.size(); ++i) {
@@ -59,11 +75,22 @@ class RunCommand : public Command {
       std::fprintf(stderr, "movebench run: %s (%zu of %zu, %s elapsed)\n", c->name().c_str(), i + 1, chosen.size(),
                    format_duration(now_seconds() - start).c_str());
       const double t0 = now_seconds();
-      std::string why;
-      if (c->run_in_suite(report, why)) {
-        lines.push_back(fmt::format("{}  [{:.1f} s]", c->suite_summary(report), now_seconds() - t0));
+      std::string why, failed;
+      int ran = 0;
+      for (const auto& args : c->suite_runs(why)) {
+        if (interrupted()) break;
+        std::string run_why;
+        if (fresh_command(c->name())->run_in_suite(report, args, run_why)) {
+          ++ran;
+        } else {
+          failed = run_why;
+        }
+      }
+      if (ran > 0) {
+        const std::string part = failed.empty() ? "" : fmt::format(" (a run skipped: {})", failed);
+        lines.push_back(fmt::format("{}{}  [{:.1f} s]", c->suite_summary(report), part, now_seconds() - t0));
       } else {
-        lines.push_back(fmt::format("{}: skipped ({})", c->name(), why));
+        lines.push_back(fmt::format("{}: skipped ({})", c->name(), failed.empty() ? why : failed));
       }
     }
     if (launcher_rank() > 0) return kExitOk;  // rank 0 speaks for the job
@@ -73,14 +100,26 @@ class RunCommand : public Command {
     return kExitOk;
   }
 
-  bool run_in_suite(Report&, std::string& why) override {
+  std::vector<std::vector<std::string>> suite_runs(std::string& why) const override {
     why = "run does not nest";
-    return false;
+    return {};
   }
   std::string suite_summary(const Report&) const override { return ""; }
 
  private:
+  // What the suite would run, as command lines a user can run alone.
+  static void print_runs(const std::vector<Command*>& chosen) {
+    if (launcher_rank() > 0) return;
+    for (Command* c : chosen) {
+      std::string why;
+      const auto runs = c->suite_runs(why);
+      if (runs.empty()) std::printf("# %s: skipped (%s)\n", c->name().c_str(), why.c_str());
+      for (const auto& args : runs) std::printf("movebench %s %s\n", c->name().c_str(), fmt::format("{}", fmt::join(args, " ")).c_str());
+    }
+  }
+
   const std::vector<std::unique_ptr<Command>>& commands_;
+  bool dry_run_ = false;
   std::vector<std::string> only_text_, only_;
 };
 

@@ -119,7 +119,7 @@ def test_a_device_write_that_does_not_arrive_is_caught(tmp_path, backend):
     (["--sizes", "6"], "not a whole number of 32-bit words"),
     (["--backend", "nope"], "unknown backend"),
     (["--directions", "up"], "unknown direction"),
-    (["--count", "0"], "invalid --count"),
+    (["--count", "0"], "invalid --repetitions (-c, --count)"),
     (["--write-bytes", "6"], "--write-bytes must be whole 32-bit words"),
     (["--backend", "host", "--host-memory", "write_combined"], "no write_combined host memory"),
     (["--backend", "host", "--host-memory", "pinned,registered"],

@@ -12,6 +12,8 @@ TEST(CpuList, ParseAndFormat) {
   EXPECT_THROW(parse_cpu_list("3-1"), UsageError);
   EXPECT_THROW(parse_cpu_list("a"), UsageError);
   EXPECT_THROW(parse_cpu_list(""), UsageError);
+  EXPECT_THROW(parse_cpu_list("0,,1"), UsageError);  // the one list parser's empty item
+  EXPECT_THROW(parse_cpu_list("0,"), UsageError);
 }
 
 // Four cores with two hardware threads each: 0/4, 1/5, 2/6, 3/7.

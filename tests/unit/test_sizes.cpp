@@ -53,3 +53,21 @@ TEST(FormatBytes, Units) {
   EXPECT_EQ(format_bytes(1536), "1.50 KiB");
   EXPECT_EQ(format_bytes(3.0 * (1 << 30)), "3.00 GiB");
 }
+
+TEST(ParseList, EveryItemThroughItsParserInOrder) {
+  const auto twice = [](std::string_view item) { return 2 * parse_whole_number(item, "count"); };
+  EXPECT_EQ(parse_list("3,1,2", "count", twice), (std::vector<std::uint64_t>{6, 2, 4}));
+  EXPECT_EQ(parse_list("copy,triad", "kernel", [](std::string_view s) { return std::string(s); }),
+            (std::vector<std::string>{"copy", "triad"}));
+  for (const char* bad : {"", "1,", ",1", "1,,2", "1,x", "1,-2", "1,+2", "1, 2"}) {
+    EXPECT_THROW(parse_list(bad, "count", twice), UsageError) << bad;
+  }
+}
+
+TEST(ParseWholeNumber, DigitsOnly) {
+  EXPECT_EQ(parse_whole_number("0", "rank"), 0u);
+  EXPECT_EQ(parse_whole_number("18446744073709551615", "rank"), 18446744073709551615ull);
+  for (const char* bad : {"", "-1", "+1", " 1", "1 ", "1K", "0x1", "18446744073709551616"}) {
+    EXPECT_THROW(parse_whole_number(bad, "rank"), UsageError) << bad;
+  }
+}

@@ -1,0 +1,56 @@
+#include <gtest/gtest.h>
+
+#include "core/report.hpp"
+#include "core/summary.hpp"
+
+using namespace movebench;
+
+namespace {
+Report empty_report() { return Report("run", OutputOptions{}, {"movebench", "run"}); }
+
+Record latency_record(std::uint64_t bytes, double ns) {
+  Record r;
+  r.benchmark = "mem";
+  r.operation = "latency";
+  r.bytes = bytes;
+  r.samples = {ns * 1e-9};
+  r.figures = {{"latency", ns, "ns", "min"}};
+  return r;
+}
+}  // namespace
+
+TEST(SummaryLine, NamedResultsInTheirOwnUnitOrTheOneShown) {
+  Report report = empty_report();
+  report.set_result("p2p.latency", 0.34631, "us");
+  report.set_result("p2p.bw", 1175.2, "MB/s");
+  report.set_result("stream.launch_bound", 1612.0, "ns");
+  EXPECT_EQ(SummaryLine(report, "p2p:").result("p2p.latency", "latency").result("p2p.bw", "bandwidth").str(),
+            "p2p: latency 0.3463 us; bandwidth 1175 MB/s;");
+  // Shown in us with one decimal, whatever the result's time unit.
+  EXPECT_EQ(SummaryLine(report, "stream:").result("stream.launch_bound", "launch bound", {"us", 1}).str(),
+            "stream: launch bound 1.6 us;");
+  // Absent results are left out; a rate is not converted into a time.
+  EXPECT_EQ(SummaryLine(report, "x:").result("p2p.bibw", "bibw").result("p2p.bw", "bw", {"us", 0}).str(),
+            "x: bw 1175 MB/s;");
+}
+
+TEST(SummaryLine, EveryResultOfAFamilyLabelledByItsName) {
+  Report report = empty_report();
+  report.set_result("coll.bcast.avg", 3.791, "us");
+  report.set_result("coll.allreduce.avg", 1114.0899, "us");
+  report.set_result("coll.allreduce.busbw", 0.5, "GB/s");
+  const auto line = SummaryLine(report, "coll:")
+                        .results("coll.", ".avg", [](std::string_view op) { return std::string(op); }, {"us", 2})
+                        .str();
+  EXPECT_EQ(line, "coll: allreduce 1114.09 us; bcast 3.79 us;");
+}
+
+TEST(SummaryLine, TheFigureOfTheLargestRecord) {
+  Report report = empty_report();
+  report.add(latency_record(4096, 1.2));
+  report.add(latency_record(256u << 20, 85.31));
+  report.add(latency_record(1u << 20, 4.0));
+  EXPECT_EQ(SummaryLine(report, "mem:").at_largest("mem", "latency", "latency", "latency", {"ns", 1}).str(),
+            "mem: latency at 256.00 MiB 85.3 ns;");
+  EXPECT_EQ(SummaryLine(report, "mem:").at_largest("mem", "chase", "latency", "latency").str(), "mem:");
+}

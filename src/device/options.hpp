@@ -1,5 +1,6 @@
-// Options shared by link and stream: which backend and device, and the
-// bound on every wait.
+// Options of the commands that run on a device (link, stream, mem
+// --backend): which backend and device, and for link and stream the bound
+// on every wait; opening the device and recording what explains its figures.
 #pragma once
 #include <CLI/CLI.hpp>
 
@@ -7,9 +8,9 @@
 #include <nlohmann/json.hpp>
 
 #include "core/report.hpp"
-#include "link/device.hpp"
+#include "device/device.hpp"
 
-namespace movebench::link {
+namespace movebench::device {
 
 struct CommonOptions {
   DeviceChoice choice;
@@ -18,8 +19,11 @@ struct CommonOptions {
 };
 
 void add_common_options(CLI::App& app, CommonOptions& o);
-// Throws UsageError before anything is opened.
+// --backend (with its help text), --platform and --device alone.
+void add_choice_options(CLI::App& app, DeviceChoice& choice, const std::string& backend_help);
+// Throw UsageError before anything is opened.
 void check_common_options(const CommonOptions& o);
+void check_choice(const DeviceChoice& choice);
 // Opens the device and records what explains its figures: name, backend,
 // versions, PCIe link, NUMA node, CPUs. Prints the facts line and warnings.
 std::unique_ptr<Device> open_and_describe(const CommonOptions& o, Report& report, const std::string& benchmark);
@@ -33,4 +37,4 @@ bool run_on_default_device(CommonOptions& o, Report& report, const std::string& 
 // "link (cuda):": a suite summary's start, naming the device's backend.
 std::string suite_label(const Report& report, const std::string& benchmark);
 
-}  // namespace movebench::link
+}  // namespace movebench::device

@@ -8,7 +8,7 @@
 
 #include "core/clock.hpp"
 
-namespace movebench::link {
+namespace movebench::device {
 
 inline constexpr double kSpinSeconds = 20e-6;
 
@@ -24,4 +24,4 @@ bool wait_until(Ready&& ready, double timeout_s) {
   return true;
 }
 
-}  // namespace movebench::link
+}  // namespace movebench::device

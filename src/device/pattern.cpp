@@ -1,8 +1,8 @@
-#include "link/pattern.hpp"
+#include "device/pattern.hpp"
 
 #include <cstring>
 
-namespace movebench::link {
+namespace movebench::device {
 
 void fill_pattern(std::uint32_t* words, std::size_t count, std::uint32_t seed, std::size_t first) {
   for (std::size_t i = 0; i < count; ++i) words[i] = pattern_word(seed, first + i);
@@ -31,4 +31,4 @@ std::optional<std::size_t> first_stream_mismatch(const std::uint32_t* out, std::
   return std::nullopt;
 }
 
-}  // namespace movebench::link
+}  // namespace movebench::device

@@ -13,25 +13,22 @@
 #include "core/interrupt.hpp"
 #include "core/sizes.hpp"
 #include "core/stats.hpp"
-#include "link/figures.hpp"
-#include "link/link_command.hpp"
-#include "link/options.hpp"
-#include "link/pattern.hpp"
-#include "link/stream_designs.hpp"
+#include "device/options.hpp"
+#include "device/pattern.hpp"
+#include "stream/curve.hpp"
+#include "stream/designs.hpp"
+#include "stream/stream_command.hpp"
 
 namespace movebench {
 namespace {
 
-using namespace link;
+using namespace stream;
+using device::CommonOptions;
+using device::fill_pattern;
+using device::first_stream_mismatch;
 
-const char* design_title(const std::string& design) {
-  if (design == "offload") return "the basic offload kernel";
-  if (design == "chunked") return "the latency optimized single-kernel design";
-  if (design == "pipeline") return "the latency optimized multi-kernel design";
-  if (design == "persistent") return "the persistent kernel fed through mapped-memory flags";
-  if (design == "graph") return "CUDA graph launches per chunk";
-  return "pre-queued kernels gated by stream memory operations";
-}
+// offload moves one chunk whatever the size: no chunk-size curve.
+bool has_curve(const Design& d) { return std::string_view(d.name) != "offload"; }
 
 struct Shape {
   std::size_t chunks = 64, chunk_count = 32768;  // chunk_count: 32-bit elements per chunk
@@ -52,12 +49,13 @@ class StreamCommand : public Command {
     return "Host-device streaming: offload vs chunked vs pipeline vs persistent kernel; latency and throughput";
   }
   std::vector<std::string> cases() const override {
-    return {"stream.launch_bound", "stream.offload", "stream.chunked", "stream.pipeline",
-            "stream.persistent",   "stream.graph",   "stream.memops"};
+    std::vector<std::string> out{"stream.launch_bound"};
+    for (const auto& d : designs()) out.push_back(fmt::format("stream.{}", d.name));
+    return out;
   }
 
   void add_options(CLI::App& app) override {
-    add_common_options(app, common_);
+    device::add_common_options(app, common_);
     // Ranges checked on the text, before CLI11 converts it (it takes -1 as
     // 2^64-1 for an unsigned option).
     app.add_option("--chunks", shape_.chunks, "Chunks per pass (simple-host-streaming's # Chunks)")
@@ -71,15 +69,14 @@ class StreamCommand : public Command {
     app.add_option("--iterations", shape_.iterations,
                    "Timed passes per design (simple-host-streaming's Iterations)")
         ->capture_default_str();
-    app.add_option("--designs", designs_text_,
-                   "offload, chunked, pipeline, persistent, graph, memops (default: all the backend has)");
+    app.add_option("--designs", designs_text_, design_names() + " (default: all the backend has)");
     app.add_option("--sweep", sweep_text_,
                    "Chunk sizes in bytes (e.g. 4K:4M:x4): the latency/throughput curve per design at a constant "
                    "total, and the smallest chunk keeping 90% of the best throughput");
   }
 
   void check_options() override {
-    check_common_options(common_);
+    device::check_common_options(common_);
     if (shape_.chunks < 1 || shape_.chunk_count < 1) throw UsageError("--chunks and --chunk-count must be 1 or more");
     if (shape_.inflight < 1) throw UsageError(fmt::format("invalid --inflight '{}': 1 or more", shape_.inflight));
     if (shape_.iterations < 1) throw UsageError("--iterations must be 1 or more");
@@ -100,7 +97,7 @@ class StreamCommand : public Command {
       const auto known = cases();
       for (const auto& d : parse_name_list(designs_text_, "design")) {
         if (std::find(known.begin(), known.end(), "stream." + d) == known.end()) {
-          throw UsageError(fmt::format("unknown design '{}': offload, chunked, pipeline, persistent, graph, memops", d));
+          throw UsageError(fmt::format("unknown design '{}': {}", d, design_names()));
         }
         designs_.push_back(d);
       }
@@ -108,19 +105,19 @@ class StreamCommand : public Command {
   }
 
   int run(Report& report) override {
-    auto device = open_and_describe(common_, report, "stream");
+    auto device = device::open_and_describe(common_, report, "stream");
     run_all(*device, report, shape_, sweep_);
     return kExitOk;
   }
 
   bool run_in_suite(Report& report, std::string& why) override {
     const Shape bounded{16, 4096, 2, 3};
-    return run_on_default_device(common_, report, "stream", why,
+    return device::run_on_default_device(common_, report, "stream", why,
                                  [&](Device& device) { run_all(device, report, bounded, {4096, 16384, 65536}); });
   }
 
   std::string suite_summary(const Report& report) const override {
-    std::string line = suite_label(report, "stream");
+    std::string line = device::suite_label(report, "stream");
     const auto& results = report.document()["results"];
     if (results.contains("stream.launch_bound")) {
       line += fmt::format(" launch bound {:.1f} us;", results["stream.launch_bound"]["value"].get<double>() / 1e3);
@@ -137,15 +134,16 @@ class StreamCommand : public Command {
     return checked_product(words, 4, "--chunks x --chunk-count");
   }
 
-  std::vector<std::string> chosen(const Device& device) const {
+  std::vector<const Design*> chosen(Device& device) const {
     const auto have = available_designs(device);
     if (designs_.empty()) return have;
-    for (const auto& d : designs_) {
-      if (std::find(have.begin(), have.end(), d) == have.end()) {
-        throw UsageError(fmt::format("the {} backend has no '{}' design", device.backend(), d));
-      }
+    std::vector<const Design*> out;
+    for (const auto& name : designs_) {
+      auto it = std::find_if(have.begin(), have.end(), [&](const Design* d) { return name == d->name; });
+      if (it == have.end()) throw UsageError(fmt::format("the {} backend has no '{}' design", device.backend(), name));
+      out.push_back(*it);
     }
-    return designs_;
+    return out;
   }
 
   void run_all(Device& device, Report& report, const Shape& shape, const std::vector<std::uint64_t>& sweep) {
@@ -156,20 +154,20 @@ class StreamCommand : public Command {
                 shape.chunks, shape.chunk_count, shape.chunks * shape.chunk_count, shape.iterations);
     launch_bound(device, report);
     bool passed = true;
-    const auto curves = std::count_if(designs.begin(), designs.end(), [](const std::string& d) { return d != "offload"; });
+    const auto curves = std::count_if(designs.begin(), designs.end(), [](const Design* d) { return has_curve(*d); });
     report.progress().begin("stream", designs.size() + static_cast<std::size_t>(curves) * (sweep.empty() ? 0 : sweep.size()));
-    for (const auto& d : designs) {
+    for (const Design* d : designs) {
       if (interrupted()) break;
-      report.progress().step(d);
-      std::printf("\nRunning %s\n", design_title(d));
-      const Point p = measure(device, d, shape, report);
+      report.progress().step(d->name);
+      std::printf("\nRunning %s\n", d->title);
+      const Point p = measure(device, *d, shape, report);
       passed = passed && p.passed;
-      std::string title(d);
+      std::string title(d->name);
       title[0] = static_cast<char>(std::toupper(title[0]));
       std::printf("%s average latency:          %.4f ms\n", title.c_str(), mean(p.latency) * 1e3);
       std::printf("%s average throughput:       %.4f MB/s\n", title.c_str(), mean(p.throughput) / 1e6);
-      report.set_result(fmt::format("stream.{}.latency", d), mean(p.latency) * 1e9, "ns");
-      report.set_result(fmt::format("stream.{}.throughput", d), mean(p.throughput) / 1e6, "MB/s");
+      report.set_result(fmt::format("stream.{}.latency", d->name), mean(p.latency) * 1e9, "ns");
+      report.set_result(fmt::format("stream.{}.throughput", d->name), mean(p.throughput) / 1e6, "MB/s");
     }
     if (!sweep.empty()) passed = run_sweep(device, report, shape, designs, sweep) && passed;
     std::printf("\n%s\n", passed ? "PASSED" : "FAILED");
@@ -201,7 +199,7 @@ class StreamCommand : public Command {
 
   // Every iteration: fresh input pattern and a cleared output (untimed), one
   // pass, then every output element checked.
-  Point measure(Device& device, const std::string& design, const Shape& shape, Report& report) {
+  Point measure(Device& device, const Design& design, const Shape& shape, Report& report) {
     const MemKind kind = stream_kind(device);
     StreamJob job;
     auto in = device.alloc(kind, shape.chunks * shape.chunk_count * 4);
@@ -213,29 +211,29 @@ class StreamCommand : public Command {
     job.inflight = shape.inflight;
     job.timeout_s = common_.timeout_s;
     const std::size_t words = job.chunks * job.chunk_words;
-    DesignState state = prepare_design(device, design, job);
+    DesignState state = design.prepare(device, job);
     Point p;
     std::vector<double> chunk_latencies;
     for (int it = -1; it < shape.iterations && !interrupted(); ++it) {  // it = -1: warm-up pass
       const auto seed = static_cast<std::uint32_t>(it + 100);
       fill_pattern(in->as<std::uint32_t>(), words, seed);
       std::memset(out->host(), 0, words * 4);
-      const ChunkTimes t = run_design(device, design, job, state);
+      const ChunkTimes t = design.run(device, job, state);
       if (common_.corrupt_for_test && it == 0) out->as<std::uint32_t>()[words - 1] ^= 4u;
       if (auto bad = first_stream_mismatch(out->as<std::uint32_t>(), words, seed)) {
         p.passed = false;
-        report.validation(false, fmt::format("stream {}: output element {} is wrong", design, *bad));
+        report.validation(false, fmt::format("stream {}: output element {} is wrong", design.name, *bad));
         std::fprintf(stderr, "movebench stream: validation FAILED: %s output element %zu is wrong\n",
-                     design.c_str(), *bad);
+                     design.name, *bad);
       }
       if (it < 0) continue;
       p.latency.push_back(pass_latency(t));
       p.throughput.push_back(pass_throughput(t, static_cast<double>(words) * 4));
       for (std::size_t c = 0; c < t.seen.size(); ++c) chunk_latencies.push_back(t.seen[c] - t.submitted[c]);
     }
-    if (p.passed) report.validation(true, "stream " + design);
+    if (p.passed) report.validation(true, fmt::format("stream {}", design.name));
     if (!chunk_latencies.empty()) p.chunk_latency_median = summarize(chunk_latencies).median;
-    add_record(report, device, design, shape, p);
+    add_record(report, device, design.name, shape, p);
     return p;
   }
 
@@ -263,23 +261,23 @@ class StreamCommand : public Command {
     report.add(std::move(rec));
   }
 
-  bool run_sweep(Device& device, Report& report, const Shape& shape, const std::vector<std::string>& designs,
+  bool run_sweep(Device& device, Report& report, const Shape& shape, const std::vector<const Design*>& designs,
                  const std::vector<std::uint64_t>& sweep) {
     const std::uint64_t total = static_cast<std::uint64_t>(shape.chunks) * shape.chunk_count * 4;
     bool passed = true;
-    for (const auto& d : designs) {
-      if (d == "offload") continue;  // one chunk whatever the size: no curve
-      std::printf("\n== chunk-size sweep: %s, %s in all, %d in flight ==\n%12s %8s %14s %14s\n", d.c_str(),
+    for (const Design* d : designs) {
+      if (!has_curve(*d)) continue;
+      std::printf("\n== chunk-size sweep: %s, %s in all, %d in flight ==\n%12s %8s %14s %14s\n", d->name,
                   format_bytes(static_cast<double>(total)).c_str(), shape.inflight, "chunk bytes", "chunks",
                   "latency us", "MB/s");
       std::vector<CurvePoint> curve;
       for (auto chunk : sweep) {
         if (interrupted()) break;
-        report.progress().step(fmt::format("{} {}", d, format_bytes(static_cast<double>(chunk))));
+        report.progress().step(fmt::format("{} {}", d->name, format_bytes(static_cast<double>(chunk))));
         Shape s = shape;
         s.chunk_count = chunk / 4;
         s.chunks = total / chunk;
-        const Point p = measure(device, d, s, report);
+        const Point p = measure(device, *d, s, report);
         passed = passed && p.passed;
         curve.push_back({chunk, mean(p.latency), mean(p.throughput)});
         std::printf("%12llu %8zu %14.2f %14.1f\n", static_cast<unsigned long long>(chunk), s.chunks,
@@ -289,13 +287,13 @@ class StreamCommand : public Command {
         std::printf("smallest chunk keeping 90%% of the best throughput: %llu bytes (latency %.2f us, %.1f MB/s)\n",
                     static_cast<unsigned long long>(pick->chunk_bytes), pick->latency_s * 1e6,
                     pick->throughput / 1e6);
-        report.set_result(fmt::format("stream.{}.chunk90", d), static_cast<double>(pick->chunk_bytes), "B");
+        report.set_result(fmt::format("stream.{}.chunk90", d->name), static_cast<double>(pick->chunk_bytes), "B");
       }
     }
     return passed;
   }
 
-  void record_settings(Report& report, Device& device, const Shape& shape, const std::vector<std::string>& designs,
+  void record_settings(Report& report, Device& device, const Shape& shape, const std::vector<const Design*>& designs,
                        const std::vector<std::uint64_t>& sweep) const {
     auto& s = report.settings("stream");
     s["backend"] = device.backend();
@@ -303,7 +301,8 @@ class StreamCommand : public Command {
     s["chunk_count"] = shape.chunk_count;
     s["inflight"] = shape.inflight;
     s["iterations"] = shape.iterations;
-    s["designs"] = designs;
+    s["designs"] = nlohmann::json::array();
+    for (const Design* d : designs) s["designs"].push_back(d->name);
     s["sweep"] = sweep;
     s["timeout_s"] = common_.timeout_s;
   }

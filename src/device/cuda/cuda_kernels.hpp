@@ -6,7 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 
-namespace movebench::link::cuda {
+namespace movebench::device::cuda {
 
 // Threads per block of every kernel here.
 constexpr int kThreadsPerBlock = 256;
@@ -43,4 +43,4 @@ cudaError_t launch_probe(std::uint32_t* buf, std::uint64_t n, bool write, std::u
 cudaError_t launch_serve(const std::uint32_t* in, std::uint32_t* out, std::uint32_t* flags, std::size_t words,
                          std::size_t chunks, int groups, std::uint64_t timeout_ns, cudaStream_t stream);
 
-}  // namespace movebench::link::cuda
+}  // namespace movebench::device::cuda

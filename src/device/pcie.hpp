@@ -6,7 +6,7 @@
 #include <optional>
 #include <string>
 
-namespace movebench::link {
+namespace movebench::device {
 
 struct PcieLink {
   std::string bus_id;  // "0000:17:00.0"
@@ -39,4 +39,4 @@ std::optional<nlohmann::json> nvml_link_facts(const std::string& bus_id);
 nlohmann::json to_json(const PcieLink& link);
 std::string below_max_warning(const PcieLink& link);
 
-}  // namespace movebench::link
+}  // namespace movebench::device

@@ -1,4 +1,4 @@
-#include "link/stream_designs.hpp"
+#include "stream/designs.hpp"
 
 #include <fmt/format.h>
 
@@ -9,15 +9,18 @@
 #include "core/clock.hpp"
 #include "core/errors.hpp"
 #include "core/interrupt.hpp"
-#include "link/wait.hpp"
+#include "device/persistent.hpp"
+#include "device/wait.hpp"
 
-namespace movebench::link {
+namespace movebench::stream {
 namespace {
+
+using device::wait_until;
 
 // Offload: all data in, one kernel, all data out; the host waits for the end.
 //   host:   submit ------------------------------------------- seen
 //   queue:    [copy in: all] [kernel: all] [copy out: all]
-ChunkTimes offload(const StreamJob& job, DesignState& s) {
+ChunkTimes offload(Device&, const StreamJob& job, DesignState& s) {
   const std::size_t words = job.chunk_words * job.chunks;
   ChunkTimes t;
   t.submitted.push_back(now_seconds());
@@ -35,7 +38,7 @@ ChunkTimes offload(const StreamJob& job, DesignState& s) {
 // queued).
 //   host:   s0 s1 s2 .. (wait c0) seen0 s3 (wait c1) seen1 ...
 //   queue:    [K0][K1][K2][K3] ...
-ChunkTimes chunked(const StreamJob& job, DesignState& s) {
+ChunkTimes chunked(Device&, const StreamJob& job, DesignState& s) {
   return windowed(job, [&](std::size_t c) {
     const std::size_t at = c * job.chunk_words;
     s.first->transform(*job.out, at, *job.in, at, job.chunk_words, 3, 1);
@@ -50,7 +53,7 @@ ChunkTimes chunked(const StreamJob& job, DesignState& s) {
 // being reused before its consumer ended.
 //   producer queue:  [P0][P1][P2] ...
 //   consumer queue:      [C0][C1][C2] ...
-ChunkTimes pipeline(const StreamJob& job, DesignState& s) {
+ChunkTimes pipeline(Device&, const StreamJob& job, DesignState& s) {
   return windowed(job, [&](std::size_t c) {
     const std::size_t at = c * job.chunk_words;
     const std::size_t slot = (c % static_cast<std::size_t>(job.inflight)) * job.chunk_words;
@@ -68,11 +71,12 @@ ChunkTimes pipeline(const StreamJob& job, DesignState& s) {
 //   host:    launch .. | set f0 set f1 (poll d0) seen0 set f2 ...
 //   device:  [spin f0][chunk 0][d0][spin f1][chunk 1][d1] ...
 ChunkTimes persistent(Device& device, const StreamJob& job, DesignState& s) {
+  auto& kernels = *device::capability<device::PersistentKernel>(device);
   auto* flags = s.flags->as<std::uint32_t>();
   std::memset(flags, 0, s.flags->bytes());
-  const int groups = device.persistent_groups(job.chunk_words);
-  PersistentJob p{job.in, job.out, s.flags.get(), job.chunk_words, job.chunks, job.timeout_s};
-  auto kernel = device.launch_persistent(p);
+  const int groups = kernels.persistent_groups(job.chunk_words);
+  device::PersistentJob p{job.in, job.out, s.flags.get(), job.chunk_words, job.chunks, job.timeout_s};
+  auto kernel = kernels.launch_persistent(p);
   // The kernel reads the flags and buffers until it ends: released and
   // waited for on every way out, it has ended before they are freed.
   ReleaseAll release(flags, job.chunks, kernel.get(), job.timeout_s);
@@ -112,6 +116,43 @@ ChunkTimes persistent(Device& device, const StreamJob& job, DesignState& s) {
   return t;
 }
 
+bool every_device(Device&) { return true; }
+
+bool has_persistent(Device& device) {
+  auto* kernels = device::capability<device::PersistentKernel>(device);
+  return kernels && kernels->has_persistent();
+}
+
+DesignState prepare_one_queue(Device& device, const StreamJob&) {
+  DesignState s;
+  s.first = device.queue();
+  return s;
+}
+
+DesignState prepare_offload(Device& device, const StreamJob& job) {
+  DesignState s = prepare_one_queue(device, job);
+  const std::size_t bytes = job.chunk_words * job.chunks * 4;
+  s.dev_in = device.alloc(MemKind::kDevice, bytes);
+  s.dev_out = device.alloc(MemKind::kDevice, bytes);
+  return s;
+}
+
+DesignState prepare_pipeline(Device& device, const StreamJob& job) {
+  DesignState s = prepare_one_queue(device, job);
+  s.ring = device.alloc(MemKind::kDevice, job.chunk_words * 4 * static_cast<std::size_t>(job.inflight));
+  s.second = device.queue();
+  return s;
+}
+
+DesignState prepare_persistent(Device& device, const StreamJob& job) {
+  DesignState s;
+  const auto groups =
+      static_cast<std::size_t>(device::capability<device::PersistentKernel>(device)->persistent_groups(job.chunk_words));
+  const std::size_t words = job.chunks * (1 + groups) + groups;
+  s.flags = device.alloc(job.in->kind(), words * 4);  // mapped wherever the kernel reads its input
+  return s;
+}
+
 }  // namespace
 
 ChunkWindow::ChunkWindow(const StreamJob& job, ChunkTimes& times) : job_(job), times_(times) {
@@ -133,37 +174,33 @@ void ChunkWindow::retire() {
   pending_.pop_front();
 }
 
-std::vector<std::string> available_designs(const Device& device) {
-  std::vector<std::string> out{"offload", "chunked", "pipeline"};
-  if (device.has_persistent()) out.push_back("persistent");
-  for (const auto& d : device.extra_designs()) out.push_back(d);
+std::vector<const Design*> available_designs(Device& device) {
+  std::vector<const Design*> out;
+  for (const auto& d : designs()) {
+    if (d.available(device)) out.push_back(&d);
+  }
   return out;
 }
 
-DesignState prepare_design(Device& device, const std::string& design, const StreamJob& job) {
-  DesignState s;
-  const std::size_t bytes = job.chunk_words * job.chunks * 4;
-  if (design == "offload") {
-    s.dev_in = device.alloc(MemKind::kDevice, bytes);
-    s.dev_out = device.alloc(MemKind::kDevice, bytes);
-  } else if (design == "pipeline") {
-    s.ring = device.alloc(MemKind::kDevice, job.chunk_words * 4 * static_cast<std::size_t>(job.inflight));
-    s.second = device.queue();
-  } else if (design == "persistent") {
-    const auto groups = static_cast<std::size_t>(device.persistent_groups(job.chunk_words));
-    const std::size_t words = job.chunks * (1 + groups) + groups;
-    s.flags = device.alloc(job.in->kind(), words * 4);  // mapped wherever the kernel reads its input
-  }
-  if (design != "persistent") s.first = device.queue();
-  return s;
+const std::vector<Design>& designs() {
+  static const std::vector<Design> table = [] {
+    std::vector<Design> t{
+        {"offload", "the basic offload kernel", every_device, prepare_offload, offload},
+        {"chunked", "the latency optimized single-kernel design", every_device, prepare_one_queue, chunked},
+        {"pipeline", "the latency optimized multi-kernel design", every_device, prepare_pipeline, pipeline},
+        {"persistent", "the persistent kernel fed through mapped-memory flags", has_persistent, prepare_persistent,
+         persistent},
+    };
+    for (const auto& part : backend_design_parts()) part.function(t);
+    return t;
+  }();
+  return table;
 }
 
-ChunkTimes run_design(Device& device, const std::string& design, const StreamJob& job, DesignState& state) {
-  if (design == "offload") return offload(job, state);
-  if (design == "chunked") return chunked(job, state);
-  if (design == "pipeline") return pipeline(job, state);
-  if (design == "persistent") return persistent(device, job, state);
-  return device.run_extra_design(design, job);
+std::string design_names() {
+  std::string out;
+  for (const auto& d : designs()) out += fmt::format("{}{}", out.empty() ? "" : ", ", d.name);
+  return out;
 }
 
 std::vector<double> empty_kernel_roundtrips(Device& device, Buffer& host, int count, double timeout_s) {
@@ -185,4 +222,4 @@ double pass_throughput(const ChunkTimes& t, double input_bytes) {
   return wall > 0 ? input_bytes / wall : 0;
 }
 
-}  // namespace movebench::link
+}  // namespace movebench::stream

@@ -19,11 +19,12 @@
 #include "core/buffer.hpp"
 #include "core/clock.hpp"
 #include "core/errors.hpp"
-#include "link/backends.hpp"
-#include "link/opencl/kernels.cl.hpp"
-#include "link/wait.hpp"
+#include "device/persistent.hpp"
+#include "device/registry.hpp"
+#include "device/opencl/kernels.cl.hpp"
+#include "device/wait.hpp"
 
-namespace movebench::link {
+namespace movebench::device {
 namespace {
 
 void check(cl_int err, const char* what) {
@@ -274,7 +275,7 @@ Candidate choose(const DeviceChoice& choice, bool accelerators_only) {
   return all[pick_index(choice.device, names, accelerators_only ? "OpenCL GPU or accelerator" : "OpenCL device")];
 }
 
-class ClDevice : public Device {
+class ClDevice : public Device, public PersistentKernel {
  public:
   explicit ClDevice(const Candidate& c) : platform_(c.platform), device_(c.device), name_(c.name) {
     cl_int err = CL_SUCCESS;
@@ -397,4 +398,4 @@ std::unique_ptr<Device> open_opencl_device(const DeviceChoice& choice, bool acce
   return std::make_unique<ClDevice>(choose(choice, accelerators_only));
 }
 
-}  // namespace movebench::link
+}  // namespace movebench::device

@@ -1,4 +1,4 @@
-#include "link/options.hpp"
+#include "device/options.hpp"
 
 #include <fmt/format.h>
 
@@ -8,37 +8,47 @@
 #include "core/affinity.hpp"
 #include "core/errors.hpp"
 #include "core/sizes.hpp"
-#include "link/pcie.hpp"
+#include "device/pcie.hpp"
+#include "device/registry.hpp"
 
-namespace movebench::link {
+namespace movebench::device {
 
-void add_common_options(CLI::App& app, CommonOptions& o) {
-  app.add_option("--backend", o.choice.backend,
-                 "host, opencl or cuda (default: an accelerator when one is built and present, else host)");
-  app.add_option("--platform", o.choice.platform, "OpenCL platform: index or part of its name");
-  app.add_option("--device", o.choice.device,
+void add_choice_options(CLI::App& app, DeviceChoice& choice, const std::string& backend_help) {
+  app.add_option("--backend", choice.backend, backend_help);
+  app.add_option("--platform", choice.platform, "OpenCL platform: index or part of its name");
+  app.add_option("--device", choice.device,
                  "Device: index or part of its name (default: node-local MPI rank mod devices, else 0); "
                  "host backend: the worker's CPU");
+}
+
+void add_common_options(CLI::App& app, CommonOptions& o) {
+  add_choice_options(app, o.choice,
+                     or_list(known_backends()) +
+                         " (default: an accelerator when one is built and present, else host)");
   app.add_option("--timeout", o.timeout_s, "Seconds any wait on the device may take before the run fails")
       ->capture_default_str();
   app.add_flag("--corrupt-for-test", o.corrupt_for_test, "")->group("");  // tests only
 }
 
-void check_common_options(const CommonOptions& o) {
-  if (!o.choice.backend.empty() && o.choice.backend != "host" && o.choice.backend != "opencl" &&
-      o.choice.backend != "cuda") {
-    throw UsageError(fmt::format("unknown backend '{}': host, opencl or cuda", o.choice.backend));
+void check_choice(const DeviceChoice& choice) {
+  const auto& known = known_backends();
+  if (!choice.backend.empty() && std::find(known.begin(), known.end(), choice.backend) == known.end()) {
+    throw UsageError(fmt::format("unknown backend '{}': {}", choice.backend, or_list(known)));
   }
-  check_seconds(o.timeout_s, "--timeout", 86400);
-  if (o.choice.backend == "host" && !o.choice.device.empty()) {
+  if (choice.backend == "host" && !choice.device.empty()) {
     // The host backend's device is the worker's CPU: one this process may use.
-    const auto cpus = parse_cpu_list(o.choice.device);
+    const auto cpus = parse_cpu_list(choice.device);
     const auto allowed = allowed_cpus();
     if (cpus.size() != 1 || std::find(allowed.begin(), allowed.end(), cpus.front()) == allowed.end()) {
       throw UsageError(fmt::format("invalid --device '{}': the host backend takes one CPU this process may use ({})",
-                                   o.choice.device, format_cpu_list(allowed)));
+                                   choice.device, format_cpu_list(allowed)));
     }
   }
+}
+
+void check_common_options(const CommonOptions& o) {
+  check_choice(o.choice);
+  check_seconds(o.timeout_s, "--timeout", 86400);
 }
 
 std::unique_ptr<Device> open_and_describe(const CommonOptions& o, Report& report, const std::string& benchmark) {
@@ -87,4 +97,4 @@ std::string suite_label(const Report& report, const std::string& benchmark) {
   return fmt::format("{} ({}):", benchmark, doc["link_device"]["backend"].get<std::string>());
 }
 
-}  // namespace movebench::link
+}  // namespace movebench::device

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <optional>
 
-namespace movebench::link {
+namespace movebench::device {
 
 inline std::uint32_t pattern_word(std::uint32_t seed, std::size_t i) {
   std::uint64_t x = (static_cast<std::uint64_t>(seed) << 32) ^ i;
@@ -25,4 +25,4 @@ std::optional<std::size_t> first_difference(const std::uint32_t* got, const std:
 // As above for the streaming kernel's output: pattern * 3 + 1.
 std::optional<std::size_t> first_stream_mismatch(const std::uint32_t* out, std::size_t count, std::uint32_t seed);
 
-}  // namespace movebench::link
+}  // namespace movebench::device

@@ -1,11 +1,11 @@
-#include "link/host/worker.hpp"
+#include "device/host/worker.hpp"
 
 #include <chrono>
 
 #include "core/affinity.hpp"
 #include "core/clock.hpp"
 
-namespace movebench::link::host {
+namespace movebench::device::host {
 
 namespace {
 constexpr double kSpinSeconds = 50e-6;  // spin this long before sleeping
@@ -67,4 +67,4 @@ void Worker::loop() {
   }
 }
 
-}  // namespace movebench::link::host
+}  // namespace movebench::device::host

@@ -14,13 +14,14 @@
 #include "core/affinity.hpp"
 #include "core/buffer.hpp"
 #include "core/clock.hpp"
-#include "core/host_info.hpp"
-#include "link/backends.hpp"
-#include "link/host/worker.hpp"
-#include "link/wait.hpp"
 #include "core/errors.hpp"
+#include "core/host_info.hpp"
+#include "device/host/worker.hpp"
+#include "device/persistent.hpp"
+#include "device/registry.hpp"
+#include "device/wait.hpp"
 
-namespace movebench::link {
+namespace movebench::device {
 namespace {
 
 using host::Worker;
@@ -142,7 +143,7 @@ std::uint32_t store(volatile std::uint32_t* words, std::size_t n, std::uint32_t 
   return n ? value + static_cast<std::uint32_t>(n - 1) : 0;
 }
 
-class HostDevice : public Device {
+class HostDevice : public Device, public PersistentKernel {
  public:
   explicit HostDevice(const DeviceChoice& choice) {
     const auto cpus = allowed_cpus();
@@ -238,9 +239,10 @@ std::shared_ptr<Event> HostDevice::launch_persistent(const PersistentJob& job) {
 
 }  // namespace
 
-std::unique_ptr<Device> open_host_device(const DeviceChoice& choice) {
+std::unique_ptr<Device> open_host_device(const DeviceChoice& choice, bool accelerators_only) {
+  if (accelerators_only) throw UsageError("the host backend has no accelerator");
   if (!choice.platform.empty()) throw UsageError("--platform applies to the opencl backend only");
   return std::make_unique<HostDevice>(choice);
 }
 
-}  // namespace movebench::link
+}  // namespace movebench::device

@@ -1,7 +1,9 @@
-// The device interface of `link` and `stream` (BabelStream style): one small
-// abstract device with in-order queues, buffers, timestamps and a gate, and
-// one folder per backend (host/, opencl/, cuda/). The benchmarks above it are
-// written once against this interface.
+// The device interface of `link`, `stream` and `mem --backend` (BabelStream
+// style): one small abstract device with in-order queues, buffers,
+// timestamps and a gate, and one folder per backend (host/, opencl/, cuda/;
+// registry.hpp opens them). The benchmarks above it are written once against
+// this interface. What only some backends have (persistent.hpp) is an
+// optional interface their device also implements, found with capability().
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -11,7 +13,7 @@
 #include <string_view>
 #include <vector>
 
-namespace movebench::link {
+namespace movebench::device {
 
 // Where a buffer lives. Host kinds are what the backend can allocate:
 //   pageable        ordinary malloc'd memory (copies stage through the driver)
@@ -89,40 +91,6 @@ class Queue {
   virtual void finish(double timeout_s) = 0;
 };
 
-// The persistent kernel of `stream`: launched once, it serves `chunks`
-// chunks of `chunk_words` words from `in` to `out` (x * 3 + 1). `flags` is
-// mapped host memory of chunks * (1 + groups) + groups words:
-//   flags[c]                          the host sets it to release chunk c
-//   flags[chunks + c * groups + g]    group g sets it when its part of c is done
-//   flags[chunks * (1 + groups) + g]  group g sets it when it is running
-// A group gives up after timeout_s waiting for one flag.
-struct PersistentJob {
-  Buffer* in = nullptr;
-  Buffer* out = nullptr;
-  Buffer* flags = nullptr;
-  std::size_t chunk_words = 0;
-  std::size_t chunks = 0;
-  double timeout_s = 10;
-};
-
-// One pass of a streaming design over mapped host memory: `chunks` chunks of
-// `chunk_words` words from `in` to `out` (x * 3 + 1), at most `inflight`
-// chunks in flight.
-struct StreamJob {
-  Buffer* in = nullptr;
-  Buffer* out = nullptr;
-  std::size_t chunk_words = 0;
-  std::size_t chunks = 0;
-  int inflight = 1;
-  double timeout_s = 10;
-};
-// Host clock (now_seconds) when each chunk was submitted and when the host
-// saw its result: simple-host-streaming's latency and throughput come from
-// these.
-struct ChunkTimes {
-  std::vector<double> submitted, seen;
-};
-
 enum class Probe { kChase, kWrite };
 
 // A latency figure measured on the device side, and which clock measured it.
@@ -160,16 +128,6 @@ class Device {
   //   kWrite  stores of value + i to words 0..n-1, then a wait until they
   //           are performed system-wide (hdl_single_engine's write response)
   virtual Timed probe(Probe what, Buffer& buf, std::size_t n, std::uint32_t value) = 0;
-  // Persistent kernel: starts it and returns at once; wait with the event.
-  virtual bool has_persistent() const = 0;
-  virtual std::shared_ptr<Event> launch_persistent(const PersistentJob& job) = 0;
-  // Worker groups of the persistent kernel for chunks of `chunk_words`: the
-  // host waits for every group's done flag, so a small chunk gets only the
-  // groups it has work for.
-  virtual int persistent_groups(std::size_t /*chunk_words*/) const { return 1; }
-  // Backend-only stream designs (CUDA: "graph", "memops").
-  virtual std::vector<std::string> extra_designs() const { return {}; }
-  virtual ChunkTimes run_extra_design(const std::string& design, const StreamJob& job);
 };
 
 // How the user picks a device (shared by link and stream).
@@ -180,13 +138,16 @@ struct DeviceChoice {
                          // (host backend: the worker's CPU; empty: another core)
 };
 
-// The backends compiled into this build, in preference order.
-std::vector<std::string> built_backends();
-// Opens the chosen device. Throws UsageError (one clear line, exit 2) when
-// the backend is not built or has no such device.
-std::unique_ptr<Device> open_device(const DeviceChoice& choice);
-// Node-local MPI rank from the launcher's environment (OMPI/Slurm/MPICH),
-// -1 when not under a launcher; link does not link MPI.
-int local_rank_from_env();
+// An optional interface of `device` (persistent.hpp, ...), or nullptr when
+// its backend does not have it.
+template <class Capability>
+Capability* capability(Device& device) {
+  return dynamic_cast<Capability*>(&device);
+}
 
-}  // namespace movebench::link
+// Picks index `rank mod count` when `wanted` is empty and a launcher set a
+// local rank, else index 0; `wanted` is an index or a name substring.
+// Throws UsageError naming `what` when nothing matches.
+int pick_index(const std::string& wanted, const std::vector<std::string>& names, const char* what);
+
+}  // namespace movebench::device

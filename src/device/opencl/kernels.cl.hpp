@@ -2,7 +2,7 @@
 // CI pays for that once per run (one program, one build, one context).
 #pragma once
 
-namespace movebench::link::opencl {
+namespace movebench::device::opencl {
 
 inline constexpr const char* kSource = R"CLC(
 // dst[i] = src[i] * mul + add: the copy kernel of link (mul 1, add 0) and
@@ -45,4 +45,4 @@ __kernel void serve(__global const uint* in, __global uint* out, __global volati
 }
 )CLC";
 
-}  // namespace movebench::link::opencl
+}  // namespace movebench::device::opencl

@@ -1,4 +1,4 @@
-#include "link/pcie.hpp"
+#include "device/pcie.hpp"
 
 #include <dlfcn.h>
 #include <fmt/format.h>
@@ -8,7 +8,7 @@
 #include <cstdlib>
 #include <fstream>
 
-namespace movebench::link {
+namespace movebench::device {
 namespace {
 
 std::string read_line(const std::string& path) {
@@ -141,4 +141,4 @@ std::optional<nlohmann::json> nvml_link_facts(const std::string& bus_id) {
   return out;
 }
 
-}  // namespace movebench::link
+}  // namespace movebench::device

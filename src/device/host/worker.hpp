@@ -10,7 +10,7 @@
 #include <mutex>
 #include <thread>
 
-namespace movebench::link::host {
+namespace movebench::device::host {
 
 class Worker {
  public:
@@ -35,4 +35,4 @@ class Worker {
   std::thread thread_;
 };
 
-}  // namespace movebench::link::host
+}  // namespace movebench::device::host

@@ -1,10 +1,10 @@
-#include "link/cuda/cuda_kernels.hpp"
+#include "device/cuda/cuda_kernels.hpp"
 
 #ifndef MOVEBENCH_CUDA_ARCHS
 #define MOVEBENCH_CUDA_ARCHS "?"
 #endif
 
-namespace movebench::link::cuda {
+namespace movebench::device::cuda {
 namespace {
 
 constexpr int kThreads = kThreadsPerBlock;
@@ -158,4 +158,4 @@ cudaError_t launch_serve(const std::uint32_t* in, std::uint32_t* out, std::uint3
   return cudaLaunchCooperativeKernel(serve, dim3(groups), dim3(kThreads), args, 0, stream);
 }
 
-}  // namespace movebench::link::cuda
+}  // namespace movebench::device::cuda

@@ -51,8 +51,9 @@ void check_common_options(const CommonOptions& o) {
   check_seconds(o.timeout_s, "--timeout", 86400);
 }
 
-std::unique_ptr<Device> open_and_describe(const CommonOptions& o, Report& report, const std::string& benchmark) {
-  auto device = open_device(o.choice);
+std::unique_ptr<Device> open_and_describe(const DeviceChoice& choice, Report& report, const std::string& benchmark,
+                                          const std::string& facts_key) {
+  auto device = open_device(choice);
   report.set_device(device->name());
   nlohmann::json facts = device->facts();
   facts["caller_cpu"] = current_cpu();
@@ -69,7 +70,7 @@ std::unique_ptr<Device> open_and_describe(const CommonOptions& o, Report& report
     }
     if (auto nvml = nvml_link_facts(bus)) facts["nvml"] = *nvml;
   }
-  report.extra("link_device") = facts;
+  report.extra(facts_key) = facts;
   std::printf("device: %s [%s backend]\n", device->name().c_str(), device->backend().c_str());
   return device;
 }
@@ -79,7 +80,7 @@ bool run_on_default_device(CommonOptions& o, Report& report, const std::string& 
   o = CommonOptions{};
   std::unique_ptr<Device> device;
   try {
-    device = open_and_describe(o, report, benchmark);
+    device = open_and_describe(o.choice, report, benchmark);
     run(*device);
     return true;
   } catch (const UsageError& e) {

@@ -24,9 +24,11 @@ void add_choice_options(CLI::App& app, DeviceChoice& choice, const std::string& 
 // Throw UsageError before anything is opened.
 void check_common_options(const CommonOptions& o);
 void check_choice(const DeviceChoice& choice);
-// Opens the device and records what explains its figures: name, backend,
-// versions, PCIe link, NUMA node, CPUs. Prints the facts line and warnings.
-std::unique_ptr<Device> open_and_describe(const CommonOptions& o, Report& report, const std::string& benchmark);
+// Opens the device and records what explains its figures (name, backend,
+// versions, PCIe link, NUMA node, CPUs) under `facts_key` of the result
+// document. Prints the facts line and warnings.
+std::unique_ptr<Device> open_and_describe(const DeviceChoice& choice, Report& report, const std::string& benchmark,
+                                          const std::string& facts_key = "link_device");
 
 // `movebench run`: link or stream on the default device (an accelerator when
 // one is built and present, else the host backend), so that the headline

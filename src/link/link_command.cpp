@@ -85,7 +85,7 @@ class LinkCommand : public Command {
   void check_options() override { resolve(); }
 
   int run(Report& report) override {
-    auto device = device::open_and_describe(opt_.common, report, "link");
+    auto device = device::open_and_describe(opt_.common.choice, report, "link");
     check_kinds(*device);
     record_settings(report, *device);
     run_link(*device, opt_, report);

@@ -106,9 +106,9 @@ double best_rate(const MemOptions& opt, Kernel k, std::uint64_t elements, double
   return bytes / seconds * opt.unit_scale();
 }
 
-Record kernel_record(const MemOptions& opt, Kernel k, std::uint64_t elements, int threads, Shape shape,
-                     std::vector<double> per_call_seconds) {
-  const bool nt = is_nontemporal(shape) && k != Kernel::kSum;
+Record kernel_record(const MemOptions& opt, Kernel k, std::uint64_t elements, nlohmann::json params,
+                     bool nontemporal, std::vector<double> per_call_seconds) {
+  const bool nt = nontemporal;
   const KernelInfo& ki = info(k);
   const double n = static_cast<double>(elements);
   const double eb = opt.element_bytes();
@@ -117,9 +117,10 @@ Record kernel_record(const MemOptions& opt, Kernel k, std::uint64_t elements, in
   r.benchmark = "mem";
   r.operation = std::string(ki.name);
   r.bytes = static_cast<std::uint64_t>(ki.arrays * eb * n);
-  r.params = {{"mode", opt.mode_name}, {"threads", threads}, {"elements", elements},
-              {"type", opt.element_type}, {"shape", shape_name(shape)}, {"nontemporal", nt},
-              {"alignment", opt.alignment}};
+  r.params = std::move(params);
+  r.params["mode"] = opt.mode_name;
+  r.params["elements"] = elements;
+  r.params["type"] = opt.element_type;
   const std::string unit = opt.unit;
   r.figures.push_back({"bandwidth", best_rate(opt, k, elements, s.min), unit, "min"});
   r.figures.push_back({"bandwidth_median", best_rate(opt, k, elements, s.median), unit, "median"});

@@ -37,3 +37,24 @@ else()
   message(STATUS "movebench: CUDA ${MOVEBENCH_NVCC_VERSION}, architectures ${CMAKE_CUDA_ARCHITECTURES}")
   find_package(CUDAToolkit REQUIRED)
 endif()
+
+# movebench_cuda_library(<name> <sources.cu...>): a static library of CUDA
+# kernels behind plain C++ launchers (only kernels go through nvcc; the code
+# around them is C++ on the runtime API). MOVEBENCH_CUDA_ARCHS names the
+# architectures in messages of a binary run on a GPU it has no code for.
+function(movebench_cuda_library name)
+  add_library(${name} STATIC ${ARGN})
+  set_target_properties(${name} PROPERTIES CUDA_STANDARD 17 CUDA_STANDARD_REQUIRED ON)
+  target_include_directories(${name} PUBLIC ${PROJECT_SOURCE_DIR}/src)
+  string(REPLACE ";" "," archs "${CMAKE_CUDA_ARCHITECTURES}")
+  target_compile_definitions(${name} PRIVATE MOVEBENCH_CUDA_ARCHS="${archs}")
+  target_link_libraries(${name} PUBLIC CUDA::cudart_static)
+  # nvcc's generated host code trips -Wpedantic (line directives): the
+  # warnings go to the host compiler without it.
+  get_target_property(options ${name} COMPILE_OPTIONS)
+  if(options)
+    list(REMOVE_ITEM options -Wall -Wextra -Wpedantic)
+    set_target_properties(${name} PROPERTIES COMPILE_OPTIONS "${options}")
+  endif()
+  target_compile_options(${name} PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=-Wall,-Wextra>)
+endfunction()

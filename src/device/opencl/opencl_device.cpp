@@ -8,10 +8,8 @@
 // "registered" is the program's own page-aligned memory wrapped in a
 // USE_HOST_PTR buffer, used both ways. Timestamps come from event
 // profiling (the device's clock); the gate is a user event.
-#define CL_TARGET_OPENCL_VERSION 300
-#define CL_USE_DEPRECATED_OPENCL_1_2_APIS
-#include <CL/cl.h>
-#include <CL/cl_ext.h>
+#include "device/opencl/opencl_device.hpp"
+
 #include <fmt/format.h>
 
 #include <stdexcept>
@@ -25,39 +23,38 @@
 #include "device/wait.hpp"
 
 namespace movebench::device {
-namespace {
+namespace opencl {
 
 void check(cl_int err, const char* what) {
   if (err != CL_SUCCESS) throw std::runtime_error(fmt::format("OpenCL {} failed (error {})", what, err));
 }
 
-// A string property through clGet*Info: ask its length, then its text.
-template <class Object, class Info>
-std::string info_text(cl_int (*get)(Object, Info, std::size_t, void*, std::size_t*), Object object, Info what) {
-  std::size_t n = 0;
-  get(object, what, 0, nullptr, &n);
-  std::string s(n, '\0');
-  get(object, what, n, s.data(), nullptr);
-  while (!s.empty() && s.back() == '\0') s.pop_back();
-  return s;
-}
-
 std::string platform_text(cl_platform_id p, cl_platform_info what) { return info_text(clGetPlatformInfo, p, what); }
 std::string device_text(cl_device_id d, cl_device_info what) { return info_text(clGetDeviceInfo, d, what); }
 
-template <class T>
-T device_value(cl_device_id d, cl_device_info what) {
-  T v{};
-  clGetDeviceInfo(d, what, sizeof v, &v, nullptr);
-  return v;
+cl_program build_program(cl_context context, cl_device_id device, const char* source, const std::string& options) {
+  cl_int err = CL_SUCCESS;
+  cl_program program = clCreateProgramWithSource(context, 1, &source, nullptr, &err);
+  check(err, "clCreateProgramWithSource");
+  if (clBuildProgram(program, 1, &device, options.c_str(), nullptr, nullptr) != CL_SUCCESS) {
+    std::size_t n = 0;
+    clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, 0, nullptr, &n);
+    std::string log(n, '\0');
+    clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, n, log.data(), nullptr);
+    clReleaseProgram(program);
+    throw std::runtime_error("OpenCL kernels did not build: " + log);
+  }
+  return program;
 }
 
-// Sets a kernel's arguments, in order.
-template <class... Args>
-void set_args(cl_kernel kernel, const Args&... args) {
-  cl_uint index = 0;
-  (check(clSetKernelArg(kernel, index++, sizeof(Args), &args), "clSetKernelArg"), ...);
+cl_kernel make_kernel(cl_program program, const char* name) {
+  cl_int err = CL_SUCCESS;
+  cl_kernel kernel = clCreateKernel(program, name, &err);
+  check(err, fmt::format("clCreateKernel {}", name).c_str());
+  return kernel;
 }
+
+namespace {
 
 class ClEvent : public Event {
  public:
@@ -168,6 +165,8 @@ class ClBuffer : public Buffer {
   void* mapped_ = nullptr;
 };
 
+}  // namespace
+
 cl_mem mem_of(Buffer& b) {
   cl_mem m = static_cast<ClBuffer&>(b).mem();
   if (!m || (b.kind() != MemKind::kDevice && !kernel_kind(b.kind()))) {
@@ -175,6 +174,8 @@ cl_mem mem_of(Buffer& b) {
   }
   return m;
 }
+
+namespace {
 
 class ClQueue : public Queue {
  public:
@@ -275,7 +276,7 @@ Candidate choose(const DeviceChoice& choice, bool accelerators_only) {
   return all[pick_index(choice.device, names, accelerators_only ? "OpenCL GPU or accelerator" : "OpenCL device")];
 }
 
-class ClDevice : public Device, public PersistentKernel {
+class ClDevice : public Device, public PersistentKernel, public Handles {
  public:
   explicit ClDevice(const Candidate& c) : platform_(c.platform), device_(c.device), name_(c.name) {
     cl_int err = CL_SUCCESS;
@@ -308,27 +309,16 @@ class ClDevice : public Device, public PersistentKernel {
   }
   Timed probe(Probe what, Buffer& buf, std::size_t n, std::uint32_t value) override;
   bool has_persistent() const override { return device_value<cl_bool>(device_, CL_DEVICE_HOST_UNIFIED_MEMORY); }
+  cl_context context() const override { return context_; }
+  cl_device_id id() const override { return device_; }
   std::shared_ptr<Event> launch_persistent(const PersistentJob& job) override;
 
  private:
   void build() {
-    cl_int err = CL_SUCCESS;
-    const char* src = opencl::kSource;
-    program_ = clCreateProgramWithSource(context_, 1, &src, nullptr, &err);
-    check(err, "clCreateProgramWithSource");
-    if (clBuildProgram(program_, 1, &device_, "-cl-std=CL1.2", nullptr, nullptr) != CL_SUCCESS) {
-      std::size_t n = 0;
-      clGetProgramBuildInfo(program_, device_, CL_PROGRAM_BUILD_LOG, 0, nullptr, &n);
-      std::string log(n, '\0');
-      clGetProgramBuildInfo(program_, device_, CL_PROGRAM_BUILD_LOG, n, log.data(), nullptr);
-      throw std::runtime_error("OpenCL kernels did not build: " + log);
-    }
-    transform_ = clCreateKernel(program_, "transform", &err);
-    check(err, "clCreateKernel transform");
-    probe_ = clCreateKernel(program_, "probe", &err);
-    check(err, "clCreateKernel probe");
-    serve_ = clCreateKernel(program_, "serve", &err);
-    check(err, "clCreateKernel serve");
+    program_ = build_program(context_, device_, kSource, "-cl-std=CL1.2");
+    transform_ = make_kernel(program_, "transform");
+    probe_ = make_kernel(program_, "probe");
+    serve_ = make_kernel(program_, "serve");
   }
 
   cl_platform_id platform_;
@@ -394,7 +384,13 @@ std::shared_ptr<Event> ClDevice::launch_persistent(const PersistentJob& job) {
 
 }  // namespace
 
+cl_command_queue queue_of(Queue& queue) { return static_cast<ClQueue&>(queue).get(); }
+
+}  // namespace opencl
+
 std::unique_ptr<Device> open_opencl_device(const DeviceChoice& choice, bool accelerators_only) {
+  using opencl::ClDevice;
+  using opencl::choose;
   return std::make_unique<ClDevice>(choose(choice, accelerators_only));
 }
 

@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <array>
 #include <cstring>
+#include <deque>
 #include <utility>
 
 #include "core/errors.hpp"
@@ -81,10 +82,10 @@ class DeviceRunner : public Runner {
     const std::size_t nk = sequence.size();
     std::memset(partial_host_->host(), 0, partial_host_->bytes());
     queue_->copy(*partial_, 0, *partial_host_, 0, partial_->bytes());
-    // marks[r][k] .. marks[r][k + 1]: kernel k of round r.
-    std::vector<std::vector<std::shared_ptr<Event>>> marks(static_cast<std::size_t>(reps));
+    // A round's markers: m[k] .. m[k + 1] is kernel k.
+    std::deque<std::vector<std::shared_ptr<Event>>> pending;
     auto enqueue_round = [&](int r) {
-      auto& m = marks[static_cast<std::size_t>(r)];
+      auto& m = pending.emplace_back();
       m.push_back(queue_->mark());
       for (std::size_t k = 0; k < nk; ++k) {
         const std::uint64_t call = first_call + static_cast<std::uint64_t>(r) * iters;
@@ -96,19 +97,17 @@ class DeviceRunner : public Runner {
       }
     };
     // One round always queued ahead of the one waited for; a signal stops
-    // the queueing, and what is queued completes (and counts).
+    // the queueing, and what is queued completes (and counts). A round's
+    // markers are read and let go as soon as it is done.
+    std::vector<std::vector<double>> times(nk);
     int queued = 0;
     enqueue_round(queued++);
-    int completed = 0;
-    for (int r = 0; r < queued; ++r) {
+    while (!pending.empty()) {
       if (queued < reps && !interrupted()) enqueue_round(queued++);
-      marks[static_cast<std::size_t>(r)].back()->wait(kTimeoutSeconds);
-      completed = r + 1;
-    }
-    std::vector<std::vector<double>> times(nk, std::vector<double>(static_cast<std::size_t>(completed)));
-    for (int r = 0; r < completed; ++r) {
-      const auto& m = marks[static_cast<std::size_t>(r)];
-      for (std::size_t k = 0; k < nk; ++k) times[k][static_cast<std::size_t>(r)] = device_.elapsed(*m[k], *m[k + 1]);
+      const auto& m = pending.front();
+      m.back()->wait(kTimeoutSeconds);
+      for (std::size_t k = 0; k < nk; ++k) times[k].push_back(device_.elapsed(*m[k], *m[k + 1]));
+      pending.pop_front();
     }
     queue_->copy(*partial_host_, 0, *partial_, 0, partial_->bytes());
     queue_->finish(kTimeoutSeconds);

@@ -138,12 +138,19 @@ int CudaDevice::persistent_groups(std::size_t chunk_words) const {
 }
 
 nlohmann::json CudaDevice::facts() const {
-  int runtime = 0, driver = 0;
+  int runtime = 0, driver = 0, memory_khz = 0, memory_bits = 0;
   cudaRuntimeGetVersion(&runtime);
   cudaDriverGetVersion(&driver);
   char bus[32] = {};
   cudaDeviceGetPCIBusId(bus, sizeof bus, index_);
+  // The memory's peak from its own clock and bus width (two transfers a
+  // clock): what mem --backend cuda's rates are held against.
+  cudaDeviceGetAttribute(&memory_khz, cudaDevAttrMemoryClockRate, index_);
+  cudaDeviceGetAttribute(&memory_bits, cudaDevAttrGlobalMemoryBusWidth, index_);
   return {{"backend", "cuda"},
+          {"memory_clock_khz", memory_khz},
+          {"memory_bus_bits", memory_bits},
+          {"memory_peak_bytes_per_s", 2.0 * memory_khz * 1e3 * memory_bits / 8},
           {"index", index_},
           {"compute_capability", fmt::format("{}.{}", prop_.major, prop_.minor)},
           {"multiprocessors", sms_},

@@ -44,6 +44,7 @@ sanitize: setup
 	ctest --preset debug -j $(JOBS)
 	ASAN_OPTIONS=detect_leaks=0 MOVEBENCH_BIN=$(abspath build/debug/movebench) $(VENV)/bin/python -m pytest -q \
 	  tests/integration/test_link_modes.py tests/integration/test_stream_designs.py tests/integration/test_mem.py \
+	  tests/integration/test_mem_device.py \
 	  tests/integration/test_net_p2p.py tests/integration/test_net_coll.py tests/integration/test_net_beff.py \
 	  tests/integration/test_net_signals.py \
 	  -k "not nvcc"

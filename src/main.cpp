@@ -13,6 +13,7 @@
 #include "core/launcher.hpp"
 #include "core/vocabulary.hpp"
 #include "link/link_command.hpp"
+#include "stream/stream_command.hpp"
 #include "mem/mem_command.hpp"
 #include "net/net_commands.hpp"
 #include "report/report_tool.hpp"

@@ -58,15 +58,4 @@ std::vector<std::uint64_t> sweep_sizes(std::uint64_t lo, std::uint64_t hi, int s
   return out;
 }
 
-std::optional<CurvePoint> smallest_chunk_keeping(std::span<const CurvePoint> curve, double fraction) {
-  if (curve.empty()) return std::nullopt;
-  double best = 0;
-  for (const auto& p : curve) best = std::max(best, p.throughput);
-  std::optional<CurvePoint> pick;
-  for (const auto& p : curve) {
-    if (p.throughput >= fraction * best && (!pick || p.chunk_bytes < pick->chunk_bytes)) pick = p;
-  }
-  return pick;
-}
-
 }  // namespace movebench::link

@@ -1,9 +1,7 @@
-// The arithmetic of link and stream figures, kept apart from devices so
-// unit tests can check it: hdl_single_engine's per-size statistics, size
-// sweeps, and the 90%-chunk rule.
+// The arithmetic of link figures, kept apart from devices so unit tests can
+// check it: hdl_single_engine's per-size statistics and size sweeps.
 #pragma once
 #include <cstdint>
-#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -30,15 +28,5 @@ std::string engine_lines(const std::string& label, const RateStats& s);
 // Sizes of a sweep: powers of two from lo to hi, and with `steps_per_octave`
 // > 1 that many geometric steps per octave between them (rounded to 4 bytes).
 std::vector<std::uint64_t> sweep_sizes(std::uint64_t lo, std::uint64_t hi, int steps_per_octave);
-
-// One point of a chunk-size curve.
-struct CurvePoint {
-  std::uint64_t chunk_bytes = 0;
-  double latency_s = 0;
-  double throughput = 0;  // bytes per second
-};
-// The smallest chunk whose throughput is at least `fraction` of the best
-// throughput on the curve; nullopt on an empty curve.
-std::optional<CurvePoint> smallest_chunk_keeping(std::span<const CurvePoint> curve, double fraction);
 
 }  // namespace movebench::link

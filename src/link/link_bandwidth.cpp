@@ -15,10 +15,13 @@
 #include "core/stats.hpp"
 #include "link/figures.hpp"
 #include "link/link_bench.hpp"
-#include "link/pattern.hpp"
+#include "device/pattern.hpp"
 
 namespace movebench::link {
 namespace {
+
+using device::fill_pattern;
+using device::first_difference;
 
 // One direction of traffic. Every transfer of a batch has its own
 // destination slot, cleared before the test, so a transfer that was dropped,

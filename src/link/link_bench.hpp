@@ -7,10 +7,21 @@
 #include <vector>
 
 #include "core/report.hpp"
-#include "link/device.hpp"
-#include "link/options.hpp"
+#include "device/device.hpp"
+#include "device/options.hpp"
 
 namespace movebench::link {
+
+// The device layer's names link is written in.
+using device::Buffer;
+using device::CommonOptions;
+using device::Device;
+using device::Event;
+using device::kind_name;
+using device::MemKind;
+using device::Probe;
+using device::Queue;
+using device::Timed;
 
 enum class Direction { kRead, kWrite, kDuplex };  // read = host to device
 enum class Path { kCopy, kKernel };

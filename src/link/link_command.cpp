@@ -53,14 +53,14 @@ class LinkCommand : public Command {
   void add_options(CLI::App& app) override {
     app.add_option("mode", mode_, "all (default), bandwidth or latency")
         ->check(CLI::IsMember({"all", "bandwidth", "latency"}));
-    add_common_options(app, opt_.common);
+    device::add_common_options(app, opt_.common);
     app.add_option("--directions", directions_, "read (host to device), write, duplex; comma-separated")
         ->capture_default_str();
     app.add_option("--paths", paths_, "copy (copy engine) and/or kernel (device kernel on host memory it reaches)")
         ->capture_default_str();
     app.add_option("--host-memory", kinds_,
                    fmt::format("Host memory kinds, comma-separated: {} (default: all the backend has)",
-                               kind_names(all_host_kinds())));
+                               device::kind_names(device::all_host_kinds())));
     app.add_option(vocabulary::names("", vocabulary::kSizesBytes, "--sizes"), sizes_,
                    vocabulary::help(vocabulary::kSizesBytes, "per transfer, a list or range (1K:64M, 2^10..2^26)"))
         ->capture_default_str();
@@ -84,7 +84,7 @@ class LinkCommand : public Command {
   void check_options() override { resolve(); }
 
   int run(Report& report) override {
-    auto device = open_and_describe(opt_.common, report, "link");
+    auto device = device::open_and_describe(opt_.common.choice, report, "link");
     check_kinds(*device);
     record_settings(report, *device);
     run_link(*device, opt_, report);
@@ -99,7 +99,7 @@ class LinkCommand : public Command {
   }
 
   std::string suite_summary(const Report& report) const override {
-    SummaryLine line(report, suite_label(report, "link"));
+    SummaryLine line(report, device::suite_label(report, "link"));
     for (const char* op : {"copy.read.pinned", "copy.write.pinned", "copy.duplex.total.pinned"}) {
       line.result(fmt::format("link.{}", op), op, {"MB/s", 0});
     }
@@ -108,13 +108,13 @@ class LinkCommand : public Command {
 
  private:
   void resolve() {
-    check_common_options(opt_.common);
+    device::check_common_options(opt_.common);
     opt_.bandwidth = mode_ != "latency";
     opt_.latency = mode_ != "bandwidth";
     opt_.directions = parse_list(directions_, "direction", parse_direction);
     opt_.paths = parse_list(paths_, "path", parse_path);
     opt_.kinds.clear();
-    if (!kinds_.empty()) opt_.kinds = parse_list(kinds_, "host memory", parse_host_kind);
+    if (!kinds_.empty()) opt_.kinds = parse_list(kinds_, "host memory", device::parse_host_kind);
     if (fine_ < 1 || fine_ > 16) throw UsageError(fmt::format("invalid --fine '{}': 1 to 16", fine_));
     opt_.sizes.clear();
     for (auto s : parse_size_list(sizes_)) {
@@ -161,7 +161,7 @@ class LinkCommand : public Command {
     for (auto k : opt_.kinds) {
       if (std::find(have.begin(), have.end(), k) == have.end()) {
         throw UsageError(fmt::format("the {} backend has no {} host memory (it has {})", device.backend(),
-                                     kind_name(k), kind_names(have)));
+                                     kind_name(k), device::kind_names(have)));
       }
     }
   }

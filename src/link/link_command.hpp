@@ -5,5 +5,4 @@
 
 namespace movebench {
 std::unique_ptr<Command> make_link_command();
-std::unique_ptr<Command> make_stream_command();
 }  // namespace movebench

@@ -21,10 +21,13 @@
 #include "core/interrupt.hpp"
 #include "core/stats.hpp"
 #include "link/link_bench.hpp"
-#include "link/pattern.hpp"
+#include "device/pattern.hpp"
 
 namespace movebench::link {
 namespace {
+
+using device::fill_pattern;
+using device::first_difference;
 
 constexpr std::size_t kLineWords = 16;  // one 64-byte line per node
 

@@ -9,6 +9,7 @@
 #include "core/sizes.hpp"
 #include "mem/measure.hpp"
 #include "mem/modes.hpp"
+#include "mem/runner.hpp"
 
 namespace movebench::mem {
 namespace {
@@ -30,49 +31,23 @@ template <class T>
 std::vector<double> run_one(const MemOptions& opt, int threads, Report& report) {
   const auto kernels = selected_kernels(opt);
   const std::uint64_t n = opt.elements;
-  Team team = make_team(opt, threads);
-
-  auto ws = make_workspace<T>(n, true, team, opt.alignment, opt.huge_pages);
-  initialise(ws, team);
-  const Calibration calibration = choose_shapes(opt, ws, team, kernels);
-  double sum = 0;
-  std::vector<ThreadPlacement> placement;
-  // One extra round first: TheBandwidthBenchmark's statistics (like
-  // STREAM's) leave out the first, which pays for page faults and cold TLBs.
-  const int rounds = opt.repetitions + 1;
-  const auto times = time_sequence(ws, team, kernels, rounds, 1, 0, sum, &placement);
-  const std::size_t done = times.front().size();  // fewer than rounds after a signal
-  if (done < 2) return {};
-  const Validation check = validate(ws, kernels, corrupt_for_test(opt, ws, done), sum);
-
-  print_rule();
-  std::printf("%d threads, placement %s, %s per array (%llu elements of %s)\n", threads,
-              opt.placement.describe().c_str(), format_bytes(static_cast<double>(n * sizeof(T))).c_str(),
-              static_cast<unsigned long long>(n), opt.element_type.c_str());
-  std::printf("Shapes (%s): %s\n",
-              opt.shape == "auto" ? fmt::format("calibrated in {:.2f} s", calibration.seconds).c_str()
-                                  : fmt::format("--shape {}", opt.shape).c_str(),
-              describe_shapes(team, kernels).c_str());
-  std::printf("Total allocated datasize: %.2f MB\n", 4.0 * n * sizeof(T) * 1e-6);
-  if (opt.verbose_affinity) print_placement(placement);
-  print_rule();
-  print_table_header(opt);
-  std::vector<double> best;
-  for (std::size_t k = 0; k < kernels.size(); ++k) {
-    std::vector<double> samples(times[k].begin() + 1, times[k].end());
-    Record r = kernel_record(opt, kernels[k], n, threads, team.shape_of(kernels[k]), samples);
-    r.params["warmup_samples"] = {times[k][0]};
-    print_table_row(opt, kernels[k], n, r);
-    const Figure& bandwidth = r.figures.front();  // traffic over the best time
-    best.push_back(bandwidth.value());
-    report.set_result(bandwidth.named(fmt::format("mem.{}.{}t", info(kernels[k]).name, threads)));
-    report.add(std::move(r));
-  }
-  print_rule();
-  std::printf("%s\n", check.passed ? "Solution Validates" : ("Solution does not validate: " + check.message).c_str());
-  report.settings("mem")["placement"][std::to_string(threads)] = placement_json(placement);
-  report.settings("mem")["calibration"][std::to_string(threads)] = calibration_json(calibration, team, kernels, opt);
-  report.validation(check.passed, "mem: " + check.message);
+  HostRunner<T> runner(opt, threads, true, n);
+  auto header = [&] {
+    std::printf("%d threads, placement %s, %s per array (%llu elements of %s)\n", threads,
+                opt.placement.describe().c_str(), format_bytes(static_cast<double>(n * sizeof(T))).c_str(),
+                static_cast<unsigned long long>(n), opt.element_type.c_str());
+    std::printf("Shapes (%s): %s\n",
+                opt.shape == "auto" ? fmt::format("calibrated in {:.2f} s", runner.calibration().seconds).c_str()
+                                    : fmt::format("--shape {}", opt.shape).c_str(),
+                describe_shapes(runner.team(), kernels).c_str());
+    std::printf("Total allocated datasize: %.2f MB\n", 4.0 * n * sizeof(T) * 1e-6);
+    if (opt.verbose_affinity) print_placement(runner.placement());
+  };
+  auto best = run_table(opt, runner, fmt::format("{}t", threads), header, report);
+  if (best.empty()) return best;
+  report.settings("mem")["placement"][std::to_string(threads)] = placement_json(runner.placement());
+  report.settings("mem")["calibration"][std::to_string(threads)] =
+      calibration_json(runner.calibration(), runner.team(), kernels, opt);
   return best;
 }
 
@@ -90,6 +65,43 @@ void print_scaling_table(const MemOptions& opt, const std::vector<int>& counts,
 }
 
 }  // namespace
+
+std::vector<double> run_table(const MemOptions& opt, Runner& runner, const std::string& result_suffix,
+                              const std::function<void()>& header, Report& report) {
+  const auto kernels = selected_kernels(opt);
+  const std::uint64_t n = opt.elements;
+  runner.reset(n);
+  runner.prepare(kernels);
+  double sum = 0;
+  // One extra round first: TheBandwidthBenchmark's statistics (like
+  // STREAM's) leave out the first, which pays for page faults and cold TLBs
+  // (on a device: the first launch).
+  const int rounds = opt.repetitions + 1;
+  const auto times = runner.time_sequence(kernels, rounds, 1, 0, sum);
+  const std::size_t done = times.front().size();  // fewer than rounds after a signal
+  if (done < 2) return {};
+  const Validation check = runner.check(kernels, done, sum);
+
+  print_rule();
+  header();
+  print_rule();
+  print_table_header(opt);
+  std::vector<double> best;
+  for (std::size_t k = 0; k < kernels.size(); ++k) {
+    std::vector<double> samples(times[k].begin() + 1, times[k].end());
+    Record r = kernel_record(opt, kernels[k], n, runner.params(kernels[k]), runner.nontemporal(kernels[k]), samples);
+    r.params["warmup_samples"] = {times[k][0]};
+    print_table_row(opt, kernels[k], n, r);
+    const Figure& bandwidth = r.figures.front();  // traffic over the best time
+    best.push_back(bandwidth.value());
+    report.set_result(bandwidth.named(fmt::format("mem.{}.{}", info(kernels[k]).name, result_suffix)));
+    report.add(std::move(r));
+  }
+  print_rule();
+  std::printf("%s\n", check.passed ? "Solution Validates" : ("Solution does not validate: " + check.message).c_str());
+  report.validation(check.passed, "mem: " + check.message);
+  return best;
+}
 
 void run_bandwidth(const MemOptions& opt, Report& report) {
   const ScopedAffinity restore;  // teams pin the main thread

@@ -108,9 +108,9 @@ double best_rate(const MemOptions& opt, Kernel k, std::uint64_t elements, double
   return bytes / seconds * opt.unit_scale();
 }
 
-Record kernel_record(const MemOptions& opt, Kernel k, std::uint64_t elements, int threads, Shape shape,
-                     std::vector<double> per_call_seconds) {
-  const bool nt = is_nontemporal(shape) && k != Kernel::kSum;
+Record kernel_record(const MemOptions& opt, Kernel k, std::uint64_t elements, nlohmann::json params,
+                     bool nontemporal, std::vector<double> per_call_seconds) {
+  const bool nt = nontemporal;
   const KernelInfo& ki = info(k);
   const double n = static_cast<double>(elements);
   const double eb = opt.element_bytes();
@@ -119,9 +119,10 @@ Record kernel_record(const MemOptions& opt, Kernel k, std::uint64_t elements, in
   r.benchmark = "mem";
   r.operation = std::string(ki.name);
   r.bytes = static_cast<std::uint64_t>(ki.arrays * eb * n);
-  r.params = {{"mode", opt.mode_name}, {"threads", threads}, {"elements", elements},
-              {"type", opt.element_type}, {"shape", shape_name(shape)}, {"nontemporal", nt},
-              {"alignment", opt.alignment}};
+  r.params = std::move(params);
+  r.params["mode"] = opt.mode_name;
+  r.params["elements"] = elements;
+  r.params["type"] = opt.element_type;
   // TheBandwidthBenchmark's accounting: loads plus stores, over the best
   // (least) time; the median beside it.
   const Scale scale = scale_of_unit(opt.unit);

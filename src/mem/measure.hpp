@@ -37,9 +37,10 @@ nlohmann::json calibration_json(const Calibration& c, const Team& team, std::spa
 std::vector<Kernel> selected_kernels(const MemOptions& opt);
 
 // A record for one kernel: samples are seconds per call of `elements`
-// elements per array (over all threads).
-Record kernel_record(const MemOptions& opt, Kernel k, std::uint64_t elements, int threads, Shape shape,
-                     std::vector<double> per_call_seconds);
+// elements per array (over all threads); `params` are the runner's
+// (Runner::params), `nontemporal` whether its stores streamed.
+Record kernel_record(const MemOptions& opt, Kernel k, std::uint64_t elements, nlohmann::json params,
+                     bool nontemporal, std::vector<double> per_call_seconds);
 
 // Bandwidth (in opt.unit) of `elements` per array moved in `seconds`, as
 // TheBandwidthBenchmark counts the kernel's traffic.

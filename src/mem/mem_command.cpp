@@ -14,6 +14,9 @@
 #include "core/sizes.hpp"
 #include "core/summary.hpp"
 #include "core/vocabulary.hpp"
+#include "device/options.hpp"
+#include "device/registry.hpp"
+#include "mem/device_runner.hpp"
 #include "mem/loaded_latency.hpp"
 #include "mem/modes.hpp"
 
@@ -81,22 +84,27 @@ class MemCommand : public Command {
                          fmt::format("bandwidth: of every kernel (TheBandwidthBenchmark's NTIMES, default {}); seq/tp: "
                                      "samples per kernel and size (default {}); latency, loaded-latency: samples per "
                                      "point (default {})", MemOptions{}.repetitions, kSweepSamples, kChaseSamples)));
-    app.add_option(vocabulary::names("-t", vocabulary::kThreads), threads_text_,
-                   vocabulary::help(vocabulary::kThreads,
-                                    "a count, or a list (1,2,4 or 1:8) for a scaling run (default: every allowed CPU)"));
-    app.add_option("--bind", bind_text_,
-                   "Thread placement: close, spread, none, a CPU list such as 0-3,8, or auto (close; none when "
-                   "OMP_PROC_BIND/OMP_PLACES ask OpenMP to place threads)")
-        ->capture_default_str();
-    app.add_flag("--verbose-affinity", opt_.verbose_affinity, "Print the CPU and affinity mask of every thread");
-    app.add_option("--align-bytes,--align", opt_.alignment, "Array alignment in bytes (exactly this; a power of two)")
-        ->check(CLI::Range(1.0, 2097152.0))->capture_default_str();
+    device::add_choice_options(app, opt_.choice, device_backend_help());
+    host_only_.push_back(app.add_option(
+        vocabulary::names("-t", vocabulary::kThreads), threads_text_,
+        vocabulary::help(vocabulary::kThreads,
+                         "a count, or a list (1,2,4 or 1:8) for a scaling run (default: every allowed CPU)")));
+    host_only_.push_back(app.add_option("--bind", bind_text_,
+                                        "Thread placement: close, spread, none, a CPU list such as 0-3,8, or auto "
+                                        "(close; none when OMP_PROC_BIND/OMP_PLACES ask OpenMP to place threads)")
+                             ->capture_default_str());
+    host_only_.push_back(
+        app.add_flag("--verbose-affinity", opt_.verbose_affinity, "Print the CPU and affinity mask of every thread"));
+    host_only_.push_back(
+        app.add_option("--align-bytes,--align", opt_.alignment, "Array alignment in bytes (exactly this; a power of two)")
+            ->check(CLI::Range(1.0, 2097152.0))
+            ->capture_default_str());
     app.add_option("--type", opt_.element_type, "Element type")->check(CLI::IsMember({"double", "float"}))
         ->capture_default_str();
-    app.add_option("--nt-stores", opt_.nt_stores,
+    host_only_.push_back(app.add_option("--nt-stores", opt_.nt_stores,
                    "Streaming (non-temporal) stores: on, off, or auto (on when the data exceed the last-level cache)")
-        ->check(CLI::IsMember({"auto", "on", "off"}))->capture_default_str();
-    app.add_option("--shape", opt_.shape,
+        ->check(CLI::IsMember({"auto", "on", "off"}))->capture_default_str());
+    host_only_.push_back(app.add_option("--shape", opt_.shape,
                    "Loop shape of every kernel: auto (a short calibration picks the fastest per kernel), plain "
                    "(TheBandwidthBenchmark's compiler loop), nt (linear, streaming stores), page (four pages at "
                    "once), page-nt (four pages at once, streaming stores); on AVX-512 builds each also with "
@@ -112,12 +120,13 @@ class MemCommand : public Command {
               return std::string();
             },
             "", "SHAPE"))
-        ->capture_default_str();
+        ->capture_default_str());
     app.add_option("-k,--kernels", kernels_text_, "Kernels to run, comma-separated (default: all eight)");
-    app.add_flag("--write-allocate", opt_.write_allocate, "Also show bandwidth with write-allocate traffic counted");
+    host_only_.push_back(
+        app.add_flag("--write-allocate", opt_.write_allocate, "Also show bandwidth with write-allocate traffic counted"));
     app.add_option("--unit", opt_.unit, "Rate unit of the table")->check(CLI::IsMember({"MB/s", "GB/s"}))
         ->capture_default_str();
-    app.add_flag("--huge-pages", opt_.huge_pages, "Back arrays with transparent huge pages");
+    host_only_.push_back(app.add_flag("--huge-pages", opt_.huge_pages, "Back arrays with transparent huge pages"));
     app.add_option(vocabulary::names(vocabulary::kSizesElements), sizes_elements_text_,
                    vocabulary::help(vocabulary::kSizesElements, "seq/tp: array lengths (e.g. 1K:64M:x2)"));
     app.add_option(vocabulary::names(vocabulary::kSizesBytes), sizes_bytes_text_,
@@ -163,6 +172,10 @@ class MemCommand : public Command {
 
   int run(Report& report) override {
     record_settings(report);
+    if (opt_.on_device()) {
+      mem::run_on_device(opt_, report);
+      return kExitOk;
+    }
     switch (opt_.mode) {
       case Mode::kBandwidth: mem::run_bandwidth(opt_, report); break;
       case Mode::kSeq:
@@ -208,6 +221,7 @@ class MemCommand : public Command {
     o.mode = o.mode_name == "seq" ? Mode::kSeq : o.mode_name == "tp" ? Mode::kTp
              : o.mode_name == "latency" ? Mode::kLatency
              : o.mode_name == "loaded-latency" ? Mode::kLoadedLatency : Mode::kBandwidth;
+    resolve_backend(o);
     if (!elements_text_.empty() && !array_bytes_text_.empty()) {
       throw UsageError("give the array length once: --elements or --array-bytes");
     }
@@ -311,6 +325,44 @@ class MemCommand : public Command {
     return elements;
   }
 
+  // mem --backend: host (the default) or a device backend, which runs the
+  // bandwidth and seq modes in its own memory and has no threads, placement,
+  // loop shapes or host pages to set.
+  void resolve_backend(const MemOptions& o) const {
+    if (!o.on_device()) {
+      if (!o.choice.platform.empty() || !o.choice.device.empty()) {
+        throw UsageError("--platform and --device pick a device: they go with --backend " +
+                         device::or_list(device_backends()));
+      }
+      return;
+    }
+    device::check_choice(o.choice);
+    if (o.mode != Mode::kBandwidth && o.mode != Mode::kSeq) {
+      throw UsageError(fmt::format("mem {} runs in host memory only: --backend {} runs bandwidth and seq",
+                                   o.mode_name, o.choice.backend));
+    }
+    for (const CLI::Option* option : host_only_) {
+      if (option->count() > 0) {
+        throw UsageError(fmt::format("{} applies to host memory (--backend host), not to --backend {}",
+                                     option->get_name(), o.choice.backend));
+      }
+    }
+  }
+
+  // The device backends movebench knows (built or not).
+  static std::vector<std::string> device_backends() {
+    std::vector<std::string> out;
+    for (const auto& b : device::known_backends()) {
+      if (b != "host") out.push_back(b);
+    }
+    return out;
+  }
+
+  static std::string device_backend_help() {
+    return fmt::format("Where the arrays live: host (default: host memory, OpenMP threads) or the device memory of "
+                       "{} (bandwidth and seq; docs/mem.md)", device::or_list(device_backends()));
+  }
+
   // One chasing thread and threads - 1 loaders, each with its own arrays.
   void resolve_loaded_latency(MemOptions& o) {
     if (o.threads.size() != 1) throw UsageError("loaded-latency takes one thread count (one chases, the rest load)");
@@ -351,9 +403,11 @@ class MemCommand : public Command {
 
   // TheBandwidthBenchmark's size, halved until everything fits in half the
   // free memory.
+  // On a device, BabelStream's 2^25, halved the same way for the host copies
+  // the validation needs.
   static std::uint64_t default_elements(const MemOptions& o, int threads) {
     const int sets = o.mode == Mode::kTp ? threads : 1;
-    std::uint64_t n = mem::kDefaultElements;
+    std::uint64_t n = o.on_device() ? mem::kDeviceDefaultElements : mem::kDefaultElements;
     while (n > 1024 && 4 * n * o.element_bytes() * sets > available_memory_bytes() / 2) n /= 2;
     return n;
   }
@@ -365,6 +419,7 @@ class MemCommand : public Command {
     // parameters.
     if (s.contains("mode") && s["mode"] != opt_.mode_name) return;
     s["mode"] = opt_.mode_name;
+    s["backend"] = opt_.on_device() ? opt_.choice.backend : "host";
     s["elements"] = opt_.elements;
     s["type"] = opt_.element_type;
     s["repetitions"] = opt_.repetitions;
@@ -402,9 +457,15 @@ class MemCommand : public Command {
                                       {"write_allocate", k.write_allocate}, {"flops", k.flops}, {"arrays", k.arrays}};
     }
     s["traffic"] = traffic;
+    if (opt_.on_device()) {
+      for (const char* key : {"threads", "bind", "alignment", "nt_stores", "shape", "nt_stores_available", "huge_pages"}) {
+        s.erase(key);
+      }
+    }
   }
 
   MemOptions opt_;
+  std::vector<CLI::Option*> host_only_;  // options a device backend refuses
   bool corrupt_flag_ = false;
   std::string mode_text_, elements_text_, array_bytes_text_, threads_text_, bind_text_ = "auto";
   std::string kernels_text_, sizes_text_, sizes_elements_text_, sizes_bytes_text_, tlb_window_text_;

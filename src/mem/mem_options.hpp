@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "core/affinity.hpp"
+#include "device/device.hpp"
 #include "mem/kernels.hpp"
 
 namespace movebench::mem {
@@ -14,6 +15,9 @@ enum class Mode { kBandwidth, kSeq, kTp, kLatency, kLoadedLatency };
 struct MemOptions {
   Mode mode = Mode::kBandwidth;
   std::string mode_name = "bandwidth";
+  // Where the arrays live: backend empty or "host", host memory and the
+  // OpenMP team; else that device backend's own memory (device_runner.cpp).
+  device::DeviceChoice choice;
   std::uint64_t elements = 0;  // 0: the default (TheBandwidthBenchmark's size, limited to memory)
   std::string element_type = "double";
   int repetitions = 10;         // TheBandwidthBenchmark's NTIMES
@@ -47,6 +51,7 @@ struct MemOptions {
   std::string corrupt_for_test;
 
   int element_bytes() const { return element_type == "float" ? 4 : 8; }
+  bool on_device() const { return !choice.backend.empty() && choice.backend != "host"; }
   double unit_scale() const { return unit == "GB/s" ? 1e-9 : 1e-6; }
   std::string flop_unit() const { return unit == "GB/s" ? "GFlop/s" : "MFlop/s"; }
 };
@@ -54,5 +59,8 @@ struct MemOptions {
 // TheBandwidthBenchmark's default array length (config.mk SIZE), elements
 // per array.
 inline constexpr std::uint64_t kDefaultElements = 125'000'000;
+// On a device: BabelStream's default, 2^25 elements per array (256 MiB of
+// doubles), far above any GPU's last-level cache (50 MiB on an H100).
+inline constexpr std::uint64_t kDeviceDefaultElements = std::uint64_t{1} << 25;
 
 }  // namespace movebench::mem

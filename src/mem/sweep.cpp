@@ -16,6 +16,7 @@
 #include "core/stats.hpp"
 #include "mem/measure.hpp"
 #include "mem/modes.hpp"
+#include "mem/runner.hpp"
 
 namespace movebench::mem {
 namespace {
@@ -23,13 +24,11 @@ namespace {
 // Calls per sample so that a sample lasts `target` seconds (core/clock's
 // probe: doubling until a probe lasts a quarter of it). Counts every call
 // made and adds up their sums, for the validation replay.
-template <class T>
-std::size_t calls_per_sample(const Workspace<T>& ws, const Team& team, Kernel k, double target,
-                             std::uint64_t& calls, double& sum_total) {
+std::size_t calls_per_sample(Runner& runner, Kernel k, double target, std::uint64_t& calls, double& sum_total) {
   const Kernel seq[] = {k};
   const auto timed = [&](std::uint64_t iters) {
     double sum = 0;
-    const double t = time_sequence(ws, team, seq, 1, iters, calls, sum).front().front();
+    const double t = runner.time_sequence(seq, 1, iters, calls, sum).front().front();
     calls += iters;
     sum_total += sum;
     return t;
@@ -64,21 +63,27 @@ template <class T>
 void sweep(const MemOptions& opt, Report& report) {
   const bool tp = opt.mode == Mode::kTp;
   const int threads = tp ? opt.threads.front() : 1;
-  const auto& sizes = opt.sweep_sizes;
-  const std::uint64_t max_n = *std::max_element(sizes.begin(), sizes.end());
-  Team team = make_team(opt, threads);
-  auto ws = make_workspace<T>(max_n, !tp, team, opt.alignment, opt.huge_pages);
+  const std::uint64_t max_n = *std::max_element(opt.sweep_sizes.begin(), opt.sweep_sizes.end());
+  HostRunner<T> runner(opt, threads, !tp, max_n);
+  const std::string subject = fmt::format("{}, {} thread{}", tp ? "throughput (private arrays per thread)" : "sequential",
+                                          threads, threads > 1 ? "s" : "");
+  run_sweep_on(opt, runner, subject, tp ? "mem tp" : "mem seq", report);
+}
 
+}  // namespace
+
+void run_sweep_on(const MemOptions& opt, Runner& runner, const std::string& subject, const std::string& progress,
+                  Report& report) {
+  const auto& sizes = opt.sweep_sizes;
   std::error_code ec;
   std::filesystem::create_directories(opt.outdir, ec);
   if (ec) throw UsageError(fmt::format("cannot create the output folder '{}': {}", opt.outdir, ec.message()));
-  std::printf("Running memory hierarchy sweeps: %s, %d thread%s, %zu sizes, data files in %s/\n",
-              tp ? "throughput (private arrays per thread)" : "sequential", threads, threads > 1 ? "s" : "",
-              sizes.size(), opt.outdir.c_str());
+  std::printf("Running memory hierarchy sweeps: %s, %zu sizes, data files in %s/\n", subject.c_str(), sizes.size(),
+              opt.outdir.c_str());
   const double target = opt.point_time / opt.samples;
   bool all_passed = true;
   std::string first_failure;
-  report.progress().begin(tp ? "mem tp" : "mem seq", selected_kernels(opt).size() * sizes.size());
+  report.progress().begin(progress, selected_kernels(opt).size() * sizes.size());
   for (Kernel k : selected_kernels(opt)) {
     const KernelInfo& ki = info(k);
     const std::string path = fmt::format("{}/{}.dat", opt.outdir, ki.label);
@@ -90,20 +95,19 @@ void sweep(const MemOptions& opt, Report& report) {
     for (std::uint64_t n : sizes) {
       if (interrupted()) break;
       report.progress().step(fmt::format("{} N={}", ki.label, n));
-      ws.resize(n);
-      initialise(ws, team);
+      runner.reset(n);
       const Kernel seq[] = {k};
-      choose_shapes(opt, ws, team, seq);
+      runner.prepare(seq);
       std::uint64_t calls = 0;
       double sum_total = 0;
-      const std::size_t iters = calls_per_sample(ws, team, k, target, calls, sum_total);
+      const std::size_t iters = calls_per_sample(runner, k, target, calls, sum_total);
       double sum = 0;
-      const auto times = time_sequence(ws, team, seq, opt.samples, iters, calls, sum);
+      const auto times = runner.time_sequence(seq, opt.samples, iters, calls, sum);
       const auto& samples = times.front();
       if (samples.empty()) break;
       calls += samples.size() * iters;
       sum_total += sum;
-      const Validation check = validate(ws, seq, corrupt_for_test(opt, ws, calls), sum_total);
+      const Validation check = runner.check(seq, calls, sum_total);
       if (!check.passed && all_passed) {
         all_passed = false;
         first_failure = fmt::format("{} at N={}: {}", ki.name, n, check.message);
@@ -111,9 +115,8 @@ void sweep(const MemOptions& opt, Report& report) {
       std::vector<double> per_call;
       for (double t : samples) per_call.push_back(t / static_cast<double>(iters));
       const Summary s = summarize(samples);
-      file << data_file_line(ki, n, ws.total_elements(), sizeof(T), iters, s);
-      Record r = kernel_record(opt, k, ws.total_elements(), threads, team.shape_of(k), per_call);
-      r.params["elements_per_thread"] = tp ? n : n / threads;
+      file << data_file_line(ki, n, runner.total_elements(), opt.element_bytes(), iters, s);
+      Record r = kernel_record(opt, k, runner.total_elements(), runner.params(k), runner.nontemporal(k), per_call);
       r.params["calls_per_sample"] = iters;
       std::printf("%14llu %14s %12.2f %12.2f%s\n", static_cast<unsigned long long>(n),
                   format_bytes(static_cast<double>(r.bytes)).c_str(), r.figures[0].value(), r.figures[1].value(),
@@ -124,8 +127,6 @@ void sweep(const MemOptions& opt, Report& report) {
   std::printf("%s\n", all_passed ? "Solution Validates" : ("Solution does not validate: " + first_failure).c_str());
   report.validation(all_passed, "mem: " + first_failure);
 }
-
-}  // namespace
 
 void run_sweep(const MemOptions& opt, Report& report) {
   const ScopedAffinity restore;  // teams pin the main thread

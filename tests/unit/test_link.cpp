@@ -1,20 +1,24 @@
-// link/stream logic that needs no device: sweeps, per-size statistics, the
-// pattern check, the 90%-chunk rule, PCIe facts from a fake sysfs tree, and
-// the host backend end to end.
+// link/stream and device-layer logic that needs no device: sweeps, per-size
+// statistics, the pattern check, the 90%-chunk rule, PCIe facts from a fake
+// sysfs tree, the backend registry, and the host backend end to end.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 
 #include "core/errors.hpp"
-#include "link/backends.hpp"
+#include "device/pattern.hpp"
+#include "device/pcie.hpp"
+#include "device/registry.hpp"
 #include "link/figures.hpp"
-#include "link/pattern.hpp"
-#include "link/pcie.hpp"
-#include "link/stream_designs.hpp"
+#include "stream/curve.hpp"
+#include "stream/designs.hpp"
 
+using namespace movebench::device;
 using namespace movebench::link;
+using namespace movebench::stream;
 
 TEST(LinkSweep, PowersOfTwoAndFinerSteps) {
   EXPECT_EQ(sweep_sizes(4, 64, 1), (std::vector<std::uint64_t>{4, 8, 16, 32, 64}));
@@ -121,17 +125,33 @@ TEST(LinkKinds, EveryHostKindParsesFromItsName) {
   }
 }
 
+// The registry: host always, first in the table and last in preference;
+// every built backend is known; an unknown or unbuilt name is a usage error.
+TEST(DeviceRegistry, HostIsBuiltAndTheFallback) {
+  const auto built = built_backends();
+  ASSERT_FALSE(built.empty());
+  EXPECT_EQ(built.back(), "host");
+  EXPECT_EQ(std::string(backend_factories().front().backend), "host");
+  const auto& known = known_backends();
+  for (const auto& b : built) EXPECT_NE(std::find(known.begin(), known.end(), b), known.end()) << b;
+  EXPECT_EQ(open_device({"host", "", ""})->backend(), "host");
+  EXPECT_THROW(open_device({"nosuch", "", ""}), movebench::UsageError);
+  EXPECT_EQ(or_list({"host", "opencl", "cuda"}), "host, opencl or cuda");
+}
+
 // Every design on the host backend gives the right output.
 TEST(LinkHostBackend, EveryDesignIsCorrect) {
-  auto device = open_host_device({});
-  for (const auto& design : available_designs(*device)) {
+  auto device = open_device({"host", "", ""});
+  const auto designs = available_designs(*device);
+  EXPECT_EQ(designs.size(), 4u);  // offload, chunked, pipeline, persistent: no CUDA-only design
+  for (const Design* design : designs) {
     auto in = device->alloc(MemKind::kPageable, 8 * 256 * 4), out = device->alloc(MemKind::kPageable, 8 * 256 * 4);
     fill_pattern(in->as<std::uint32_t>(), 8 * 256, 11);
     StreamJob job{in.get(), out.get(), 256, 8, 3, 10};
-    auto state = prepare_design(*device, design, job);
-    const ChunkTimes t = run_design(*device, design, job, state);
-    EXPECT_FALSE(first_stream_mismatch(out->as<std::uint32_t>(), 8 * 256, 11)) << design;
-    EXPECT_GT(pass_throughput(t, 8 * 256 * 4), 0) << design;
-    EXPECT_GE(pass_latency(t), 0) << design;
+    auto state = design->prepare(*device, job);
+    const ChunkTimes t = design->run(*device, job, state);
+    EXPECT_FALSE(first_stream_mismatch(out->as<std::uint32_t>(), 8 * 256, 11)) << design->name;
+    EXPECT_GT(pass_throughput(t, 8 * 256 * 4), 0) << design->name;
+    EXPECT_GE(pass_latency(t), 0) << design->name;
   }
 }

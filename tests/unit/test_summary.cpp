@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include "core/figure.hpp"
 #include "core/report.hpp"
 #include "core/summary.hpp"
 
@@ -14,18 +15,18 @@ Record latency_record(std::uint64_t bytes, double ns) {
   r.operation = "latency";
   r.bytes = bytes;
   r.samples = {ns * 1e-9};
-  r.figures = {{"latency", ns, "ns", "min"}};
+  r.figures = {Figure::latency("latency", ns * 1e-9, Stat::kMin)};
   return r;
 }
 }  // namespace
 
 TEST(SummaryLine, NamedResultsInTheirOwnUnitOrTheOneShown) {
   Report report = empty_report();
-  report.set_result("p2p.latency", 0.34631, "us");
-  report.set_result("p2p.bw", 1175.2, "MB/s");
-  report.set_result("stream.launch_bound", 1612.0, "ns");
+  report.set_result(Figure::latency("p2p.latency", 0.34631e-6, Stat::kMean));
+  report.set_result(Figure::bandwidth("p2p.bw", 1175.2e6, Stat::kMean, Of::kTime, application_bytes()));
+  report.set_result(Figure::latency("stream.launch_bound", 1612.0e-9, Stat::kMedian));
   EXPECT_EQ(SummaryLine(report, "p2p:").result("p2p.latency", "latency").result("p2p.bw", "bandwidth").str(),
-            "p2p: latency 0.3463 us; bandwidth 1175 MB/s;");
+            "p2p: latency 346.3 ns; bandwidth 1175 MB/s;");
   // Shown in us with one decimal, whatever the result's time unit.
   EXPECT_EQ(SummaryLine(report, "stream:").result("stream.launch_bound", "launch bound", {"us", 1}).str(),
             "stream: launch bound 1.6 us;");
@@ -36,9 +37,9 @@ TEST(SummaryLine, NamedResultsInTheirOwnUnitOrTheOneShown) {
 
 TEST(SummaryLine, EveryResultOfAFamilyLabelledByItsName) {
   Report report = empty_report();
-  report.set_result("coll.bcast.avg", 3.791, "us");
-  report.set_result("coll.allreduce.avg", 1114.0899, "us");
-  report.set_result("coll.allreduce.busbw", 0.5, "GB/s");
+  report.set_result(Figure::latency("coll.bcast.avg", 3.791e-6, Stat::kMean));
+  report.set_result(Figure::latency("coll.allreduce.avg", 1114.0899e-6, Stat::kMean));
+  report.set_result(Figure::bandwidth("coll.allreduce.busbw", 0.5e9, Stat::kMean, Of::kTime, bus_bytes(1), Scale::kGiga));
   const auto line = SummaryLine(report, "coll:")
                         .results("coll.", ".avg", [](std::string_view op) { return std::string(op); }, {"us", 2})
                         .str();

@@ -1,0 +1,161 @@
+#include "device/cuda/cuda_kernels.hpp"
+
+#ifndef MOVEBENCH_CUDA_ARCHS
+#define MOVEBENCH_CUDA_ARCHS "?"
+#endif
+
+namespace movebench::device::cuda {
+namespace {
+
+constexpr int kThreads = kThreadsPerBlock;
+
+__device__ __forceinline__ std::uint64_t global_ns() {
+  std::uint64_t t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t)::"memory");
+  return t;
+}
+
+// Flags in mapped host memory are read and written at system scope with
+// acquire/release (PTX ISA 6.0, sm_70+; the mapping CUDA C++ atomics use):
+// what the host wrote before a flag is seen after it, and what the GPU
+// wrote before a flag reaches host memory before the flag does.
+__device__ __forceinline__ std::uint32_t load_acquire(const std::uint32_t* p) {
+  std::uint32_t v;
+  asm volatile("ld.acquire.sys.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+  return v;
+}
+__device__ __forceinline__ void store_release(std::uint32_t* p, std::uint32_t v) {
+  asm volatile("st.release.sys.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+}
+
+// Spins until *flag != 0 (true) or timeout_ns passed (false): no device-side
+// wait is unbounded.
+__device__ bool wait_flag(const std::uint32_t* flag, std::uint64_t timeout_ns) {
+  const std::uint64_t start = global_ns();
+  while (load_acquire(flag) == 0) {
+    if (global_ns() - start > timeout_ns) return false;
+  }
+  return true;
+}
+
+__global__ void transform(std::uint32_t* dst, const std::uint32_t* src, std::size_t n, std::uint32_t mul,
+                          std::uint32_t add) {
+  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n;
+       i += std::size_t(gridDim.x) * blockDim.x) {
+    dst[i] = src[i] * mul + add;
+  }
+}
+
+__global__ void blocker(const std::uint32_t* flag, std::uint64_t timeout_ns) { wait_flag(flag, timeout_ns); }
+
+// The first global-timer value above `after`, and clock64 right then: the
+// timer may advance in steps (as coarse as 1 us on some GPUs), so a rate is
+// only measured from one step to another.
+__device__ std::uint64_t next_tick(std::uint64_t after, long long& cycles) {
+  std::uint64_t t;
+  while ((t = global_ns()) <= after) {
+  }
+  cycles = clock64();
+  return t;
+}
+
+// n dependent uncached loads from word 0: every load crosses the link.
+__device__ std::uint32_t chase(const std::uint32_t* ring, std::uint64_t n, ProbeOut* out) {
+  std::uint32_t at = 0;
+  for (std::uint64_t i = 0; i < n; ++i) at = __ldcv(ring + at);
+  // Branching on the last value makes the clock read after it wait for that load.
+  if (at == 0xffffffffu) out->sink = 1;
+  return at;
+}
+
+// n stores, then a system-scope fence, which waits until they are performed
+// for the host (hdl_single_engine's write response).
+__device__ std::uint32_t store(std::uint32_t* words, std::uint64_t n, std::uint32_t value) {
+  for (std::uint64_t i = 0; i < n; ++i) words[i] = value + static_cast<std::uint32_t>(i);
+  __threadfence_system();
+  return n ? value + static_cast<std::uint32_t>(n - 1) : 0u;
+}
+
+// One thread: the probe timed by clock64, the SM clock's rate measured
+// against %globaltimer around it over at least calib_ns.
+__global__ void probe(std::uint32_t* buf, std::uint64_t n, int write, std::uint32_t value, std::uint64_t calib_ns,
+                      ProbeOut* out) {
+  long long c0 = 0, c1 = 0;
+  const std::uint64_t n0 = next_tick(global_ns(), c0);
+  const long long start = clock64();
+  const std::uint32_t last = write ? store(buf, n, value) : chase(buf, n, out);
+  const long long end = clock64();
+  const std::uint64_t now = global_ns();
+  const std::uint64_t n1 = next_tick(now > n0 + calib_ns ? now : n0 + calib_ns, c1);
+  out->cycles = static_cast<std::uint64_t>(end - start);
+  out->end = last;
+  out->calib_cycles = static_cast<std::uint64_t>(c1 - c0);
+  out->calib_ns = n1 - n0;
+}
+
+__global__ void serve(const std::uint32_t* in, std::uint32_t* out, std::uint32_t* flags, std::size_t words,
+                      std::size_t chunks, std::uint64_t timeout_ns) {
+  __shared__ bool released;
+  const std::size_t groups = gridDim.x;
+  if (threadIdx.x == 0) store_release(&flags[chunks * (1 + groups) + blockIdx.x], 1);  // running
+  for (std::size_t c = 0; c < chunks; ++c) {
+    if (threadIdx.x == 0) released = wait_flag(&flags[c], timeout_ns);
+    __syncthreads();
+    if (!released) return;  // the host gave up: so does the group
+    const std::size_t first = c * words;
+    for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < words;
+         i += groups * blockDim.x) {
+      out[first + i] = in[first + i] * 3u + 1u;
+    }
+    // The barrier orders every thread's output before thread 0's release
+    // store, which publishes them all system-wide before the done flag
+    // (the pattern of cooperative groups' grid sync). It also keeps thread 0
+    // from overwriting `released` while others still read it.
+    __syncthreads();
+    if (threadIdx.x == 0) store_release(&flags[chunks + c * groups + blockIdx.x], 1);
+  }
+}
+
+int blocks_for(std::size_t n) {
+  const std::size_t b = (n + kThreads - 1) / kThreads;
+  return static_cast<int>(b < 1 ? 1 : b > 65535 ? 65535 : b);
+}
+
+}  // namespace
+
+cudaError_t kernel_image_status() {
+  cudaFuncAttributes attributes{};
+  return cudaFuncGetAttributes(&attributes, transform);
+}
+
+const char* built_architectures() { return MOVEBENCH_CUDA_ARCHS; }
+
+cudaError_t launch_transform(std::uint32_t* dst, const std::uint32_t* src, std::size_t n, std::uint32_t mul,
+                             std::uint32_t add, cudaStream_t stream) {
+  transform<<<blocks_for(n), kThreads, 0, stream>>>(dst, src, n, mul, add);
+  return cudaGetLastError();
+}
+
+cudaError_t launch_blocker(const std::uint32_t* flag, std::uint64_t timeout_ns, cudaStream_t stream) {
+  blocker<<<1, 1, 0, stream>>>(flag, timeout_ns);
+  return cudaGetLastError();
+}
+
+cudaError_t launch_probe(std::uint32_t* buf, std::uint64_t n, bool write, std::uint32_t value, std::uint64_t calib_ns,
+                         ProbeOut* out, cudaStream_t stream) {
+  probe<<<1, 1, 0, stream>>>(buf, n, write ? 1 : 0, value, calib_ns, out);
+  return cudaGetLastError();
+}
+
+// Cooperative: the groups spin for the host and never for each other, but
+// the host waits for every group, so a group left unscheduled behind the
+// others would stall the pass until the time-out. A cooperative launch
+// guarantees all blocks are resident at once (or fails with
+// cudaErrorCooperativeLaunchTooLarge).
+cudaError_t launch_serve(const std::uint32_t* in, std::uint32_t* out, std::uint32_t* flags, std::size_t words,
+                         std::size_t chunks, int groups, std::uint64_t timeout_ns, cudaStream_t stream) {
+  void* args[] = {&in, &out, &flags, &words, &chunks, &timeout_ns};
+  return cudaLaunchCooperativeKernel(serve, dim3(groups), dim3(kThreads), args, 0, stream);
+}
+
+}  // namespace movebench::device::cuda

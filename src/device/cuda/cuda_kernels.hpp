@@ -1,0 +1,46 @@
+// The CUDA kernels of link and stream, behind plain C++ launchers so that
+// only cuda_kernels.cu goes through nvcc (small and quick to compile in CI).
+#pragma once
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <cstdint>
+
+namespace movebench::device::cuda {
+
+// Threads per block of every kernel here.
+constexpr int kThreadsPerBlock = 256;
+
+// cudaSuccess when this build has code the current device can run (a cubin
+// for its architecture, or PTX the driver can compile for it).
+cudaError_t kernel_image_status();
+// The CMAKE_CUDA_ARCHITECTURES this file was compiled for, for messages.
+const char* built_architectures();
+
+// dst[i] = src[i] * mul + add over n words (either side may be mapped host memory).
+cudaError_t launch_transform(std::uint32_t* dst, const std::uint32_t* src, std::size_t n, std::uint32_t mul,
+                             std::uint32_t add, cudaStream_t stream);
+// nvbandwidth's blocker: one thread spins until *flag != 0 (mapped host
+// memory the host writes) or timeout_ns on the GPU's global timer passed.
+cudaError_t launch_blocker(const std::uint32_t* flag, std::uint64_t timeout_ns, cudaStream_t stream);
+// What one probe kernel writes to its mapped `out` words.
+struct ProbeOut {
+  std::uint64_t cycles;        // SM clock64 cycles of the probe
+  std::uint64_t end;           // the word index the chase ended on, or the last value stored
+  std::uint64_t calib_cycles;  // clock64 cycles over calib_ns nanoseconds of %globaltimer:
+  std::uint64_t calib_ns;      //   the SM clock rate while the probe ran
+  std::uint64_t sink;          // never written (keeps the last load's use)
+};
+// One thread, timed by the SM's clock64, either follows n links of the ring
+// in `buf` (uncached loads) or stores value + i to its words 0..n-1 and
+// waits for them at system scope; around it the clock rate is measured
+// against the global nanosecond timer over at least calib_ns.
+cudaError_t launch_probe(std::uint32_t* buf, std::uint64_t n, bool write, std::uint32_t value, std::uint64_t calib_ns,
+                         ProbeOut* out, cudaStream_t stream);
+// The persistent kernel of stream: `groups` blocks launched cooperatively
+// (all co-resident, or the launch fails); chunk c starts when flags[c] != 0;
+// block b ends it with flags[chunks + c * groups + b] = 1.
+cudaError_t launch_serve(const std::uint32_t* in, std::uint32_t* out, std::uint32_t* flags, std::size_t words,
+                         std::size_t chunks, int groups, std::uint64_t timeout_ns, cudaStream_t stream);
+
+}  // namespace movebench::device::cuda

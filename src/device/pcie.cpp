@@ -1,0 +1,144 @@
+#include "device/pcie.hpp"
+
+#include <dlfcn.h>
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cstdlib>
+#include <fstream>
+
+namespace movebench::device {
+namespace {
+
+std::string read_line(const std::string& path) {
+  std::ifstream in(path);
+  std::string line;
+  std::getline(in, line);
+  return line;
+}
+
+int read_int(const std::string& path, int fallback) {
+  const std::string text = read_line(path);
+  char* end = nullptr;
+  const long v = std::strtol(text.c_str(), &end, 10);
+  return end == text.c_str() ? fallback : static_cast<int>(v);
+}
+
+// Encoding efficiency per generation: 8b/10b up to Gen2, 128b/130b after
+// (Gen6's FLIT mode is close to 242/256).
+double encoding(int gen) { return gen <= 2 ? 0.8 : gen >= 6 ? 242.0 / 256.0 : 128.0 / 130.0; }
+
+}  // namespace
+
+double PcieLink::bytes_per_second() const { return speed_gts * 1e9 * encoding(gen) * width / 8.0; }
+
+double parse_link_speed(const std::string& text) {
+  char* end = nullptr;
+  const double v = std::strtod(text.c_str(), &end);
+  return end == text.c_str() ? 0 : v;
+}
+
+int pcie_generation(double gts) {
+  const double table[] = {2.5, 5, 8, 16, 32, 64};
+  for (int i = 0; i < 6; ++i) {
+    if (std::abs(gts - table[i]) < 0.01) return i + 1;
+  }
+  return 0;
+}
+
+std::string normalize_bus_id(const std::string& bus_id) {
+  std::string id = bus_id;
+  std::transform(id.begin(), id.end(), id.begin(), [](unsigned char c) { return std::tolower(c); });
+  const auto colon = id.find(':');
+  if (colon != std::string::npos && colon > 4) id = id.substr(colon - 4);  // keep a 4-digit domain
+  return id;
+}
+
+std::optional<PcieLink> read_pcie_link(const std::string& bus_id, const std::string& sysfs_root) {
+  PcieLink link;
+  link.bus_id = normalize_bus_id(bus_id);
+  const std::string dir = sysfs_root + "/bus/pci/devices/" + link.bus_id + "/";
+  if (!std::ifstream(dir + "current_link_speed")) return std::nullopt;
+  link.speed_gts = parse_link_speed(read_line(dir + "current_link_speed"));
+  link.max_speed_gts = parse_link_speed(read_line(dir + "max_link_speed"));
+  link.gen = pcie_generation(link.speed_gts);
+  link.max_gen = pcie_generation(link.max_speed_gts);
+  link.width = read_int(dir + "current_link_width", 0);
+  link.max_width = read_int(dir + "max_link_width", 0);
+  link.numa_node = read_int(dir + "numa_node", -1);
+  return link;
+}
+
+nlohmann::json to_json(const PcieLink& link) {
+  return {{"bus_id", link.bus_id},
+          {"generation", link.gen},
+          {"max_generation", link.max_gen},
+          {"speed_gts", link.speed_gts},
+          {"max_speed_gts", link.max_speed_gts},
+          {"width", link.width},
+          {"max_width", link.max_width},
+          {"numa_node", link.numa_node},
+          {"theoretical_bytes_per_second_per_direction", link.bytes_per_second()},
+          {"source", "sysfs"}};
+}
+
+std::string below_max_warning(const PcieLink& link) {
+  if (!link.below_max()) return {};
+  return fmt::format(
+      "warning: PCIe link {} runs at Gen{} x{} below its maximum Gen{} x{} (GPUs lower it when idle; "
+      "a figure far below the theory may come from a slot, riser or BIOS setting)",
+      link.bus_id, link.gen, link.width, link.max_gen, link.max_width);
+}
+
+namespace {
+
+// The few NVML entry points used, by their documented C signatures.
+struct Nvml {
+  void* lib = nullptr;
+  int (*init)() = nullptr;
+  int (*shutdown)() = nullptr;
+  int (*by_bus_id)(const char*, void**) = nullptr;
+  int (*uint_query[4])(void*, unsigned*) = {};
+  int (*driver)(char*, unsigned) = nullptr;
+  bool load() {
+    lib = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (!lib) return false;
+    init = reinterpret_cast<int (*)()>(dlsym(lib, "nvmlInit_v2"));
+    shutdown = reinterpret_cast<int (*)()>(dlsym(lib, "nvmlShutdown"));
+    by_bus_id = reinterpret_cast<int (*)(const char*, void**)>(dlsym(lib, "nvmlDeviceGetHandleByPciBusId_v2"));
+    const char* names[4] = {"nvmlDeviceGetCurrPcieLinkGeneration", "nvmlDeviceGetMaxPcieLinkGeneration",
+                            "nvmlDeviceGetCurrPcieLinkWidth", "nvmlDeviceGetMaxPcieLinkWidth"};
+    for (int i = 0; i < 4; ++i) uint_query[i] = reinterpret_cast<int (*)(void*, unsigned*)>(dlsym(lib, names[i]));
+    driver = reinterpret_cast<int (*)(char*, unsigned)>(dlsym(lib, "nvmlSystemGetDriverVersion"));
+    return init && shutdown && by_bus_id && driver && uint_query[0] && uint_query[1] && uint_query[2] &&
+           uint_query[3];
+  }
+  ~Nvml() {
+    if (lib) dlclose(lib);
+  }
+};
+
+}  // namespace
+
+std::optional<nlohmann::json> nvml_link_facts(const std::string& bus_id) {
+  Nvml nvml;
+  if (!nvml.load() || nvml.init() != 0) return std::nullopt;
+  std::optional<nlohmann::json> out;
+  void* handle = nullptr;
+  if (nvml.by_bus_id(bus_id.c_str(), &handle) == 0) {
+    const char* keys[4] = {"generation", "max_generation", "width", "max_width"};
+    nlohmann::json j = {{"source", "nvml"}};
+    for (int i = 0; i < 4; ++i) {
+      unsigned v = 0;
+      if (nvml.uint_query[i](handle, &v) == 0) j[keys[i]] = v;
+    }
+    char version[96] = {};
+    if (nvml.driver(version, sizeof version) == 0) j["driver_version"] = version;
+    out = j;
+  }
+  nvml.shutdown();
+  return out;
+}
+
+}  // namespace movebench::device

@@ -1,0 +1,52 @@
+#include "device/registry.hpp"
+
+#include <fmt/format.h>
+
+#include "core/errors.hpp"
+
+namespace movebench::device {
+
+std::vector<std::string> built_backends() {
+  std::vector<std::string> out;
+  const auto& all = backend_factories();
+  for (auto it = all.rbegin(); it != all.rend(); ++it) out.emplace_back(it->backend);
+  return out;
+}
+
+std::string or_list(const std::vector<std::string>& names) {
+  std::string out;
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    out += i == 0 ? "" : i + 1 == names.size() ? " or " : ", ";
+    out += names[i];
+  }
+  return out;
+}
+
+namespace {
+
+std::unique_ptr<Device> open_named(const std::string& backend, const DeviceChoice& choice) {
+  for (const auto& b : backend_factories()) {
+    if (backend == b.backend) return b.function(choice, false);
+  }
+  std::string list;
+  for (const auto& b : built_backends()) list += (list.empty() ? "" : ", ") + b;
+  throw UsageError(fmt::format("backend '{}' is not built into this movebench (built: {})", backend, list));
+}
+
+}  // namespace
+
+std::unique_ptr<Device> open_device(const DeviceChoice& choice) {
+  if (!choice.backend.empty()) return open_named(choice.backend, choice);
+  // No choice: an accelerator when one is built and present, else the host.
+  // A CPU OpenCL device (PoCL) is not an accelerator: it is asked for by name.
+  const auto& all = backend_factories();
+  for (auto it = all.rbegin(); it != all.rend(); ++it) {
+    try {
+      return it->function(choice, true);
+    } catch (const UsageError&) {
+    }
+  }
+  return open_named("host", choice);
+}
+
+}  // namespace movebench::device

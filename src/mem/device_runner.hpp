@@ -1,0 +1,13 @@
+// mem --backend opencl|cuda (device_runner.cpp).
+#pragma once
+#include "core/report.hpp"
+#include "mem/mem_options.hpp"
+
+namespace movebench::mem {
+
+// Opens opt.choice's device and runs opt.mode (bandwidth or seq) on four
+// arrays in its memory. Throws UsageError when the backend is not built, has
+// no such device, or has no mem kernels.
+void run_on_device(const MemOptions& opt, Report& report);
+
+}  // namespace movebench::mem

@@ -1,0 +1,8 @@
+#pragma once
+#include <memory>
+
+#include "core/command.hpp"
+
+namespace movebench {
+std::unique_ptr<Command> make_stream_command();
+}  // namespace movebench

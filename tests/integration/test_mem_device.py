@@ -1,0 +1,151 @@
+"""movebench mem --backend opencl on PoCL (a real OpenCL platform on the
+CPU), end to end on small arrays: the table, the JSON, the validation of the
+device's own arrays (a spoiled one included), the seq sweep, a signal, the
+options a device refuses; and mem's CUDA kernels linked in wherever nvcc is
+found (there is no GPU here to run them)."""
+import re
+import shutil
+import signal
+import subprocess
+import time
+
+import pytest
+
+from conftest import binary_path, load_result, run_movebench
+
+KERNELS = ["Init", "Sum", "Copy", "Update", "Triad", "Daxpy", "STriad", "SDaxpy"]
+ROW = re.compile(r"^(\w+):\s+([\d.]+)\s+([\d.]+|-)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)", re.M)
+# Small enough for PoCL on two shared cores, large enough for a reduction
+# over several work-groups.
+SMALL = ["--backend", "opencl", "-n", "64K", "-r", "3"]
+
+
+@pytest.mark.parametrize("elem,size", [("double", 8), ("float", 4)])
+def test_opencl_table_validates_and_matches_json(tmp_path, elem, size):
+    out = tmp_path / "dev.json"
+    proc = run_movebench("mem", *SMALL, "--type", elem, "--json", out, check=0)
+    rows = {m.group(1): m for m in ROW.finditer(proc.stdout)}
+    assert list(rows) == KERNELS
+    per_array = {8: r"512\.00 KiB", 4: r"256\.00 KiB"}[size]
+    assert re.search(rf"^Device memory of .+ \[opencl backend\], {per_array} per array \(65536 elements of {elem}\)$",
+                     proc.stdout, re.M), proc.stdout
+    assert re.search(r"^Timed on the device clock \(events\), rounds queued back to back; sum: \d+ groups of \d+, "
+                     r"double accumulators$", proc.stdout, re.M), proc.stdout
+    assert proc.stdout.rstrip().endswith("Solution Validates")
+    for label, m in rows.items():
+        avg, lo, hi, med = (float(m.group(i)) for i in range(4, 8))
+        assert 0 < lo <= med <= hi and lo <= avg <= hi, label
+
+    doc = load_result(out)
+    assert doc["validated"] is True and doc["complete"] is True
+    assert doc["mem_device"]["backend"] == "opencl" and doc["mem_device"]["clock"] == "opencl event profiling"
+    settings = doc["settings"]["mem"]
+    assert settings["backend"] == "opencl" and "groups of" in settings["reduction"]
+    assert "threads" not in settings and "shape" not in settings  # host-only settings are left out
+    records = doc["timings"]
+    assert [r["operation"] for r in records] == [k.lower() for k in KERNELS]
+    for r in records:
+        assert r["params"]["backend"] == "opencl" and r["params"]["device"] == doc["device"]
+        assert r["params"]["elements"] == 65536 and r["params"]["type"] == elem
+        assert len(r["samples"]) == 3 and len(r["params"]["warmup_samples"]) == 1
+    triad = records[4]
+    assert triad["figures"]["bandwidth"]["value"] == pytest.approx(3 * size * 65536 / triad["stats"]["min"] / 1e6)
+    assert float(rows["Triad"].group(2)) == pytest.approx(triad["figures"]["bandwidth"]["value"], rel=1e-3)
+    assert doc["results"]["mem.triad.opencl"]["value"] == triad["figures"]["bandwidth"]["value"]
+
+
+@pytest.mark.parametrize("kind,message", [
+    ("value", r"array a\[32768\] holds -1 but must hold "),
+    ("swap", r"array a\[32768\] holds \S+ but must hold "),
+])
+def test_opencl_spoiled_device_array_fails(tmp_path, kind, message):
+    """The test hook spoils the array in device memory, after the timed
+    calls and before the copy back: the host's replay must catch it."""
+    out = tmp_path / "bad.json"
+    proc = run_movebench("mem", *SMALL, "-k", "copy,triad", "--corrupt-for-test", "--corrupt-kind", kind,
+                         "--json", out, check=1)
+    assert re.search(r"^Solution does not validate: " + message, proc.stdout, re.M), proc.stdout
+    assert load_result(out)["validated"] is False
+
+
+def test_opencl_seq_sweep_writes_data_files_and_validates(tmp_path):
+    out, dat = tmp_path / "seq.json", tmp_path / "dat"
+    proc = run_movebench("mem", "seq", "--backend", "opencl", "--sizes", "1K:16K:x4", "-k", "sum,daxpy",
+                         "--point-time", "0.02", "--samples", "2", "--outdir", dat, "--json", out, check=0)
+    assert re.search(r"^Running memory hierarchy sweeps: sequential, in the memory of .+ \[opencl backend\], "
+                     r"3 sizes", proc.stdout, re.M), proc.stdout
+    assert proc.stdout.rstrip().endswith("Solution Validates")
+    for label in ("Sum", "Daxpy"):
+        lines = [l for l in (dat / f"{label}.dat").read_text().splitlines() if not l.startswith("#")]
+        assert [int(l.split()[0]) for l in lines] == [1024, 4096, 16384]
+    doc = load_result(out)
+    assert doc["validated"] is True
+    assert [(r["operation"], r["params"]["elements"]) for r in doc["timings"]] == [
+        ("sum", 1024), ("sum", 4096), ("sum", 16384), ("daxpy", 1024), ("daxpy", 4096), ("daxpy", 16384)]
+    for r in doc["timings"]:
+        assert len(r["samples"]) == 2 and r["params"]["calls_per_sample"] >= 1 and r["params"]["backend"] == "opencl"
+
+
+def test_opencl_seq_sweep_catches_a_spoiled_array(tmp_path):
+    proc = run_movebench("mem", "seq", "--backend", "opencl", "--sizes", "4K", "-k", "triad", "--point-time", "0.01",
+                         "--samples", "1", "--outdir", tmp_path, "--corrupt-for-test", check=1)
+    assert "Solution does not validate: triad at N=4096: array a[2048] holds -1" in proc.stdout
+
+
+def test_interrupted_device_run_keeps_what_it_measured(tmp_path):
+    out = tmp_path / "int.json"
+    proc = subprocess.Popen([str(binary_path()), "mem", "--backend", "opencl", "-n", "64K", "-r", "10000000",
+                             "--json", str(out)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(3.0)
+    proc.send_signal(signal.SIGINT)
+    stdout, _ = proc.communicate(timeout=60)
+    assert proc.returncode == 130
+    doc = load_result(out)
+    assert doc["complete"] is False and "interrupted" in doc["errors"]
+    assert len(doc["timings"]) == 8 and doc["timings"][0]["stats"]["count"] >= 1
+    assert doc["validated"] is True and "Solution Validates" in stdout
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--threads", "2"], "--threads applies to host memory (--backend host), not to --backend opencl"),
+    (["--bind", "close"], "--bind applies to host memory"),
+    (["--shape", "plain"], "--shape applies to host memory"),
+    (["--nt-stores", "on"], "--nt-stores applies to host memory"),
+    (["--huge-pages"], "--huge-pages applies to host memory"),
+    (["--align", "128"], "--align applies to host memory"),
+    (["--write-allocate"], "--write-allocate applies to host memory"),
+    (["--verbose-affinity"], "--verbose-affinity applies to host memory"),
+    (["tp"], "mem tp runs in host memory only: --backend opencl runs bandwidth and seq"),
+    (["latency"], "mem latency runs in host memory only"),
+    (["loaded-latency"], "mem loaded-latency runs in host memory only"),
+    (["--device", "7"], "no OpenCL device with index 7"),
+])
+def test_device_refuses_what_it_cannot_do(args, message):
+    proc = run_movebench("mem", "--backend", "opencl", "-n", "4K", *args, check=2)
+    assert message in proc.stderr and len(proc.stderr.strip().splitlines()) == 1, proc.stderr
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--device", "0"], "--platform and --device pick a device: they go with --backend opencl or cuda"),
+    (["--backend", "host", "--platform", "0"], "--platform and --device pick a device"),
+    (["--backend", "nope"], "unknown backend 'nope': host, opencl or cuda"),
+])
+def test_host_refuses_device_options(args, message):
+    proc = run_movebench("mem", "-n", "4K", *args, check=2)
+    assert message in proc.stderr and len(proc.stderr.strip().splitlines()) == 1, proc.stderr
+
+
+def test_cuda_mem_kernels_are_built_wherever_nvcc_is_found():
+    """No GPU here: the CUDA kernels are compiled and linked in (nvcc and the
+    symbol of their part), and the run stops at the missing device, exit 2."""
+    nvcc = shutil.which("nvcc") or shutil.which("nvcc", path="/usr/local/cuda/bin")
+    if not nvcc:
+        pytest.skip("no nvcc on this machine")
+    nm = shutil.which("nm")
+    if nm:
+        symbols = subprocess.run([nm, "-C", str(binary_path())], capture_output=True, text=True).stdout
+        assert "movebench::mem::make_cuda_mem_kernels" in symbols
+        assert "movebench::mem::cuda::launch<double>" in symbols
+    proc = run_movebench("mem", "--backend", "cuda", "-n", "4K", check=2)
+    assert "cuda" in proc.stderr.lower() and "not built" not in proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1

@@ -112,7 +112,7 @@ def test_interrupted_device_run_keeps_what_it_measured(tmp_path):
     (["--shape", "plain"], "--shape applies to host memory"),
     (["--nt-stores", "on"], "--nt-stores applies to host memory"),
     (["--huge-pages"], "--huge-pages applies to host memory"),
-    (["--align", "128"], "--align applies to host memory"),
+    (["--align", "128"], "--align-bytes applies to host memory"),
     (["--write-allocate"], "--write-allocate applies to host memory"),
     (["--verbose-affinity"], "--verbose-affinity applies to host memory"),
     (["tp"], "mem tp runs in host memory only: --backend opencl runs bandwidth and seq"),

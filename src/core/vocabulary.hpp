@@ -27,6 +27,10 @@ inline constexpr Concept kTimeout{"--timeout", "Watchdog in seconds"};
 inline constexpr Concept kSeed{"--seed", "Random seed"};
 inline constexpr Concept kJson{"--json", "Result document"};
 
+// The most timed repetitions a command that keeps every one as a sample
+// takes (mem, beff): 2^31 - 1 of them once ended in std::bad_alloc.
+inline constexpr long long kMaxKeptRepetitions = 1'000'000;
+
 // CLI11's name list: "-c,--repetitions,--count" from ("-c", kRepetitions, "--count").
 std::string names(std::string_view upstream_short, const Concept& c, std::string_view older = "");
 inline std::string names(const Concept& c) { return names("", c); }

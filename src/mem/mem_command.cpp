@@ -240,7 +240,9 @@ class MemCommand : public Command {
     }
     const bool chase = o.mode == Mode::kLatency || o.mode == Mode::kLoadedLatency;
     if (repetitions_option_ && repetitions_option_->count() > 0) {
-      if (repetitions_ < 1) throw UsageError(fmt::format("invalid --repetitions '{}': must be 1 or more", repetitions_));
+      if (repetitions_ < 1 || repetitions_ > vocabulary::kMaxKeptRepetitions) {
+        throw UsageError(fmt::format("invalid --repetitions '{}': 1 to {}", repetitions_, vocabulary::kMaxKeptRepetitions));
+      }
       (o.mode == Mode::kBandwidth ? o.repetitions : o.samples) = repetitions_;
     }
     if (samples_option_ && samples_option_->count() > 0) {
@@ -381,7 +383,12 @@ class MemCommand : public Command {
     o.load_delays =
         delays_text_.empty() ? mem::default_load_delays() : parse_list(delays_text_, "--delays", parse_delay);
     const std::uint64_t loaders = static_cast<std::uint64_t>(o.threads.front() - 1);
-    require_memory(o.chase_bytes + loaders * 4 * o.elements * sizeof(double),
+    // Checked: 2^61 elements once wrapped to 0 bytes, passed and crashed.
+    const std::uint64_t load_bytes =
+        checked_product(loaders, checked_product(o.elements, 4 * sizeof(double), "--elements x 4 arrays"),
+                        "the loaders' arrays");
+    if (load_bytes > UINT64_MAX - o.chase_bytes) throw UsageError("the chase and the loaders' arrays exceed 2^64 bytes");
+    require_memory(o.chase_bytes + load_bytes,
                    fmt::format("the chase and {} loader{}' arrays", loaders, loaders == 1 ? "" : "s"));
   }
 

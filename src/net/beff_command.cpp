@@ -90,11 +90,15 @@ class BeffCommand : public MpiCommand {
     if (fpga_.min_ll > fpga_.max_ll) throw UsageError("-l is above -u");
     if (fpga_.min_ll < 1) throw UsageError("-l must be 1 or more");
     if (repetitions_option_->count() > 0) {
-      if (repetitions_ < 1) throw UsageError("--repetitions must be 1 or more");
+      if (repetitions_ < 1 || repetitions_ > vocabulary::kMaxKeptRepetitions) {
+        throw UsageError(fmt::format("--repetitions must be 1 to {}", vocabulary::kMaxKeptRepetitions));
+      }
       hpcc_.repetitions = repetitions_;
       if (fpga_repetitions_option_->count() == 0) fpga_.repetitions = repetitions_;
     }
-    if (fpga_.repetitions < 1) throw UsageError("-n must be 1 or more");
+    if (fpga_.repetitions < 1 || fpga_.repetitions > vocabulary::kMaxKeptRepetitions) {
+      throw UsageError(fmt::format("-n must be 1 to {}", vocabulary::kMaxKeptRepetitions));
+    }
     if (fpga_.decrease < 1) throw UsageError("-d must be 1 or more");
     if (!lmax_text_.empty()) hpcc_.lmax = parse_size(lmax_text_);
     if (hpcc_.lmax > (1ull << 30)) throw UsageError("--max-size above 1G: MPI counts are ints");

@@ -91,6 +91,9 @@ class P2pCommand : public MpiCommand {
     if (*std::max_element(sizes_.begin(), sizes_.end()) > (1ull << 30)) throw UsageError("sizes above 1G: MPI counts are ints");
     pair_ = parse_pair(ranks_text_);
     if (iters_ < 0 || warmup_ < -1 || window_ < 1) throw UsageError("iterations, warm-up and window must be positive");
+    // One request pair per message in flight (OSU sizes its request arrays by
+    // MAX_REQ_NUM, 1000); 2^31 - 1 once ended in std::bad_alloc.
+    if (window_ > kMaxWindow) throw UsageError(fmt::format("invalid --window '{}': at most {}", window_, kMaxWindow));
     // -1 stands for OSU's default only when -x is not given.
     if (warmup_option_->count() > 0 && warmup_ < 0) {
       throw UsageError(fmt::format("invalid -x '{}': 0 or more untimed iterations", warmup_));
@@ -192,6 +195,7 @@ class P2pCommand : public MpiCommand {
   std::vector<TestInfo> tests_;
   std::vector<std::uint64_t> sizes_;
   P2pPair pair_;
+  static constexpr int kMaxWindow = 65536;
   int iters_ = 0, warmup_ = -1, window_ = kOsuWindow;
   CLI::Option* warmup_option_ = nullptr;
   CLI::Option* iters_option_ = nullptr;

@@ -82,6 +82,11 @@ class StreamCommand : public Command {
     device::check_common_options(common_);
     if (shape_.chunks < 1 || shape_.chunk_count < 1) throw UsageError("--chunks and --chunk-elements must be 1 or more");
     if (shape_.inflight < 1) throw UsageError(fmt::format("invalid --inflight '{}': 1 or more", shape_.inflight));
+    // The ring holds one slot per chunk in flight: more than there are
+    // chunks would only allocate (2^31 slots once ended in std::bad_alloc).
+    if (static_cast<std::uint64_t>(shape_.inflight) > shape_.chunks) {
+      throw UsageError(fmt::format("--inflight {} exceeds --chunks {}", shape_.inflight, shape_.chunks));
+    }
     if (shape_.iterations < 1) throw UsageError("--repetitions/--iterations must be 1 or more");
     if (shape_.chunks > (1u << 20)) throw UsageError("--chunks is above 1M");
     sweep_.clear();

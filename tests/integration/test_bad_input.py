@@ -77,6 +77,14 @@ def test_no_arguments_is_a_usage_line_on_stderr_and_exit_2(tmp_path):
     # stream's size arithmetic wrapped to a run of nothing that passed
     ["stream", "--backend", "host", "--designs", "offload", "--chunk-count", "4611686018427387904"],
     ["stream", "--backend", "host", "--designs", "offload", "--chunk-count", "-1"],
+    # found by the battery rebuilt again on 2026-11-23 (Intel): a wrapped byte
+    # count (SIGSEGV), counts that allocated until std::bad_alloc
+    ["mem", "loaded-latency", "-t", "2", "--elements", "2097152T"],
+    ["mem", "-n", "1K", "--repetitions", "2147483647"],
+    ["beff", "-n", "2147483647"],
+    ["beff", "--repetitions", "2147483647"],
+    ["p2p", "--window", "2147483647"],
+    ["stream", "--backend", "host", "--inflight", "2147483647"],
     # options that would measure nothing
     ["coll", "-m", "1"],
     ["coll", "-b", "8K", "-e", "16K", "-m", "1K"],

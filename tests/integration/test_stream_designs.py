@@ -52,6 +52,7 @@ def test_corrupted_output_fails(tmp_path, backend):
 
 @pytest.mark.parametrize("args,message", [
     (["--inflight", "0"], "invalid --inflight"),
+    (["--inflight", "2147483647"], "--inflight 2147483647 exceeds --chunks 64"),
     (["--designs", "warp"], "unknown design 'warp'"),
     # A CUDA build knows graph and the host backend lacks it; a build without
     # CUDA does not have the design at all (nor lists it in --list).

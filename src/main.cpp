@@ -132,11 +132,15 @@ int main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     if (arg == "--") break;
-    if (arg.size() > 3 && arg.rfind("--", 0) == 0 && arg.back() == '=') {
+    const bool empty_value = arg.size() > 3 && arg.rfind("--", 0) == 0 && arg.back() == '=';
+    // "--help=maybe": CLI11 printed the help and exited 0.
+    const bool help_value = arg.rfind("--help=", 0) == 0 || arg.rfind("-h=", 0) == 0;
+    if (empty_value || help_value) {
       const bool named = argc > 1 && argv[1][0] != '-';
       if (launcher_rank() > 0) return kExitUsage;  // every rank sees it; rank 0 says it
       return usage_error(named ? fmt::format("movebench {}", argv[1]) : "movebench",
-                         fmt::format("{}: empty value", arg.substr(0, arg.size() - 1)));
+                         empty_value ? fmt::format("{}: empty value", arg.substr(0, arg.size() - 1))
+                                     : fmt::format("{}: --help takes no value", arg));
     }
   }
   try {

@@ -75,7 +75,8 @@ def output_arg(text: str) -> pathlib.Path:
     path = pathlib.Path(text)
     if not text:
         raise argparse.ArgumentTypeError("an empty file name")
-    if path.is_dir():
+    if path.is_dir() or text.endswith("/"):
+        # "new.json/" names a folder: pathlib drops the slash and wrote a file.
         raise argparse.ArgumentTypeError(f"{text} is a folder, not a file")
     try:
         mode = os.stat(path).st_mode
@@ -134,11 +135,13 @@ def add_filters(p: argparse.ArgumentParser):
                    help="keep sizes in this range, e.g. 4K:1M, 1M:, :64K")
 
 
-def add_view(p: argparse.ArgumentParser):
+def add_view(p: argparse.ArgumentParser, figure: bool = True):
     p.add_argument("--view", choices=VIEWS, default="bandwidth",
                    help="bandwidth (higher is better) or latency/time (lower is better)")
     p.add_argument("--unit", choices=list(BANDWIDTH_UNITS), help="bandwidth unit (default MB/s)")
-    p.add_argument("--figure", type=name_arg, help="use this figure of each record (default: bandwidth/busbw or latency/avg)")
+    if figure:  # scaling picks its own figure per view
+        p.add_argument("--figure", type=name_arg,
+                       help="use this figure of each record (default: bandwidth/busbw or latency/avg)")
 
 
 def add_output(p: argparse.ArgumentParser, formats=True):
@@ -168,7 +171,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--plot", type=plot_arg, help="also write the ratio plot here (.png or .svg)")
 
     p = sub.add_parser("scaling", help="thread/rank/node-count column table (#nt Init Sum ...)")
-    add_sources(p, "*"); add_filters(p); add_view(p); add_output(p)
+    add_sources(p, "*"); add_filters(p); add_view(p, figure=False); add_output(p)
     p.add_argument("--by", type=name_arg, help="parameter to scale over (default: threads, ranks or nodes, whichever varies)")
     p.add_argument("--size", type=size_arg, help="use this size (default: the largest of each operation)")
 
@@ -185,7 +188,7 @@ def parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("html", help="one self-contained HTML page")
     add_sources(p, "*"); add_filters(p); add_output(p, formats=False)
-    p.add_argument("--title", default="movebench report")
+    p.add_argument("--title", type=name_arg, default="movebench report")
     p.add_argument("--threshold", type=threshold_arg, default=0.05)
 
     p = sub.add_parser("import", help="other tools' outputs into movebench result JSON")
@@ -203,6 +206,8 @@ def sources_of(args) -> list:
         if len(group) < 2:
             raise ReportError(f"-data {group[0]}: give a name and at least one file")
         name, paths = group[0], [pathlib.Path(p) for p in group[1:]]
+        if not name.strip():
+            raise ReportError(f"-data {name!r}: an empty data-set name")
         sources.append(Source(name, paths, [load_document(p) for p in paths]))
     if not sources:
         raise ReportError("no result files given")

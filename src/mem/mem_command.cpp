@@ -246,7 +246,9 @@ class MemCommand : public Command {
       (o.mode == Mode::kBandwidth ? o.repetitions : o.samples) = repetitions_;
     }
     if (samples_option_ && samples_option_->count() > 0) {
-      if (samples_ < 1) throw UsageError(fmt::format("invalid --samples '{}': must be 1 or more", samples_));
+      if (samples_ < 1 || samples_ > vocabulary::kMaxKeptRepetitions) {
+        throw UsageError(fmt::format("invalid --samples '{}': 1 to {}", samples_, vocabulary::kMaxKeptRepetitions));
+      }
       if (o.mode != Mode::kBandwidth) o.samples = samples_;
     }
     // Latency samples are short so that one of them is likely to run
@@ -276,6 +278,13 @@ class MemCommand : public Command {
         throw UsageError(fmt::format("invalid TLB window '{}': a multiple of the stride ({} B)", tlb_window_text_,
                                      o.stride));
       }
+    }
+    if ((o.mode == Mode::kBandwidth || o.mode == Mode::kLoadedLatency) &&
+        !(sizes_text_.empty() && sizes_elements_text_.empty() && sizes_bytes_text_.empty())) {
+      // Refused rather than ignored: a size list given to a mode without one
+      // was never even parsed (the battery's `--sizes bogus` passed).
+      throw UsageError(fmt::format("mem {} takes no size list: --sizes-elements/--sizes-bytes go with seq, tp and "
+                                   "latency (the array length is --elements)", o.mode_name));
     }
     if (o.mode == Mode::kLoadedLatency) {
       resolve_loaded_latency(o);

@@ -85,6 +85,14 @@ def test_no_arguments_is_a_usage_line_on_stderr_and_exit_2(tmp_path):
     ["beff", "--repetitions", "2147483647"],
     ["p2p", "--window", "2147483647"],
     ["stream", "--backend", "host", "--inflight", "2147483647"],
+    ["mem", "seq", "--samples", "2147483647"],
+    # a size list given to a mode that has none was not even parsed
+    ["mem", "-n", "1K", "--sizes", "bogus"],
+    ["mem", "bandwidth", "-n", "1K", "--sizes-elements", "1K"],
+    ["mem", "loaded-latency", "-t", "2", "-n", "1K", "--sizes", "1K"],
+    # --help given a value printed the help and exited 0
+    ["--help=maybe"],
+    ["mem", "--help=maybe"],
     # options that would measure nothing
     ["coll", "-m", "1"],
     ["coll", "-b", "8K", "-e", "16K", "-m", "1K"],

@@ -243,7 +243,7 @@ def test_interrupted_run_keeps_what_it_measured(tmp_path, sig, code):
     # 64K elements: the calibration (about 1 s under qemu) and two rounds finish
     # well within the 5 s, also under qemu (make aarch64) and in the sanitized
     # build on a loaded machine.
-    proc = subprocess.Popen([str(binary_path()), "mem", "-n", "64K", "-r", "10000000", "--threads", "2",
+    proc = subprocess.Popen([str(binary_path()), "mem", "-n", "64K", "-r", "1000000", "--threads", "2",
                              "--json", str(out)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     time.sleep(5.0)
     proc.send_signal(sig)

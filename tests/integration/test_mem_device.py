@@ -94,7 +94,7 @@ def test_opencl_seq_sweep_catches_a_spoiled_array(tmp_path):
 
 def test_interrupted_device_run_keeps_what_it_measured(tmp_path):
     out = tmp_path / "int.json"
-    proc = subprocess.Popen([str(binary_path()), "mem", "--backend", "opencl", "-n", "64K", "-r", "10000000",
+    proc = subprocess.Popen([str(binary_path()), "mem", "--backend", "opencl", "-n", "64K", "-r", "1000000",
                              "--json", str(out)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     time.sleep(3.0)
     proc.send_signal(signal.SIGINT)

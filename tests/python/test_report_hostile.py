@@ -163,6 +163,11 @@ def test_a_fifo_as_output_is_refused_not_waited_on(folder):
     (["table", "--op", "", "{a}"], "--op"),
     (["table", "--op", "triad,", "{a}"], "--op"),
     (["scaling", "--by", "", "{a}"], "--by"),
+    # found by the CLI battery rebuilt on 2026-11-23 (Intel): all exit 0 before
+    (["html", "--title", "", "{a}"], "--title"),
+    (["table", "--data", "", "{a}"], "empty data-set name"),
+    (["table", "-data", " ", "{a}"], "empty data-set name"),
+    (["scaling", "--figure", "bogus", "{a}"], "--figure"),
 ])
 def test_empty_names_are_refused(args, option):
     args = [str(results()["a"]) if a == "{a}" else a for a in args]
@@ -171,3 +176,10 @@ def test_empty_names_are_refused(args, option):
 
 def test_an_empty_outdir_is_refused():
     one_line(*report("import", "--outdir", "", DATA / "osu_bibw.txt")[::2], "--outdir")
+
+
+def test_a_trailing_slash_names_a_folder_not_a_file(folder):
+    # "-o DIR/new.json/" wrote DIR/new.json (pathlib drops the slash).
+    target = pathlib.Path(folder) / "new.json"
+    line = one_line(*report("table", results()["a"], "-o", f"{target}/")[::2], "-o")
+    assert "is a folder" in line and not target.exists()

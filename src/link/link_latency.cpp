@@ -127,10 +127,17 @@ void run_chase(Device& device, const LinkOptions& o, Report& report) {
     std::printf("first word:            below the resolution of the %s (T(1) - T(0) <= 0 over %zu samples)\n",
                 clock.c_str(), samples);
   }
-  std::printf("%llu dependent words:  %10.1f ns in all, %.1f ns per word\n",
-              static_cast<unsigned long long>(o.steps), per * static_cast<double>(o.steps), per);
+  // A chase no longer than an empty one is below the clock's resolution, not
+  // 0 ns: it gets no figure (a zero would read as an infinitely fast link).
+  if (per > 0) {
+    std::printf("%llu dependent words:  %10.1f ns in all, %.1f ns per word\n",
+                static_cast<unsigned long long>(o.steps), per * static_cast<double>(o.steps), per);
+  } else {
+    std::printf("%llu dependent words:  below the resolution of the %s (T(n) - T(0) <= 0 over %zu samples)\n",
+                static_cast<unsigned long long>(o.steps), clock.c_str(), samples);
+  }
   if (first > 0) report.set_result(Figure::latency("link.latency.first_word", first * 1e-9, Stat::kMedian));
-  report.set_result(Figure::latency("link.latency.chase", per * 1e-9, Stat::kMedian));
+  if (per > 0) report.set_result(Figure::latency("link.latency.chase", per * 1e-9, Stat::kMedian));
 }
 
 // `count` write probes of n words: the host clears the words before each

@@ -104,6 +104,24 @@ def test_latency_only(tmp_path):
     assert not records(doc, "copy.read")
 
 
+def test_a_latency_below_the_clock_resolution_is_said_not_reported_as_zero(tmp_path):
+    """PoCL's event clock often cannot see a short chase in cache (T(n) - T(0) <= 0):
+    the run must say so and leave the figure out, never report 0 ns. Several short
+    runs, so that both outcomes are likely to occur; each must be consistent."""
+    for i in range(6):
+        out = tmp_path / f"lat{i}.json"
+        proc = run("link", "latency", "--backend", "opencl", "--ring-bytes", "4K", "--steps", "1", "-c", "3",
+                   "--write-bytes", "4", "--roundtrips", "1", "--roundtrip-sizes", "4", "--json", out, check=0)
+        results = load(out)["results"]
+        for key, line in (("link.latency.chase", "1 dependent words:"), ("link.latency.first_word", "first word:"),
+                          ("link.latency.write_first_word", "first word written:")):
+            said = next(l for l in proc.stdout.splitlines() if l.startswith(line))
+            if "below the resolution" in said:
+                assert key not in results, (key, said)
+            else:
+                assert results[key]["value"] > 0, (key, said, results[key])
+
+
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_a_device_write_that_does_not_arrive_is_caught(tmp_path, backend):
     out = tmp_path / "bad.json"

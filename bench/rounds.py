@@ -1,0 +1,57 @@
+"""What the side-by-side scripts in bench/ share: one run of a tool, bounded
+and recorded (its command in commands.txt, its output in raw/), the order of
+a round's runs (rotated by one every round, so no tool always runs first or
+right after another), and the summary of a figure over rounds."""
+import os
+import shlex
+import statistics
+import subprocess
+from pathlib import Path
+
+
+class Failed(Exception):
+    """One run that failed or printed no figure: recorded, the comparison goes on."""
+
+
+def load_average():
+    return " ".join(Path("/proc/loadavg").read_text().split()[:3])
+
+
+def stats(xs):
+    return {"median": statistics.median(xs), "min": min(xs), "max": max(xs), "runs": len(xs), "samples": xs}
+
+
+def rotated(units, round_index):
+    """A round's runs: the same list, started one further along each round."""
+    return [units[(i + round_index) % len(units)] for i in range(len(units))]
+
+
+class Runner:
+    """Runs commands with a time bound, keeping each output in OUT/raw/NAME and
+    each command line in OUT/commands.txt."""
+
+    def __init__(self, out, timeout, env=None):
+        self.out = Path(out)
+        self.timeout = timeout
+        self.env = dict(env if env is not None else os.environ)
+        (self.out / "raw").mkdir(parents=True, exist_ok=True)
+        self.commands = open(self.out / "commands.txt", "w")
+
+    def run(self, name, command, env_extra=None):
+        env = dict(self.env, **(env_extra or {}))
+        prefix = "".join(f"{k}={v} " for k, v in (env_extra or {}).items())
+        self.commands.write(f"{prefix}{shlex.join(command)}\n")
+        self.commands.flush()
+        try:
+            p = subprocess.run(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                               text=True, timeout=self.timeout)
+        except subprocess.TimeoutExpired as e:
+            out = e.stdout or ""
+            (self.out / "raw" / name).write_text(out if isinstance(out, str) else out.decode(errors="replace"))
+            raise Failed(f"timed out after {self.timeout} s")
+        except OSError as e:
+            raise Failed(f"could not start {command[0]}: {e.strerror}")
+        (self.out / "raw" / name).write_text(p.stdout)
+        if p.returncode != 0:
+            raise Failed(f"exit status {p.returncode}: {p.stdout.strip().splitlines()[-1:]}")
+        return p.stdout

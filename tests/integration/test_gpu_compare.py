@@ -1,0 +1,116 @@
+"""bench/gpu_compare.py, the one job that puts movebench's GPU figures beside
+nvbandwidth's and BabelStream's (issue 12's goals), run here on the OpenCL
+backend (PoCL) with stand-ins for the peers: scripts that check the command
+line the job gives them and print a peer's output. BabelStream's is real
+(its OpenMP model, tests/data/peers/babelstream-omp-csv.txt); nvbandwidth's
+is hand-made in the layout of its JSON writer (json_output.cpp, v0.8), with
+figures chosen so that each goal's outcome is known in advance."""
+import json
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from conftest import REPO, binary_path
+
+SCRIPT = REPO / "bench" / "gpu_compare.py"
+NVBW_JSON = REPO / "tests" / "python" / "data" / "nvbandwidth.json"
+BABELSTREAM_CSV = REPO / "tests" / "data" / "peers" / "babelstream-omp-csv.txt"
+SMALL = ["--backend", "opencl", "--rounds", "2", "--link-bytes", "4M", "--elements", "1048576", "--reps", "5",
+         "--stream-chunks", "4", "--stream-sweep", "4K", "--stream-sweep-total", "64K"]
+
+
+def stand_in(path, output, must_have):
+    """An executable that exits 3 unless every word of must_have is in its
+    command line, and otherwise prints `output`."""
+    path.write_text(textwrap.dedent(f"""\
+        #!{sys.executable}
+        import sys
+        missing = [w for w in {must_have!r} if w not in sys.argv[1:]]
+        if missing:
+            print("stand-in: not given", missing, file=sys.stderr)
+            sys.exit(3)
+        sys.stdout.write(open({str(output)!r}).read())
+        """))
+    path.chmod(0o755)
+    return path
+
+
+def compare(tmp_path, *extra):
+    out = tmp_path / "out"
+    proc = subprocess.run([sys.executable, str(SCRIPT), "--movebench", str(binary_path()), *SMALL,
+                           "--out", str(out), *map(str, extra)],
+                          capture_output=True, text=True, timeout=300, cwd=REPO)
+    return proc, out
+
+
+def rows(out):
+    return {r["figure"]: r for r in json.loads((out / "summary.json").read_text())["rows"]}
+
+
+def test_every_goal_is_judged_from_both_tools_figures_round_by_round(tmp_path):
+    nvbw = stand_in(tmp_path / "nvbandwidth", NVBW_JSON,
+                    ["-j", "-t", "host_to_device_memcpy_ce", "device_to_host_bidirectional_memcpy_ce",
+                     "host_to_device_memcpy_sm", "host_device_latency_sm", "-b", "4"])
+    babel = stand_in(tmp_path / "cuda-stream", BABELSTREAM_CSV, ["--csv", "--arraysize", "1048576", "--numtimes", "5"])
+    proc, out = compare(tmp_path, "--nvbandwidth", nvbw, "--babelstream", babel)
+    assert proc.returncode == 0, proc.stderr
+    got = rows(out)
+    # nvbandwidth's H2D copy figure is 0.001 GB/s: movebench is far above it; its D2H 10^6 GB/s: far below.
+    h2d = got["link copy.read vs nvbandwidth host_to_device_memcpy_ce"]
+    assert h2d["met"] is True and h2d["ratio"]["min"] > 100 and h2d["peer"]["median"] == pytest.approx(1.0)
+    assert got["link copy.write vs nvbandwidth device_to_host_memcpy_ce"]["met"] is False
+    for name in ("copy.duplex.read vs nvbandwidth host_to_device_bidirectional_memcpy_ce",
+                 "kernel.read vs nvbandwidth host_to_device_memcpy_sm",
+                 "kernel.write vs nvbandwidth device_to_host_memcpy_sm"):
+        assert got[f"link {name}"]["met"] is True, name
+    # a latency 10^9 ns: movebench's chase (ns) is nowhere within 5 % of it
+    assert got["link latency.chase vs nvbandwidth host_device_latency_sm"]["met"] in (False, None)
+    # every ratio is movebench's figure over the peer's in the same round
+    samples = [l.split("\t") for l in (out / "samples.tsv").read_text().splitlines()[1:]]
+    value = {(int(r), tool, fig): float(v) for r, tool, fig, v, _ in samples}
+    copy = got["mem copy vs BabelStream Copy"]
+    want = sorted(value[(r, "movebench", "mem.copy")] / value[(r, "babelstream", "Copy")] for r in (0, 1))
+    assert sorted(copy["ratio"]["samples"]) == pytest.approx(want, rel=1e-5)
+    assert copy["met"] == (copy["ratio"]["median"] >= 1.0)
+    assert value[(0, "babelstream", "Dot")] == pytest.approx(43146.2)
+    assert {"mem sum vs BabelStream Dot", "mem update vs BabelStream Mul", "mem daxpy vs BabelStream Add"} <= set(got)
+    # stream: every design against offload at 1 MiB chunks, and its small-chunk round trip against 2 us
+    assert any(k.startswith("stream persistent 1 MiB chunks vs offload") for k in got)
+    trip = got["stream persistent round trip (4096B chunks)"]
+    assert trip["met"] == (trip["movebench"]["median"] <= 2000)
+    summary = (out / "summary.md").read_text()
+    assert "| link copy.read vs nvbandwidth host_to_device_memcpy_ce |" in summary and "| yes |" in summary
+    assert json.loads((out / "summary.json").read_text())["context"]["nvbandwidth"]["Driver Version"] == "570.00.00"
+    # the commands given to every tool are kept, in rotated order
+    commands = (out / "commands.txt").read_text().splitlines()
+    assert len(commands) == 2 * 7 and commands[0] != commands[7]
+
+
+def test_a_peer_that_fails_is_recorded_and_the_job_goes_on(tmp_path):
+    babel = stand_in(tmp_path / "cuda-stream", BABELSTREAM_CSV, ["--no-such-option"])
+    proc, out = compare(tmp_path, "--babelstream", babel, "--elements", "1048576")
+    assert proc.returncode == 1
+    summary = json.loads((out / "summary.json").read_text())
+    assert len([f for f in summary["failures"] if "babelstream: exit status 3" in f]) == 2
+    got = rows(out)
+    assert got["mem copy vs BabelStream Copy"]["met"] is None and got["mem copy vs BabelStream Copy"]["movebench"]
+
+
+def test_a_peer_run_on_another_array_size_is_refused(tmp_path):
+    babel = stand_in(tmp_path / "cuda-stream", BABELSTREAM_CSV, ["--csv"])
+    proc, out = compare(tmp_path, "--babelstream", babel, "--elements", "2M")
+    assert proc.returncode == 1
+    failures = json.loads((out / "summary.json").read_text())["failures"]
+    assert any("BabelStream ran [1048576] elements, not 2097152" in f for f in failures), failures
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--nvbandwidth", "/no/such/nvbandwidth"], "--nvbandwidth '/no/such/nvbandwidth' is not an executable"),
+    (["--link-bytes", "1500K"], "--link-bytes must be whole MiB"),
+])
+def test_bad_input_is_one_line_and_exit_2(tmp_path, args, message):
+    proc, _ = compare(tmp_path, *args)
+    assert proc.returncode == 2 and message in proc.stderr and proc.stderr.count("\n") == 1, proc.stderr

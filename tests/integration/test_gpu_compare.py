@@ -16,7 +16,7 @@ import pytest
 from conftest import REPO, binary_path
 
 SCRIPT = REPO / "bench" / "gpu_compare.py"
-NVBW_JSON = REPO / "tests" / "python" / "data" / "nvbandwidth.json"
+NVBW_JSON = REPO / "tests" / "python" / "data" / "nvbandwidth-json.json"
 BABELSTREAM_CSV = REPO / "tests" / "data" / "peers" / "babelstream-omp-csv.txt"
 SMALL = ["--backend", "opencl", "--rounds", "2", "--link-bytes", "4M", "--elements", "1048576", "--reps", "5",
          "--stream-chunks", "4", "--stream-sweep", "4K", "--stream-sweep-total", "64K"]

@@ -209,3 +209,57 @@ def test_osu_message_rate_columns():
     assert r["figures"]["bandwidth"]["value"] == 9123.45
     assert r["figures"]["message_rate"] == {"value": 1113702.39, "unit": "1/s", "stat": "mean", "of": "time",
                                             "better": "higher"}
+
+
+def test_babelstream_table_and_csv():
+    """BabelStream 5.0's two layouts, from the same build: the rate of the best
+    time in MB/s, the times in ns, each kernel's arrays as its bytes."""
+    for name in ("babelstream-omp", "babelstream-omp-csv"):
+        doc = json.loads(imported()[name].read_text())
+        assert doc["benchmark"] == "mem" and doc["validated"] is True, name
+        assert sorted(r["operation"] for r in doc["timings"]) == ["add", "copy", "dot", "mul", "triad"]
+        assert doc["settings"]["mem"]["repetitions"] == 5
+    copy = find("babelstream-omp", "copy", 2 * 1048576 * 8)
+    assert copy["figures"]["bandwidth"] == {"value": 58629.410, "unit": "MB/s", "stat": "min", "of": "time",
+                                            "better": "higher", "accounting": counted()}
+    assert copy["figures"]["time_min"] == time_fig(pytest.approx(0.00029e9, rel=1e-12), "min")
+    assert find("babelstream-omp-csv", "triad", 3 * 1048576 * 8)["figures"]["bandwidth"]["value"] == 51576.4
+    assert find("babelstream-omp-csv", "dot", 2 * 1048576 * 8)["figures"]["time_mean"] == \
+        time_fig(pytest.approx(0.00340135e9, rel=1e-12), "mean")
+
+
+def test_babelstream_units_and_a_failed_validation(tmp_path):
+    csv = (DATA.parent.parent / "data" / "peers" / "babelstream-omp-csv.txt").read_text()
+    gib = tmp_path / "gib.txt"  # the same run as --gibibytes would print it
+    gib.write_text(csv.replace("max_MB_per_sec", "max_GiB_per_sec").replace(",52025,", ",48.452,"))
+    failed = tmp_path / "failed.txt"  # BabelStream 4.x: the failure on stdout, then the table
+    text = (DATA.parent.parent / "data" / "peers" / "babelstream-omp.txt").read_text()
+    failed.write_text(text.replace("Function", "Validation failed on a[]. Average error 1.5\nFunction"))
+    out = tmp_path / "out"
+    code, _, err = report("import", gib, failed, "--outdir", out)
+    assert code == 0, err
+    copy = next(r for r in json.loads((out / "gib.json").read_text())["timings"] if r["operation"] == "copy")
+    assert copy["figures"]["bandwidth"]["value"] == pytest.approx(48.452 * 2**30 / 1e6)
+    assert json.loads((out / "failed.json").read_text())["validated"] is False
+    odd = tmp_path / "odd.txt"
+    odd.write_text(csv.replace("max_MB_per_sec", "max_PB_per_sec"))
+    code, _, err = report("import", odd, "--outdir", out)
+    assert code == 2 and "a rate unit BabelStream does not print: PB" in err, err
+
+
+def test_nvbandwidth_json():
+    """nvbandwidth -j (its JSON writer's layout, hand-made figures): the same
+    records as its text; from 0.7 on its default buffer is 512 MiB, and the
+    latency test chases 2 MiB whatever the buffer."""
+    recs = records("nvbandwidth-json")
+    h2d = next(r for r in recs if r["operation"] == "host_to_device_memcpy_ce")
+    assert h2d["bytes"] == 512 * 2**20 and h2d["params"] == {"src": "cpu0", "dst": "gpu0", "engine": "CE"}
+    assert h2d["figures"]["bandwidth"] == {"value": 0.001, "unit": "GB/s", "stat": "median", "of": "rate",
+                                           "better": "higher", "accounting": counted()}
+    lat = next(r for r in recs if r["operation"] == "host_device_latency_sm")
+    assert lat["bytes"] == 2 * 2**20 and lat["figures"]["latency"] == time_fig(1e9, "median")
+    doc = json.loads(imported()["nvbandwidth-json"].read_text())
+    assert doc["settings"]["link"]["driver_version"] == "570.00.00" and "H100" in doc["device"]
+    assert len(recs) == 7
+    # the text layout of 0.5: its default was still 64 MiB
+    assert {r["bytes"] for r in records("nvbandwidth") if "bandwidth" in r["figures"]} == {64 * 2**20}

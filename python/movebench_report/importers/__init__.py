@@ -8,7 +8,7 @@ from __future__ import annotations
 import pathlib
 
 from ..model import ReportError, read_text
-from . import hpcc, imb, mpibench, nvbandwidth, osu, stream
+from . import babelstream, hpcc, imb, mpibench, nvbandwidth, osu, stream
 from .common import FormatError
 
 FORMATS = {
@@ -19,6 +19,7 @@ FORMATS = {
     "stream": (stream.detect_stream, stream.parse_stream),
     "bwbench": (stream.detect_bwbench, stream.parse_bwbench),
     "nvbandwidth": (nvbandwidth.detect, nvbandwidth.parse),
+    "babelstream": (babelstream.detect, babelstream.parse),
 }
 
 

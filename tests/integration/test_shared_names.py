@@ -12,7 +12,7 @@ import sys
 
 import pytest
 
-from conftest import REPO, binary_path, run_movebench
+from conftest import REPO, binary_path, load_result, run_movebench
 from test_options import VOCABULARY, options
 
 COMMANDS = ("mem", "link", "stream", "beff", "coll", "p2p", "run")
@@ -101,12 +101,15 @@ def load_script(name):
     return module
 
 
-def test_link_cuda_reference_runs_movebench_in_the_shared_names():
-    # It needs a GPU and PyTorch or CuPy to run; its movebench command line is checked, and parsed by movebench.
-    argv = load_script("link_cuda_reference").movebench_command("movebench", [4096, 65536], 3, 2, "x.json")
+def test_link_cuda_reference_runs_movebench_in_the_shared_names(tmp_path):
+    # It needs a GPU and PyTorch or CuPy; its movebench command is checked, and run on the host backend.
+    out = tmp_path / "link.json"
+    argv = load_script("link_cuda_reference").movebench_command("movebench", [4096, 65536], 3, 2, str(out))
     assert not not_shared(argv[1:]), argv
-    proc = run_movebench(*argv[1:], "--help", check=0)
-    assert proc.returncode == 0, proc.stderr
+    host = ["host" if a == "cuda" else a for a in argv[1:]]
+    assert host != argv[1:]
+    run_movebench(*host, check=0, cwd=tmp_path)
+    assert {(t["operation"], t["bytes"]) for t in load_result(out)["timings"]} >= {("copy.read", 65536), ("copy.write", 4096)}
 
 
 def test_mem_compare_runs_movebench_in_the_shared_names(tmp_path):

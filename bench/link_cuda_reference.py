@@ -3,7 +3,7 @@
 or CuPy in the same run, as ratios: the issue-4 goal is H2D and D2H at least
 0.98 of the reference. Needs a GPU; not run in CI.
 
-    bench/link_cuda_reference.py --bin build/release/movebench --sizes 64M,256M
+    bench/link_cuda_reference.py --bin build/release/movebench --sizes-bytes 64M,256M
 """
 import argparse
 import collections
@@ -75,14 +75,19 @@ def reference(size, reps, direction, trials):
     sys.exit("neither PyTorch nor CuPy is importable: nothing to compare with")
 
 
+def movebench_command(binary, sizes, count, batch, out):
+    """The movebench run, in the shared option names (docs/options.md)."""
+    return [binary, "link", "bandwidth", "--backend", "cuda", "--paths", "copy", "--directions", "read,write",
+            "--host-memory", "pinned", "--sizes-bytes", ",".join(map(str, sizes)), "--repetitions", str(count),
+            "--batch", str(batch), "--json", out]
+
+
 def movebench_rates(binary, sizes, count, batch):
     """Median MB/s per (operation, bytes) of one movebench run; exits with its code if it fails."""
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "link.json")
-        proc = subprocess.run([binary, "link", "bandwidth", "--backend", "cuda", "--paths", "copy",
-                               "--directions", "read,write", "--host-memory", "pinned",
-                               "--sizes", ",".join(map(str, sizes)), "-c", str(count), "--batch", str(batch),
-                               "--json", out], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        proc = subprocess.run(movebench_command(binary, sizes, count, batch, out), stdout=subprocess.DEVNULL,
+                              stderr=subprocess.PIPE, text=True)
         if proc.returncode != 0:
             sys.stderr.write(proc.stderr)
             sys.exit(proc.returncode)
@@ -94,8 +99,10 @@ def movebench_rates(binary, sizes, count, batch):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--bin", default="build/release/movebench")
-    ap.add_argument("--sizes", default="16M,64M,256M")
-    ap.add_argument("--count", type=int, default=20, help="tests per size (both tools)")
+    # movebench's names (docs/options.md); the older --sizes and --count are still taken.
+    ap.add_argument("--sizes-bytes", "--sizes", dest="sizes", default="16M,64M,256M")
+    ap.add_argument("--repetitions", "--count", dest="count", type=int, default=20,
+                    help="tests per size (both tools)")
     ap.add_argument("--batch", type=int, default=8, help="copies per test (both tools)")
     ap.add_argument("--rounds", type=int, default=3,
                     help="alternating rounds (movebench, then the reference); medians over them")

@@ -144,8 +144,9 @@ class Comparison:
         load = load_average()
         if tool == "movebench":
             doc = self.out / "json" / f"movebench_r{r}_t{t}.json"
-            text = self.run(name, [a.movebench, "mem", "-n", str(n), "-t", str(t), "-r", str(a.reps),
-                                   "--bind", "close", "--json", str(doc)] + shlex.split(a.movebench_args), t)
+            text = self.run(name, [a.movebench, "mem", "--elements", str(n), "--threads", str(t), "--repetitions",
+                                   str(a.reps), "--bind", "close", "--json", str(doc)] + shlex.split(a.movebench_args),
+                            t)
             if "Solution Validates" not in text:
                 raise Failed("movebench did not validate")
             for k in KERNELS:
@@ -358,8 +359,11 @@ def main():
     p.add_argument("--babelstream", help="BabelStream omp-stream")
     p.add_argument("--likwid-bench", help="likwid-bench")
     p.add_argument("--likwid-isa", default="_avx512", help="likwid-bench kernel suffix (default _avx512; '' for scalar)")
-    p.add_argument("-n", type=positive, default=80000000, help="elements per array (default 80000000)")
-    p.add_argument("--reps", type=positive, default=10, help="timed repetitions inside each run")
+    p.add_argument("-n", "--elements", dest="n", type=positive, default=80000000,
+                   help="elements per array (default 80000000)")
+    # movebench's name (docs/options.md); the older --reps is still taken.
+    p.add_argument("--repetitions", "--reps", dest="reps", type=positive, default=10,
+                   help="timed repetitions inside each run")
     p.add_argument("--rounds", type=positive, default=5)
     p.add_argument("--threads", type=threads, default=[1, 2], help="thread counts, e.g. '1,2'")
     p.add_argument("--movebench-args", default="", help="extra options, e.g. '--nt-stores off'")

@@ -32,7 +32,7 @@ class MovebenchMemBandwidth(MovebenchTest):
 
     @run_after('init')
     def add_options(self):
-        self.options = ['-r', '5', '--threads', self.threads]
+        self.options = ['--repetitions', '5', '--threads', self.threads]
 
 
 @rfm.simple_test
@@ -40,7 +40,8 @@ class MovebenchMemLatency(MovebenchTest):
     """Pointer-chase latency at a few working sets."""
     benchmark = 'mem'
     mode = ['latency']
-    options = ['--sizes', '4K,256K,16M', '--point-time', '0.05']
+    sizes = '4K,256K,16M'
+    options = ['--time-budget', '0.05']
     validation_line = r'^Solution Validates$'
     reference = {
         # 'mysite:cpu': {'mem.latency@16777216': (100, None, 0.2, 'ns')},
@@ -64,7 +65,7 @@ class MovebenchLink(MovebenchTest):
 
     @run_after('init')
     def add_options(self):
-        self.options = ['--backend', self.backend, '--paths', 'copy', '-c', '5']
+        self.options = ['--backend', self.backend, '--paths', 'copy', '--repetitions', '5']
 
 
 @rfm.simple_test
@@ -73,7 +74,7 @@ class MovebenchP2p(MovebenchTest):
     benchmark = 'p2p'
     ranks = 2
     sizes = '1:64K'
-    options = ['--tests', 'latency,bw', '-i', '200', '-x', '20']
+    options = ['--tests', 'latency,bw', '--repetitions', '200', '--warmup', '20']
     perf_keys = ['p2p.latency@1', 'p2p.bw.bandwidth@65536']
     reference = {
         # 'mysite:mpi': {'p2p.latency@1': (1500, None, 0.3, 'ns'), 'p2p.bw.bandwidth@65536': (10000, -0.2, None, 'MB/s')},
@@ -88,7 +89,7 @@ class MovebenchColl(MovebenchTest):
     ranks = 2
     mode = ['Allreduce', 'Bcast']
     sizes = '8:64K'
-    options = ['-i', '50']
+    options = ['--repetitions', '50']
     perf_keys = ['coll.allreduce.*@65536', 'coll.bcast.*@65536']
     reference = {
         # 'mysite:mpi': {'coll.allreduce.busbw@65536': (5, -0.2, None, 'GB/s')},

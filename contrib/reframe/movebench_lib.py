@@ -8,8 +8,8 @@ See docs/reframe.md.
     @rfm.simple_test
     class MemTriad(MovebenchTest):
         benchmark = 'mem'
-        sizes = '16M'                       # -n for mem bandwidth
-        options = ['-k', 'triad', '-r', '5']
+        sizes = '16M'                       # --elements for mem bandwidth
+        options = ['--kernels', 'triad', '--repetitions', '5']
         reference = {'mysite:cpu': {'mem.triad.bandwidth': (20000, -0.1, None, 'MB/s')}}
 
 Partitions are chosen by feature: tests with one rank want a partition with
@@ -25,15 +25,36 @@ import reframe.utility.typecheck as typ
 from reframe.core.builtins import run_after, run_before, sanity_function, variable
 
 # How each benchmark takes `sizes` (movebench's own size syntax: 1K:64M,
-# 8,1K,64K). coll takes a range a:b as mpiBench's -b a -e b.
+# 8,1K,64K), by the shared option names of docs/options.md. mem by mode;
+# coll takes a range a:b as --min-bytes a --max-bytes b (mpiBench's -b, -e).
 SIZE_OPTIONS = {
-    'mem': '--sizes',           # seq, tp, latency; bandwidth takes -n
-    'link': '--sizes',
-    'p2p': '--sizes',
-    'stream': '--sweep',
-    'beff': '--max-size',
-    'coll': ('-b', '-e'),
+    'link': '--sizes-bytes',
+    'p2p': '--sizes-bytes',
+    'stream': '--sizes-bytes',
+    'beff': '--max-bytes',
+    'coll': ('--min-bytes', '--max-bytes'),
 }
+MEM_SIZE_OPTIONS = {
+    'bandwidth': '--elements',         # the array length
+    'seq': '--sizes-elements',
+    'tp': '--sizes-elements',
+    'latency': '--sizes-bytes',        # working sets
+    'loaded-latency': '--chase-bytes',  # the chase's working set
+}
+
+
+def size_arguments(benchmark, mode, sizes):
+    """The options that pass `sizes` to `benchmark` (in `mode`, a list of its positional arguments)."""
+    if benchmark == 'mem':
+        how = MEM_SIZE_OPTIONS.get(mode[0] if mode else 'bandwidth')
+    else:
+        how = SIZE_OPTIONS.get(benchmark)
+    if how is None:
+        raise ValueError(f'movebench {benchmark} {" ".join(mode)} takes no sizes: give them in options')
+    if isinstance(how, tuple):
+        first, _, last = sizes.partition(':')
+        return [how[0], first, how[1], last or first]
+    return [how, sizes]
 
 RESULT_LINE = re.compile(r'^MOVEBENCH_RESULT (.*)$', re.MULTILINE)
 FAILURE = r'does not validate|validation FAILED|validation failed|^validation: FAILED'
@@ -135,14 +156,7 @@ class MovebenchTest(rfm.RunOnlyRegressionTest):
         self.executable = self.movebench
         args = [self.benchmark, *self.mode]
         if self.sizes is not None:
-            how = SIZE_OPTIONS.get(self.benchmark)
-            if self.benchmark == 'mem' and self.mode in ([], ['bandwidth']):
-                how = '-n'
-            if isinstance(how, tuple):
-                first, _, last = self.sizes.partition(':')
-                args += [how[0], first, how[1], last or first]
-            elif how:
-                args += [how, self.sizes]
+            args += size_arguments(self.benchmark, self.mode, self.sizes)
         args += [*self.options, '--parsable', '--json', self.result_file]
         self.executable_opts = args
 

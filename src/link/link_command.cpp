@@ -78,7 +78,11 @@ class LinkCommand : public Command {
     app.add_option("--roundtrip-sizes-bytes,--roundtrip-sizes", roundtrip_,
                    "latency: sizes of the small-copy round trip, in bytes")
         ->capture_default_str();
-    app.add_option("--roundtrips", opt_.roundtrips, "latency: round trips per size")->capture_default_str();
+    // Its own count, not --repetitions: one round trip takes microseconds,
+    // so its median wants ten times the tests of a bandwidth size.
+    app.add_option("--roundtrip-repetitions,--roundtrips", opt_.roundtrips,
+                   vocabulary::help(vocabulary::kRepetitions, "latency: of the round trip, per size"))
+        ->capture_default_str();
   }
 
   void check_options() override { resolve(); }
@@ -95,7 +99,7 @@ class LinkCommand : public Command {
   std::vector<std::vector<std::string>> suite_runs(std::string&) const override {
     // Bounded: 4 KiB to 1 MiB, a few tests per size, on the default device
     // (an accelerator when one is built and present, else the host backend).
-    return {{"--sizes-bytes", "4K:1M:x4", "--repetitions", "5", "--batch", "4", "--roundtrips", "50"}};
+    return {{"--sizes-bytes", "4K:1M:x4", "--repetitions", "5", "--batch", "4", "--roundtrip-repetitions", "50"}};
   }
 
   std::string suite_summary(const Report& report) const override {
@@ -145,7 +149,9 @@ class LinkCommand : public Command {
     if (opt_.batch < 1 || opt_.batch > kMostBatch) {
       throw UsageError(fmt::format("invalid --batch '{}': 1 to {}", opt_.batch, kMostBatch));
     }
-    if (opt_.roundtrips < 1) throw UsageError("--roundtrips must be 1 or more");
+    if (opt_.roundtrips < 1) {
+      throw UsageError(fmt::format("invalid --roundtrip-repetitions (--roundtrips) '{}': 1 or more", opt_.roundtrips));
+    }
     if (opt_.steps < 1) throw UsageError("--steps must be 1 or more");
     const auto biggest = *std::max_element(opt_.sizes.begin(), opt_.sizes.end());
     // Duplex, the most: each lane a source, one destination per transfer of

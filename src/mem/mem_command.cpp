@@ -28,6 +28,8 @@ using mem::Mode;
 
 // Samples per point by default: seq/tp, and latency and loaded-latency.
 constexpr int kSweepSamples = 5, kChaseSamples = 20;
+// loaded-latency: bytes per array of each kernel call of the load.
+constexpr std::uint64_t kLoadChunkBytes = 16384;
 
 // The help section of names kept for older scripts.
 constexpr const char* kOlderNames = "Older names (still taken)";
@@ -153,13 +155,16 @@ class MemCommand : public Command {
         ->check(CLI::Range(0.0, 9007199254740992.0))->capture_default_str();
     app.add_option("--tlb-window-bytes,--tlb-window", tlb_window_text_,
                    "latency, loaded-latency: the chase visits every node of one window of this many bytes before "
-                   "the next (multichase's -T, 256K there); default: none, one random cycle over the working set");
+                   "the next (multichase's -T, 256K there), at most the (largest) working set; default: none, one random "
+                   "cycle over the working set");
     app.add_option("--chase-bytes", chase_bytes_text_,
                    "loaded-latency: working set of the chase (default: 4 x the last-level cache, 64M to 512M)");
     app.add_option("--delays", delays_text_,
                    "loaded-latency: injection delays, spin iterations after each chunk of the load, idle for none "
                    "(default: idle,200000,100000,50000,20000,10000,5000,2000,1000,500,0)");
-    app.add_option("--chunk-bytes,--chunk", chunk_text_, "loaded-latency: bytes per array of each kernel call of the load")
+    app.add_option("--chunk-bytes,--chunk", chunk_text_,
+                   "loaded-latency: bytes per array of each kernel call of the load, at most one array "
+                   "(default: 16K, or the array when smaller)")
         ->default_str("16K");
     app.add_flag("--corrupt-for-test", corrupt_flag_, "")->group("");  // tests only
     app.add_option("--corrupt-kind", opt_.corrupt_for_test, "")->group("");  // tests only: value, swap, skip
@@ -275,8 +280,8 @@ class MemCommand : public Command {
       }
       if (!tlb_window_text_.empty()) o.tlb_window = parse_size(tlb_window_text_);
       if (o.tlb_window % o.stride) {
-        throw UsageError(fmt::format("invalid TLB window '{}': a multiple of the stride ({} B)", tlb_window_text_,
-                                     o.stride));
+        throw UsageError(fmt::format("invalid --tlb-window-bytes '{}': a multiple of --stride-bytes ({} B)",
+                                     tlb_window_text_, o.stride));
       }
     }
     if ((o.mode == Mode::kBandwidth || o.mode == Mode::kLoadedLatency) &&
@@ -296,7 +301,11 @@ class MemCommand : public Command {
       for (auto b : o.latency_sizes) {
         if (b < 2 * o.stride) throw UsageError(fmt::format("working set {} holds fewer than two nodes", b));
       }
-      require_memory(*std::max_element(o.latency_sizes.begin(), o.latency_sizes.end()), "the largest working set");
+      const std::uint64_t largest = *std::max_element(o.latency_sizes.begin(), o.latency_sizes.end());
+      // Smaller working sets of a sweep are one window each (as with none);
+      // a window above every one of them would change nothing at all.
+      check_tlb_window(o, largest, "the largest working set");
+      require_memory(largest, "the largest working set");
       return;
     }
     if (o.mode == Mode::kSeq || o.mode == Mode::kTp) check_output_folder(o.outdir, "data file folder (--outdir)");
@@ -387,8 +396,20 @@ class MemCommand : public Command {
     if (o.chase_bytes < 2 * o.stride) {
       throw UsageError(fmt::format("chase working set {} holds fewer than two nodes", o.chase_bytes));
     }
-    o.load_chunk_bytes = chunk_text_.empty() ? 16384 : parse_size(chunk_text_);
-    if (o.load_chunk_bytes < sizeof(double)) throw UsageError("--chunk is smaller than one element");
+    check_tlb_window(o, o.chase_bytes, "the chase working set (--chase-bytes)");
+    // The default chunk shrinks to a smaller array; a chunk given larger than
+    // the array would run whole arrays per call under its own name.
+    const std::uint64_t array_bytes = checked_product(o.elements, sizeof(double), "--elements x 8 bytes");
+    o.load_chunk_bytes = chunk_text_.empty() ? std::min<std::uint64_t>(kLoadChunkBytes, array_bytes)
+                                             : parse_size(chunk_text_);
+    if (o.load_chunk_bytes < sizeof(double)) {
+      throw UsageError(fmt::format("invalid --chunk-bytes '{}': at least one element of double (8 B)", chunk_text_));
+    }
+    if (o.load_chunk_bytes > array_bytes) {
+      throw UsageError(fmt::format("invalid --chunk-bytes '{}': at most the bytes of one load array, {} ({} elements "
+                                   "of double, --elements)",
+                                   chunk_text_, format_bytes(static_cast<double>(array_bytes)), o.elements));
+    }
     o.load_delays =
         delays_text_.empty() ? mem::default_load_delays() : parse_list(delays_text_, "--delays", parse_delay);
     const std::uint64_t loaders = static_cast<std::uint64_t>(o.threads.front() - 1);
@@ -399,6 +420,15 @@ class MemCommand : public Command {
     if (load_bytes > UINT64_MAX - o.chase_bytes) throw UsageError("the chase and the loaders' arrays exceed 2^64 bytes");
     require_memory(o.chase_bytes + load_bytes,
                    fmt::format("the chase and {} loader{}' arrays", loaders, loaders == 1 ? "" : "s"));
+  }
+
+  // A TLB window larger than the working set it cuts would leave it one
+  // random cycle, the same chase as no window: refused, not ignored.
+  void check_tlb_window(const MemOptions& o, std::uint64_t working_set, std::string_view what) const {
+    if (o.tlb_window > working_set) {
+      throw UsageError(fmt::format("invalid --tlb-window-bytes '{}': at most {}, {}", tlb_window_text_, what,
+                                   format_bytes(static_cast<double>(working_set))));
+    }
   }
 
   // One item of "idle,1000,0": spin iterations, idle for no load at all.

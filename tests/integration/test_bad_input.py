@@ -101,6 +101,43 @@ def test_bad_value_is_one_line_and_exit_2(args, tmp_path):
     one_line_exit_2(args, tmp_path)
 
 
+@pytest.mark.parametrize("args, option, value, limit", [
+    # A TLB window above every working set it would cut changed nothing (one
+    # random cycle, as with none) and was accepted unchecked.
+    (["mem", "latency", "--sizes-bytes", "4K,16K", "--tlb-window-bytes", "64K"], "--tlb-window-bytes", "64K",
+     "the largest working set, 16.00 KiB"),
+    (["mem", "loaded-latency", "-t", "2", "-n", "1K", "--chase-bytes", "1M", "--tlb-window", "2M"],
+     "--tlb-window-bytes", "2M", "--chase-bytes), 1.00 MiB"),
+    # A load chunk above one load array ran whole arrays under the chunk's name.
+    (["mem", "loaded-latency", "-t", "2", "-n", "1K", "--chase-bytes", "1M", "--chunk-bytes", "16K"],
+     "--chunk-bytes", "16K", "8.00 KiB (1024 elements"),
+    (["mem", "loaded-latency", "-t", "2", "-n", "1K", "--chase-bytes", "1M", "--chunk", "1M"],
+     "--chunk-bytes", "1M", "8.00 KiB (1024 elements"),
+])
+def test_tlb_window_and_load_chunk_at_most_what_they_cut(args, option, value, limit, tmp_path):
+    line = one_line_exit_2(args, tmp_path)
+    assert f"{option} '{value}'" in line and limit in line, line
+
+
+def test_tlb_window_and_load_chunk_up_to_the_limit_run(tmp_path):
+    """The limits are inclusive; a window above only the smaller sets of a
+    sweep is taken (each of those is one window); the default chunk shrinks
+    to a smaller array and says so in the record."""
+    fast = ["--time-budget", "0.01", "--repetitions", "2"]
+    out = tmp_path / "lat.json"
+    run_movebench("mem", "latency", "--sizes-bytes", "4K,16K", "--tlb-window-bytes", "16K", *fast, "--json", out,
+                  check=0, cwd=tmp_path)
+    assert [r["params"]["tlb_window"] for r in json.loads(out.read_text())["timings"]] == [16384, 16384]
+    common = ["mem", "loaded-latency", "-t", "2", "-n", "1K", "--chase-bytes", "64K", "--delays", "0", *fast]
+    for extra, chunk in ((["--chunk-bytes", "8K", "--tlb-window-bytes", "64K"], 8192), ([], 8192),
+                         (["--chunk-bytes", "8"], 8)):
+        out = tmp_path / "loaded.json"
+        run_movebench(*common, *extra, "--json", out, check=0, cwd=tmp_path)
+        doc = json.loads(out.read_text())
+        assert doc["settings"]["mem"]["chunk_bytes"] == chunk, extra
+        assert {r["params"]["chunk_bytes"] for r in doc["timings"]} == {chunk}, extra
+
+
 def test_outputs_are_checked_before_the_first_measurement(tmp_path):
     blocker = tmp_path / "file"
     blocker.write_text("")

@@ -77,7 +77,7 @@ def test_loaded_latency_plot(loaded_run, tmp_path):
     (("--threads", "1"), "at least 2 threads"),
     (("--threads", "1,2"), "one thread count"),
     (("--delays", "idle,fast"), "invalid delay 'fast'"),
-    (("--tlb-window", "100"), "invalid TLB window '100'"),
+    (("--tlb-window", "100"), "invalid --tlb-window-bytes '100': a multiple of --stride-bytes (64 B)"),
     (("-k", "copy,triad"), "one load kernel"),
 ])
 def test_loaded_latency_bad_input(args, message):

@@ -44,6 +44,7 @@ ALIASES = [
     ("p2p", "--sizes", "--sizes-bytes"), ("p2p", "-C", "--check-every"), ("p2p", "--step-timeout", "--timeout"),
     ("beff", "--max-size", "--max-bytes"), ("beff", "--target-time", "--time-budget"),
     ("beff", "-C", "--check-every"), ("beff", "--step-timeout", "--timeout"),
+    ("link", "--roundtrips", "--roundtrip-repetitions"),
 ]
 
 
@@ -103,6 +104,20 @@ def test_help_names_the_shared_options_with_their_meaning(place):
         assert description.startswith(meaning), (place, name, description)
 
 
+@pytest.mark.parametrize("place", EVERY)
+def test_every_count_of_timed_repetitions_is_named_by_the_pattern(place):
+    """--repetitions, or --<probe>-repetitions for a probe with a count of its
+    own (link's round trip): never a name of its own such as --roundtrips."""
+    needs_place(place)
+    found = options(help_text(place))
+    counts = {[n for n in names if n.startswith("--")][0] for names, description in found.values()
+              if description.startswith("Timed repetitions")}
+    for name in counts:
+        assert re.fullmatch(r"--([a-z]+-)?repetitions", name), (place, name)
+    if place.startswith("link"):
+        assert counts == {"--repetitions", "--roundtrip-repetitions"}, counts
+
+
 @pytest.mark.parametrize("place,alias,name", ALIASES)
 def test_upstream_short_forms_and_older_names_are_the_same_option(place, alias, name):
     needs_place(place)
@@ -134,7 +149,7 @@ def settings(args, tmp_path, name, command):
       "--directions", "read"]),
     (["link", "latency", "--backend", "host", "-c", "2", "--roundtrip-sizes", "64", "--roundtrips", "3"],
      ["link", "latency", "--backend", "host", "--repetitions", "2", "--roundtrip-sizes-bytes", "64",
-      "--roundtrips", "3"]),
+      "--roundtrip-repetitions", "3"]),
     (["stream", "--backend", "host", "--designs", "chunked", "--chunks", "4", "--chunk-count", "256",
       "--iterations", "2", "--sweep", "1K,4K"],
      ["stream", "--backend", "host", "--designs", "chunked", "--chunks", "4", "--chunk-elements", "256",

@@ -84,7 +84,7 @@ class CorruptMem(MovebenchTest):
     """movebench's own validation fails: sanity must fail."""
     benchmark = 'mem'
     sizes = '64K'
-    options = ['-r', '2', '--corrupt-for-test']
+    options = ['--repetitions', '2', '--corrupt-for-test']
     validation_line = r'^Solution Validates$'
 
 
@@ -93,7 +93,7 @@ class UnreachableReference(MovebenchTest):
     """A reference no machine meets: performance must fail."""
     benchmark = 'mem'
     sizes = '64K'
-    options = ['-r', '2', '-k', 'triad']
+    options = ['--repetitions', '2', '-k', 'triad']
     perf_keys = ['mem.triad.bandwidth']
     reference = {{'*': {{'mem.triad.bandwidth': (1e12, -0.1, None, 'MB/s')}}}}
 '''

@@ -220,7 +220,7 @@ class Comparison:
     def measure(self, unit, r):
         a = self.a
         if unit == "link-bw":
-            doc = self.movebench(r, unit, ["link", "bandwidth", "--sizes", str(a.link_bytes),
+            doc = self.movebench(r, unit, ["link", "bandwidth", "--sizes-bytes", str(a.link_bytes),
                                            "--host-memory", "pinned,mapped", "--paths", "copy,kernel",
                                            "--directions", "read,write,duplex",
                                            "--repetitions", str(a.link_repetitions)])
@@ -266,7 +266,7 @@ class Comparison:
             # The sweep keeps chunks x chunk size constant: the total is two chunks of it
             # (two, as two are in flight).
             doc = self.movebench(r, unit + "-small", ["stream", "--chunks", "2", "--chunk-elements",
-                                                      str(a.stream_sweep_total // 8), "--sweep", a.stream_sweep])
+                                                      str(a.stream_sweep_total // 8), "--sizes-bytes", a.stream_sweep])
             _, roundtrip = stream_figures(doc)
             for design, value in throughput.items():
                 self.record(r, "movebench", f"stream.{design}.throughput_1M", value, "MB/s")

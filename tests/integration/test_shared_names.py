@@ -101,15 +101,18 @@ def load_script(name):
     return module
 
 
-def test_link_cuda_reference_runs_movebench_in_the_shared_names(tmp_path):
-    # It needs a GPU and PyTorch or CuPy; its movebench command is checked, and run on the host backend.
-    out = tmp_path / "link.json"
-    argv = load_script("link_cuda_reference").movebench_command("movebench", [4096, 65536], 3, 2, str(out))
-    assert not not_shared(argv[1:]), argv
-    host = ["host" if a == "cuda" else a for a in argv[1:]]
-    assert host != argv[1:]
-    run_movebench(*host, check=0, cwd=tmp_path)
-    assert {(t["operation"], t["bytes"]) for t in load_result(out)["timings"]} >= {("copy.read", 65536), ("copy.write", 4096)}
+def test_gpu_compare_runs_movebench_in_the_shared_names(tmp_path):
+    # It is made for a GPU; the same job on the OpenCL backend (PoCL), no peers, tiny sizes.
+    out = tmp_path / "out"
+    subprocess.run([sys.executable, str(REPO / "bench" / "gpu_compare.py"), "--movebench", str(binary_path()),
+                    "--backend", "opencl", "--rounds", "1", "--link-bytes", "1M", "--elements", "64K", "--reps", "2",
+                    "--stream-chunks", "2", "--stream-sweep", "4K", "--stream-sweep-total", "16K",
+                    "--out", str(out)], check=True, capture_output=True, timeout=300)
+    lines = (out / "commands.txt").read_text().splitlines()
+    assert len(lines) == 5
+    for line in lines:
+        argv = shlex.split(line)
+        assert argv[0] == str(binary_path()) and not not_shared(argv[1:]), line
 
 
 def test_mem_compare_runs_movebench_in_the_shared_names(tmp_path):

@@ -124,6 +124,7 @@ CudaDevice::CudaDevice(int index) : index_(index) {
   check(cudaDeviceGetAttribute(&clock_khz_, cudaDevAttrClockRate, index), "clock rate");
   check(cudaDeviceGetAttribute(&sms_, cudaDevAttrMultiProcessorCount, index), "SM count");
   check(cudaDeviceGetAttribute(&cooperative_, cudaDevAttrCooperativeLaunch, index), "cooperative launch");
+  transform_blocks_ = cuda::transform_blocks(sms_);  // after cudaSetDevice: the occupancy is per device
   pool_ = std::make_unique<FlagPool>();
   has_memops_ = memops_.load();
 }

@@ -1,5 +1,8 @@
 #include "device/cuda/cuda_kernels.hpp"
 
+#include <algorithm>
+#include <cstdint>
+
 #ifndef MOVEBENCH_CUDA_ARCHS
 #define MOVEBENCH_CUDA_ARCHS "?"
 #endif
@@ -38,12 +41,42 @@ __device__ bool wait_flag(const std::uint32_t* flag, std::uint64_t timeout_ns) {
   return true;
 }
 
-__global__ void transform(std::uint32_t* dst, const std::uint32_t* src, std::size_t n, std::uint32_t mul,
-                          std::uint32_t add) {
+// Word by word: the path for buffers that are not both 16-byte aligned.
+__global__ void transform_words(std::uint32_t* dst, const std::uint32_t* src, std::size_t n, std::uint32_t mul,
+                                std::uint32_t add) {
   for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n;
        i += std::size_t(gridDim.x) * blockDim.x) {
     dst[i] = src[i] * mul + add;
   }
+}
+
+__device__ __forceinline__ uint4 apply(uint4 v, std::uint32_t mul, std::uint32_t add) {
+  return make_uint4(v.x * mul + add, v.y * mul + add, v.z * mul + add, v.w * mul + add);
+}
+
+// The link's kernel (SM) path and stream's chunk kernel, shaped like
+// nvbandwidth's SM copy (stridingMemcpyKernel): 16-byte accesses, and once
+// the grid is capped at what the GPU holds resident, kUnroll loads in flight
+// per thread before any store. A copy through host memory is bound by how
+// many bytes are in flight across the link, not by the SMs: one 4-byte load
+// per thread left the figure to the GPU's resident warps. Loads and stores
+// stay in program order (no __restrict__: the link clears a buffer in place,
+// dst == src, which is safe because each thread stores only what it loaded).
+// The n % 4 words past the last vector are done by block 0.
+constexpr int kUnroll = 4;
+__global__ void transform(uint4* dst, const uint4* src, std::size_t n4, std::uint32_t mul, std::uint32_t add,
+                          std::uint32_t* dst_tail, const std::uint32_t* src_tail, unsigned tail) {
+  const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
+  std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
+  for (; i + (kUnroll - 1) * stride < n4; i += kUnroll * stride) {
+    uint4 v[kUnroll];
+#pragma unroll
+    for (int k = 0; k < kUnroll; ++k) v[k] = src[i + k * stride];
+#pragma unroll
+    for (int k = 0; k < kUnroll; ++k) dst[i + k * stride] = apply(v[k], mul, add);
+  }
+  for (; i < n4; i += stride) dst[i] = apply(src[i], mul, add);
+  if (blockIdx.x == 0 && threadIdx.x < tail) dst_tail[threadIdx.x] = src_tail[threadIdx.x] * mul + add;
 }
 
 __global__ void blocker(const std::uint32_t* flag, std::uint64_t timeout_ns) { wait_flag(flag, timeout_ns); }
@@ -116,9 +149,12 @@ __global__ void serve(const std::uint32_t* in, std::uint32_t* out, std::uint32_t
   }
 }
 
-int blocks_for(std::size_t n) {
-  const std::size_t b = (n + kThreads - 1) / kThreads;
-  return static_cast<int>(b < 1 ? 1 : b > 65535 ? 65535 : b);
+// One thread per unit of work (a word or a 16-byte vector) up to the cap
+// the caller gives: the GPU's resident blocks for transform (past that the
+// grid-stride loop takes over), 65535 elsewhere.
+int blocks_for(std::size_t units, int most) {
+  const std::size_t b = (units + kThreads - 1) / kThreads;
+  return static_cast<int>(b < 1 ? 1 : b > static_cast<std::size_t>(most) ? most : b);
 }
 
 }  // namespace
@@ -130,9 +166,25 @@ cudaError_t kernel_image_status() {
 
 const char* built_architectures() { return MOVEBENCH_CUDA_ARCHS; }
 
+int transform_blocks(int sms) {
+  int per_sm = 0;
+  if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, transform, kThreads, 0) != cudaSuccess || per_sm < 1) {
+    per_sm = 1;
+  }
+  return std::max(1, sms) * per_sm;
+}
+
 cudaError_t launch_transform(std::uint32_t* dst, const std::uint32_t* src, std::size_t n, std::uint32_t mul,
-                             std::uint32_t add, cudaStream_t stream) {
-  transform<<<blocks_for(n), kThreads, 0, stream>>>(dst, src, n, mul, add);
+                             std::uint32_t add, int max_blocks, cudaStream_t stream) {
+  if (((reinterpret_cast<std::uintptr_t>(dst) | reinterpret_cast<std::uintptr_t>(src)) & 15) != 0) {
+    transform_words<<<blocks_for(n, max_blocks), kThreads, 0, stream>>>(dst, src, n, mul, add);
+    return cudaGetLastError();
+  }
+  const std::size_t n4 = n / 4;
+  const unsigned tail = static_cast<unsigned>(n % 4);
+  transform<<<blocks_for(n4, max_blocks), kThreads, 0, stream>>>(reinterpret_cast<uint4*>(dst),
+                                                                  reinterpret_cast<const uint4*>(src), n4, mul, add,
+                                                                  dst + n4 * 4, src + n4 * 4, tail);
   return cudaGetLastError();
 }
 

@@ -22,16 +22,23 @@ namespace {
 
 using device::fill_pattern;
 using device::first_difference;
+using device::first_mismatch;
 
 // One direction of traffic. Every transfer of a batch has its own
 // destination slot, cleared before the test, so a transfer that was dropped,
 // cut short or sent to another slot leaves a slot that fails its check (with
 // one destination, a later transfer would cover for an earlier one). The
 // source holds the test's pattern; a staging buffer is used only to write
-// and read device memory for the checks.
+// and read device memory for the checks, and host memory the CPU must not
+// read (write-combined: every CPU load is uncached, so checking a batch of
+// 64 MiB slots would take minutes; CUDA's guide calls such reads
+// "prohibitively slow"); a write-combined source is not read either: the
+// slots are checked against the pattern recomputed from its seed.
 struct Lane {
   Direction dir;
+  std::uint32_t seed = 0;
   std::size_t words = 0, slots = 1;
+  bool cpu_reads_host = true;  // false for write-combined memory
   std::unique_ptr<Buffer> host, dev, stage;
   std::unique_ptr<Queue> queue;
 
@@ -39,6 +46,7 @@ struct Lane {
       : dir(direction),
         words(bytes / 4),
         slots(static_cast<std::size_t>(batch)),
+        cpu_reads_host(kind != MemKind::kWriteCombined),
         host(d.alloc(kind, direction == Direction::kWrite ? bytes * slots : bytes)),
         dev(d.alloc(MemKind::kDevice, direction == Direction::kRead ? bytes * slots : bytes)),
         stage(d.alloc(MemKind::kPageable, bytes)),
@@ -47,9 +55,10 @@ struct Lane {
   // Untimed, before a test: the source gets pattern `seed`, every
   // destination slot is cleared (device memory by a kernel storing zeros:
   // x * 0 + 0, so no copy is involved).
-  void prepare(std::uint32_t seed, double timeout) {
+  void prepare(std::uint32_t test_seed, double timeout) {
+    seed = test_seed;
     if (dir == Direction::kRead) {
-      fill_pattern(host->as<std::uint32_t>(), words, seed);
+      fill_pattern(host->as<std::uint32_t>(), words, seed);  // CPU stores only, fine on write-combined memory
       queue->transform(*dev, 0, *dev, 0, words * slots, 0, 0);
     } else {
       fill_pattern(stage->as<std::uint32_t>(), words, seed);
@@ -67,18 +76,27 @@ struct Lane {
       queue->transform(dst, slot * words, src, 0, words, 1, 0);
     }
   }
-  // The words that arrived in `slot`, in host memory (device memory is read
-  // back into the cleared staging buffer).
+  // The words that arrived in `slot`, in memory the CPU reads at full speed:
+  // host slots in place, device slots and write-combined host slots copied
+  // into the cleared staging buffer (the copy engine reads write-combined
+  // memory as it reads any pinned memory).
   std::uint32_t* arrived(std::size_t slot, double timeout) {
-    if (dir == Direction::kWrite) return host->as<std::uint32_t>() + slot * words;
+    if (dir == Direction::kWrite && cpu_reads_host) return host->as<std::uint32_t>() + slot * words;
     std::memset(stage->host(), 0, words * 4);
-    queue->copy(*stage, 0, *dev, slot * words * 4, words * 4);
+    queue->copy(*stage, 0, dir == Direction::kRead ? *dev : *host, slot * words * 4, words * 4);
     queue->finish(timeout);
     return stage->as<std::uint32_t>();
   }
-  // What every slot must hold: the pattern, in host memory.
+  // What every slot must hold where it lies in memory the CPU reads at full
+  // speed (the source, or the staging buffer it was written from), else
+  // nullptr: then the pattern is recomputed from `seed`.
   const std::uint32_t* expected() const {
+    if (!cpu_reads_host) return nullptr;
     return (dir == Direction::kRead ? host : stage)->as<std::uint32_t>();
+  }
+  std::optional<std::size_t> first_wrong(const std::uint32_t* got) const {
+    const std::uint32_t* want = expected();
+    return want ? first_difference(got, want, words) : first_mismatch(got, words, seed);
   }
 };
 
@@ -120,7 +138,7 @@ std::optional<std::string> first_bad_slot(std::vector<Lane>& lanes, int batch, d
         got[lane.words / 2] ^= 1u;
         corrupt = false;
       }
-      if (auto bad = first_difference(got, lane.expected(), lane.words)) {
+      if (auto bad = lane.first_wrong(got)) {
         return fmt::format("the {} transfer {} of {}: word {} is wrong", direction_name(lane.dir), b + 1, batch,
                            *bad);
       }

@@ -1,6 +1,6 @@
 // link bandwidth: per size, `count` tests; a test queues `batch` transfers
-// behind a gate, opens it, and takes the device-clock time from the first
-// transfer's start to the last one's end. Patterns are written before and
+// behind a gate, opens it, and takes the device-clock time from the end of
+// the first (untimed, see timed_test) to the end of the last. Patterns are written before and
 // every transfer's destination is checked after each test, outside the timed
 // region.
 #include <fmt/format.h>
@@ -105,14 +105,22 @@ struct TestTimes {
   double total = 0;          // seconds per transfer set, all lanes together
 };
 
+// In a batch of two or more, the first transfer runs before the start
+// marker, untimed: what the gate's opening costs (on CUDA the blocker
+// kernel's exit, then the copy engine or the SMs getting going) stays out of
+// the span, as nvbandwidth keeps it out with warm-up copies queued behind its
+// blocker before its start event. It is still checked like the others.
 TestTimes timed_test(Device& device, std::vector<Lane>& lanes, Path path, int batch, double timeout) {
   auto gate = device.gate();
   const bool gated = device.gate_works_with(lanes.front().host->kind());
+  const int untimed = batch > 1 ? 1 : 0;
+  const int timed = batch - untimed;
   std::vector<std::shared_ptr<Event>> start, end;
   for (auto& lane : lanes) {
     if (gated) lane.queue->hold(*gate);
+    for (int b = 0; b < untimed; ++b) lane.enqueue(path, static_cast<std::size_t>(b));
     start.push_back(lane.queue->mark());
-    for (int b = 0; b < batch; ++b) lane.enqueue(path, static_cast<std::size_t>(b));
+    for (int b = untimed; b < batch; ++b) lane.enqueue(path, static_cast<std::size_t>(b));
     end.push_back(lane.queue->mark());
   }
   gate->open();
@@ -120,11 +128,11 @@ TestTimes timed_test(Device& device, std::vector<Lane>& lanes, Path path, int ba
   TestTimes t;
   double first = 0, last = 0;  // relative to lane 0's start
   for (std::size_t i = 0; i < lanes.size(); ++i) {
-    t.lane.push_back(device.elapsed(*start[i], *end[i]) / batch);
+    t.lane.push_back(device.elapsed(*start[i], *end[i]) / timed);
     first = std::min(first, device.elapsed(*start[0], *start[i]));
     last = std::max(last, device.elapsed(*start[0], *end[i]));
   }
-  t.total = (last - first) / batch;
+  t.total = (last - first) / timed;
   return t;
 }
 

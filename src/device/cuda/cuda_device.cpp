@@ -108,8 +108,9 @@ void CudaQueue::hold(Gate& gate) {
 CudaDevice::CudaDevice(int index) : index_(index) {
   check(cudaSetDevice(index), "cudaSetDevice");
   check(cudaGetDeviceProperties(&prop_, index), "cudaGetDeviceProperties");
-  // A binary built without code for this GPU fails here, in one line that
-  // says what to rebuild with, not at the first kernel launch.
+  // Every kernel is loaded now, before any can spin (see
+  // kernel_image_status); a binary built without code for this GPU fails
+  // here, in one line that says what to rebuild with.
   const cudaError_t image = kernel_image_status();
   if (image == cudaErrorNoKernelImageForDevice || image == cudaErrorInvalidDeviceFunction) {
     throw std::runtime_error(fmt::format(

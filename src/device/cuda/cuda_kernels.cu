@@ -159,9 +159,21 @@ int blocks_for(std::size_t units, int most) {
 
 }  // namespace
 
+// Asking for a kernel's attributes loads it (nvbandwidth's preloadKernels
+// does the same). With CUDA 12's lazy loading (the default since 12.2) a
+// kernel is otherwise loaded at its first launch, and loading may
+// synchronise the context: a first transform queued while the blocker spins
+// on the host's flag, or behind a stream wait of the memops design, would
+// wait for work that waits for this very thread.
 cudaError_t kernel_image_status() {
-  cudaFuncAttributes attributes{};
-  return cudaFuncGetAttributes(&attributes, transform);
+  const void* kernels[] = {reinterpret_cast<const void*>(transform), reinterpret_cast<const void*>(transform_words),
+                           reinterpret_cast<const void*>(blocker), reinterpret_cast<const void*>(probe),
+                           reinterpret_cast<const void*>(serve)};
+  for (const void* kernel : kernels) {
+    cudaFuncAttributes attributes{};
+    if (const cudaError_t err = cudaFuncGetAttributes(&attributes, kernel); err != cudaSuccess) return err;
+  }
+  return cudaSuccess;
 }
 
 const char* built_architectures() { return MOVEBENCH_CUDA_ARCHS; }

@@ -11,8 +11,9 @@ namespace movebench::device::cuda {
 // Threads per block of every kernel here.
 constexpr int kThreadsPerBlock = 256;
 
-// cudaSuccess when this build has code the current device can run (a cubin
-// for its architecture, or PTX the driver can compile for it).
+// Loads every kernel here on the current device: cudaSuccess when this
+// build has code it can run (a cubin for its architecture, or PTX the
+// driver can compile for it). Called once, before any queue exists.
 cudaError_t kernel_image_status();
 // The CMAKE_CUDA_ARCHITECTURES this file was compiled for, for messages.
 const char* built_architectures();

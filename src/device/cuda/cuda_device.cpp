@@ -135,7 +135,7 @@ CudaDevice::~CudaDevice() = default;
 std::unique_ptr<Gate> CudaDevice::gate() { return std::make_unique<CudaGate>(*pool_); }
 
 int CudaDevice::persistent_groups(std::size_t chunk_words) const {
-  const std::size_t wanted = (chunk_words + kThreadsPerBlock - 1) / kThreadsPerBlock;
+  const std::size_t wanted = (chunk_words + kWordsPerBlockPass - 1) / kWordsPerBlockPass;
   return static_cast<int>(std::clamp<std::size_t>(wanted, 1, static_cast<std::size_t>(sms_)));
 }
 

@@ -194,7 +194,8 @@ class CudaDevice : public Device, public PersistentKernel {
   }
   Timed probe(Probe what, Buffer& buf, std::size_t n, std::uint32_t value) override;
   bool has_persistent() const override { return cooperative_ != 0; }
-  // One block per 256 words of a chunk, at most one per SM: every block
+  // One block per 1024 words of a chunk (a 16-byte vector per thread), at
+  // most one per SM: every block
   // polls the host's flag across the link and publishes a done flag the
   // host reads, so idle blocks would only add latency.
   int persistent_groups(std::size_t chunk_words) const override;

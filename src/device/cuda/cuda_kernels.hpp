@@ -10,6 +10,9 @@ namespace movebench::device::cuda {
 
 // Threads per block of every kernel here.
 constexpr int kThreadsPerBlock = 256;
+// Words one block of transform (and of the persistent kernel) covers per
+// pass: a 16-byte vector per thread where the buffers are aligned.
+constexpr int kWordsPerBlockPass = 4 * kThreadsPerBlock;
 
 // Loads every kernel here on the current device: cudaSuccess when this
 // build has code it can run (a cubin for its architecture, or PTX the

@@ -242,8 +242,9 @@ std::vector<Series> measure_size(Device& device, const Combo& c, std::uint64_t b
 }
 
 void run_combo(Device& device, const Combo& c, const LinkOptions& o, Report& report, bool& corrupt) {
-  std::printf("\n== link %s %s, %s host memory, %d tests of %d transfers per size ==\n", path_name(c.path).c_str(),
-              direction_name(c.dir).c_str(), std::string(kind_name(c.kind)).c_str(), o.count, o.batch);
+  std::printf("\n== link %s %s, %s host memory, %d tests of %d transfers per size%s ==\n", path_name(c.path).c_str(),
+              direction_name(c.dir).c_str(), std::string(kind_name(c.kind)).c_str(), o.count, o.batch,
+              o.batch > 1 ? " (the first untimed)" : "");
   std::printf("%12s %6s %12s %12s %12s %14s %12s  %s\n", "bytes", "tests", "avg MB/s", "min MB/s", "max MB/s",
               "variance", "median MB/s", "series");
   if (c.dir == Direction::kDuplex) std::printf("(total: both directions over the span from the first start to the last end)\n");

@@ -108,8 +108,9 @@ void CudaQueue::hold(Gate& gate) {
 CudaDevice::CudaDevice(int index) : index_(index) {
   check(cudaSetDevice(index), "cudaSetDevice");
   check(cudaGetDeviceProperties(&prop_, index), "cudaGetDeviceProperties");
-  // A binary built without code for this GPU fails here, in one line that
-  // says what to rebuild with, not at the first kernel launch.
+  // Every kernel is loaded now, before any can spin (see
+  // kernel_image_status); a binary built without code for this GPU fails
+  // here, in one line that says what to rebuild with.
   const cudaError_t image = kernel_image_status();
   if (image == cudaErrorNoKernelImageForDevice || image == cudaErrorInvalidDeviceFunction) {
     throw std::runtime_error(fmt::format(
@@ -124,6 +125,7 @@ CudaDevice::CudaDevice(int index) : index_(index) {
   check(cudaDeviceGetAttribute(&clock_khz_, cudaDevAttrClockRate, index), "clock rate");
   check(cudaDeviceGetAttribute(&sms_, cudaDevAttrMultiProcessorCount, index), "SM count");
   check(cudaDeviceGetAttribute(&cooperative_, cudaDevAttrCooperativeLaunch, index), "cooperative launch");
+  transform_blocks_ = cuda::transform_blocks(sms_);  // after cudaSetDevice: the occupancy is per device
   pool_ = std::make_unique<FlagPool>();
   has_memops_ = memops_.load();
 }
@@ -133,7 +135,7 @@ CudaDevice::~CudaDevice() = default;
 std::unique_ptr<Gate> CudaDevice::gate() { return std::make_unique<CudaGate>(*pool_); }
 
 int CudaDevice::persistent_groups(std::size_t chunk_words) const {
-  const std::size_t wanted = (chunk_words + kThreadsPerBlock - 1) / kThreadsPerBlock;
+  const std::size_t wanted = (chunk_words + kWordsPerBlockPass - 1) / kWordsPerBlockPass;
   return static_cast<int>(std::clamp<std::size_t>(wanted, 1, static_cast<std::size_t>(sms_)));
 }
 

@@ -107,7 +107,11 @@ class CudaEvent : public Event {
 
 class CudaQueue : public Queue {
  public:
-  CudaQueue() { check(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), "cudaStreamCreate"); }
+  // transform_blocks: CudaDevice::transform_blocks(); 0 for a queue that
+  // runs no transform (the probe's, the persistent kernel's).
+  explicit CudaQueue(int transform_blocks = 0) : transform_blocks_(transform_blocks) {
+    check(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), "cudaStreamCreate");
+  }
   // Drained before it goes, so nothing it holds outlives it. Every wait that
   // can be queued ends by itself (the blocker and the persistent kernel time
   // out; memops waits are released by ReleaseAll before their stream goes).
@@ -122,7 +126,9 @@ class CudaQueue : public Queue {
   }
   void transform(Buffer& dst, std::size_t doff, Buffer& src, std::size_t soff, std::size_t words, std::uint32_t mul,
                  std::uint32_t add) override {
-    check(launch_transform(cb(dst).kernel_ptr() + doff, cb(src).kernel_ptr() + soff, words, mul, add, stream_),
+    if (transform_blocks_ < 1) throw std::logic_error("this CUDA queue was made without a transform grid");
+    check(launch_transform(cb(dst).kernel_ptr() + doff, cb(src).kernel_ptr() + soff, words, mul, add,
+                           transform_blocks_, stream_),
           "transform kernel");
   }
   void hold(Gate& gate) override;
@@ -143,6 +149,7 @@ class CudaQueue : public Queue {
 
  private:
   cudaStream_t stream_ = nullptr;
+  int transform_blocks_ = 0;
 };
 
 // Stream memory operations from the driver (found at run time, so nothing
@@ -174,7 +181,10 @@ class CudaDevice : public Device, public PersistentKernel {
   std::unique_ptr<Buffer> alloc(MemKind kind, std::size_t bytes) override {
     return std::make_unique<CudaBuffer>(kind, bytes);
   }
-  std::unique_ptr<Queue> queue() override { return std::make_unique<CudaQueue>(); }
+  std::unique_ptr<Queue> queue() override { return std::make_unique<CudaQueue>(transform_blocks_); }
+  // The transform kernel's grid cap (cuda_kernels.hpp), for code that
+  // launches it on a stream of its own (stream's graph and memops designs).
+  int transform_blocks() const { return transform_blocks_; }
   std::unique_ptr<Gate> gate() override;
   double elapsed(Event& from, Event& to) override {
     float ms = 0;
@@ -184,7 +194,8 @@ class CudaDevice : public Device, public PersistentKernel {
   }
   Timed probe(Probe what, Buffer& buf, std::size_t n, std::uint32_t value) override;
   bool has_persistent() const override { return cooperative_ != 0; }
-  // One block per 256 words of a chunk, at most one per SM: every block
+  // One block per 1024 words of a chunk (a 16-byte vector per thread), at
+  // most one per SM: every block
   // polls the host's flag across the link and publishes a done flag the
   // host reads, so idle blocks would only add latency.
   int persistent_groups(std::size_t chunk_words) const override;
@@ -195,7 +206,7 @@ class CudaDevice : public Device, public PersistentKernel {
  private:
   int index_;
   cudaDeviceProp prop_{};
-  int clock_khz_ = 0, sms_ = 1, cooperative_ = 0;
+  int clock_khz_ = 0, sms_ = 1, cooperative_ = 0, transform_blocks_ = 1;
   std::unique_ptr<FlagPool> pool_;
   MemOps memops_;
   bool has_memops_ = false;

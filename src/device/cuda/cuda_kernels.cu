@@ -1,5 +1,8 @@
 #include "device/cuda/cuda_kernels.hpp"
 
+#include <algorithm>
+#include <cstdint>
+
 #ifndef MOVEBENCH_CUDA_ARCHS
 #define MOVEBENCH_CUDA_ARCHS "?"
 #endif
@@ -38,12 +41,51 @@ __device__ bool wait_flag(const std::uint32_t* flag, std::uint64_t timeout_ns) {
   return true;
 }
 
+__device__ __forceinline__ uint4 apply(uint4 v, std::uint32_t mul, std::uint32_t add) {
+  return make_uint4(v.x * mul + add, v.y * mul + add, v.z * mul + add, v.w * mul + add);
+}
+
+// dst[i] = src[i] * mul + add for i < n, shared by the grid's threads: the
+// link's kernel (SM) path, stream's chunk kernel and the persistent kernel's
+// chunks. Shaped like nvbandwidth's SM copy (stridingMemcpyKernel): 16-byte
+// accesses, and once the grid is capped at what the GPU holds resident,
+// kUnroll loads in flight per thread before any store. A copy through host
+// memory is bound by the bytes in flight across the link, not by the SMs:
+// one 4-byte load per thread left the figure to the count of resident warps.
+// Loads and stores stay in program order (no __restrict__: the link clears a
+// buffer in place, dst == src, safe because each thread stores only what it
+// loaded). Buffers not both 16-byte aligned go word by word; the n % 4 words
+// past the last vector are done by block 0.
+constexpr int kUnroll = 4;
+__device__ __forceinline__ bool vectors_fit(const std::uint32_t* dst, const std::uint32_t* src) {
+  return ((reinterpret_cast<std::uintptr_t>(dst) | reinterpret_cast<std::uintptr_t>(src)) & 15) == 0;
+}
+__device__ void transform_range(std::uint32_t* dst, const std::uint32_t* src, std::size_t n, std::uint32_t mul,
+                                std::uint32_t add) {
+  const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
+  std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
+  if (!vectors_fit(dst, src)) {
+    for (; i < n; i += stride) dst[i] = src[i] * mul + add;
+    return;
+  }
+  auto* d4 = reinterpret_cast<uint4*>(dst);
+  const auto* s4 = reinterpret_cast<const uint4*>(src);
+  const std::size_t n4 = n / 4;
+  for (; i + (kUnroll - 1) * stride < n4; i += kUnroll * stride) {
+    uint4 v[kUnroll];
+#pragma unroll
+    for (int k = 0; k < kUnroll; ++k) v[k] = s4[i + k * stride];
+#pragma unroll
+    for (int k = 0; k < kUnroll; ++k) d4[i + k * stride] = apply(v[k], mul, add);
+  }
+  for (; i < n4; i += stride) d4[i] = apply(s4[i], mul, add);
+  const std::size_t t = n4 * 4 + threadIdx.x;
+  if (blockIdx.x == 0 && t < n) dst[t] = src[t] * mul + add;
+}
+
 __global__ void transform(std::uint32_t* dst, const std::uint32_t* src, std::size_t n, std::uint32_t mul,
                           std::uint32_t add) {
-  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n;
-       i += std::size_t(gridDim.x) * blockDim.x) {
-    dst[i] = src[i] * mul + add;
-  }
+  transform_range(dst, src, n, mul, add);
 }
 
 __global__ void blocker(const std::uint32_t* flag, std::uint64_t timeout_ns) { wait_flag(flag, timeout_ns); }
@@ -102,11 +144,7 @@ __global__ void serve(const std::uint32_t* in, std::uint32_t* out, std::uint32_t
     if (threadIdx.x == 0) released = wait_flag(&flags[c], timeout_ns);
     __syncthreads();
     if (!released) return;  // the host gave up: so does the group
-    const std::size_t first = c * words;
-    for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < words;
-         i += groups * blockDim.x) {
-      out[first + i] = in[first + i] * 3u + 1u;
-    }
+    transform_range(out + c * words, in + c * words, words, 3u, 1u);
     // The barrier orders every thread's output before thread 0's release
     // store, which publishes them all system-wide before the done flag
     // (the pattern of cooperative groups' grid sync). It also keeps thread 0
@@ -116,23 +154,46 @@ __global__ void serve(const std::uint32_t* in, std::uint32_t* out, std::uint32_t
   }
 }
 
-int blocks_for(std::size_t n) {
-  const std::size_t b = (n + kThreads - 1) / kThreads;
-  return static_cast<int>(b < 1 ? 1 : b > 65535 ? 65535 : b);
+// One thread per unit of work (a word, or a 16-byte vector) up to `most`
+// blocks, the GPU's resident blocks: past that the grid-stride loop, with
+// its loads in flight, takes over.
+int blocks_for(std::size_t units, int most) {
+  const std::size_t b = (units + kThreads - 1) / kThreads;
+  return static_cast<int>(b < 1 ? 1 : b > static_cast<std::size_t>(most) ? most : b);
 }
 
 }  // namespace
 
+// Asking for a kernel's attributes loads it (nvbandwidth's preloadKernels
+// does the same). With CUDA 12's lazy loading (the default since 12.2) a
+// kernel is otherwise loaded at its first launch, and loading may
+// synchronise the context: a first transform queued while the blocker spins
+// on the host's flag, or behind a stream wait of the memops design, would
+// wait for work that waits for this very thread.
 cudaError_t kernel_image_status() {
-  cudaFuncAttributes attributes{};
-  return cudaFuncGetAttributes(&attributes, transform);
+  const void* kernels[] = {reinterpret_cast<const void*>(transform), reinterpret_cast<const void*>(blocker),
+                           reinterpret_cast<const void*>(probe), reinterpret_cast<const void*>(serve)};
+  for (const void* kernel : kernels) {
+    cudaFuncAttributes attributes{};
+    if (const cudaError_t err = cudaFuncGetAttributes(&attributes, kernel); err != cudaSuccess) return err;
+  }
+  return cudaSuccess;
 }
 
 const char* built_architectures() { return MOVEBENCH_CUDA_ARCHS; }
 
+int transform_blocks(int sms) {
+  int per_sm = 0;
+  if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, transform, kThreads, 0) != cudaSuccess || per_sm < 1) {
+    per_sm = 1;
+  }
+  return std::max(1, sms) * per_sm;
+}
+
 cudaError_t launch_transform(std::uint32_t* dst, const std::uint32_t* src, std::size_t n, std::uint32_t mul,
-                             std::uint32_t add, cudaStream_t stream) {
-  transform<<<blocks_for(n), kThreads, 0, stream>>>(dst, src, n, mul, add);
+                             std::uint32_t add, int max_blocks, cudaStream_t stream) {
+  const bool vectors = ((reinterpret_cast<std::uintptr_t>(dst) | reinterpret_cast<std::uintptr_t>(src)) & 15) == 0;
+  transform<<<blocks_for(vectors ? n / 4 : n, max_blocks), kThreads, 0, stream>>>(dst, src, n, mul, add);
   return cudaGetLastError();
 }
 

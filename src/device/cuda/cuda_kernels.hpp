@@ -10,16 +10,24 @@ namespace movebench::device::cuda {
 
 // Threads per block of every kernel here.
 constexpr int kThreadsPerBlock = 256;
+// Words one block of transform (and of the persistent kernel) covers per
+// pass: a 16-byte vector per thread where the buffers are aligned.
+constexpr int kWordsPerBlockPass = 4 * kThreadsPerBlock;
 
-// cudaSuccess when this build has code the current device can run (a cubin
-// for its architecture, or PTX the driver can compile for it).
+// Loads every kernel here on the current device: cudaSuccess when this
+// build has code it can run (a cubin for its architecture, or PTX the
+// driver can compile for it). Called once, before any queue exists.
 cudaError_t kernel_image_status();
 // The CMAKE_CUDA_ARCHITECTURES this file was compiled for, for messages.
 const char* built_architectures();
 
-// dst[i] = src[i] * mul + add over n words (either side may be mapped host memory).
+// The most blocks launch_transform should use on a GPU of `sms` SMs: as
+// many as it holds resident at once (the occupancy calculator's figure).
+int transform_blocks(int sms);
+// dst[i] = src[i] * mul + add over n words (either side may be mapped host
+// memory), in at most max_blocks blocks (transform_blocks()).
 cudaError_t launch_transform(std::uint32_t* dst, const std::uint32_t* src, std::size_t n, std::uint32_t mul,
-                             std::uint32_t add, cudaStream_t stream);
+                             std::uint32_t add, int max_blocks, cudaStream_t stream);
 // nvbandwidth's blocker: one thread spins until *flag != 0 (mapped host
 // memory the host writes) or timeout_ns on the GPU's global timer passed.
 cudaError_t launch_blocker(const std::uint32_t* flag, std::uint64_t timeout_ns, cudaStream_t stream);

@@ -41,7 +41,7 @@ class CudaMemKernels : public DeviceKernels {
   std::size_t partial_slots() const override { return static_cast<std::size_t>(blocks_); }
   bool double_partials() const override { return true; }
   std::string reduction() const override {
-    return fmt::format("{} blocks of {}, double accumulators", blocks_, cuda::kThreadsPerBlock);
+    return fmt::format("{} blocks of {}, double accumulators", blocks_, cuda::kSumThreads);
   }
   void check_fits(std::uint64_t array_bytes) const override {
     std::size_t free = 0, total = 0;

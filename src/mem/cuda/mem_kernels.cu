@@ -1,9 +1,19 @@
 // mem's eight kernels in CUDA (BabelStream's CUDA model, with
-// TheBandwidthBenchmark's kernels): a grid-stride loop over the elements,
-// and the sum as a block reduction in shared memory. Every product and sum
-// is an explicitly rounded intrinsic (__dmul_rn, __dadd_rn and their float
-// twins), which nvcc never fuses into a multiply-add, so the arrays match the
-// host's replay bit for bit whatever -fmad says.
+// TheBandwidthBenchmark's kernels). Every product and sum is an explicitly
+// rounded intrinsic (__dmul_rn, __dadd_rn and their float twins), which nvcc
+// never fuses into a multiply-add, so the arrays match the host's replay bit
+// for bit whatever -fmad says.
+//
+// The shape is BabelStream 5's: blocks of 256 threads, four elements per
+// thread, a grid of n / 1024 blocks. BabelStream walks a thread's four with
+// an unrolled grid-stride loop whose loads cannot move above the previous
+// element's store (the arrays might alias), so each thread has one load per
+// array in flight; here a thread loads all four of its elements before it
+// stores any, four loads per array in flight. HBM3 needs a few megabytes in
+// flight to stay busy (bandwidth times latency), and a GPU holds only so
+// many resident threads: loads per thread are how the kernel gets there.
+#include <cstdint>
+
 #include "mem/cuda/mem_kernels.hpp"
 #include "mem/kernels.hpp"
 
@@ -15,57 +25,147 @@ __device__ __forceinline__ double add(double x, double y) { return __dadd_rn(x, 
 __device__ __forceinline__ float mul(float x, float y) { return __fmul_rn(x, y); }
 __device__ __forceinline__ float add(float x, float y) { return __fadd_rn(x, y); }
 
-__device__ __forceinline__ std::size_t first() { return blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; }
-__device__ __forceinline__ std::size_t stride() { return std::size_t(gridDim.x) * blockDim.x; }
+// Runs `op` over [0, n): block g's tile is elements [g * 1024, (g + 1) * 1024)
+// (kThreads * kUnroll), thread t takes t, t + 256, t + 512, t + 768 of it
+// (each access coalesced across the warp), all loaded (op.load) before any is
+// stored (op.store). Tiles past the grid (more than 2^31 - 1 blocks) are
+// taken by a grid-stride loop. Indices are 64-bit throughout.
+template <class Op>
+__global__ void each(Op op, std::size_t n) {
+  constexpr std::size_t kTile = std::size_t(kThreads) * kUnroll;
+  for (std::size_t base = blockIdx.x * kTile + threadIdx.x; base < n; base += std::size_t(gridDim.x) * kTile) {
+    typename Op::Loaded v[kUnroll];
+    if (base + std::size_t(kUnroll - 1) * kThreads < n) {  // every tile but the last: no bounds checks
+#pragma unroll
+      for (int k = 0; k < kUnroll; ++k) v[k] = op.load(base + std::size_t(k) * kThreads);
+#pragma unroll
+      for (int k = 0; k < kUnroll; ++k) op.store(base + std::size_t(k) * kThreads, v[k]);
+      continue;
+    }
+#pragma unroll
+    for (int k = 0; k < kUnroll; ++k) {
+      const std::size_t i = base + std::size_t(k) * kThreads;
+      if (i < n) v[k] = op.load(i);
+    }
+#pragma unroll
+    for (int k = 0; k < kUnroll; ++k) {
+      const std::size_t i = base + std::size_t(k) * kThreads;
+      if (i < n) op.store(i, v[k]);
+    }
+  }
+}
 
+// One struct per kernel: what an element loads, and what it stores.
+struct Nothing {};
 template <class T>
-__global__ void init(T* b, std::size_t n, T s) {
-  for (std::size_t i = first(); i < n; i += stride()) b[i] = s;
-}
+struct Init {
+  T* b;
+  T s;
+  using Loaded = Nothing;
+  __device__ Loaded load(std::size_t) const { return {}; }
+  __device__ void store(std::size_t i, Loaded) const { b[i] = s; }
+};
 template <class T>
-__global__ void copy(const T* a, T* c, std::size_t n) {
-  for (std::size_t i = first(); i < n; i += stride()) c[i] = a[i];
-}
+struct Copy {
+  const T* a;
+  T* c;
+  using Loaded = T;
+  __device__ T load(std::size_t i) const { return a[i]; }
+  __device__ void store(std::size_t i, T x) const { c[i] = x; }
+};
 template <class T>
-__global__ void update(T* a, std::size_t n, T s) {
-  for (std::size_t i = first(); i < n; i += stride()) a[i] = mul(a[i], s);
-}
+struct Update {
+  T* a;
+  T s;
+  using Loaded = T;
+  __device__ T load(std::size_t i) const { return a[i]; }
+  __device__ void store(std::size_t i, T x) const { a[i] = mul(x, s); }
+};
 template <class T>
-__global__ void triad(T* a, const T* b, const T* c, std::size_t n, T s) {
-  for (std::size_t i = first(); i < n; i += stride()) a[i] = add(b[i], mul(c[i], s));
-}
+struct Pair {
+  T x, y;
+};
 template <class T>
-__global__ void daxpy(T* a, const T* b, std::size_t n, T s) {
-  for (std::size_t i = first(); i < n; i += stride()) a[i] = add(a[i], mul(b[i], s));
-}
+struct Triad {  // a = b + c * s
+  T* a;
+  const T* b;
+  const T* c;
+  T s;
+  using Loaded = Pair<T>;
+  __device__ Loaded load(std::size_t i) const { return {b[i], c[i]}; }
+  __device__ void store(std::size_t i, Loaded v) const { a[i] = add(v.x, mul(v.y, s)); }
+};
 template <class T>
-__global__ void striad(T* a, const T* b, const T* c, const T* d, std::size_t n) {
-  for (std::size_t i = first(); i < n; i += stride()) a[i] = add(b[i], mul(c[i], d[i]));
-}
+struct Daxpy {  // a = a + b * s
+  T* a;
+  const T* b;
+  T s;
+  using Loaded = Pair<T>;
+  __device__ Loaded load(std::size_t i) const { return {a[i], b[i]}; }
+  __device__ void store(std::size_t i, Loaded v) const { a[i] = add(v.x, mul(v.y, s)); }
+};
 template <class T>
-__global__ void sdaxpy(T* a, const T* b, const T* c, std::size_t n) {
-  for (std::size_t i = first(); i < n; i += stride()) a[i] = add(a[i], mul(b[i], c[i]));
-}
-// Each thread adds up a strided share in double, the block halves its
-// shared scratch until one value is left, and block g adds it to partial[g].
+struct Triple {
+  T x, y, z;
+};
+template <class T>
+struct Striad {  // a = b + c * d
+  T* a;
+  const T* b;
+  const T* c;
+  const T* d;
+  using Loaded = Triple<T>;
+  __device__ Loaded load(std::size_t i) const { return {b[i], c[i], d[i]}; }
+  __device__ void store(std::size_t i, Loaded v) const { a[i] = add(v.x, mul(v.y, v.z)); }
+};
+template <class T>
+struct Sdaxpy {  // a = a + b * c
+  T* a;
+  const T* b;
+  const T* c;
+  using Loaded = Triple<T>;
+  __device__ Loaded load(std::size_t i) const { return {a[i], b[i], c[i]}; }
+  __device__ void store(std::size_t i, Loaded v) const { a[i] = add(v.x, mul(v.y, v.z)); }
+};
+
+// BabelStream's dot shape (4 blocks per SM of 1024 threads, each thread a
+// grid-strided share, a halving reduction in shared memory), reading one
+// array. Each thread adds its share in double, in index order; four of its
+// loads are issued before the first add (the adds stay in that order), so
+// one array read gives as many bytes in flight as dot's two. Block g adds
+// its total to partial[g]. The halving needs a power-of-two block.
 template <class T>
 __global__ void sum(const T* a, std::size_t n, double* partial) {
-  __shared__ double scratch[kThreadsPerBlock];
+  static_assert((kSumThreads & (kSumThreads - 1)) == 0, "the halving needs a power of two");
+  __shared__ double scratch[kSumThreads];
+  const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
+  std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
   double total = 0;
-  for (std::size_t i = first(); i < n; i += stride()) total += a[i];
+  for (; i + 3 * stride < n; i += 4 * stride) {
+    const T x0 = a[i], x1 = a[i + stride], x2 = a[i + 2 * stride], x3 = a[i + 3 * stride];
+    total += x0;
+    total += x1;
+    total += x2;
+    total += x3;
+  }
+  for (; i < n; i += stride) total += a[i];
   scratch[threadIdx.x] = total;
-  for (unsigned half = blockDim.x / 2; half > 0; half /= 2) {
+  for (unsigned half = kSumThreads / 2; half > 0; half /= 2) {
     __syncthreads();
     if (threadIdx.x < half) scratch[threadIdx.x] += scratch[threadIdx.x + half];
   }
   if (threadIdx.x == 0) partial[blockIdx.x] += scratch[0];
 }
 
-// One thread per element, as BabelStream launches them (the grid-stride
-// loop only matters past 2^31 blocks).
 unsigned blocks_for(std::size_t n) {
-  const std::size_t b = (n + kThreadsPerBlock - 1) / kThreadsPerBlock;
+  constexpr std::size_t kTile = std::size_t(kThreads) * kUnroll;
+  const std::size_t b = (n + kTile - 1) / kTile;
   return static_cast<unsigned>(b < 1 ? 1 : b > 0x7fffffffu ? 0x7fffffffu : b);
+}
+
+template <class Op>
+void run(Op op, std::size_t n, cudaStream_t stream) {
+  each<<<blocks_for(n), kThreads, 0, stream>>>(op, n);
 }
 
 }  // namespace
@@ -73,16 +173,15 @@ unsigned blocks_for(std::size_t n) {
 template <class T>
 cudaError_t launch(int kernel, T* a, T* b, T* c, T* d, std::size_t n, T s, double* partial, int sum_blocks,
                    cudaStream_t stream) {
-  const unsigned blocks = blocks_for(n);
   switch (static_cast<Kernel>(kernel)) {
-    case Kernel::kInit: init<<<blocks, kThreadsPerBlock, 0, stream>>>(b, n, s); break;
-    case Kernel::kSum: sum<<<sum_blocks, kThreadsPerBlock, 0, stream>>>(a, n, partial); break;
-    case Kernel::kCopy: copy<<<blocks, kThreadsPerBlock, 0, stream>>>(a, c, n); break;
-    case Kernel::kUpdate: update<<<blocks, kThreadsPerBlock, 0, stream>>>(a, n, s); break;
-    case Kernel::kTriad: triad<<<blocks, kThreadsPerBlock, 0, stream>>>(a, b, c, n, s); break;
-    case Kernel::kDaxpy: daxpy<<<blocks, kThreadsPerBlock, 0, stream>>>(a, b, n, s); break;
-    case Kernel::kStriad: striad<<<blocks, kThreadsPerBlock, 0, stream>>>(a, b, c, d, n); break;
-    case Kernel::kSdaxpy: sdaxpy<<<blocks, kThreadsPerBlock, 0, stream>>>(a, b, c, n); break;
+    case Kernel::kInit: run(Init<T>{b, s}, n, stream); break;
+    case Kernel::kSum: sum<<<sum_blocks, kSumThreads, 0, stream>>>(a, n, partial); break;
+    case Kernel::kCopy: run(Copy<T>{a, c}, n, stream); break;
+    case Kernel::kUpdate: run(Update<T>{a, s}, n, stream); break;
+    case Kernel::kTriad: run(Triad<T>{a, b, c, s}, n, stream); break;
+    case Kernel::kDaxpy: run(Daxpy<T>{a, b, s}, n, stream); break;
+    case Kernel::kStriad: run(Striad<T>{a, b, c, d}, n, stream); break;
+    case Kernel::kSdaxpy: run(Sdaxpy<T>{a, b, c}, n, stream); break;
   }
   return cudaGetLastError();
 }

@@ -7,8 +7,13 @@
 
 namespace movebench::mem::cuda {
 
-// Threads per block of every kernel (BabelStream's TBSIZE).
-constexpr int kThreadsPerBlock = 1024;
+// Threads per block of the seven streaming kernels (BabelStream 5's TBSIZE,
+// which its occupancy query clamps the block to) and elements per thread
+// (its UNROLL_FACTOR): a block covers kThreads * kUnroll elements.
+constexpr int kThreads = 256;
+constexpr int kUnroll = 4;
+// Threads per block of the sum (BabelStream's TBSIZE_DOT).
+constexpr int kSumThreads = 1024;
 
 // One call of kernel `kernel` (mem::Kernel's value) over elements [0, n) of
 // a, b, c, d with scalar s; the sum adds each of its `sum_blocks` blocks'

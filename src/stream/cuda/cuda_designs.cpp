@@ -32,8 +32,9 @@ using device::cuda::MemOps;
 // launch of each graph does the upload); the pass only launches them.
 //   host:    launch g0, g1 .. (wait c0) seen0, launch g2 ...
 //   stream:    [K0][K1][K2] ...
-ChunkTimes graph(Device&, const StreamJob& job, DesignState&) {
+ChunkTimes graph(Device& device, const StreamJob& job, DesignState&) {
   if (job.chunks > 4096) throw UsageError("the graph design builds one graph per chunk: at most 4096 chunks");
+  const int blocks = static_cast<CudaDevice&>(device).transform_blocks();
   CudaQueue q;
   // Destroyed before the stream is drained: the runtime frees a graph still
   // in flight when it completes.
@@ -47,7 +48,7 @@ ChunkTimes graph(Device&, const StreamJob& job, DesignState&) {
     const std::size_t at = c * job.chunk_words;
     check(cudaStreamBeginCapture(q.get(), cudaStreamCaptureModeThreadLocal), "cudaStreamBeginCapture");
     const cudaError_t launched = launch_transform(cb(*job.out).kernel_ptr() + at, cb(*job.in).kernel_ptr() + at,
-                                                  job.chunk_words, 3, 1, q.get());
+                                                  job.chunk_words, 3, 1, blocks, q.get());
     cudaGraph_t graph = nullptr;
     const cudaError_t ended = cudaStreamEndCapture(q.get(), &graph);  // ends the capture even after a failed launch
     cudaGraphExec_t exec = nullptr;
@@ -78,7 +79,8 @@ ChunkTimes graph(Device&, const StreamJob& job, DesignState&) {
 // bounded, and ReleaseAll writes every go flag on the way out, whatever
 // happened, before the stream is drained and the flags freed.
 ChunkTimes memops(Device& device, const StreamJob& job, DesignState&) {
-  const MemOps& ops = *static_cast<CudaDevice&>(device).memops();
+  const auto& cuda_device = static_cast<CudaDevice&>(device);
+  const MemOps& ops = *cuda_device.memops();
   // Chunks queued ahead of the host: more than the window needs, few enough
   // (3 operations each) that a launch never blocks on a full command queue
   // while the stream waits for a flag only this thread will write.
@@ -94,7 +96,7 @@ ChunkTimes memops(Device& device, const StreamJob& job, DesignState&) {
     const std::size_t at = c * job.chunk_words;
     ops.check(ops.wait(q.get(), dev + c * 4, 1, CU_STREAM_WAIT_VALUE_GEQ), "cuStreamWaitValue32");
     check(launch_transform(cb(*job.out).kernel_ptr() + at, cb(*job.in).kernel_ptr() + at, job.chunk_words, 3, 1,
-                           q.get()),
+                           cuda_device.transform_blocks(), q.get()),
           "memops kernel");
     // The default write is ordered after the kernel's writes (a system-wide
     // fence scoped to the stream): output first, then the done flag.

@@ -7,8 +7,9 @@ BabelStream's CUDA model (cuda-stream) are given by path: build them from
 their public sources outside this repository (docs/performance.md, "CUDA").
 Every round makes each run once, in an order that rotates by one every round:
 
-  link-bw     movebench link bandwidth: pinned host memory, copy engine and
-              kernel paths, read/write/duplex, at nvbandwidth's buffer size
+  link-bw     movebench link bandwidth: pinned host memory for the copy
+              engine, mapped for the kernel path, read/write/duplex, at
+              nvbandwidth's buffer size, 16 timed transfers per test as its 16
   nvbw        nvbandwidth -j: host_to_device/device_to_host memcpy_ce, their
               bidirectional forms, the two memcpy_sm, host_device_latency_sm
   link-lat    movebench link latency on a host ring of nvbandwidth's 2 MiB
@@ -223,7 +224,10 @@ class Comparison:
             doc = self.movebench(r, unit, ["link", "bandwidth", "--sizes-bytes", str(a.link_bytes),
                                            "--host-memory", "pinned,mapped", "--paths", "copy,kernel",
                                            "--directions", "read,write,duplex",
-                                           "--repetitions", str(a.link_repetitions)])
+                                           "--repetitions", str(a.link_repetitions),
+                                           # nvbandwidth times 16 copies after warm-up ones; movebench's
+                                           # first transfer of a batch is its untimed warm-up
+                                           "--batch", "17"])
             for op, value in link_bandwidths(doc, a.link_bytes).items():
                 self.record(r, "movebench", f"link.{op}", value, "MB/s")
         elif unit == "link-lat":

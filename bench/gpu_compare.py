@@ -432,7 +432,8 @@ def main():
                    help="link tests per size = nvbandwidth --testSamples (default 3, its default)")
     p.add_argument("--elements", type=parse_size, default=1 << 25,
                    help="mem and BabelStream array elements (default 2^25, BabelStream's)")
-    p.add_argument("--reps", type=positive, default=100, help="mem and BabelStream repetitions")
+    p.add_argument("--repetitions", "--reps", dest="reps", type=positive, default=100,
+                   help="mem and BabelStream repetitions (BabelStream's --numtimes)")
     p.add_argument("--float", action="store_true", help="32-bit elements (mem --type float, BabelStream --float)")
     p.add_argument("--stream-chunks", type=positive, default=64, help="stream: 1 MiB chunks per pass")
     p.add_argument("--stream-sweep", default="64,256,4K", help="stream: the small chunk sizes for the round trip")

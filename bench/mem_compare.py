@@ -29,12 +29,13 @@ import os
 import re
 import shlex
 import signal
-import statistics
 import subprocess
 import sys
 import time
 from datetime import datetime, timezone
 from pathlib import Path
+
+from rounds import Failed, Runner, load_average, rotated, stats
 
 KERNELS = ["init", "sum", "copy", "update", "triad", "daxpy", "striad", "sdaxpy"]
 # movebench's table label per kernel (also TheBandwidthBenchmark's, without ':').
@@ -73,14 +74,6 @@ PEER_KERNELS = {
 LIKWID_STREAMS = {"store": 1, "sum": 1, "copy": 2, "stream": 3, "daxpy": 2, "triad": 4}
 
 
-class Failed(Exception):
-    """One run that failed or printed no figure: recorded, the comparison goes on."""
-
-
-def load_average():
-    return " ".join(Path("/proc/loadavg").read_text().split()[:3])
-
-
 def number(text, pattern, what):
     m = re.search(pattern, text, re.MULTILINE)
     if not m:
@@ -97,27 +90,15 @@ class Comparison:
         self.samples = []   # dicts: round, threads, tool, variant, kernel, MBps, load
         self.shapes = []    # movebench's params.shape per kernel, where it reports one
         self.failures = []
-        self.commands = open(self.out / "commands.txt", "w")
         # Peers place their OpenMP threads as movebench does (--bind close).
-        self.env = dict(os.environ)
-        self.env.setdefault("OMP_PROC_BIND", "close")
-        self.env.setdefault("OMP_PLACES", "cores")
+        env = dict(os.environ)
+        env.setdefault("OMP_PROC_BIND", "close")
+        env.setdefault("OMP_PLACES", "cores")
+        self.runner = Runner(self.out, args.timeout, env)
 
     # One run: its output kept in raw/, its command in commands.txt, bounded by --timeout.
     def run(self, name, command, threads):
-        env = dict(self.env, OMP_NUM_THREADS=str(threads))
-        self.commands.write(f"OMP_NUM_THREADS={threads} {shlex.join(command)}\n")
-        self.commands.flush()
-        try:
-            p = subprocess.run(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                               text=True, timeout=self.args.timeout)
-        except subprocess.TimeoutExpired as e:
-            (self.out / "raw" / name).write_text(e.stdout or "")
-            raise Failed(f"timed out after {self.args.timeout} s")
-        (self.out / "raw" / name).write_text(p.stdout)
-        if p.returncode != 0:
-            raise Failed(f"exit status {p.returncode}: {p.stdout.strip().splitlines()[-1:] }")
-        return p.stdout
+        return self.runner.run(name, command, {"OMP_NUM_THREADS": str(threads)})
 
     def units(self):
         """Every run of one round, as (tool, variant or None)."""
@@ -222,8 +203,7 @@ class Comparison:
         try:
             for r in range(a.rounds):
                 for t in a.threads:
-                    for i in range(len(units)):
-                        tool, variant = units[(i + r) % len(units)]
+                    for tool, variant in rotated(units, r):
                         try:
                             self.measure(tool, variant, t, r)
                         except Failed as e:
@@ -250,10 +230,6 @@ class Comparison:
         print(table)
         print(f"mem_compare.py: results in {self.out}", file=sys.stderr)
         return 1 if self.failures else 0
-
-
-def stats(xs):
-    return {"median": statistics.median(xs), "min": min(xs), "max": max(xs), "runs": len(xs), "samples": xs}
 
 
 def summarize(samples, args, context, shapes, failures):

@@ -53,7 +53,7 @@ import time
 from datetime import datetime, timezone
 from pathlib import Path
 
-from rounds import Failed, Runner, load_average, rotated, stats
+from rounds import Failed, Runner, load_average, positive, rotated, stats
 
 # nvbandwidth test case -> the movebench link figure that measures the same copy.
 # nvbandwidth's bidirectional CE figure is the measured stream's own bytes while
@@ -413,11 +413,6 @@ def markdown(summary):
 
 
 def main():
-    def positive(text):
-        if not re.fullmatch(r"[1-9][0-9]*", text):
-            raise argparse.ArgumentTypeError(f"must be a positive integer, got '{text}'")
-        return int(text)
-
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--movebench", default="build/release/movebench")

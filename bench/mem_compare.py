@@ -35,7 +35,7 @@ import time
 from datetime import datetime, timezone
 from pathlib import Path
 
-from rounds import Failed, Runner, load_average, rotated, stats
+from rounds import Failed, Runner, load_average, positive, rotated, stats
 
 KERNELS = ["init", "sum", "copy", "update", "triad", "daxpy", "striad", "sdaxpy"]
 # movebench's table label per kernel (also TheBandwidthBenchmark's, without ':').
@@ -317,11 +317,6 @@ def markdown(summary):
 
 
 def main():
-    def positive(text):
-        if not re.fullmatch(r"[1-9][0-9]*", text):
-            raise argparse.ArgumentTypeError(f"must be a positive integer, got '{text}'")
-        return int(text)
-
     def threads(text):
         return [positive(x) for x in text.replace(",", " ").split()]
 

@@ -2,7 +2,9 @@
 and recorded (its command in commands.txt, its output in raw/), the order of
 a round's runs (rotated by one every round, so no tool always runs first or
 right after another), and the summary of a figure over rounds."""
+import argparse
 import os
+import re
 import shlex
 import statistics
 import subprocess
@@ -11,6 +13,13 @@ from pathlib import Path
 
 class Failed(Exception):
     """One run that failed or printed no figure: recorded, the comparison goes on."""
+
+
+def positive(text):
+    """argparse type: a count of 1 or more."""
+    if not re.fullmatch(r"[1-9][0-9]*", text):
+        raise argparse.ArgumentTypeError(f"must be a positive integer, got '{text}'")
+    return int(text)
 
 
 def load_average():

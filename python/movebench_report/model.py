@@ -336,7 +336,15 @@ class Source:
 
     @property
     def caches(self) -> list:
-        return self.documents[0]["host"].get("caches", []) if self.documents else []
+        """The caches of the memory measured: a device's own (mem_device.caches,
+        `mem --backend opencl|cuda`) where the run was in device memory, else
+        the host's."""
+        if not self.documents:
+            return []
+        device = self.documents[0].get("mem_device")
+        if isinstance(device, dict) and isinstance(device.get("caches"), list):
+            return device["caches"]
+        return self.documents[0]["host"].get("caches", [])
 
 
 def labels_for(paths: list) -> list:

@@ -61,6 +61,14 @@ std::vector<CacheLevel> data_caches() {
   return levels;
 }
 
+nlohmann::json cache_facts(const std::vector<CacheLevel>& levels) {
+  nlohmann::json caches = nlohmann::json::array();
+  for (const auto& c : levels) {
+    caches.push_back({{"level", c.level}, {"bytes", c.bytes}, {"instances", c.instances}});
+  }
+  return caches;
+}
+
 std::uint64_t last_level_cache_bytes() {
   auto levels = data_caches();
   return levels.empty() ? 0 : levels.back().bytes;
@@ -89,10 +97,7 @@ nlohmann::json host_facts() {
   uname(&uts);
   std::array<char, 256> hostname{};
   gethostname(hostname.data(), hostname.size() - 1);
-  nlohmann::json caches = nlohmann::json::array();
-  for (const auto& c : data_caches()) {
-    caches.push_back({{"level", c.level}, {"bytes", c.bytes}, {"instances", c.instances}});
-  }
+  const nlohmann::json caches = cache_facts(data_caches());
   return {
       {"hostname", hostname.data()},
       {"cpu_model", cpu_model_name()},

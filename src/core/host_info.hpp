@@ -15,6 +15,9 @@ struct CacheLevel {
 
 // Data/unified caches from hwloc, smallest level first.
 std::vector<CacheLevel> data_caches();
+// Cache levels as result files hold them (host.caches, and a device's own
+// under <benchmark>_device.caches): [{level, bytes, instances}, ...].
+nlohmann::json cache_facts(const std::vector<CacheLevel>& levels);
 // Size of one instance of the last-level cache; 0 when unknown.
 std::uint64_t last_level_cache_bytes();
 // True when `bytes` are known to exceed it (false when its size is unknown).

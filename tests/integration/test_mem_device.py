@@ -84,6 +84,10 @@ def test_opencl_seq_sweep_writes_data_files_and_validates(tmp_path):
         ("sum", 1024), ("sum", 4096), ("sum", 16384), ("daxpy", 1024), ("daxpy", 4096), ("daxpy", 16384)]
     for r in doc["timings"]:
         assert len(r["samples"]) == 2 and r["params"]["calls_per_sample"] >= 1 and r["params"]["backend"] == "opencl"
+    # The device's caches, which the report marks on the sweep: PoCL runs on this CPU, so they are the host's.
+    device = doc["mem_device"]
+    assert device["device_type"] == "cpu" and device["global_mem_cache_bytes"] > 0
+    assert device["caches"] == doc["host"]["caches"] and device["caches"]
 
 
 def test_opencl_seq_sweep_catches_a_spoiled_array(tmp_path):

@@ -52,3 +52,20 @@ def test_bad_suffix_and_empty_selection(tmp_path):
     code, _, err = report("plot", results()["a"], "--op", "nosuch", "-o", tmp_path / "x.png")
     assert code == 2 and "nothing to plot" in err
     assert not (tmp_path / "x.png").exists()
+
+
+def test_a_device_sweep_marks_the_device_caches_not_the_hosts(tmp_path):
+    """A seq sweep in device memory (mem --backend cuda) carries the device's
+    caches under mem_device; the plot marks those (an H100's 50 MB L2), not
+    the host's L1/L2 of the same document."""
+    import json
+    doc = json.loads(results()["seq"].read_text())
+    assert any(c["level"] == 1 for c in doc["host"]["caches"])
+    doc["mem_device"] = {"backend": "cuda", "caches": [{"level": 2, "bytes": 50 * 2**20, "instances": 1}]}
+    path = tmp_path / "device-seq.json"
+    path.write_text(json.dumps(doc))
+    out = tmp_path / "d.svg"
+    code, _, err = report("plot", path, "--view", "bandwidth", "-o", out)
+    assert code == 0, err
+    text = out.read_text()
+    assert "L2 50 MiB" in text and "L1 " not in text

@@ -17,6 +17,7 @@
 
 #include "core/clock.hpp"
 #include "core/errors.hpp"
+#include "core/host_info.hpp"
 #include "device/registry.hpp"
 
 namespace movebench::device {
@@ -149,7 +150,14 @@ nlohmann::json CudaDevice::facts() const {
   // clock): what mem --backend cuda's rates are held against.
   cudaDeviceGetAttribute(&memory_khz, cudaDevAttrMemoryClockRate, index_);
   cudaDeviceGetAttribute(&memory_bits, cudaDevAttrGlobalMemoryBusWidth, index_);
+  // The L2 is the one cache all SMs share (50 MB on an H100): what a mem seq
+  // sweep in device memory shows, and the report marks, as the host's are.
+  int l2_bytes = 0;
+  cudaDeviceGetAttribute(&l2_bytes, cudaDevAttrL2CacheSize, index_);
+  const std::vector<CacheLevel> caches =
+      l2_bytes > 0 ? std::vector<CacheLevel>{{2, static_cast<std::uint64_t>(l2_bytes), 1}} : std::vector<CacheLevel>{};
   return {{"backend", "cuda"},
+          {"caches", cache_facts(caches)},
           {"memory_clock_khz", memory_khz},
           {"memory_bus_bits", memory_bits},
           {"memory_peak_bytes_per_s", 2.0 * memory_khz * 1e3 * memory_bits / 8},

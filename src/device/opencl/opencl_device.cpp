@@ -17,6 +17,7 @@
 #include "core/buffer.hpp"
 #include "core/clock.hpp"
 #include "core/errors.hpp"
+#include "core/host_info.hpp"
 #include "device/persistent.hpp"
 #include "device/registry.hpp"
 #include "device/opencl/kernels.cl.hpp"
@@ -344,6 +345,17 @@ nlohmann::json ClDevice::facts() const {
       {"host_unified_memory", device_value<cl_bool>(device_, CL_DEVICE_HOST_UNIFIED_MEMORY) != 0},
       {"device_type", (device_value<cl_device_type>(device_, CL_DEVICE_TYPE) & CL_DEVICE_TYPE_CPU) ? "cpu" : "accelerator"},
       {"clock", "opencl event profiling"}};
+  // The device's caches, for mem seq sweeps in its memory and the report's
+  // marks. A CPU device (PoCL) is this CPU: its caches are the host's. Any
+  // other gives its global memory cache, which OpenCL names by no level; on
+  // GPUs it is the L2 all compute units share, and is recorded as level 2.
+  const auto global_cache = device_value<cl_ulong>(device_, CL_DEVICE_GLOBAL_MEM_CACHE_SIZE);
+  j["global_mem_cache_bytes"] = global_cache;
+  if (j["device_type"] == "cpu") {
+    j["caches"] = cache_facts(data_caches());
+  } else {
+    j["caches"] = cache_facts(global_cache > 0 ? std::vector<CacheLevel>{{2, global_cache, 1}} : std::vector<CacheLevel>{});
+  }
   if (device_text(device_, CL_DEVICE_EXTENSIONS).find("cl_khr_pci_bus_info") != std::string::npos) {
     cl_device_pci_bus_info_khr bus{};
     if (clGetDeviceInfo(device_, CL_DEVICE_PCI_BUS_INFO_KHR, sizeof bus, &bus, nullptr) == CL_SUCCESS) {

@@ -132,12 +132,11 @@ def settings(args, tmp_path, name, command):
 
 
 @pytest.mark.parametrize("older,shared", [
-    (["mem", "seq", "-n", "4K", "--sizes", "1K,2K", "--point-time", "0.01", "--samples", "2", "-k", "copy",
-      "--outdir", "dat"],
-     ["mem", "seq", "-n", "4K", "--sizes-elements", "1K,2K", "--time-budget", "0.01", "--repetitions", "2",
-      "-k", "copy", "--outdir", "dat"]),
-    (["mem", "seq", "-n", "4K", "--sizes", "1K", "--point-time", "0.01", "-k", "copy", "--outdir", "dat"],
-     ["mem", "seq", "-n", "4K", "--sizes-bytes", "8K", "--time-budget", "0.01", "-k", "copy", "--outdir", "dat"]),
+    (["mem", "seq", "--sizes", "1K,2K", "--point-time", "0.01", "--samples", "2", "-k", "copy", "--outdir", "dat"],
+     ["mem", "seq", "--sizes-elements", "1K,2K", "--time-budget", "0.01", "--repetitions", "2", "-k", "copy",
+      "--outdir", "dat"]),
+    (["mem", "seq", "--sizes", "1K", "--point-time", "0.01", "-k", "copy", "--outdir", "dat"],
+     ["mem", "seq", "--sizes-bytes", "8K", "--time-budget", "0.01", "-k", "copy", "--outdir", "dat"]),
     (["mem", "latency", "--sizes", "16K", "--stride", "128", "--tlb-window", "4K", "--point-time", "0.01"],
      ["mem", "latency", "--sizes-bytes", "16K", "--stride-bytes", "128", "--tlb-window-bytes", "4K",
       "--time-budget", "0.01"]),

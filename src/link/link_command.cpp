@@ -7,6 +7,7 @@
 
 #include "core/buffer.hpp"
 #include "core/errors.hpp"
+#include "core/mode_options.hpp"
 #include "core/sizes.hpp"
 #include "core/summary.hpp"
 #include "core/vocabulary.hpp"
@@ -54,35 +55,50 @@ class LinkCommand : public Command {
     app.add_option("mode", mode_, "all (default), bandwidth or latency")
         ->check(CLI::IsMember({"all", "bandwidth", "latency"}));
     device::add_common_options(app, opt_.common);
-    app.add_option("--directions", directions_, "read (host to device), write, duplex; comma-separated")
-        ->capture_default_str();
-    app.add_option("--paths", paths_, "copy (copy engine) and/or kernel (device kernel on host memory it reaches)")
-        ->capture_default_str();
+    // Each option that one mode only uses names it (and all, which runs
+    // both); given to the other mode it is refused (modes_).
+    const std::vector<std::string> bandwidth{"bandwidth", "all"}, latency{"latency", "all"};
+    modes_.only(bandwidth, app.add_option("--directions", directions_,
+                                          "bandwidth: read (host to device), write, duplex; comma-separated")
+                               ->capture_default_str());
+    modes_.only(bandwidth, app.add_option("--paths", paths_,
+                                          "bandwidth: copy (copy engine) and/or kernel (device kernel on host memory "
+                                          "it reaches)")
+                               ->capture_default_str());
     app.add_option("--host-memory", kinds_,
                    fmt::format("Host memory kinds, comma-separated: {} (default: all the backend has)",
                                device::kind_names(device::all_host_kinds())));
-    app.add_option(vocabulary::names("", vocabulary::kSizesBytes, "--sizes"), sizes_,
-                   vocabulary::help(vocabulary::kSizesBytes, "per transfer, a list or range (1K:64M, 2^10..2^26)"))
-        ->capture_default_str();
-    app.add_option("--fine", fine_, "Sizes per octave between the powers of two of --sizes (a finer sweep)")
-        ->capture_default_str();
+    modes_.only(bandwidth, app.add_option(vocabulary::names("", vocabulary::kSizesBytes, "--sizes"), sizes_,
+                                          vocabulary::help(vocabulary::kSizesBytes,
+                                                           "bandwidth: per transfer, a list or range (1K:64M, "
+                                                           "2^10..2^26)"))
+                               ->capture_default_str());
+    modes_.only(bandwidth, app.add_option("--fine", fine_,
+                                          "bandwidth: sizes per octave between the powers of two of --sizes (a "
+                                          "finer sweep)")
+                               ->capture_default_str());
     app.add_option(vocabulary::names("-c", vocabulary::kRepetitions, "--count"), opt_.count,
                    vocabulary::help(vocabulary::kRepetitions, "tests per size (hdl_single_engine's -c)"))
         ->capture_default_str();
-    app.add_option("--batch", opt_.batch, "Transfers queued behind the gate per test")->capture_default_str();
-    app.add_option("--ring-bytes", ring_, "latency: host memory chased by the device")->capture_default_str();
-    app.add_option("--steps", opt_.steps, "latency: dependent loads of the N-word chase")
-        ->check(CLI::Range(1.0, 1073741824.0))->capture_default_str();
-    app.add_option("--write-bytes", write_, "latency: bytes of the device's write burst into host memory")
-        ->capture_default_str();
-    app.add_option("--roundtrip-sizes-bytes,--roundtrip-sizes", roundtrip_,
-                   "latency: sizes of the small-copy round trip, in bytes")
-        ->capture_default_str();
+    modes_.only(bandwidth, app.add_option("--batch", opt_.batch, "bandwidth: transfers queued behind the gate per test")
+                               ->capture_default_str());
+    modes_.only(latency, app.add_option("--ring-bytes", ring_, "latency: host memory chased by the device")
+                             ->capture_default_str());
+    modes_.only(latency, app.add_option("--steps", opt_.steps, "latency: dependent loads of the N-word chase")
+                             ->check(CLI::Range(1.0, 1073741824.0))
+                             ->capture_default_str());
+    modes_.only(latency, app.add_option("--write-bytes", write_,
+                                        "latency: bytes of the device's write burst into host memory")
+                             ->capture_default_str());
+    modes_.only(latency, app.add_option("--roundtrip-sizes-bytes,--roundtrip-sizes", roundtrip_,
+                                        "latency: sizes of the small-copy round trip, in bytes")
+                             ->capture_default_str());
     // Its own count, not --repetitions: one round trip takes microseconds,
     // so its median wants ten times the tests of a bandwidth size.
-    app.add_option("--roundtrip-repetitions,--roundtrips", opt_.roundtrips,
-                   vocabulary::help(vocabulary::kRepetitions, "latency: of the round trip, per size"))
-        ->capture_default_str();
+    modes_.only(latency, app.add_option("--roundtrip-repetitions,--roundtrips", opt_.roundtrips,
+                                        vocabulary::help(vocabulary::kRepetitions,
+                                                         "latency: of the round trip, per size"))
+                             ->capture_default_str());
   }
 
   void check_options() override { resolve(); }
@@ -113,6 +129,7 @@ class LinkCommand : public Command {
  private:
   void resolve() {
     device::check_common_options(opt_.common);
+    modes_.check(mode_);
     opt_.bandwidth = mode_ != "latency";
     opt_.latency = mode_ != "bandwidth";
     opt_.directions = parse_list(directions_, "direction", parse_direction);
@@ -137,7 +154,7 @@ class LinkCommand : public Command {
       if (s % 4) throw UsageError(fmt::format("round-trip size {} is not a whole number of 32-bit words", s));
     }
     const auto biggest_roundtrip = *std::max_element(opt_.roundtrip_sizes.begin(), opt_.roundtrip_sizes.end());
-    require_memory(checked_product(4, biggest_roundtrip, "the round-trip buffers"), "the round-trip buffers");
+    if (opt_.latency) require_memory(checked_product(4, biggest_roundtrip, "the round-trip buffers"), "the round-trip buffers");
     if (opt_.ring_bytes < 128 || opt_.ring_bytes > (1ull << 32)) {
       throw UsageError("--ring-bytes must be from 128 bytes to 4 GiB");
     }
@@ -159,7 +176,7 @@ class LinkCommand : public Command {
     // (the host backend's "device" is host memory; elsewhere it is an upper
     // bound on what the host needs).
     const auto per_size = checked_product(2, static_cast<std::uint64_t>(opt_.batch) + 2, "the link buffers");
-    require_memory(checked_product(per_size, biggest, "the link buffers"), "the link buffers");
+    if (opt_.bandwidth) require_memory(checked_product(per_size, biggest, "the link buffers"), "the link buffers");
   }
 
   void check_kinds(Device& device) const {
@@ -196,6 +213,7 @@ class LinkCommand : public Command {
   std::string mode_ = "all", directions_ = "read,write,duplex", paths_ = "copy,kernel", kinds_;
   std::string sizes_ = "4K:64M", ring_ = "4M", write_ = "4K", roundtrip_ = "4,64,4K";
   int fine_ = 1;
+  ModeOptions modes_{"link"};  // options only bandwidth or latency uses
 };
 
 }  // namespace

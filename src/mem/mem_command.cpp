@@ -11,6 +11,7 @@
 #include "core/buffer.hpp"
 #include "core/errors.hpp"
 #include "core/host_info.hpp"
+#include "core/mode_options.hpp"
 #include "core/sizes.hpp"
 #include "core/summary.hpp"
 #include "core/vocabulary.hpp"
@@ -74,10 +75,21 @@ class MemCommand : public Command {
   void add_options(CLI::App& app) override {
     app.add_option("mode", mode_text_, "bandwidth (default), seq, tp, latency or loaded-latency")
         ->check(CLI::IsMember({"bandwidth", "seq", "tp", "latency", "loaded-latency"}));
-    app.add_option("-n,--elements", elements_text_,
-                   "Array length in elements, K/M/G suffixes (default: TheBandwidthBenchmark's 125M, less if "
-                   "memory is short)");
-    app.add_option("--array-bytes", array_bytes_text_, "Array length in bytes per array instead, e.g. 1GiB");
+    // Each option that not every mode uses names the modes that do (one
+    // table: modes_); given to another mode it is refused. Unnamed here:
+    // what every mode uses (-r, --bind, --huge-pages, --backend).
+    const std::vector<std::string> kArrays{"bandwidth", "seq", "tp", "loaded-latency"};  // the kernels' arrays
+    const std::vector<std::string> kTable{"bandwidth", "seq", "tp"};           // the kernels' figures, their type
+    const std::vector<std::string> kSweeps{"seq", "tp"};
+    const std::vector<std::string> kSizeLists{"seq", "tp", "latency"};
+    const std::vector<std::string> kTimed{"seq", "tp", "latency", "loaded-latency"};  // samples in a time budget
+    const std::vector<std::string> kChase{"latency", "loaded-latency"};
+    const std::vector<std::string> kLoaded{"loaded-latency"};
+    modes_.only(kArrays, app.add_option("-n,--elements", elements_text_,
+                                        "Array length in elements, K/M/G suffixes (default: TheBandwidthBenchmark's "
+                                        "125M, less if memory is short); not latency"));
+    modes_.only(kArrays, app.add_option("--array-bytes", array_bytes_text_,
+                                        "Array length in bytes per array instead, e.g. 1GiB; not latency"));
     // One count for every mode: the timed repetitions whose statistics are
     // reported (bandwidth: calls of each kernel; the others: samples per point).
     repetitions_option_ = app.add_option(
@@ -87,26 +99,32 @@ class MemCommand : public Command {
                                      "samples per kernel and size (default {}); latency, loaded-latency: samples per "
                                      "point (default {})", MemOptions{}.repetitions, kSweepSamples, kChaseSamples)));
     device::add_choice_options(app, opt_.choice, device_backend_help());
-    host_only_.push_back(app.add_option(
+    // seq and latency run one thread (placed by --bind).
+    host_only_.push_back(modes_.only({"bandwidth", "tp", "loaded-latency"}, app.add_option(
         vocabulary::names("-t", vocabulary::kThreads), threads_text_,
         vocabulary::help(vocabulary::kThreads,
-                         "a count, or a list (1,2,4 or 1:8) for a scaling run (default: every allowed CPU)")));
+                         "bandwidth: a count, or a list (1,2,4 or 1:8) for a scaling run; tp, loaded-latency: a count "
+                         "(default: every allowed CPU)"))));
     host_only_.push_back(app.add_option("--bind", bind_text_,
                                         "Thread placement: close, spread, none, a CPU list such as 0-3,8, or auto "
                                         "(close; none when OMP_PROC_BIND/OMP_PLACES ask OpenMP to place threads)")
                              ->capture_default_str());
-    host_only_.push_back(
-        app.add_flag("--verbose-affinity", opt_.verbose_affinity, "Print the CPU and affinity mask of every thread"));
-    host_only_.push_back(
+    host_only_.push_back(modes_.only({"bandwidth"}, app.add_flag("--verbose-affinity", opt_.verbose_affinity,
+                                                                 "bandwidth: print the CPU and affinity mask of every "
+                                                                 "thread")));
+    // The chase's nodes are page aligned.
+    host_only_.push_back(modes_.only(kArrays,
         app.add_option("--align-bytes,--align", opt_.alignment, "Array alignment in bytes (exactly this; a power of two)")
             ->check(CLI::Range(1.0, 2097152.0))
-            ->capture_default_str());
-    app.add_option("--type", opt_.element_type, "Element type")->check(CLI::IsMember({"double", "float"}))
-        ->capture_default_str();
-    host_only_.push_back(app.add_option("--nt-stores", opt_.nt_stores,
+            ->capture_default_str()));
+    // loaded-latency's load is double only.
+    modes_.only(kTable, app.add_option("--type", opt_.element_type, "Element type (bandwidth, seq, tp)")
+                            ->check(CLI::IsMember({"double", "float"}))
+                            ->capture_default_str());
+    host_only_.push_back(modes_.only(kArrays, app.add_option("--nt-stores", opt_.nt_stores,
                    "Streaming (non-temporal) stores: on, off, or auto (on when the data exceed the last-level cache)")
-        ->check(CLI::IsMember({"auto", "on", "off"}))->capture_default_str());
-    host_only_.push_back(app.add_option("--shape", opt_.shape,
+        ->check(CLI::IsMember({"auto", "on", "off"}))->capture_default_str()));
+    host_only_.push_back(modes_.only(kArrays, app.add_option("--shape", opt_.shape,
                    "Loop shape of every kernel: auto (a short calibration picks the fastest per kernel), plain "
                    "(TheBandwidthBenchmark's compiler loop), nt (linear, streaming stores), page (four pages at "
                    "once), page-nt (four pages at once, streaming stores); on AVX-512 builds each also with "
@@ -122,50 +140,65 @@ class MemCommand : public Command {
               return std::string();
             },
             "", "SHAPE"))
-        ->capture_default_str());
-    app.add_option("-k,--kernels", kernels_text_, "Kernels to run, comma-separated (default: all eight)");
-    host_only_.push_back(
-        app.add_flag("--write-allocate", opt_.write_allocate, "Also show bandwidth with write-allocate traffic counted"));
-    app.add_option("--unit", opt_.unit, "Rate unit of the table")->check(CLI::IsMember({"MB/s", "GB/s"}))
-        ->capture_default_str();
+        ->capture_default_str()));
+    modes_.only(kArrays, app.add_option("-k,--kernels", kernels_text_,
+                                        "Kernels to run, comma-separated (default: all eight); loaded-latency: the "
+                                        "one load kernel (default: triad)"));
+    host_only_.push_back(modes_.only(kTable, app.add_flag("--write-allocate", opt_.write_allocate,
+                                                          "Also show bandwidth with write-allocate traffic counted")));
+    modes_.only(kArrays, app.add_option("--unit", opt_.unit, "Rate unit of the table (loaded-latency: of the load)")
+                             ->check(CLI::IsMember({"MB/s", "GB/s"}))
+                             ->capture_default_str());
     host_only_.push_back(app.add_flag("--huge-pages", opt_.huge_pages, "Back arrays with transparent huge pages"));
-    app.add_option(vocabulary::names(vocabulary::kSizesElements), sizes_elements_text_,
-                   vocabulary::help(vocabulary::kSizesElements, "seq/tp: array lengths (e.g. 1K:64M:x2)"));
-    app.add_option(vocabulary::names(vocabulary::kSizesBytes), sizes_bytes_text_,
-                   vocabulary::help(vocabulary::kSizesBytes,
-                                    "seq/tp: bytes per array (whole elements); latency: working sets (e.g. 4K:256M)"));
+    modes_.only(kSweeps, app.add_option(vocabulary::names(vocabulary::kSizesElements), sizes_elements_text_,
+                                        vocabulary::help(vocabulary::kSizesElements,
+                                                         "seq/tp: array lengths (e.g. 1K:64M:x2)")));
+    modes_.only(kSizeLists, app.add_option(vocabulary::names(vocabulary::kSizesBytes), sizes_bytes_text_,
+                                           vocabulary::help(vocabulary::kSizesBytes,
+                                                            "seq/tp: bytes per array (whole elements); latency: "
+                                                            "working sets (e.g. 4K:256M)")));
     // Its own option, not an alias: scripts give it beside -r (which bandwidth took).
-    samples_option_ =
-        app.add_option("--samples", samples_, "The older name of --repetitions in seq/tp/latency/loaded-latency (wins there)")
-            ->group(kOlderNames);
-    app.add_option("--sizes", sizes_text_,
-                   "The older name: seq/tp array lengths in elements, latency working sets in bytes")
-        ->group(kOlderNames);
-    app.add_option(vocabulary::names("", vocabulary::kTimeBudget, "--point-time"), opt_.point_time,
-                   vocabulary::help(vocabulary::kTimeBudget,
-                                    "seq/tp per kernel and size, latency per working set, loaded-latency per delay"))
-        ->capture_default_str();
-    app.add_option("--outdir", opt_.outdir, "seq/tp: folder for the data files (one per kernel)")
-        ->capture_default_str();
-    app.add_option("--stride-bytes,--stride", opt_.stride, "latency: bytes per node of the chase (at least a pointer)")
-        ->check(CLI::Range(8.0, 1073741824.0))->capture_default_str();
+    samples_option_ = modes_.only(
+        kTimed, app.add_option("--samples", samples_,
+                               "The older name of --repetitions in seq/tp/latency/loaded-latency (wins there)")
+                    ->group(kOlderNames));
+    modes_.only(kSizeLists, app.add_option("--sizes", sizes_text_,
+                                           "The older name: seq/tp array lengths in elements, latency working sets "
+                                           "in bytes")
+                                ->group(kOlderNames));
+    // bandwidth times a fixed count of calls (-r) instead.
+    modes_.only(kTimed, app.add_option(vocabulary::names("", vocabulary::kTimeBudget, "--point-time"), opt_.point_time,
+                                       vocabulary::help(vocabulary::kTimeBudget,
+                                                        "seq/tp per kernel and size, latency per working set, "
+                                                        "loaded-latency per delay"))
+                            ->capture_default_str());
+    modes_.only(kSweeps, app.add_option("--outdir", opt_.outdir, "seq/tp: folder for the data files (one per kernel)")
+                             ->capture_default_str());
+    modes_.only(kChase, app.add_option("--stride-bytes,--stride", opt_.stride,
+                                       "latency, loaded-latency: bytes per node of the chase (at least a pointer)")
+                            ->check(CLI::Range(8.0, 1073741824.0))
+                            ->capture_default_str());
     // A range check before the conversion: CLI11 would take -1 as 2^64-1.
-    app.add_option(vocabulary::names(vocabulary::kSeed), opt_.seed,
-                   vocabulary::help(vocabulary::kSeed, "latency: of the chase's random permutation"))
-        ->check(CLI::Range(0.0, 9007199254740992.0))->capture_default_str();
-    app.add_option("--tlb-window-bytes,--tlb-window", tlb_window_text_,
+    modes_.only(kChase, app.add_option(vocabulary::names(vocabulary::kSeed), opt_.seed,
+                                       vocabulary::help(vocabulary::kSeed,
+                                                        "latency, loaded-latency: of the chase's random permutation"))
+                            ->check(CLI::Range(0.0, 9007199254740992.0))
+                            ->capture_default_str());
+    modes_.only(kChase, app.add_option("--tlb-window-bytes,--tlb-window", tlb_window_text_,
                    "latency, loaded-latency: the chase visits every node of one window of this many bytes before "
                    "the next (multichase's -T, 256K there), at most the (largest) working set; default: none, one random "
-                   "cycle over the working set");
-    app.add_option("--chase-bytes", chase_bytes_text_,
-                   "loaded-latency: working set of the chase (default: 4 x the last-level cache, 64M to 512M)");
-    app.add_option("--delays", delays_text_,
-                   "loaded-latency: injection delays, spin iterations after each chunk of the load, idle for none "
-                   "(default: idle,200000,100000,50000,20000,10000,5000,2000,1000,500,0)");
-    app.add_option("--chunk-bytes,--chunk", chunk_text_,
-                   "loaded-latency: bytes per array of each kernel call of the load, at most one array "
-                   "(default: 16K, or the array when smaller)")
-        ->default_str("16K");
+                   "cycle over the working set"));
+    modes_.only(kLoaded, app.add_option("--chase-bytes", chase_bytes_text_,
+                                        "loaded-latency: working set of the chase (default: 4 x the last-level "
+                                        "cache, 64M to 512M)"));
+    modes_.only(kLoaded, app.add_option("--delays", delays_text_,
+                                        "loaded-latency: injection delays, spin iterations after each chunk of the "
+                                        "load, idle for none (default: idle,200000,100000,50000,20000,10000,5000,"
+                                        "2000,1000,500,0)"));
+    modes_.only(kLoaded, app.add_option("--chunk-bytes,--chunk", chunk_text_,
+                                        "loaded-latency: bytes per array of each kernel call of the load, at most "
+                                        "one array (default: 16K, or the array when smaller)")
+                             ->default_str("16K"));
     app.add_flag("--corrupt-for-test", corrupt_flag_, "")->group("");  // tests only
     app.add_option("--corrupt-kind", opt_.corrupt_for_test, "")->group("");  // tests only: value, swap, skip
   }
@@ -227,6 +260,7 @@ class MemCommand : public Command {
              : o.mode_name == "latency" ? Mode::kLatency
              : o.mode_name == "loaded-latency" ? Mode::kLoadedLatency : Mode::kBandwidth;
     resolve_backend(o);
+    modes_.check(o.mode_name);
     if (!elements_text_.empty() && !array_bytes_text_.empty()) {
       throw UsageError("give the array length once: --elements or --array-bytes");
     }
@@ -254,7 +288,7 @@ class MemCommand : public Command {
       if (samples_ < 1 || samples_ > vocabulary::kMaxKeptRepetitions) {
         throw UsageError(fmt::format("invalid --samples '{}': 1 to {}", samples_, vocabulary::kMaxKeptRepetitions));
       }
-      if (o.mode != Mode::kBandwidth) o.samples = samples_;
+      o.samples = samples_;
     }
     // Latency samples are short so that one of them is likely to run
     // undisturbed on a shared machine: the minimum is the headline.
@@ -266,6 +300,8 @@ class MemCommand : public Command {
     const int cpus = static_cast<int>(allowed_cpus().size());
     if (!threads_text_.empty()) o.threads = parse_count_list(threads_text_);
     if (o.threads.empty()) o.threads = {cpus};
+    // tp runs one team: the rest of a list would be dropped unsaid.
+    if (o.mode == Mode::kTp && o.threads.size() != 1) throw UsageError("tp takes one thread count (a team on private arrays)");
     // More threads than CPUs measure the scheduler, not the memory (and
     // 100000 threads exhaust the process before anything is timed).
     for (int t : o.threads) {
@@ -283,13 +319,6 @@ class MemCommand : public Command {
         throw UsageError(fmt::format("invalid --tlb-window-bytes '{}': a multiple of --stride-bytes ({} B)",
                                      tlb_window_text_, o.stride));
       }
-    }
-    if ((o.mode == Mode::kBandwidth || o.mode == Mode::kLoadedLatency) &&
-        !(sizes_text_.empty() && sizes_elements_text_.empty() && sizes_bytes_text_.empty())) {
-      // Refused rather than ignored: a size list given to a mode without one
-      // was never even parsed (the battery's `--sizes bogus` passed).
-      throw UsageError(fmt::format("mem {} takes no size list: --sizes-elements/--sizes-bytes go with seq, tp and "
-                                   "latency (the array length is --elements)", o.mode_name));
     }
     if (o.mode == Mode::kLoadedLatency) {
       resolve_loaded_latency(o);
@@ -312,6 +341,11 @@ class MemCommand : public Command {
     if (o.elements == 0) o.elements = default_elements(o, most_threads);
     if (o.mode == Mode::kSeq || o.mode == Mode::kTp) {
       o.sweep_sizes = given_sizes(o);
+      // A size list sets the largest array itself; --elements would be dropped unsaid.
+      if (!o.sweep_sizes.empty() && !(elements_text_.empty() && array_bytes_text_.empty())) {
+        throw UsageError(fmt::format("mem {} takes the array lengths once: a size list or --elements/--array-bytes "
+                                     "(the largest of the default sizes)", o.mode_name));
+      }
       if (o.sweep_sizes.empty()) o.sweep_sizes = default_sweep_sizes(o.elements);
       if (o.sweep_sizes.empty()) throw UsageError("no sweep sizes: --elements is below 128");
       o.elements = *std::max_element(o.sweep_sizes.begin(), o.sweep_sizes.end());
@@ -329,8 +363,7 @@ class MemCommand : public Command {
     const int given = !sizes_elements_text_.empty() + !sizes_bytes_text_.empty() + !sizes_text_.empty();
     if (given > 1) throw UsageError("give the sizes once: --sizes-elements, --sizes-bytes or --sizes");
     if (given == 0) return {};
-    if (o.mode == Mode::kLatency) {
-      if (!sizes_elements_text_.empty()) throw UsageError("latency takes working sets in bytes: --sizes-bytes");
+    if (o.mode == Mode::kLatency) {  // --sizes-elements is seq/tp's only (modes_)
       return parse_size_list(sizes_bytes_text_.empty() ? sizes_text_ : sizes_bytes_text_);
     }
     if (sizes_bytes_text_.empty()) {
@@ -387,7 +420,6 @@ class MemCommand : public Command {
   void resolve_loaded_latency(MemOptions& o) {
     if (o.threads.size() != 1) throw UsageError("loaded-latency takes one thread count (one chases, the rest load)");
     mem::plan_loaded_latency(o.threads.front(), {});  // refuses fewer than two
-    if (o.element_type != "double") throw UsageError("loaded-latency loads with double arrays only");
     if (o.kernels.size() > 1) throw UsageError("loaded-latency takes one load kernel (-k), e.g. -k triad");
     if (o.elements == 0) o.elements = 4ull << 20;  // 32 MiB per array, 128 MiB per loader
     const std::uint64_t llc = last_level_cache_bytes();
@@ -512,6 +544,7 @@ class MemCommand : public Command {
 
   MemOptions opt_;
   std::vector<CLI::Option*> host_only_;  // options a device backend refuses
+  ModeOptions modes_{"mem"};            // options only some modes use
   bool corrupt_flag_ = false;
   std::string mode_text_, elements_text_, array_bytes_text_, threads_text_, bind_text_ = "auto";
   std::string kernels_text_, sizes_text_, sizes_elements_text_, sizes_bytes_text_, tlb_window_text_;

@@ -7,6 +7,7 @@
 
 #include "core/atomic_file.hpp"
 #include "core/errors.hpp"
+#include "core/mode_options.hpp"
 #include "core/sizes.hpp"
 #include "core/summary.hpp"
 #include "core/vocabulary.hpp"
@@ -42,20 +43,27 @@ class BeffCommand : public MpiCommand {
     add_check_options(app, skip_validation_, check_every_,
                       "after the timed runs of a size, loop-length untimed exchanges, each with its own data, "
                       "checked (default: one untimed exchange per size and method)");
-    // HPCC FPGA b_eff's options.
-    app.add_option("-u,--upper", fpga_.max_ll, "fpga: maximum number of repetitions per data size")->capture_default_str();
-    app.add_option("-l,--lower", fpga_.min_ll, "fpga: minimum number of repetitions per data size")->capture_default_str();
-    app.add_option("--min-bytes-log2,--min-size", fpga_.min_exp, "fpga: minimum message size, log2 of bytes")
-        ->capture_default_str();
-    app.add_option("-m,--max-bytes-log2", fpga_.max_exp, "fpga: maximum message size, log2 of bytes")
-        ->capture_default_str();
-    app.add_option("-o", fpga_.offset, "fpga: offset used before reducing repetitions")->capture_default_str();
-    app.add_option("-d", fpga_.decrease, "fpga: number of steps the repetitions are decreased to its minimum")
-        ->capture_default_str();
-    fpga_repetitions_option_ =
-        app.add_option("-n", fpga_.repetitions, "fpga: number of repetitions, the best one counts (HPCC FPGA b_eff's "
-                                                "-n; before --repetitions for fpga)")
-            ->capture_default_str();
+    // HPCC FPGA b_eff's options; each definition's own are refused with
+    // the other alone (modes_), where they were silently ignored.
+    const std::vector<std::string> fpga{"fpga", "both"}, hpcc{"hpcc", "both"};
+    modes_.only(fpga, app.add_option("-u,--upper", fpga_.max_ll, "fpga: maximum number of repetitions per data size")
+                          ->capture_default_str());
+    modes_.only(fpga, app.add_option("-l,--lower", fpga_.min_ll, "fpga: minimum number of repetitions per data size")
+                          ->capture_default_str());
+    modes_.only(fpga, app.add_option("--min-bytes-log2,--min-size", fpga_.min_exp,
+                                     "fpga: minimum message size, log2 of bytes")
+                          ->capture_default_str());
+    modes_.only(fpga, app.add_option("-m,--max-bytes-log2", fpga_.max_exp, "fpga: maximum message size, log2 of bytes")
+                          ->capture_default_str());
+    modes_.only(fpga, app.add_option("-o", fpga_.offset, "fpga: offset used before reducing repetitions")
+                          ->capture_default_str());
+    modes_.only(fpga, app.add_option("-d", fpga_.decrease,
+                                     "fpga: number of steps the repetitions are decreased to its minimum")
+                          ->capture_default_str());
+    fpga_repetitions_option_ = modes_.only(
+        fpga, app.add_option("-n", fpga_.repetitions, "fpga: number of repetitions, the best one counts (HPCC FPGA "
+                                                      "b_eff's -n; before --repetitions for fpga)")
+                  ->capture_default_str());
     // Both definitions' count; HPCC FPGA's -n, when given too, stays the fpga one's.
     repetitions_option_ =
         app.add_option(vocabulary::names(vocabulary::kRepetitions), repetitions_,
@@ -69,21 +77,26 @@ class BeffCommand : public MpiCommand {
                    "fpga: HPCC FPGA b_eff's kernel file, taken so that its command lines run, and ignored (a note "
                    "says so): movebench exchanges through MPI on the CPUs, HPCC FPGA's cpu_only communication");
     // Rabenseifner's (HPCC).
-    app.add_option(vocabulary::names("", vocabulary::kMaxBytes, "--max-size"), lmax_text_,
-                   vocabulary::help(vocabulary::kMaxBytes,
-                                    "hpcc: L_max (default: memory per process / 128, at most 128M)"));
-    app.add_option("--random-patterns", hpcc_.random_patterns, "hpcc: number of random ring patterns")->capture_default_str();
-    app.add_option("--loop-length", hpcc_.max_ll, "hpcc: loop length at the smallest size (and most)")->capture_default_str();
-    app.add_option(vocabulary::names("", vocabulary::kTimeBudget, "--target-time"), hpcc_.target_s,
-                   vocabulary::help(vocabulary::kTimeBudget, "hpcc: what one measurement aims at (sets the loop lengths)"))
-        ->capture_default_str();
+    modes_.only(hpcc, app.add_option(vocabulary::names("", vocabulary::kMaxBytes, "--max-size"), lmax_text_,
+                                     vocabulary::help(vocabulary::kMaxBytes,
+                                                      "hpcc: L_max (default: memory per process / 128, at most 128M)")));
+    modes_.only(hpcc, app.add_option("--random-patterns", hpcc_.random_patterns, "hpcc: number of random ring patterns")
+                          ->capture_default_str());
+    modes_.only(hpcc, app.add_option("--loop-length", hpcc_.max_ll, "hpcc: loop length at the smallest size (and most)")
+                          ->capture_default_str());
+    modes_.only(hpcc, app.add_option(vocabulary::names("", vocabulary::kTimeBudget, "--target-time"), hpcc_.target_s,
+                                     vocabulary::help(vocabulary::kTimeBudget,
+                                                      "hpcc: what one measurement aims at (sets the loop lengths)"))
+                          ->capture_default_str());
     // A range check before the conversion: CLI11 would take -1 as 2^64-1.
-    app.add_option(vocabulary::names(vocabulary::kSeed), hpcc_.seed,
-                   vocabulary::help(vocabulary::kSeed, "hpcc: of the random patterns"))
-        ->check(CLI::Range(0.0, 9007199254740992.0))->capture_default_str();
+    modes_.only(hpcc, app.add_option(vocabulary::names(vocabulary::kSeed), hpcc_.seed,
+                                     vocabulary::help(vocabulary::kSeed, "hpcc: of the random patterns"))
+                          ->check(CLI::Range(0.0, 9007199254740992.0))
+                          ->capture_default_str());
   }
 
   void resolve() override {
+    modes_.check(definition_);
     if (check_every_ && skip_validation_) throw UsageError("-C and --skip-validation contradict each other");
     if (fpga_.max_exp > 30) throw UsageError(fmt::format("invalid -m '{}': at most 30 (1 GiB)", fpga_.max_exp));
     if (fpga_.min_exp > fpga_.max_exp) throw UsageError("--min-size is above -m");
@@ -178,6 +191,7 @@ class BeffCommand : public MpiCommand {
   CLI::Option* fpga_repetitions_option_ = nullptr;
   FpgaOptions fpga_;
   HpccOptions hpcc_;
+  ModeOptions modes_{"beff --definition"};  // each definition's own options
 };
 
 }  // namespace

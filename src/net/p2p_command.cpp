@@ -72,7 +72,8 @@ class P2pCommand : public MpiCommand {
                                                     "iterations per size (OSU's -i; default OSU's: latency 10000, 1000 "
                                                     "above 8 KiB; bw 100, 20 above)"));
     warmup_option_ = app.add_option("-x,--warmup", warmup_, "Untimed iterations first (default: OSU's)");
-    app.add_option("-W,--window,--window-size", window_, "Messages in flight for bw and bibw")->capture_default_str();
+    window_option_ =
+        app.add_option("-W,--window,--window-size", window_, "Messages in flight for bw and bibw")->capture_default_str();
     add_check_options(app, skip_validation_, check_every_,
                       "after the timed loop, as many untimed rounds as timed ones, each with its own data, "
                       "checked (default: one untimed round per size)");
@@ -94,6 +95,11 @@ class P2pCommand : public MpiCommand {
     // One request pair per message in flight (OSU sizes its request arrays by
     // MAX_REQ_NUM, 1000); 2^31 - 1 once ended in std::bad_alloc.
     if (window_ > kMaxWindow) throw UsageError(fmt::format("invalid --window '{}': at most {}", window_, kMaxWindow));
+    // Refused rather than ignored: the latency test has one message in flight.
+    if (window_option_->count() > 0 &&
+        std::all_of(tests_.begin(), tests_.end(), [](const TestInfo& t) { return t.test == P2pTest::kLatency; })) {
+      throw UsageError("--window applies to the bw and bibw tests, not to --tests latency");
+    }
     // -1 stands for OSU's default only when -x is not given.
     if (warmup_option_->count() > 0 && warmup_ < 0) {
       throw UsageError(fmt::format("invalid -x '{}': 0 or more untimed iterations", warmup_));
@@ -197,6 +203,7 @@ class P2pCommand : public MpiCommand {
   P2pPair pair_;
   static constexpr int kMaxWindow = 65536;
   int iters_ = 0, warmup_ = -1, window_ = kOsuWindow;
+  CLI::Option* window_option_ = nullptr;
   CLI::Option* warmup_option_ = nullptr;
   CLI::Option* iters_option_ = nullptr;
   bool skip_validation_ = false, check_every_ = false;

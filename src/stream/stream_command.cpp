@@ -29,8 +29,10 @@ using device::CommonOptions;
 using device::fill_pattern;
 using device::first_stream_mismatch;
 
-// offload moves one chunk whatever the size: no chunk-size curve.
-bool has_curve(const Design& d) { return std::string_view(d.name) != "offload"; }
+// offload moves one chunk whatever the size: no chunk-size curve (and no
+// chunks in flight).
+bool has_curve(std::string_view design) { return design != "offload"; }
+bool has_curve(const Design& d) { return has_curve(d.name); }
 
 struct Shape {
   std::size_t chunks = 64, chunk_count = 32768;  // chunk_count: 32-bit elements per chunk
@@ -67,7 +69,8 @@ class StreamCommand : public Command {
                    "32-bit elements per chunk (simple-host-streaming's Chunk count)")
         ->check(CLI::Range(1.0, static_cast<double>(1ull << 30)))
         ->capture_default_str();
-    app.add_option("--inflight", shape_.inflight, "Chunks in flight at once")->capture_default_str();
+    inflight_option_ = app.add_option("--inflight", shape_.inflight, "Chunks in flight at once (not offload)")
+                           ->capture_default_str();
     app.add_option(vocabulary::names("", vocabulary::kRepetitions, "--iterations"), shape_.iterations,
                    vocabulary::help(vocabulary::kRepetitions, "passes per design (simple-host-streaming's Iterations)"))
         ->capture_default_str();
@@ -109,6 +112,11 @@ class StreamCommand : public Command {
         }
         return std::string(d);
       });
+      // Refused rather than ignored: offload alone has no chunks in flight and no curve to sweep.
+      if (std::none_of(designs_.begin(), designs_.end(), [](const std::string& d) { return has_curve(d); })) {
+        if (!sweep_.empty()) throw UsageError("--sizes-bytes sweeps the chunked designs, not --designs offload");
+        if (inflight_option_->count() > 0) throw UsageError("--inflight applies to the chunked designs, not to --designs offload");
+      }
     }
   }
 
@@ -327,6 +335,7 @@ class StreamCommand : public Command {
   Shape shape_;
   std::string designs_text_, sweep_text_;
   std::vector<std::string> designs_;
+  CLI::Option* inflight_option_ = nullptr;
   std::vector<std::uint64_t> sweep_;
 };
 

@@ -90,6 +90,19 @@ def test_no_arguments_is_a_usage_line_on_stderr_and_exit_2(tmp_path):
     ["mem", "-n", "1K", "--sizes", "bogus"],
     ["mem", "bandwidth", "-n", "1K", "--sizes-elements", "1K"],
     ["mem", "loaded-latency", "-t", "2", "-n", "1K", "--sizes", "1K"],
+    # an option of another mode was not even parsed (every pair: below)
+    ["mem", "bandwidth", "--tlb-window-bytes", "bogus"],
+    # the rest of a tp thread list, and --elements beside a size list, were dropped
+    ["mem", "tp", "-t", "1,2"],
+    ["mem", "seq", "-n", "4K", "--sizes", "1K"],
+    # offload alone has no chunks in flight and no chunk-size curve
+    ["stream", "--backend", "host", "--designs", "offload", "--sizes-bytes", "4K"],
+    ["stream", "--backend", "host", "--designs", "offload", "--inflight", "2"],
+    # the latency test has one message in flight
+    ["p2p", "--tests", "latency", "-W", "16"],
+    # each b_eff definition's own options, given to the other alone
+    ["beff", "--definition", "hpcc", "-u", "500"],
+    ["beff", "--definition", "fpga", "--max-bytes", "1K"],
     # --help given a value printed the help and exited 0
     ["--help=maybe"],
     ["mem", "--help=maybe"],
@@ -165,3 +178,127 @@ def test_any_bytes_in_arguments_give_a_valid_result_file(tmp_path):
     doc = json.loads(out.read_bytes().decode("utf-8"))  # strict UTF-8, standard JSON
     assert doc["settings"]["mem"]["outdir"].endswith("bad\ufffd\ufffd")
     assert list((tmp_path / NON_UTF8).glob("*.dat"))
+
+
+# Which modes use each option that not every mode uses (ModeOptions in
+# src/mem/mem_command.cpp and src/link/link_command.cpp): given to any other
+# mode it was silently ignored, even unparsed (the battery's
+# `mem bandwidth --tlb-window-bytes bogus` exited 0). One row per option:
+# (option, value or None for a flag, the modes that use it).
+MEM_MODES = ["bandwidth", "seq", "tp", "latency", "loaded-latency"]
+ARRAYS = ["bandwidth", "seq", "tp", "loaded-latency"]
+TABLE = ["bandwidth", "seq", "tp"]
+TIMED = ["seq", "tp", "latency", "loaded-latency"]
+CHASE = ["latency", "loaded-latency"]
+MEM_OPTIONS = [
+    ("--elements", "1K", ARRAYS),
+    ("--array-bytes", "8K", ARRAYS),
+    ("--threads", "1", ["bandwidth", "tp", "loaded-latency"]),
+    ("--bind", "close", MEM_MODES),
+    ("--verbose-affinity", None, ["bandwidth"]),
+    ("--align-bytes", "128", ARRAYS),
+    ("--type", "float", TABLE),
+    ("--nt-stores", "off", ARRAYS),
+    ("--shape", "plain", ARRAYS),
+    ("--kernels", "copy", ARRAYS),
+    ("--write-allocate", None, TABLE),
+    ("--unit", "GB/s", ARRAYS),
+    ("--huge-pages", None, MEM_MODES),
+    ("--sizes-elements", "1K", ["seq", "tp"]),
+    ("--sizes-bytes", "8K", ["seq", "tp", "latency"]),
+    ("--sizes", "1K", ["seq", "tp", "latency"]),
+    ("--samples", "1", TIMED),
+    ("--time-budget", "0.002", TIMED),
+    ("--outdir", "dat", ["seq", "tp"]),
+    ("--stride-bytes", "128", CHASE),
+    ("--seed", "7", CHASE),
+    ("--tlb-window-bytes", "1K", CHASE),
+    ("--chase-bytes", "64K", ["loaded-latency"]),
+    ("--delays", "0", ["loaded-latency"]),
+    ("--chunk-bytes", "1K", ["loaded-latency"]),
+]
+LINK_BANDWIDTH, LINK_LATENCY = ["bandwidth", "all"], ["latency", "all"]
+LINK_OPTIONS = [
+    ("--directions", "read", LINK_BANDWIDTH),
+    ("--paths", "copy", LINK_BANDWIDTH),
+    ("--sizes-bytes", "4K", LINK_BANDWIDTH),
+    ("--fine", "2", LINK_BANDWIDTH),
+    ("--batch", "1", LINK_BANDWIDTH),
+    ("--ring-bytes", "4K", LINK_LATENCY),
+    ("--steps", "4", LINK_LATENCY),
+    ("--write-bytes", "64", LINK_LATENCY),
+    ("--roundtrip-sizes-bytes", "4", LINK_LATENCY),
+    ("--roundtrip-repetitions", "2", LINK_LATENCY),
+]
+LINK_MODES = ["all", "bandwidth", "latency"]
+
+
+def option_args(option, value):
+    return [option] if value is None else [option, value]
+
+
+def mode_pairs(table, modes, used):
+    """(option, value, mode) for every mode that uses the option (used) or not."""
+    return [pytest.param(o, v, m, id=f"{o}-{m}") for o, v, users in table for m in modes if (m in users) == used]
+
+
+@pytest.mark.parametrize("command, option, value, mode",
+                         [("mem", *p.values) for p in mode_pairs(MEM_OPTIONS, MEM_MODES, False)]
+                         + [("link", *p.values) for p in mode_pairs(LINK_OPTIONS, LINK_MODES, False)])
+def test_option_given_to_a_mode_that_ignores_it_is_refused(command, option, value, mode, tmp_path):
+    line = one_line_exit_2([command, mode, *option_args(option, value)], tmp_path)
+    assert f"{option} applies to {command} " in line and f"not to {command} {mode}" in line, line
+    users = next(u for o, _, u in (MEM_OPTIONS if command == "mem" else LINK_OPTIONS) if o == option)
+    assert all(u in line for u in users), line
+
+
+# Tiny runs of each mode, keyed so that the option under test replaces its
+# own group (a size list is given once; a size list and --elements exclude
+# each other in seq and tp).
+MEM_BASE = {
+    "bandwidth": {"length": ["-n", "1K"], "reps": ["-r", "1"], "threads": ["-t", "1"], "shape": ["--shape", "plain"]},
+    "seq": {"sizes": ["--sizes-elements", "1K"], "time": ["--time-budget", "0.002"], "reps": ["-r", "1"],
+            "kernels": ["-k", "copy"], "shape": ["--shape", "plain"]},
+    "latency": {"sizes": ["--sizes-bytes", "4K"], "time": ["--time-budget", "0.002"], "reps": ["-r", "1"]},
+    "loaded-latency": {"length": ["-n", "1K"], "threads": ["-t", "2"], "chase": ["--chase-bytes", "64K"],
+                       "delays": ["--delays", "0"], "time": ["--time-budget", "0.002"], "reps": ["-r", "1"],
+                       "shape": ["--shape", "plain"]},
+}
+MEM_BASE["tp"] = {**MEM_BASE["seq"], "threads": ["-t", "1"]}
+MEM_GROUP = {"--elements": "length", "--array-bytes": "length", "--threads": "threads", "--shape": "shape",
+             "--kernels": "kernels", "--sizes-elements": "sizes", "--sizes-bytes": "sizes", "--sizes": "sizes",
+             "--time-budget": "time", "--chase-bytes": "chase", "--delays": "delays"}
+
+
+@pytest.mark.parametrize("option, value, mode", mode_pairs(MEM_OPTIONS, MEM_MODES, True))
+def test_mem_option_is_taken_by_every_mode_that_uses_it(option, value, mode, tmp_path):
+    base = dict(MEM_BASE[mode])
+    base.pop(MEM_GROUP.get(option), None)
+    if option in ("--elements", "--array-bytes"):
+        base.pop("sizes", None)  # seq/tp: their default sizes up to the array length
+        if mode in ("seq", "tp"):
+            value = "256" if option == "--elements" else "2K"
+    if option == "--threads" and mode == "loaded-latency":
+        value = "2"  # one chases, one loads
+    if option == "--sizes" and mode == "latency":
+        value = "4K"  # bytes there
+    run_movebench("mem", mode, *[a for group in base.values() for a in group], *option_args(option, value),
+                  cwd=tmp_path, check=0, timeout=120)
+
+
+LINK_BASE = {
+    "bandwidth": {"--sizes-bytes": ["--sizes-bytes", "4K"], "-c": ["-c", "1"], "--batch": ["--batch", "1"],
+                  "--paths": ["--paths", "copy"], "--directions": ["--directions", "read"]},
+    "latency": {"-c": ["-c", "1"], "--ring-bytes": ["--ring-bytes", "4K"], "--steps": ["--steps", "4"],
+                "--roundtrip-sizes-bytes": ["--roundtrip-sizes-bytes", "4"],
+                "--roundtrip-repetitions": ["--roundtrip-repetitions", "2"]},
+}
+LINK_BASE["all"] = {**LINK_BASE["bandwidth"], **LINK_BASE["latency"]}
+
+
+@pytest.mark.parametrize("option, value, mode", mode_pairs(LINK_OPTIONS, LINK_MODES, True))
+def test_link_option_is_taken_by_every_mode_that_uses_it(option, value, mode, tmp_path):
+    base = dict(LINK_BASE[mode])
+    base.pop(option, None)
+    run_movebench("link", "--backend", "host", mode, *[a for group in base.values() for a in group],
+                  *option_args(option, value), cwd=tmp_path, check=0, timeout=120)

@@ -148,14 +148,15 @@ def test_former_validation_faults_now_validate(args):
     assert proc.stdout.rstrip().endswith("Solution Validates"), proc.stdout[-400:]
 
 
-@pytest.mark.parametrize("mode", [[], ["seq", "--sizes", "4K,64K", "--point-time", "0.01", "--samples", "2",
-                                      "-k", "triad,daxpy,update,init"]])
+@pytest.mark.parametrize("mode", [["-n", "64K", "--threads", "2"],
+                                  ["seq", "--sizes", "4K,64K", "--point-time", "0.01", "--samples", "2",
+                                   "-k", "triad,daxpy,update,init", "--outdir", "dat"]])
 @pytest.mark.parametrize("kind", ["swap", "skip"])
 def test_misplaced_element_and_skipped_call_fail_validation(tmp_path, mode, kind):
     # swap: two neighbours exchanged (data written to the wrong index);
     # skip: the check expects one call more than ran (a call skipped).
-    proc = run_movebench("mem", *mode, "-n", "64K", "-r", "2", "--threads", "2", "--corrupt-kind", kind,
-                         "--outdir", tmp_path / "dat", "--json", tmp_path / "bad.json")
+    proc = run_movebench("mem", *mode, "-r", "2", "--corrupt-kind", kind, "--json", tmp_path / "bad.json",
+                         cwd=tmp_path)
     assert proc.returncode == 1
     assert "Solution does not validate" in proc.stdout
     assert load_result(tmp_path / "bad.json")["validated"] is False
@@ -199,7 +200,7 @@ def test_sweeps_write_one_data_file_per_kernel(tmp_path, mode, threads):
     dat = tmp_path / "dat"
     sizes = [1024, 4096, 16384, 65536]
     proc = run_movebench("mem", mode, "--sizes", "1K:64K:x4", "--point-time", "0.02", "--samples", "3",
-                         "--threads", threads, "--outdir", dat, "--json", out, check=0)
+                         *(["--threads", threads] if mode == "tp" else []), "--outdir", dat, "--json", out, check=0)
     assert "Solution Validates" in proc.stdout
     for label in KERNELS:
         lines = (dat / f"{label}.dat").read_text().splitlines()

@@ -132,12 +132,11 @@ def settings(args, tmp_path, name, command):
 
 
 @pytest.mark.parametrize("older,shared", [
-    (["mem", "seq", "-n", "4K", "--sizes", "1K,2K", "--point-time", "0.01", "--samples", "2", "-k", "copy",
-      "--outdir", "dat"],
-     ["mem", "seq", "-n", "4K", "--sizes-elements", "1K,2K", "--time-budget", "0.01", "--repetitions", "2",
-      "-k", "copy", "--outdir", "dat"]),
-    (["mem", "seq", "-n", "4K", "--sizes", "1K", "--point-time", "0.01", "-k", "copy", "--outdir", "dat"],
-     ["mem", "seq", "-n", "4K", "--sizes-bytes", "8K", "--time-budget", "0.01", "-k", "copy", "--outdir", "dat"]),
+    (["mem", "seq", "--sizes", "1K,2K", "--point-time", "0.01", "--samples", "2", "-k", "copy", "--outdir", "dat"],
+     ["mem", "seq", "--sizes-elements", "1K,2K", "--time-budget", "0.01", "--repetitions", "2", "-k", "copy",
+      "--outdir", "dat"]),
+    (["mem", "seq", "--sizes", "1K", "--point-time", "0.01", "-k", "copy", "--outdir", "dat"],
+     ["mem", "seq", "--sizes-bytes", "8K", "--time-budget", "0.01", "-k", "copy", "--outdir", "dat"]),
     (["mem", "latency", "--sizes", "16K", "--stride", "128", "--tlb-window", "4K", "--point-time", "0.01"],
      ["mem", "latency", "--sizes-bytes", "16K", "--stride-bytes", "128", "--tlb-window-bytes", "4K",
       "--time-budget", "0.01"]),
@@ -184,14 +183,14 @@ def test_older_names_of_the_mpi_commands_still_work(tmp_path):
     assert mpi_settings("coll-older", "coll", "-b", "8", "-e", "64", "-t", "2000", "Allreduce") == \
         mpi_settings("coll-shared", "coll", "--min-bytes", "8", "--max-bytes", "64", "--time-budget", "0.002",
                      "Allreduce")
-    # beff's --repetitions is both definitions' count; HPCC FPGA's -n stays the fpga one's.
+    # beff's --repetitions is both definitions' count; HPCC FPGA's -n stays the fpga one's
+    # (-n is fpga's, refused with --definition hpcc alone: --test records the settings only).
     hpcc = ["beff", "--definition", "hpcc", "--random-patterns", "1", "--loop-length", "20"]
-    older = mpi_settings("beff-older", *hpcc, "--max-size", "1K", "--target-time", "0.001", "--repetitions", "2",
-                         "-n", "3")
-    shared = mpi_settings("beff-shared", *hpcc, "--max-bytes", "1K", "--time-budget", "0.001", "--repetitions", "2",
-                          "-n", "3")
-    assert older == shared
-    assert (older["beff"]["hpcc"]["repetitions"], older["beff"]["fpga"]["repetitions"]) == (2, 3)
+    older = mpi_settings("beff-older", *hpcc, "--max-size", "1K", "--target-time", "0.001", "--repetitions", "2")
+    shared = mpi_settings("beff-shared", *hpcc, "--max-bytes", "1K", "--time-budget", "0.001", "--repetitions", "2")
+    assert older == shared and older["beff"]["hpcc"]["repetitions"] == 2
+    given = mpi_settings("beff-n", "beff", "--test", "--max-bytes", "1K", "--repetitions", "2", "-n", "3")["beff"]
+    assert (given["hpcc"]["repetitions"], given["fpga"]["repetitions"]) == (2, 3)
     both = mpi_settings("beff-both", *hpcc, "--max-bytes", "1K", "--repetitions", "2")["beff"]
     assert both["hpcc"]["repetitions"] == 2 == both["fpga"]["repetitions"]
 

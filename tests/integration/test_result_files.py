@@ -17,8 +17,7 @@ import pytest
 from conftest import binary_path, run_movebench
 
 # A sweep that adds a few hundred records in a second or two.
-SWEEP = ["mem", "seq", "--sizes", "1K:400K:+1K", "--point-time", "0.0005", "--samples", "1", "-k", "copy",
-         "--threads", "1"]
+SWEEP = ["mem", "seq", "--sizes", "1K:400K:+1K", "--point-time", "0.0005", "--samples", "1", "-k", "copy"]
 
 
 @contextlib.contextmanager

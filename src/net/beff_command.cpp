@@ -80,7 +80,7 @@ class BeffCommand : public MpiCommand {
     modes_.only(hpcc, app.add_option(vocabulary::names("", vocabulary::kMaxBytes, "--max-size"), lmax_text_,
                                      vocabulary::help(vocabulary::kMaxBytes,
                                                       "hpcc: L_max (default: memory per process / 128, at most 128M)")));
-    modes_.only(hpcc, app.add_option("--random-patterns", hpcc_.random_patterns, "hpcc: number of random ring patterns")
+    modes_.only(hpcc, app.add_option("--random-patterns", hpcc_.random_patterns, "hpcc: number of random ring patterns, 1 to 10000")
                           ->capture_default_str());
     modes_.only(hpcc, app.add_option("--loop-length", hpcc_.max_ll, "hpcc: loop length at the smallest size (and most)")
                           ->capture_default_str());
@@ -115,7 +115,13 @@ class BeffCommand : public MpiCommand {
     if (fpga_.decrease < 1) throw UsageError("-d must be 1 or more");
     if (!lmax_text_.empty()) hpcc_.lmax = parse_size(lmax_text_);
     if (hpcc_.lmax > (1ull << 30)) throw UsageError("--max-size above 1G: MPI counts are ints");
-    if (hpcc_.random_patterns < 1) throw UsageError("--random-patterns must be 1 or more");
+    // Every pattern is built up front (each rank's neighbours) and keeps its
+    // best figure per size: 2^31 of them was std::bad_alloc at the start (the
+    // battery). HPCC's b_eff runs 30; ten thousand is far past any use.
+    constexpr int kMaxRandomPatterns = 10000;
+    if (hpcc_.random_patterns < 1 || hpcc_.random_patterns > kMaxRandomPatterns) {
+      throw UsageError(fmt::format("--random-patterns must be 1 to {}", kMaxRandomPatterns));
+    }
     if (hpcc_.max_ll < 1) throw UsageError("--loop-length must be 1 or more");
     check_seconds(hpcc_.target_s, "--time-budget", 3600);
     if (!dump_json_.empty()) check_output_file(dump_json_, "result copy (--dump-json)");

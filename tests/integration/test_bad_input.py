@@ -86,6 +86,9 @@ def test_no_arguments_is_a_usage_line_on_stderr_and_exit_2(tmp_path):
     ["p2p", "--window", "2147483647"],
     ["stream", "--backend", "host", "--inflight", "2147483647"],
     ["mem", "seq", "--samples", "2147483647"],
+    # and again (15:20): every random pattern is built up front
+    ["beff", "--definition", "hpcc", "--random-patterns", "2147483647"],
+    ["beff", "--definition", "hpcc", "--random-patterns", "10001"],
     # a size list given to a mode that has none was not even parsed
     ["mem", "-n", "1K", "--sizes", "bogus"],
     ["mem", "bandwidth", "-n", "1K", "--sizes-elements", "1K"],

@@ -162,12 +162,18 @@ class LinkCommand : public Command {
     if (opt_.write_bytes < 4 || opt_.write_bytes % 4 || opt_.write_bytes > (1ull << 30)) {
       throw UsageError("--write-bytes must be whole 32-bit words, from 4 bytes to 1 GiB");
     }
-    if (opt_.count < 1) throw UsageError(fmt::format("invalid --repetitions (-c, --count) '{}': 1 or more", opt_.count));
+    // Every test and every round trip keeps its time as a sample: counts are
+    // bounded as every command's kept repetitions are.
+    if (opt_.count < 1 || opt_.count > vocabulary::kMaxKeptRepetitions) {
+      throw UsageError(fmt::format("invalid --repetitions (-c, --count) '{}': 1 to {}", opt_.count,
+                                   vocabulary::kMaxKeptRepetitions));
+    }
     if (opt_.batch < 1 || opt_.batch > kMostBatch) {
       throw UsageError(fmt::format("invalid --batch '{}': 1 to {}", opt_.batch, kMostBatch));
     }
-    if (opt_.roundtrips < 1) {
-      throw UsageError(fmt::format("invalid --roundtrip-repetitions (--roundtrips) '{}': 1 or more", opt_.roundtrips));
+    if (opt_.roundtrips < 1 || opt_.roundtrips > vocabulary::kMaxKeptRepetitions) {
+      throw UsageError(fmt::format("invalid --roundtrip-repetitions (--roundtrips) '{}': 1 to {}", opt_.roundtrips,
+                                   vocabulary::kMaxKeptRepetitions));
     }
     if (opt_.steps < 1) throw UsageError("--steps must be 1 or more");
     const auto biggest = *std::max_element(opt_.sizes.begin(), opt_.sizes.end());

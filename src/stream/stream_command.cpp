@@ -39,6 +39,9 @@ struct Shape {
   int inflight = 2, iterations = 4;
 };
 
+// Chunk round trips kept per design for their median (8 bytes each: 800 MB).
+inline constexpr std::uint64_t kMaxKeptChunkLatencies = 100'000'000;
+
 // The figures of one design at one shape over its iterations.
 struct Point {
   std::vector<double> latency, throughput;  // per iteration: seconds, bytes/s
@@ -90,17 +93,27 @@ class StreamCommand : public Command {
     if (static_cast<std::uint64_t>(shape_.inflight) > shape_.chunks) {
       throw UsageError(fmt::format("--inflight {} exceeds --chunks {}", shape_.inflight, shape_.chunks));
     }
-    if (shape_.iterations < 1) throw UsageError("--repetitions/--iterations must be 1 or more");
+    // Every pass keeps its latency and every chunk of it its round trip (for
+    // the median): a count with no bound allocated until the machine ran out.
+    if (shape_.iterations < 1 || shape_.iterations > vocabulary::kMaxKeptRepetitions) {
+      throw UsageError(fmt::format("--repetitions/--iterations must be 1 to {}", vocabulary::kMaxKeptRepetitions));
+    }
     if (shape_.chunks > (1u << 20)) throw UsageError("--chunks is above 1M");
     sweep_.clear();
     const std::uint64_t total = total_bytes();
+    std::uint64_t most_chunks = shape_.chunks;
     if (!sweep_text_.empty()) {
       for (auto s : parse_size_list(sweep_text_)) {
         if (s % 4 || total % s) {
           throw UsageError(fmt::format("sweep chunk {} must be whole words dividing the total {} bytes", s, total));
         }
         sweep_.push_back(s);
+        most_chunks = std::max(most_chunks, total / s);
       }
+    }
+    if (most_chunks * static_cast<std::uint64_t>(shape_.iterations) > kMaxKeptChunkLatencies) {
+      throw UsageError(fmt::format("{} chunks x {} repetitions: at most {} chunk round trips are kept (fewer of either)",
+                                   most_chunks, shape_.iterations, kMaxKeptChunkLatencies));
     }
     require_memory(checked_product(4, total, "the stream buffers"), "the stream buffers");
     designs_.clear();

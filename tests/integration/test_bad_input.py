@@ -89,6 +89,13 @@ def test_no_arguments_is_a_usage_line_on_stderr_and_exit_2(tmp_path):
     # and again (15:20): every random pattern is built up front
     ["beff", "--definition", "hpcc", "--random-patterns", "2147483647"],
     ["beff", "--definition", "hpcc", "--random-patterns", "10001"],
+    # link and stream keep a sample per repetition (and stream every chunk's round trip)
+    ["link", "--backend", "host", "--repetitions", "1000001"],
+    ["link", "latency", "--backend", "host", "--roundtrip-repetitions", "2147483647"],
+    ["stream", "--backend", "host", "--repetitions", "1000001"],
+    ["stream", "--backend", "host", "--chunks", "1048576", "--chunk-elements", "1", "--repetitions", "1000"],
+    ["stream", "--backend", "host", "--chunks", "2", "--chunk-elements", "1048576", "--sizes-bytes", "4",
+     "--repetitions", "100"],
     # a size list given to a mode that has none was not even parsed
     ["mem", "-n", "1K", "--sizes", "bogus"],
     ["mem", "bandwidth", "-n", "1K", "--sizes-elements", "1K"],

@@ -53,7 +53,7 @@ import time
 from datetime import datetime, timezone
 from pathlib import Path
 
-from rounds import Failed, Runner, load_average, positive, rotated, stats
+from rounds import Failed, OneLineParser, Runner, load_average, positive, rotated, stats
 
 # nvbandwidth test case -> the movebench link figure that measures the same copy.
 # nvbandwidth's bidirectional CE figure is the measured stream's own bytes while
@@ -107,15 +107,27 @@ def nvbandwidth_figures(text):
     about = {k: root.get(k) for k in ("version", "Driver Version", "CUDA Runtime Version", "GPU Device list")}
     out = {}
     for case in root.get("testcases", []):
-        if case.get("status") != "Passed":
+        if not isinstance(case, dict) or case.get("status") != "Passed":
             continue
-        cells = [float(c) for row in case.get("bandwidth_matrix", []) for c in row
-                 if re.fullmatch(r"[0-9.eE+-]+", str(c)) and float(c) > 0]
+        rows = [row if isinstance(row, list) else [] for row in case.get("bandwidth_matrix", [])]
+        cells = [v for row in rows for v in map(positive_number, row) if v is not None]
         if len(cells) == 1:
             out[case["name"]] = cells[0]
         elif cells:  # more than one GPU: GPU 0's column is the device movebench used (--device 0)
-            out[case["name"]] = float(case["bandwidth_matrix"][0][0])
+            first = positive_number(rows[0][0]) if rows[0] else None
+            if first is not None:
+                out[case["name"]] = first
     return out, about
+
+
+def positive_number(cell):
+    """A matrix cell as nvbandwidth writes it (a number as a string, or 'N/A'):
+    its value when finite and above 0, else None."""
+    try:
+        value = float(str(cell))
+    except ValueError:
+        return None
+    return value if 0 < value < float("inf") else None
 
 
 def babelstream_figures(text):
@@ -293,6 +305,10 @@ class Comparison:
                 for unit in rotated(units, r):
                     try:
                         self.measure(unit, r)
+                    except (ValueError, KeyError, TypeError, AttributeError, IndexError) as e:
+                        # a tool's output that does not read as its format: that run failed
+                        self.failures.append(f"round {r} {unit}: output does not read ({type(e).__name__}: {e})")
+                        print(f"gpu_compare.py: round {r} {unit}: output does not read: {e}", file=sys.stderr)
                     except Failed as e:
                         self.failures.append(f"round {r} {unit}: {e}")
                         print(f"gpu_compare.py: round {r} {unit}: {e}", file=sys.stderr)
@@ -413,7 +429,7 @@ def markdown(summary):
 
 
 def main():
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+    p = OneLineParser(description=__doc__.split("\n\n")[0],
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--movebench", default="build/release/movebench")
     p.add_argument("--backend", default="cuda", choices=["cuda", "opencl"],

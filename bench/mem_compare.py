@@ -35,7 +35,7 @@ import time
 from datetime import datetime, timezone
 from pathlib import Path
 
-from rounds import Failed, Runner, load_average, positive, rotated, stats
+from rounds import Failed, OneLineParser, Runner, load_average, positive, rotated, stats
 
 KERNELS = ["init", "sum", "copy", "update", "triad", "daxpy", "striad", "sdaxpy"]
 # movebench's table label per kernel (also TheBandwidthBenchmark's, without ':').
@@ -320,7 +320,7 @@ def main():
     def threads(text):
         return [positive(x) for x in text.replace(",", " ").split()]
 
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+    p = OneLineParser(description=__doc__.split("\n\n")[0],
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--movebench", default="build/release/movebench")
     p.add_argument("--memcpy-reference", help="bench/memcpy_reference (default: beside --movebench)")

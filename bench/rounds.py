@@ -15,6 +15,14 @@ class Failed(Exception):
     """One run that failed or printed no figure: recorded, the comparison goes on."""
 
 
+class OneLineParser(argparse.ArgumentParser):
+    """Bad input is one line on stderr and exit status 2 (the project's rule),
+    not argparse's usage block before the error."""
+
+    def error(self, message):
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
 def positive(text):
     """argparse type: a count of 1 or more."""
     if not re.fullmatch(r"[1-9][0-9]*", text):
@@ -52,8 +60,9 @@ class Runner:
         self.commands.write(f"{prefix}{shlex.join(command)}\n")
         self.commands.flush()
         try:
+            # A tool may print bytes that are not UTF-8: kept, replaced, never a traceback.
             p = subprocess.run(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                               text=True, timeout=self.timeout)
+                               text=True, errors="replace", timeout=self.timeout)
         except subprocess.TimeoutExpired as e:
             out = e.stdout or ""
             (self.out / "raw" / name).write_text(out if isinstance(out, str) else out.decode(errors="replace"))

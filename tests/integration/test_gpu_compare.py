@@ -6,10 +6,11 @@ line the job gives them and print a peer's output. BabelStream's is real
 is hand-made in the layout of its JSON writer (json_output.cpp, v0.8), with
 figures chosen so that each goal's outcome is known in advance."""
 import json
-import os
+import signal
 import subprocess
 import sys
 import textwrap
+import time
 
 import pytest
 
@@ -107,9 +108,54 @@ def test_a_peer_run_on_another_array_size_is_refused(tmp_path):
     assert any("BabelStream ran [1048576] elements, not 2097152" in f for f in failures), failures
 
 
+def test_peer_output_that_does_not_read_is_a_failed_run_not_a_traceback(tmp_path):
+    """A peer that prints bytes that are not UTF-8, or JSON of another shape:
+    each such run is recorded as failed and the job goes on to its summary."""
+    garbage = tmp_path / "garbage.bin"
+    garbage.write_bytes(b"\xff\xfe{\"nvbandwidth\": {\"testcases\": [{\"status\": \"Passed\", \"name\": \"x\", "
+                        b"\"bandwidth_matrix\": [[\"e\", \".\", \"N/A\", \"nan\"]]}]}}\n")
+    odd = tmp_path / "odd.json"
+    odd.write_text('{"nvbandwidth": {"testcases": "not a list"}}')
+    for output in (garbage, odd):
+        nvbw = stand_in(tmp_path / "nvbandwidth", output, ["-j"])
+        proc, out = compare(tmp_path, "--nvbandwidth", nvbw, "--rounds", "1")
+        assert proc.returncode == 1 and "Traceback" not in proc.stderr, proc.stderr
+        failures = json.loads((out / "summary.json").read_text())["failures"]
+        assert len(failures) == 1 and "nvbw" in failures[0], failures
+        assert rows(out)["mem copy vs BabelStream Copy"]["movebench"]  # the other runs were made
+
+
+def test_an_interrupted_job_keeps_what_it_measured(tmp_path):
+    """SIGTERM while a peer runs: the runs made so far are summarized, the
+    interruption is recorded, the exit status says not everything ran."""
+    slow = tmp_path / "cuda-stream"
+    slow.write_text(f"#!{sys.executable}\nimport time\ntime.sleep(60)\n")
+    slow.chmod(0o755)
+    out = tmp_path / "out"
+    proc = subprocess.Popen([sys.executable, str(SCRIPT), "--movebench", str(binary_path()), *SMALL,
+                             "--babelstream", str(slow), "--out", str(out)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=REPO)
+    commands = out / "commands.txt"
+    deadline = time.time() + 120
+    # round 0 runs BabelStream last: wait until it has started
+    while time.time() < deadline and not (commands.exists() and "cuda-stream" in commands.read_text()):
+        time.sleep(0.2)
+    time.sleep(0.5)
+    proc.send_signal(signal.SIGTERM)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 1, err
+    summary = json.loads((out / "summary.json").read_text())
+    assert any("interrupted" in f for f in summary["failures"]), summary["failures"]
+    got = {r["figure"]: r for r in summary["rows"]}
+    assert got["mem copy vs BabelStream Copy"]["movebench"]["runs"] == 1
+    assert got["mem copy vs BabelStream Copy"]["peer"] is None
+
+
 @pytest.mark.parametrize("args, message", [
     (["--nvbandwidth", "/no/such/nvbandwidth"], "--nvbandwidth '/no/such/nvbandwidth' is not an executable"),
     (["--link-bytes", "1500K"], "--link-bytes must be whole MiB"),
+    (["--rounds", "0"], "argument --rounds: must be a positive integer, got '0'"),
+    (["--backend", "hip"], "argument --backend: invalid choice: 'hip'"),
 ])
 def test_bad_input_is_one_line_and_exit_2(tmp_path, args, message):
     proc, _ = compare(tmp_path, *args)

@@ -53,7 +53,7 @@ import time
 from datetime import datetime, timezone
 from pathlib import Path
 
-from rounds import Failed, OneLineParser, Runner, load_average, positive, rotated, stats
+from rounds import Failed, OneLineParser, Runner, run_job, load_average, positive, rotated, stats
 
 # nvbandwidth test case -> the movebench link figure that measures the same copy.
 # nvbandwidth's bidirectional CE figure is the measured stream's own bytes while
@@ -462,7 +462,7 @@ def main():
             print(f"gpu_compare.py: --{opt} '{path}' is not an executable", file=sys.stderr)
             return 2
     signal.signal(signal.SIGTERM, signal.default_int_handler)
-    return Comparison(a).go()
+    return run_job(Comparison, a, "gpu_compare.py")
 
 
 if __name__ == "__main__":

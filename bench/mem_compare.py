@@ -35,7 +35,7 @@ import time
 from datetime import datetime, timezone
 from pathlib import Path
 
-from rounds import Failed, OneLineParser, Runner, load_average, positive, rotated, stats
+from rounds import Failed, OneLineParser, Runner, run_job, load_average, positive, rotated, stats
 
 KERNELS = ["init", "sum", "copy", "update", "triad", "daxpy", "striad", "sdaxpy"]
 # movebench's table label per kernel (also TheBandwidthBenchmark's, without ':').
@@ -355,7 +355,7 @@ def main():
         print("mem_compare.py: --threads needs at least one thread count", file=sys.stderr)
         return 2
     signal.signal(signal.SIGTERM, signal.default_int_handler)
-    return Comparison(a).go()
+    return run_job(Comparison, a, "mem_compare.py")
 
 
 if __name__ == "__main__":

@@ -8,6 +8,7 @@ import re
 import shlex
 import statistics
 import subprocess
+import sys
 from pathlib import Path
 
 
@@ -21,6 +22,22 @@ class OneLineParser(argparse.ArgumentParser):
 
     def error(self, message):
         self.exit(2, f"{self.prog}: error: {message}\n")
+
+
+def run_job(job, args, prog):
+    """Makes the output folder (one that cannot be made is bad input: one
+    line, exit 2) and runs the job; a write that fails on the way is one
+    line and exit 1, not a traceback."""
+    try:
+        Path(args.out).mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        print(f"{prog}: error: --out '{args.out}': {e.strerror}", file=sys.stderr)
+        return 2
+    try:
+        return job(args).go()
+    except OSError as e:
+        print(f"{prog}: error: writing the results in {args.out}: {e}", file=sys.stderr)
+        return 1
 
 
 def positive(text):

@@ -156,6 +156,7 @@ def test_an_interrupted_job_keeps_what_it_measured(tmp_path):
     (["--link-bytes", "1500K"], "--link-bytes must be whole MiB"),
     (["--rounds", "0"], "argument --rounds: must be a positive integer, got '0'"),
     (["--backend", "hip"], "argument --backend: invalid choice: 'hip'"),
+    (["--out", "/proc/no-such-folder"], "--out '/proc/no-such-folder': No such file or directory"),
 ])
 def test_bad_input_is_one_line_and_exit_2(tmp_path, args, message):
     proc, _ = compare(tmp_path, *args)

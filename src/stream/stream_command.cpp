@@ -111,7 +111,7 @@ class StreamCommand : public Command {
         most_chunks = std::max(most_chunks, total / s);
       }
     }
-    if (most_chunks * static_cast<std::uint64_t>(shape_.iterations) > kMaxKeptChunkLatencies) {
+    if (most_chunks > kMaxKeptChunkLatencies / static_cast<std::uint64_t>(shape_.iterations)) {  // no overflow
       throw UsageError(fmt::format("{} chunks x {} repetitions: at most {} chunk round trips are kept (fewer of either)",
                                    most_chunks, shape_.iterations, kMaxKeptChunkLatencies));
     }

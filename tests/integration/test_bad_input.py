@@ -96,6 +96,9 @@ def test_no_arguments_is_a_usage_line_on_stderr_and_exit_2(tmp_path):
     ["stream", "--backend", "host", "--chunks", "1048576", "--chunk-elements", "1", "--repetitions", "1000"],
     ["stream", "--backend", "host", "--chunks", "2", "--chunk-elements", "1048576", "--sizes-bytes", "4",
      "--repetitions", "100"],
+    # 2^45 chunks x 2^19 repetitions: the product wraps to 0 in 64 bits
+    ["stream", "--backend", "host", "--chunks", "1048576", "--chunk-elements", "33554432", "--sizes-bytes", "4",
+     "--repetitions", "524288"],
     # a size list given to a mode that has none was not even parsed
     ["mem", "-n", "1K", "--sizes", "bogus"],
     ["mem", "bandwidth", "-n", "1K", "--sizes-elements", "1K"],

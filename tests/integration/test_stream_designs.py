@@ -87,3 +87,11 @@ def test_interrupted_stream_keeps_what_it_measured(tmp_path, backend):
     assert code == 130
     assert_kept_after_interrupt(load(out))
     assert "PASSED" in stdout
+
+
+def test_kept_chunk_round_trips_are_bounded_without_wrapping():
+    # 2^45 chunks (the sweep's 4-byte chunks of 2^47 bytes) x 2^19 repetitions is 2^64:
+    # a product would wrap to 0; the bound is checked by division.
+    proc = run("stream", "--backend", "host", "--chunks", "1048576", "--chunk-elements", "33554432",
+               "--sizes-bytes", "4", "--repetitions", "524288", check=2)
+    assert "35184372088832 chunks x 524288 repetitions: at most 100000000 chunk round trips" in proc.stderr

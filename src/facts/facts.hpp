@@ -1,0 +1,77 @@
+// What movebench knows of a machine, and the theoretical peak of each path
+// data moves on (docs/facts.md): CPU, DRAM, PCIe links, NICs, memory tiers
+// and the settings that change the figures. Read from the machine itself
+// (hwloc, /proc, sysfs, the SMBIOS table) or from another machine's saved
+// outputs (`dmidecode`, `lspci -vv`), so an admin can check a node from its
+// files and the tests can use real ones.
+//
+// Every part is a JSON object of the result document's `facts` (schema 3).
+// A fact that cannot be read is never guessed: its object says
+// "status": "unknown" and "why" (e.g. "SMBIOS table not readable: run as
+// root or give --dmidecode FILE"). Every figure names its "source".
+// Peaks are bytes per second per direction (decimal), like every bandwidth
+// movebench records before scaling.
+#pragma once
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace movebench::facts {
+
+// Where the facts come from. Every root is a parameter so the tests can point
+// at committed real outputs and at a made-up sysfs tree.
+struct Sources {
+  std::string dmidecode_file;  // text of `dmidecode`, `dmidecode -t memory` or `-t 17`; empty: this machine
+  std::string lspci_file;      // text of `lspci -vv` (as root); empty: this machine's sysfs
+  std::string sysfs_root = "/sys";
+  std::string proc_root = "/proc";
+};
+
+// A malformed, truncated, binary, empty or hostile --dmidecode/--lspci file is
+// a UsageError (core/errors.hpp): one line, exit 2.
+
+// {"model", "vendor", "family", "model_number", "sockets", "cores",
+//  "threads_per_core", "numa_nodes", "caches": [...], "source"}
+nlohmann::json cpu_facts(const Sources& sources);
+
+// {"status": "known"|"unknown", "why", "source",
+//  "dimms": [{"locator", "bank_locator", "socket", "channel", "slot", "type",
+//             "size_bytes", "rated_mts", "configured_mts", "data_width_bits",
+//             "manufacturer", "part_number"}],
+//  "empty_slots": [{"locator", "bank_locator", "socket", "channel"}],
+//  "channels_per_socket", "channels_source" (the CPU table's row and its source),
+//  "sockets": [{"socket", "channels_total", "channels_populated",
+//               "dimms_per_channel", "configured_mts", "peak_bytes_per_second",
+//               "numa_nodes"}],
+//  "peak_bytes_per_second" (all sockets), "peak_formula",
+//  "faults": [{"kind": "empty_channels"|"clocked_down"|"mixed_speeds"|
+//              "dimms_per_channel"|"unknown_cpu"..., "text"}]}
+nlohmann::json dram_facts(const Sources& sources, const nlohmann::json& cpu);
+
+// [{"bus_id", "kind": "gpu"|"accelerator"|"nic"|..., "name", "numa_node",
+//   "speed_gts", "width", "max_speed_gts", "max_width", "gen", "max_gen",
+//   "encoding": "8b/10b"|"128b/130b"|"flit",
+//   "peak_bytes_per_second", "max_peak_bytes_per_second",
+//   "degraded": bool, "why", "source": "sysfs"|"lspci -vv FILE"}]
+nlohmann::json pcie_facts(const Sources& sources);
+
+// [{"name", "kind": "ethernet"|"infiniband", "port", "rate_bits_per_second",
+//   "peak_bytes_per_second", "bus_id", "source"}]
+nlohmann::json nic_facts(const Sources& sources);
+
+// hwloc's memory attributes (HMAT) per initiator and target where the
+// firmware gives them: [{"target", "kind": "dram"|"hbm"|"cxl"|"far",
+//   "initiator", "bandwidth_bytes_per_second", "latency_ns", "source"}],
+// or {"status": "unknown", "why"}.
+nlohmann::json memory_tier_facts(const Sources& sources);
+
+// {"thp": {"value", "warning"}, "governor", "boost", "smt",
+//  "numa_balancing", "memlock_bytes", "iommu", "virtualization",
+//  "cgroup_cpu", "cgroup_memory", ...}: each {"value", "source"} and, where
+// it lowers the figures, "warning" (one line, printed once per run).
+nlohmann::json setting_facts(const Sources& sources);
+
+// All of the above: {"cpu", "dram", "pcie", "nics", "memory_tiers",
+// "settings", "warnings": [...]}.
+nlohmann::json collect(const Sources& sources);
+
+}  // namespace movebench::facts

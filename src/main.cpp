@@ -1,4 +1,4 @@
-// movebench: the table of subcommands and the common front door.
+// movebench: the common front door (the table of subcommands is commands.cpp).
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
@@ -7,30 +7,15 @@
 #include <optional>
 
 #include "build_info.hpp"
-#include "core/command.hpp"
+#include "commands.hpp"
 #include "core/errors.hpp"
 #include "core/interrupt.hpp"
 #include "core/launcher.hpp"
 #include "core/vocabulary.hpp"
-#include "link/link_command.hpp"
-#include "stream/stream_command.hpp"
-#include "mem/mem_command.hpp"
-#include "net/net_commands.hpp"
 #include "report/report_tool.hpp"
 #include "suite/run_command.hpp"
 
 namespace movebench {
-
-std::vector<std::unique_ptr<Command>> make_commands() {
-  std::vector<std::unique_ptr<Command>> commands;
-  commands.push_back(make_mem_command());
-  commands.push_back(make_beff_command());
-  commands.push_back(make_coll_command());
-  commands.push_back(make_p2p_command());
-  commands.push_back(make_link_command());
-  commands.push_back(make_stream_command());
-  return commands;
-}
 
 namespace {
 
@@ -83,6 +68,48 @@ int run_command(Command& command, const OutputOptions& output, const std::vector
   return final_code != kExitOk ? final_code : code;
 }
 
+// A subcommand and the CLI11 app it was parsed into.
+struct Entry {
+  Command* command;
+  CLI::App* app;
+};
+
+// "--flag=" too: CLI11 runs no validator on a flag, and takes an empty
+// value as given. The exit code when an argument is refused, else nullopt.
+std::optional<int> refuse_empty_and_help_values(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--") break;
+    const bool empty_value = arg.size() > 3 && arg.rfind("--", 0) == 0 && arg.back() == '=';
+    // "--help=maybe": CLI11 printed the help and exited 0.
+    const bool help_value = arg.rfind("--help=", 0) == 0 || arg.rfind("-h=", 0) == 0;
+    if (empty_value || help_value) {
+      const bool named = argc > 1 && argv[1][0] != '-';
+      if (launcher_rank() > 0) return kExitUsage;  // every rank sees it; rank 0 says it
+      return usage_error(named ? fmt::format("movebench {}", argv[1]) : "movebench",
+                         empty_value ? fmt::format("{}: empty value", arg.substr(0, arg.size() - 1))
+                                     : fmt::format("{}: --help takes no value", arg));
+    }
+  }
+  return std::nullopt;
+}
+
+int print_cases(const std::vector<std::unique_ptr<Command>>& commands) {
+  for (auto& c : commands) {
+    for (const auto& name : c->cases()) std::printf("%s\n", name.c_str());
+  }
+  return kExitOk;
+}
+
+// No command: one usage line on stderr (it is an error), exit code 2.
+int no_command(const std::vector<Entry>& entries) {
+  std::string names;
+  for (const auto& [command, sub] : entries) names += (names.empty() ? "" : ", ") + command->name();
+  std::fprintf(stderr, "usage: movebench COMMAND [OPTIONS] (commands: %s, report; see movebench --help)\n",
+               names.c_str());
+  return kExitUsage;
+}
+
 }  // namespace
 }  // namespace movebench
 
@@ -99,13 +126,9 @@ int main(int argc, char** argv) {
   app.add_flag("--list", list, "Print the dotted names of every case this build can run");
 
   auto commands = make_commands();
-  auto run = make_run_command(commands);
+  auto run = make_run_command(make_commands);
   OutputOptions output;
   output.write_file = launcher_rank() <= 0;  // under mpirun/srun, rank 0 alone writes --json
-  struct Entry {
-    Command* command;
-    CLI::App* app;
-  };
   std::vector<Entry> entries;
   auto add = [&](Command& command) {
     CLI::App* sub = app.add_subcommand(command.name(), command.summary());
@@ -127,22 +150,7 @@ int main(int argc, char** argv) {
   // After the subcommands, which would inherit it.
   app.footer("Reports from result files (tables, comparisons, plots, HTML): movebench report --help");
 
-  // "--flag=" too: CLI11 runs no validator on a flag, and takes an empty
-  // value as given.
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    if (arg == "--") break;
-    const bool empty_value = arg.size() > 3 && arg.rfind("--", 0) == 0 && arg.back() == '=';
-    // "--help=maybe": CLI11 printed the help and exited 0.
-    const bool help_value = arg.rfind("--help=", 0) == 0 || arg.rfind("-h=", 0) == 0;
-    if (empty_value || help_value) {
-      const bool named = argc > 1 && argv[1][0] != '-';
-      if (launcher_rank() > 0) return kExitUsage;  // every rank sees it; rank 0 says it
-      return usage_error(named ? fmt::format("movebench {}", argv[1]) : "movebench",
-                         empty_value ? fmt::format("{}: empty value", arg.substr(0, arg.size() - 1))
-                                     : fmt::format("{}: --help takes no value", arg));
-    }
-  }
+  if (auto refused = refuse_empty_and_help_values(argc, argv)) return *refused;
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -152,19 +160,9 @@ int main(int argc, char** argv) {
     return usage_error(subs.empty() ? "movebench" : "movebench " + subs.front()->get_name(), e.what());
   }
 
-  if (list) {
-    for (auto& c : commands) {
-      for (const auto& name : c->cases()) std::printf("%s\n", name.c_str());
-    }
-    return kExitOk;
-  }
+  if (list) return print_cases(commands);
   for (auto& [command, sub] : entries) {
     if (sub->parsed()) return run_command(*command, output, command_line);
   }
-  // No command: one usage line on stderr (it is an error), exit code 2.
-  std::string names;
-  for (auto& [command, sub] : entries) names += (names.empty() ? "" : ", ") + command->name();
-  std::fprintf(stderr, "usage: movebench COMMAND [OPTIONS] (commands: %s, report; see movebench --help)\n",
-               names.c_str());
-  return kExitUsage;
+  return no_command(entries);
 }

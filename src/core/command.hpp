@@ -1,6 +1,6 @@
 // A subcommand: declares its options, checks them, runs, fills a Report.
 // Adding a benchmark means one folder with a Command and one line in the
-// table in main.cpp.
+// table in src/commands.cpp.
 #pragma once
 #include <CLI/CLI.hpp>
 #include <memory>
@@ -46,8 +46,5 @@ class Command {
   // (core/summary.hpp's SummaryLine).
   virtual std::string suite_summary(const Report& report) const = 0;
 };
-
-// The table of subcommands (main.cpp).
-std::vector<std::unique_ptr<Command>> make_commands();
 
 }  // namespace movebench

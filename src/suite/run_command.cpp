@@ -19,8 +19,8 @@ namespace {
 
 // A command as the user gets it (nothing left from an earlier run of the
 // suite), from the table of subcommands.
-std::unique_ptr<Command> fresh_command(const std::string& name) {
-  for (auto& c : make_commands()) {
+std::unique_ptr<Command> fresh_command(CommandTable table, const std::string& name) {
+  for (auto& c : table()) {
     if (c->name() == name) return std::move(c);
   }
   throw std::logic_error("no command " + name);
@@ -28,7 +28,7 @@ std::unique_ptr<Command> fresh_command(const std::string& name) {
 
 class RunCommand : public Command {
  public:
-  explicit RunCommand(const std::vector<std::unique_ptr<Command>>& commands) : commands_(commands) {}
+  explicit RunCommand(CommandTable table) : table_(table), commands_(table()) {}
   std::string name() const override { return "run"; }
   std::string summary() const override {
     return "The default suite: every benchmark this machine can run, with bounded settings (seconds to a minute)";
@@ -80,7 +80,7 @@ class RunCommand : public Command {
       for (const auto& args : c->suite_runs(why)) {
         if (interrupted()) break;
         std::string run_why;
-        if (fresh_command(c->name())->run_in_suite(report, args, run_why)) {
+        if (fresh_command(table_, c->name())->run_in_suite(report, args, run_why)) {
           ++ran;
         } else {
           failed = run_why;
@@ -118,15 +118,16 @@ class RunCommand : public Command {
     }
   }
 
-  const std::vector<std::unique_ptr<Command>>& commands_;
+  CommandTable table_;
+  std::vector<std::unique_ptr<Command>> commands_;  // for names and suite_runs; runs use fresh copies
   bool dry_run_ = false;
   std::vector<std::string> only_text_, only_;
 };
 
 }  // namespace
 
-std::unique_ptr<Command> make_run_command(const std::vector<std::unique_ptr<Command>>& commands) {
-  return std::make_unique<RunCommand>(commands);
+std::unique_ptr<Command> make_run_command(CommandTable table) {
+  return std::make_unique<RunCommand>(table);
 }
 
 }  // namespace movebench

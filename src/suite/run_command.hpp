@@ -5,7 +5,10 @@
 #include "core/command.hpp"
 
 namespace movebench {
+// The table of benchmark commands, as a function that makes fresh copies
+// (src/commands.cpp's make_commands): given from above, not called up to.
+using CommandTable = std::vector<std::unique_ptr<Command>> (*)();
 // `movebench run`: every benchmark this build and machine can do, with
 // bounded defaults, one summary and one result file.
-std::unique_ptr<Command> make_run_command(const std::vector<std::unique_ptr<Command>>& commands);
+std::unique_ptr<Command> make_run_command(CommandTable table);
 }

@@ -1,0 +1,22 @@
+#include "commands.hpp"
+
+#include "link/link_command.hpp"
+#include "mem/mem_command.hpp"
+#include "net/net_commands.hpp"
+#include "stream/stream_command.hpp"
+
+namespace movebench {
+
+// Adding a benchmark: one folder with a Command, and one line here.
+std::vector<std::unique_ptr<Command>> make_commands() {
+  std::vector<std::unique_ptr<Command>> commands;
+  commands.push_back(make_mem_command());
+  commands.push_back(make_beff_command());
+  commands.push_back(make_coll_command());
+  commands.push_back(make_p2p_command());
+  commands.push_back(make_link_command());
+  commands.push_back(make_stream_command());
+  return commands;
+}
+
+}  // namespace movebench

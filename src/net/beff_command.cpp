@@ -12,6 +12,7 @@
 #include "core/summary.hpp"
 #include "core/vocabulary.hpp"
 #include "net/beff.hpp"
+#include "core/repetitions.hpp"
 #include "net/beff_logic.hpp"
 #include "net/mpi_command.hpp"
 #include "net/net_commands.hpp"
@@ -20,6 +21,11 @@ namespace movebench {
 namespace {
 
 using namespace net;
+
+// Both definitions keep every repetition's figure: bounded as kept samples
+// are. -n is HPCC FPGA's own spelling, recorded under the same key.
+constexpr Repetitions kRepetitions{"--repetitions", "repetitions"};
+constexpr Repetitions kFpgaRepetitions{"-n", "repetitions"};
 
 class BeffCommand : public MpiCommand {
  public:
@@ -103,15 +109,11 @@ class BeffCommand : public MpiCommand {
     if (fpga_.min_ll > fpga_.max_ll) throw UsageError("-l is above -u");
     if (fpga_.min_ll < 1) throw UsageError("-l must be 1 or more");
     if (repetitions_option_->count() > 0) {
-      if (repetitions_ < 1 || repetitions_ > vocabulary::kMaxKeptRepetitions) {
-        throw UsageError(fmt::format("--repetitions must be 1 to {}", vocabulary::kMaxKeptRepetitions));
-      }
+      kRepetitions.check(repetitions_);
       hpcc_.repetitions = repetitions_;
       if (fpga_repetitions_option_->count() == 0) fpga_.repetitions = repetitions_;
     }
-    if (fpga_.repetitions < 1 || fpga_.repetitions > vocabulary::kMaxKeptRepetitions) {
-      throw UsageError(fmt::format("-n must be 1 to {}", vocabulary::kMaxKeptRepetitions));
-    }
+    kFpgaRepetitions.check(fpga_.repetitions);
     if (fpga_.decrease < 1) throw UsageError("-d must be 1 or more");
     if (!lmax_text_.empty()) hpcc_.lmax = parse_size(lmax_text_);
     if (hpcc_.lmax > (1ull << 30)) throw UsageError("--max-size above 1G: MPI counts are ints");
@@ -182,11 +184,11 @@ class BeffCommand : public MpiCommand {
     s["validation"] = skip_validation_ ? "none" : check_every_ ? "every iteration (untimed pass)" : "once per size (untimed exchange)";
     s["fpga"] = {{"max_loop_length", fpga_.max_ll}, {"min_loop_length", fpga_.min_ll},
                  {"min_message_size_log2", fpga_.min_exp}, {"max_message_size_log2", fpga_.max_exp},
-                 {"loop_length_offset", fpga_.offset}, {"loop_length_decrease", fpga_.decrease},
-                 {"repetitions", fpga_.repetitions}};
+                 {"loop_length_offset", fpga_.offset}, {"loop_length_decrease", fpga_.decrease}};
+    kFpgaRepetitions.record(s["fpga"], fpga_.repetitions);
     s["hpcc"] = {{"lmax_bytes", hpcc_.lmax}, {"random_patterns", hpcc_.random_patterns},
-                 {"max_loop_length", hpcc_.max_ll}, {"target_time_s", hpcc_.target_s},
-                 {"repetitions", hpcc_.repetitions}, {"seed", hpcc_.seed}};
+                 {"max_loop_length", hpcc_.max_ll}, {"target_time_s", hpcc_.target_s}, {"seed", hpcc_.seed}};
+    kRepetitions.record(s["hpcc"], hpcc_.repetitions);
     s["step_timeout_s"] = step_timeout_;
   }
 

@@ -7,6 +7,7 @@
 
 #include "core/buffer.hpp"
 #include "core/errors.hpp"
+#include "core/repetitions.hpp"
 #include "core/sizes.hpp"
 #include "core/summary.hpp"
 #include "core/vocabulary.hpp"
@@ -19,6 +20,10 @@ namespace movebench {
 namespace {
 
 using namespace net;
+
+// 0 (not given) is OSU's own count per size; a given -i is 1 or more. A
+// timed loop that keeps no sample per iteration: no upper bound.
+constexpr Repetitions kIterations{"-i", "iterations", Repetitions::kUnbounded};
 
 struct TestInfo {
   P2pTest test;
@@ -91,7 +96,7 @@ class P2pCommand : public MpiCommand {
     if (sizes_.empty()) throw UsageError("no message sizes");
     if (*std::max_element(sizes_.begin(), sizes_.end()) > (1ull << 30)) throw UsageError("sizes above 1G: MPI counts are ints");
     pair_ = parse_pair(ranks_text_);
-    if (iters_ < 0 || warmup_ < -1 || window_ < 1) throw UsageError("iterations, warm-up and window must be positive");
+    if (warmup_ < -1 || window_ < 1) throw UsageError("warm-up and window must be positive");
     // One request pair per message in flight (OSU sizes its request arrays by
     // MAX_REQ_NUM, 1000); 2^31 - 1 once ended in std::bad_alloc.
     if (window_ > kMaxWindow) throw UsageError(fmt::format("invalid --window '{}': at most {}", window_, kMaxWindow));
@@ -105,7 +110,7 @@ class P2pCommand : public MpiCommand {
       throw UsageError(fmt::format("invalid -x '{}': 0 or more untimed iterations", warmup_));
     }
     // 0 stands for OSU's default only when -i is not given: -i 0 would time nothing.
-    if (iters_option_->count() > 0 && iters_ < 1) throw UsageError("invalid -i '0': 1 or more timed iterations");
+    if (iters_option_->count() > 0) kIterations.check(iters_);
   }
 
   std::vector<std::vector<std::string>> suite_runs(std::string&) const override {
@@ -189,7 +194,8 @@ class P2pCommand : public MpiCommand {
     s["tests"] = names;
     s["sizes"] = sizes_;
     s["ranks"] = {pair_.a, pair_.b};
-    s["iterations"] = iters_ > 0 ? nlohmann::json(iters_) : nlohmann::json("OSU defaults: latency 10000 (1000 above 8 KiB), bw 100 (20)");
+    kIterations.record(s, iters_ > 0 ? nlohmann::json(iters_)
+                                     : nlohmann::json("OSU defaults: latency 10000 (1000 above 8 KiB), bw 100 (20)"));
     s["warmup"] = warmup_ >= 0 ? nlohmann::json(warmup_) : nlohmann::json("OSU defaults");
     s["window"] = window_;
     s["validation"] = skip_validation_ ? "none" : check_every_ ? "every iteration (untimed pass)" : "once per size (untimed round)";

@@ -11,6 +11,7 @@
 #include "core/buffer.hpp"
 #include "core/errors.hpp"
 #include "core/interrupt.hpp"
+#include "core/repetitions.hpp"
 #include "core/sizes.hpp"
 #include "core/summary.hpp"
 #include "core/vocabulary.hpp"
@@ -28,6 +29,10 @@ using namespace stream;
 using device::CommonOptions;
 using device::fill_pattern;
 using device::first_stream_mismatch;
+
+// Every pass keeps its latency and every chunk of it its round trip: bounded
+// as kept samples are; recorded under simple-host-streaming's name.
+constexpr Repetitions kPasses{"--repetitions (--iterations)", "iterations"};
 
 // offload moves one chunk whatever the size: no chunk-size curve (and no
 // chunks in flight).
@@ -95,9 +100,7 @@ class StreamCommand : public Command {
     }
     // Every pass keeps its latency and every chunk of it its round trip (for
     // the median): a count with no bound allocated until the machine ran out.
-    if (shape_.iterations < 1 || shape_.iterations > vocabulary::kMaxKeptRepetitions) {
-      throw UsageError(fmt::format("--repetitions/--iterations must be 1 to {}", vocabulary::kMaxKeptRepetitions));
-    }
+    kPasses.check(shape_.iterations);
     if (shape_.chunks > (1u << 20)) throw UsageError("--chunks is above 1M");
     sweep_.clear();
     const std::uint64_t total = total_bytes();
@@ -337,7 +340,7 @@ class StreamCommand : public Command {
     s["chunks"] = shape.chunks;
     s["chunk_count"] = shape.chunk_count;
     s["inflight"] = shape.inflight;
-    s["iterations"] = shape.iterations;
+    kPasses.record(s, shape.iterations);
     s["designs"] = nlohmann::json::array();
     for (const Design* d : designs) s["designs"].push_back(d->name);
     s["sweep"] = sweep;

@@ -58,7 +58,7 @@ def test_corrupted_output_fails(tmp_path, backend):
     # CUDA does not have the design at all (nor lists it in --list).
     (["--backend", "host", "--designs", "graph"], ("has no 'graph' design", "unknown design 'graph'")),
     (["--chunks", "4", "--chunk-count", "256", "--sweep", "3K"], "must be whole words dividing"),
-    (["--iterations", "0"], "--repetitions/--iterations must be 1 to 1000000"),
+    (["--iterations", "0"], "invalid --repetitions (--iterations) '0': 1 to 1000000"),
 ])
 def test_bad_input_is_exit_2(args, message):
     proc = run("stream", *args, check=2)

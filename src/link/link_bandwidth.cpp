@@ -209,7 +209,7 @@ std::vector<Series> measure_size(Device& device, const Combo& c, std::uint64_t b
   std::vector<Lane> lanes;
   if (c.dir != Direction::kWrite) lanes.emplace_back(device, Direction::kRead, c.kind, bytes, o.batch);
   if (c.dir != Direction::kRead) lanes.emplace_back(device, Direction::kWrite, c.kind, bytes, o.batch);
-  const std::string base = path_name(c.path) + "." + direction_name(c.dir);
+  const std::string base(bandwidth_case(c.dir, c.path).name);
   std::vector<Series> series;
   for (auto& lane : lanes) {
     const std::string name = c.dir == Direction::kDuplex ? base + "." + direction_name(lane.dir) : base;
@@ -278,11 +278,6 @@ void run_combo(Device& device, const Combo& c, const LinkOptions& o, Report& rep
 }
 
 }  // namespace
-
-std::string direction_name(Direction d) {
-  return d == Direction::kRead ? "read" : d == Direction::kWrite ? "write" : "duplex";
-}
-std::string path_name(Path p) { return p == Path::kCopy ? "copy" : "kernel"; }
 
 void run_link_bandwidth(Device& device, const LinkOptions& o, Report& report) {
   bool corrupt = o.common.corrupt_for_test;

@@ -9,6 +9,7 @@
 #include "core/report.hpp"
 #include "device/device.hpp"
 #include "device/options.hpp"
+#include "link/link_cases.hpp"
 
 namespace movebench::link {
 
@@ -22,9 +23,6 @@ using device::MemKind;
 using device::Probe;
 using device::Queue;
 using device::Timed;
-
-enum class Direction { kRead, kWrite, kDuplex };  // read = host to device
-enum class Path { kCopy, kKernel };
 
 struct LinkOptions {
   CommonOptions common;
@@ -41,9 +39,6 @@ struct LinkOptions {
   std::vector<std::uint64_t> roundtrip_sizes{4, 64, 4096};
   int roundtrips = 100;
 };
-
-std::string direction_name(Direction d);
-std::string path_name(Path p);
 
 // Every measurement of the options; records go to `report`.
 void run_link(Device& device, const LinkOptions& o, Report& report);

@@ -8,6 +8,7 @@
 #include "core/buffer.hpp"
 #include "core/errors.hpp"
 #include "core/mode_options.hpp"
+#include "core/repetitions.hpp"
 #include "core/sizes.hpp"
 #include "core/summary.hpp"
 #include "core/vocabulary.hpp"
@@ -21,19 +22,10 @@ using namespace link;
 
 // Transfers queued behind one gate: far more than any queue overlaps.
 constexpr int kMostBatch = 4096;
-
-Direction parse_direction(std::string_view s) {
-  if (s == "read") return Direction::kRead;
-  if (s == "write") return Direction::kWrite;
-  if (s == "duplex") return Direction::kDuplex;
-  throw UsageError(fmt::format("unknown direction '{}': read, write or duplex", s));
-}
-
-Path parse_path(std::string_view s) {
-  if (s == "copy") return Path::kCopy;
-  if (s == "kernel") return Path::kKernel;
-  throw UsageError(fmt::format("unknown path '{}': copy or kernel", s));
-}
+// Every test and every round trip keeps its time as a sample: counts are
+// bounded as every command's kept repetitions are.
+constexpr Repetitions kTests{"--repetitions (-c, --count)", "count"};
+constexpr Repetitions kRoundtrips{"--roundtrip-repetitions (--roundtrips)", "roundtrips"};
 
 class LinkCommand : public Command {
  public:
@@ -43,11 +35,7 @@ class LinkCommand : public Command {
   }
   std::vector<std::string> cases() const override {
     std::vector<std::string> out;
-    for (auto p : {"copy", "kernel"}) {
-      for (auto d : {"read", "write", "duplex"}) out.push_back(fmt::format("link.{}.{}", p, d));
-    }
-    out.insert(out.end(), {"link.latency.first_word", "link.latency.chase", "link.latency.write_first_word",
-                           "link.latency.write_burst", "link.roundtrip"});
+    for (const auto& c : link_cases()) out.push_back(list_name(c));
     return out;
   }
 
@@ -162,19 +150,11 @@ class LinkCommand : public Command {
     if (opt_.write_bytes < 4 || opt_.write_bytes % 4 || opt_.write_bytes > (1ull << 30)) {
       throw UsageError("--write-bytes must be whole 32-bit words, from 4 bytes to 1 GiB");
     }
-    // Every test and every round trip keeps its time as a sample: counts are
-    // bounded as every command's kept repetitions are.
-    if (opt_.count < 1 || opt_.count > vocabulary::kMaxKeptRepetitions) {
-      throw UsageError(fmt::format("invalid --repetitions (-c, --count) '{}': 1 to {}", opt_.count,
-                                   vocabulary::kMaxKeptRepetitions));
-    }
+    kTests.check(opt_.count);
     if (opt_.batch < 1 || opt_.batch > kMostBatch) {
       throw UsageError(fmt::format("invalid --batch '{}': 1 to {}", opt_.batch, kMostBatch));
     }
-    if (opt_.roundtrips < 1 || opt_.roundtrips > vocabulary::kMaxKeptRepetitions) {
-      throw UsageError(fmt::format("invalid --roundtrip-repetitions (--roundtrips) '{}': 1 to {}", opt_.roundtrips,
-                                   vocabulary::kMaxKeptRepetitions));
-    }
+    kRoundtrips.check(opt_.roundtrips);
     if (opt_.steps < 1) throw UsageError("--steps must be 1 or more");
     const auto biggest = *std::max_element(opt_.sizes.begin(), opt_.sizes.end());
     // Duplex, the most: each lane a source, one destination per transfer of
@@ -205,13 +185,13 @@ class LinkCommand : public Command {
     for (auto k : opt_.kinds.empty() ? device.host_kinds() : opt_.kinds) kinds.emplace_back(kind_name(k));
     s["host_memory"] = kinds;
     s["sizes"] = opt_.sizes;
-    s["count"] = opt_.count;
+    kTests.record(s, opt_.count);
     s["batch"] = opt_.batch;
     s["ring_bytes"] = opt_.ring_bytes;
     s["steps"] = opt_.steps;
     s["write_bytes"] = opt_.write_bytes;
     s["roundtrip_sizes"] = opt_.roundtrip_sizes;
-    s["roundtrips"] = opt_.roundtrips;
+    kRoundtrips.record(s, opt_.roundtrips);
     s["timeout_s"] = opt_.common.timeout_s;
   }
 

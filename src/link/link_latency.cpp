@@ -117,8 +117,10 @@ void run_chase(Device& device, const LinkOptions& o, Report& report) {
   const std::size_t samples = one.size();
   const double first = std::max(0.0, summarize(one).median - empty) * 1e9;
   const double per = std::max(0.0, summarize(many).median - empty) / static_cast<double>(o.steps) * 1e9;
-  add_latency(report, "latency.first_word", 4, params, std::move(one), empty, 1);
-  add_latency(report, "latency.chase", o.ring_bytes, params, std::move(many), empty, static_cast<double>(o.steps));
+  const auto rows = cases_of(Routine::kChase);  // first word, then per load
+  add_latency(report, std::string(rows[0]->name), 4, params, std::move(one), empty, 1);
+  add_latency(report, std::string(rows[1]->name), o.ring_bytes, params, std::move(many), empty,
+              static_cast<double>(o.steps));
   std::printf("\n== link latency from the device through %s host memory (%s, T(n) - T(0)) ==\n",
               std::string(kind_name(kind)).c_str(), clock.c_str());
   if (first > 0) {
@@ -136,8 +138,8 @@ void run_chase(Device& device, const LinkOptions& o, Report& report) {
     std::printf("%llu dependent words:  below the resolution of the %s (T(n) - T(0) <= 0 over %zu samples)\n",
                 static_cast<unsigned long long>(o.steps), clock.c_str(), samples);
   }
-  if (first > 0) report.set_result(Figure::latency("link.latency.first_word", first * 1e-9, Stat::kMedian));
-  if (per > 0) report.set_result(Figure::latency("link.latency.chase", per * 1e-9, Stat::kMedian));
+  if (first > 0) report.set_result(Figure::latency(list_name(*rows[0]), first * 1e-9, Stat::kMedian));
+  if (per > 0) report.set_result(Figure::latency(list_name(*rows[1]), per * 1e-9, Stat::kMedian));
 }
 
 // `count` write probes of n words: the host clears the words before each
@@ -177,8 +179,9 @@ void run_write(Device& device, const LinkOptions& o, Report& report) {
                                  {"clock", clock}, {"empty_probe_s", empty}};
   const std::size_t samples = one.size();
   const double first = (summarize(one).median - empty) * 1e9, all = (summarize(burst).median - empty) * 1e9;
-  add_latency(report, "latency.write_first_word", 4, params, std::move(one), empty, 1);
-  add_latency(report, "latency.write_burst", o.write_bytes, params, std::move(burst), empty, 1);
+  const auto rows = cases_of(Routine::kWrite);  // first word, then the burst
+  add_latency(report, std::string(rows[0]->name), 4, params, std::move(one), empty, 1);
+  add_latency(report, std::string(rows[1]->name), o.write_bytes, params, std::move(burst), empty, 1);
   std::printf("\n== link write latency from the device into %s host memory (%s, T(n) - T(0)) ==\n",
               std::string(kind_name(kind)).c_str(), clock.c_str());
   auto line = [&](const std::string& what, double ns) {
@@ -190,8 +193,8 @@ void run_write(Device& device, const LinkOptions& o, Report& report) {
   };
   line("first word written:", first);
   line(fmt::format("{} B written:", o.write_bytes), all);
-  if (first > 0) report.set_result(Figure::latency("link.latency.write_first_word", first * 1e-9, Stat::kMedian));
-  if (all > 0) report.set_result(Figure::latency("link.latency.write_burst", all * 1e-9, Stat::kMedian));
+  if (first > 0) report.set_result(Figure::latency(list_name(*rows[0]), first * 1e-9, Stat::kMedian));
+  if (all > 0) report.set_result(Figure::latency(list_name(*rows[1]), all * 1e-9, Stat::kMedian));
 }
 
 // Host-timed: a copy to the device and back, waited for, per size. Every
@@ -234,12 +237,13 @@ void run_roundtrip(Device& device, const LinkOptions& o, Report& report) {
     }
     if (samples.empty()) return;
     report.validation(true, fmt::format("link roundtrip {} B: every round came back intact", bytes));
-    add_latency(report, "roundtrip", bytes, {{"backend", device.backend()}, {"host_memory", kind_name(kind)}},
+    const LinkCase& row = *cases_of(Routine::kRoundtrip).front();
+    add_latency(report, std::string(row.name), bytes, {{"backend", device.backend()}, {"host_memory", kind_name(kind)}},
                 samples, 0, 1);
     const Summary s = summarize(samples);
     std::printf("%10llu B: median %10.2f us, min %10.2f us over %zu round trips\n",
                 static_cast<unsigned long long>(bytes), s.median * 1e6, s.min * 1e6, s.count);
-    report.set_result(Figure::latency(fmt::format("link.roundtrip.{}", bytes), s.median, Stat::kMedian));
+    report.set_result(Figure::latency(fmt::format("{}.{}", list_name(row), bytes), s.median, Stat::kMedian));
   }
 }
 

@@ -13,6 +13,8 @@
 #include "device/pcie.hpp"
 #include "device/registry.hpp"
 #include "link/figures.hpp"
+#include "link/link_cases.hpp"
+#include "link/link_command.hpp"
 #include "stream/curve.hpp"
 #include "stream/designs.hpp"
 
@@ -153,5 +155,46 @@ TEST(LinkHostBackend, EveryDesignIsCorrect) {
     EXPECT_FALSE(first_stream_mismatch(out->as<std::uint32_t>(), 8 * 256, 11)) << design->name;
     EXPECT_GT(pass_throughput(t, 8 * 256 * 4), 0) << design->name;
     EXPECT_GE(pass_latency(t), 0) << design->name;
+  }
+}
+
+// ---- the table of link cases: --list, record names and parsing follow it ----
+
+TEST(LinkCases, ListIsTheTable) {
+  const auto listed = movebench::make_link_command()->cases();
+  std::vector<std::string> table;
+  for (const auto& c : link_cases()) table.push_back(list_name(c));
+  EXPECT_EQ(listed, table);
+  EXPECT_EQ(table.front(), "link.copy.read");
+  EXPECT_EQ(table.back(), "link.roundtrip");
+}
+
+TEST(LinkCases, EveryDirectionAndPathHasOneBandwidthRow) {
+  std::size_t bandwidth_rows = 0;
+  for (const auto& c : link_cases()) bandwidth_rows += c.routine == Routine::kBandwidth ? 1 : 0;
+  EXPECT_EQ(bandwidth_rows, all_directions().size() * all_paths().size());
+  for (auto d : all_directions()) {
+    for (auto p : all_paths()) {
+      // The record operation is "<path>.<direction>", as the result keys say.
+      EXPECT_EQ(std::string(bandwidth_case(d, p).name), path_name(p) + "." + direction_name(d));
+    }
+  }
+  EXPECT_EQ(cases_of(Routine::kChase).size(), 2u);
+  EXPECT_EQ(cases_of(Routine::kWrite).size(), 2u);
+  EXPECT_EQ(cases_of(Routine::kRoundtrip).size(), 1u);
+}
+
+TEST(LinkCases, NamesParseBackAndUnknownOnesAreRefused) {
+  for (auto d : all_directions()) EXPECT_EQ(parse_direction(direction_name(d)), d);
+  for (auto p : all_paths()) EXPECT_EQ(parse_path(path_name(p)), p);
+  EXPECT_THROW(parse_direction("sideways"), movebench::UsageError);
+  EXPECT_THROW(parse_path("dma"), movebench::UsageError);
+}
+
+TEST(LinkCases, EveryRowSaysWhatItIsAndWhereItsResultGoes) {
+  for (const auto& c : link_cases()) {
+    EXPECT_FALSE(c.description.empty()) << c.name;
+    EXPECT_FALSE(c.memory.empty()) << c.name;
+    EXPECT_TRUE(std::string(c.result).starts_with(list_name(c))) << c.name;
   }
 }

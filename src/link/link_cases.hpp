@@ -1,0 +1,50 @@
+// Every case `movebench link` can run, one row each (nvbandwidth's
+// Testcase {key, desc, filter, run}): its name, what it measures, which
+// direction, path and host memory, and which routine runs it. --list, the
+// record operations, the result keys, --help's lists of directions and paths
+// and docs/link.md (checked by tests) all come from this table.
+#pragma once
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace movebench::link {
+
+enum class Direction { kRead, kWrite, kDuplex };  // read = host to device
+enum class Path { kCopy, kKernel };
+
+// The routine that measures a case: bandwidth cases are one combination of
+// direction and path each (run_combo); one latency probe gives one or two
+// cases (the chase: its first word and the chase per word).
+enum class Routine { kBandwidth, kChase, kWrite, kRoundtrip };
+
+struct LinkCase {
+  std::string_view name;         // "copy.read": the record operation; "link." + name is its --list name
+  std::string_view description;  // one line, for docs/link.md
+  Routine routine;
+  Direction direction;           // bandwidth cases only
+  Path path;                     // bandwidth cases only
+  std::string_view memory;       // which host memory it runs on
+  std::string_view result;       // its key in `results`, "<kind>" and "<bytes>" filled in
+};
+
+std::span<const LinkCase> link_cases();
+// The bandwidth row of a direction and a path (every pair has one).
+const LinkCase& bandwidth_case(Direction d, Path p);
+// The rows a routine measures, in table order (the chase: first word, then
+// per load; the write probe: first word, then the burst).
+std::vector<const LinkCase*> cases_of(Routine r);
+// "link.copy.read".
+std::string list_name(const LinkCase& c);
+
+// The names --directions and --paths take, in table order.
+std::string direction_name(Direction d);
+std::string path_name(Path p);
+std::span<const Direction> all_directions();
+std::span<const Path> all_paths();
+// Throw UsageError naming the accepted values.
+Direction parse_direction(std::string_view s);
+Path parse_path(std::string_view s);
+
+}  // namespace movebench::link

@@ -10,6 +10,7 @@
 #include "core/buffer.hpp"
 #include "core/clock.hpp"
 #include "core/errors.hpp"
+#include "core/repetitions.hpp"
 #include "core/sizes.hpp"
 #include "core/summary.hpp"
 #include "core/vocabulary.hpp"
@@ -25,6 +26,8 @@ using namespace net;
 
 constexpr int kEstimateIters = 5;             // mpiBench's ITRS_EST
 constexpr double kDefaultTimeLimitUs = 50000;  // mpiBench's limit when neither -i nor -t is given
+// -i is an upper bound on a timed loop that keeps no sample per call.
+constexpr Repetitions kIterations{"-i", "max_iterations", Repetitions::kUnbounded};
 
 struct CommEntry {
   MPI_Comm comm;
@@ -93,9 +96,7 @@ class CollCommand : public MpiCommand {
     if (per_call_ && no_barrier_) throw UsageError("--per-call keeps a barrier between calls: not with --no-barrier");
     for (const auto& n : op_names_) {
       auto info = coll_by_name(n);
-      if (!info) throw UsageError(fmt::format("unknown operation '{}' (Barrier, Bcast, Alltoall, Alltoallv, "
-                                              "Allgather, Allgatherv, Gather, Gatherv, Scatter, Allreduce, Reduce, "
-                                              "Reduce_scatter)", n));
+      if (!info) throw UsageError(fmt::format("unknown operation '{}' ({})", n, coll_names()));
       if (std::none_of(ops_.begin(), ops_.end(), [&](const CollInfo& o) { return o.op == info->op; })) {
         ops_.push_back(*info);
       }
@@ -104,7 +105,7 @@ class CollCommand : public MpiCommand {
     // output as it reads mpiBench's; Reduce_scatter (unknown to it) by name.
     if (ops_.empty()) {
       for (const auto& info : coll_table()) {
-        if (info.op != Coll::kReduceScatter) ops_.push_back(info);
+        if (info.by_default) ops_.push_back(info);
       }
     }
     // mpiBench runs them in its own order, whatever the command line order.
@@ -114,7 +115,7 @@ class CollCommand : public MpiCommand {
     mem_limit_ = parse_size(mem_text_);
     if (start_ > stop_) throw UsageError(fmt::format("-b {} is above -e {}", start_text_, stop_text_));
     if (stop_ > (1ull << 30)) throw UsageError("-e above 1G: MPI counts are ints");
-    if (iters_ < 1) throw UsageError(fmt::format("invalid -i '{}': must be 1 or more", iters_));
+    kIterations.check(iters_);
     if (!std::isfinite(time_limit_us_) || time_limit_us_ < 0 || time_limit_us_ > 3.6e9) {
       throw UsageError("-t must be from 0 to 3.6e9 microseconds (an hour)");
     }
@@ -292,8 +293,8 @@ class CollCommand : public MpiCommand {
     if (headline) report.set_result(r.figures.front().named(fmt::format("coll.{}.avg", coll_key(op))));
     if (op.op != Coll::kBarrier && s.max > 0) {
       // The call is done when the slowest rank is: bandwidths use the max.
-      const double algbw = nccl_size_bytes(op.op, c.bytes, c.nranks) / s.max;
-      const double factor = bus_factor(op.op, c.nranks);
+      const double algbw = op.moved_bytes(c.bytes, c.nranks) / s.max;
+      const double factor = op.bus_factor(c.nranks);
       const Figure busbw =
           Figure::bandwidth("busbw", algbw * factor, Stat::kMax, Of::kTime, bus_bytes(factor), Scale::kGiga);
       r.figures.push_back(Figure::bandwidth("algbw", algbw, Stat::kMax, Of::kTime, algorithm_bytes(), Scale::kGiga));
@@ -359,7 +360,7 @@ class CollCommand : public MpiCommand {
     s["begin_bytes"] = start_;
     s["end_bytes"] = stop_;
     s["end_bytes_after_memory_limit"] = stop_fit_;
-    s["max_iterations"] = iters_;
+    kIterations.record(s, iters_);
     s["memory_limit_bytes"] = mem_limit_;
     s["time_limit_us"] = time_limit_s_ * 1e6;
     s["cartesian_dims"] = ndims_;

@@ -2,6 +2,7 @@
 // size sweep, the iteration fit, mpiBench's counts for the v-variants, the
 // bus-bandwidth convention of nccl-tests, and mpiBench's output line.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -15,18 +16,63 @@ enum class Coll {
   kGather, kGatherv, kScatter, kAllreduce, kReduce, kReduceScatter,
 };
 
+// Who holds which elements in one call of a collective: what its check
+// needs, with no MPI in it (coll_ops.hpp adds the communicator, the buffers
+// and the MPI datatype).
+struct CollShape {
+  Coll op = Coll::kBarrier;
+  int rank = 0, nranks = 1, root = 0;
+  std::uint64_t bytes = 0;  // mpiBench's "Bytes"
+  int count = 0;            // elements per block
+  std::size_t elem = 1;     // bytes per element
+  // The v-variants' counts and displacements (mpiBench's pattern).
+  int my_count = 0;
+  std::vector<int> scounts, sdispls, rcounts, rdispls;
+};
+
+// What lands in the receive buffer, in elements: `length` elements at
+// `recv_offset` equal the sender's pattern from `source_offset` on; for a
+// reduction (source kSumOfRanks) the sum of every rank's pattern.
+constexpr int kSumOfRanks = -1;
+struct Segment {
+  std::size_t recv_offset;
+  int source;
+  std::size_t source_offset;
+  std::size_t length;
+};
+
+// One collective, one row (nccl-tests' struct testColl): its name, its
+// buffers, the bytes it moves and its bus factor, its counts and its check.
+// The MPI call itself is coll_ops.cpp's call_collective (a switch over Coll:
+// the compiler names a row without one). --list, the record operations, the
+// result keys, the default set and docs/coll.md (checked by a test) follow
+// this table.
 struct CollInfo {
   Coll op;
   std::string_view name;  // mpiBench's spelling, also its output label
-  bool reduction;         // vectors of doubles: sizes below 8 bytes are skipped
+  bool reduction;         // vectors of doubles summed: sizes below 8 bytes are skipped; else bytes
+  bool by_default;        // in mpiBench's default set (Reduce_scatter, unknown to it, only by name)
+  // nccl-tests' size S for mpiBench's Bytes (the v-variants: the mean bytes
+  // a rank receives) and bus factor (busbw = algbw * factor; docs/coll.md).
+  double (*moved_bytes)(std::uint64_t bytes, int ranks);
+  double (*bus_factor)(int ranks);
+  // The v-variants' counts and displacements; nullptr: blocks of `count`.
+  void (*set_counts)(CollShape& shape);
+  // The check: which data each rank must hold after the call.
+  std::vector<Segment> (*expected)(const CollShape& shape);
 };
 
-// mpiBench's order (its default run), then Reduce_scatter.
+// mpiBench's order (its default run), then Reduce_scatter; row i is Coll(i).
 const std::vector<CollInfo>& coll_table();
+const CollInfo& coll_info(Coll op);
 // Case-insensitive, as mpiBench matches names; nullopt when unknown.
 std::optional<CollInfo> coll_by_name(std::string_view name);
 // "Reduce_scatter" -> "reduce_scatter": the dotted --list name and record operation.
 std::string coll_key(const CollInfo& info);
+// "Barrier, Bcast, ..., Reduce_scatter": the names, for messages.
+std::string coll_names();
+// The shape of `op` at `bytes` for `rank` of `nranks` (root 0).
+CollShape coll_shape(Coll op, int rank, int nranks, std::uint64_t bytes);
 
 // mpiBench's sweep: start, then doubling (0 is followed by 1), up to stop.
 std::vector<std::uint64_t> coll_sizes(std::uint64_t start, std::uint64_t stop);

@@ -6,6 +6,7 @@ import re
 import pytest
 
 from conftest import REPO
+from movebench_report.vocabulary import bus_factor
 from net_mpi import (MPIBENCH_LINE, assert_validation_skipped, load, movebench_errors, mpirun, needs_mpirun,
                      ok)
 
@@ -83,6 +84,15 @@ def test_odd_ranks_cartesian_dims_and_every_iteration_checked(tmp_path):
     doc = load(out)
     assert doc["validated"] is True
     assert doc["settings"]["coll"]["check"].startswith("every iteration")
+    # The report tool reads busbw's factor from the record (accounting.factor);
+    # its own copy is only for documents that do not carry one (version 1,
+    # imported tools): it must agree with coll's table, row for row.
+    factors = {(r["operation"], r["params"]["ranks"]): f["busbw"]["accounting"]["factor"]
+               for r in doc["timings"] for f in [r["figures"]] if "busbw" in f}
+    assert {op for op, _ in factors} == {"bcast", "alltoall", "alltoallv", "allgather", "allgatherv", "gather",
+                                         "gatherv", "scatter", "allreduce", "reduce"}
+    for (op, ranks), factor in factors.items():
+        assert factor == pytest.approx(bus_factor(op, ranks)), (op, ranks)
 
 
 def test_four_ranks_partitions(tmp_path):

@@ -89,6 +89,55 @@ TEST(CollLogic, VariantVolumesCountWhatRanksReceive) {
   EXPECT_DOUBLE_EQ(v_mean_received_bytes(Coll::kGatherv, 8, 2, 1), 4.0);
 }
 
+TEST(CollTable, RowIIsCollIAndMpiBenchsDefaultSetIsElevenRows) {
+  const auto& table = coll_table();
+  std::size_t defaults = 0;
+  for (std::size_t i = 0; i < table.size(); ++i) {
+    EXPECT_EQ(static_cast<std::size_t>(table[i].op), i) << table[i].name;
+    EXPECT_EQ(&coll_info(table[i].op), &table[i]);
+    EXPECT_TRUE(table[i].moved_bytes && table[i].bus_factor && table[i].expected) << table[i].name;
+    defaults += table[i].by_default ? 1 : 0;
+  }
+  EXPECT_EQ(defaults, 11u);
+  EXPECT_FALSE(coll_info(Coll::kReduceScatter).by_default);
+  EXPECT_EQ(coll_names(), "Barrier, Bcast, Alltoall, Alltoallv, Allgather, Allgatherv, Gather, Gatherv, Scatter, "
+                          "Allreduce, Reduce, Reduce_scatter");
+}
+
+TEST(CollTable, ShapesCountElementsAndTheVariantsCounts) {
+  const CollShape allreduce = coll_shape(Coll::kAllreduce, 1, 2, 64);
+  EXPECT_EQ(allreduce.elem, sizeof(double));
+  EXPECT_EQ(allreduce.count, 8);
+  const CollShape gatherv = coll_shape(Coll::kGatherv, 1, 2, 8);
+  EXPECT_EQ(gatherv.my_count, v_count(1, 0, 8, 2));
+  EXPECT_EQ(gatherv.rcounts, v_counts(0, 8, 2));
+  const CollShape alltoallv = coll_shape(Coll::kAlltoallv, 0, 2, 8);
+  EXPECT_EQ(alltoallv.scounts, v_counts(0, 8, 2));
+  EXPECT_EQ(alltoallv.rdispls, displacements(alltoallv.scounts));
+}
+
+TEST(CollTable, ChecksSayWhoHoldsWhat) {
+  // Bcast: the root holds nothing new; the others the root's block.
+  EXPECT_TRUE(coll_info(Coll::kBcast).expected(coll_shape(Coll::kBcast, 0, 3, 16)).empty());
+  const auto bcast = coll_info(Coll::kBcast).expected(coll_shape(Coll::kBcast, 2, 3, 16));
+  ASSERT_EQ(bcast.size(), 1u);
+  EXPECT_EQ(bcast[0].source, 0);
+  EXPECT_EQ(bcast[0].length, 16u);
+  // Alltoall: block j from rank j, taken at my offset in its buffer.
+  const auto alltoall = coll_info(Coll::kAlltoall).expected(coll_shape(Coll::kAlltoall, 1, 3, 4));
+  ASSERT_EQ(alltoall.size(), 3u);
+  EXPECT_EQ(alltoall[2].recv_offset, 8u);
+  EXPECT_EQ(alltoall[2].source, 2);
+  EXPECT_EQ(alltoall[2].source_offset, 4u);
+  // Reduce_scatter: my block of the sum.
+  const auto rs = coll_info(Coll::kReduceScatter).expected(coll_shape(Coll::kReduceScatter, 1, 2, 16));
+  ASSERT_EQ(rs.size(), 1u);
+  EXPECT_EQ(rs[0].source, kSumOfRanks);
+  EXPECT_EQ(rs[0].source_offset, 2u);
+  // Reduce: only the root checks.
+  EXPECT_TRUE(coll_info(Coll::kReduce).expected(coll_shape(Coll::kReduce, 1, 2, 16)).empty());
+}
+
 // ---- beff, HPCC FPGA's definition ----
 
 TEST(BeffFpga, DefaultScheduleIsHpccFpgas) {

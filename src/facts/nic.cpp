@@ -31,14 +31,20 @@ std::vector<fs::path> sorted_dirs(const fs::path& dir) {
   return out;
 }
 
+bool is_bus_id(const std::string& name) {
+  return name.size() == 12 && name[4] == ':' && name[7] == ':' && name[10] == '.';
+}
+
 // The PCI device behind a class device: its `device` link's target name
-// ("0000:17:00.0"); empty when it has none (virtual) or it is not PCI.
+// ("0000:17:00.0"), or that target's parent's (a virtio NIC's device is
+// virtio0, below its PCI function); empty when it has none or is not PCI.
 std::string pci_bus_id(const fs::path& class_dir) {
   std::error_code ec;
   const fs::path target = fs::canonical(class_dir / "device", ec);
   if (ec) return {};
-  const std::string name = target.filename().string();
-  return name.size() == 12 && name[4] == ':' && name[7] == ':' && name[10] == '.' ? name : std::string();
+  if (is_bus_id(target.filename().string())) return target.filename().string();
+  const std::string parent = target.parent_path().filename().string();
+  return is_bus_id(parent) ? parent : std::string();
 }
 
 nlohmann::json ethernet_json(const fs::path& dir) {

@@ -127,6 +127,20 @@ TEST(FactsLspci, DellV100Gen3x16) {
   EXPECT_FALSE(gpu["degraded"].get<bool>());
 }
 
+// Dell Precision 3640 (GeForce GT 710, Debian 12): the whole file of an
+// `lspci -vv` run without root: every capability reads <access denied>, so no
+// link is known, and the one line says to run it as root.
+TEST(FactsLspci, NonRootOutputSaysRunAsRoot) {
+  const std::string text = data_file("dell-precision-3640-nonroot.txt");
+  ASSERT_EQ(text.size(), 12489u);  // the file as the repository holds it
+  try {
+    parse_lspci(text, "p3640");
+    FAIL() << "a non-root output was accepted";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("run `lspci -vv` as root"), std::string::npos) << e.what();
+  }
+}
+
 // Made-up text (not a real dump): lspci's markers and the both-ends rule.
 TEST(FactsLspci, DegradedAgainstBothEnds) {
   const std::string text =

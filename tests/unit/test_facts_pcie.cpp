@@ -141,6 +141,130 @@ TEST(FactsLspci, NonRootOutputSaysRunAsRoot) {
   }
 }
 
+// Supermicro AS-4124GS-TNR (EPYC Rome, Ubuntu 20.04): a real degraded link. The
+// ConnectX-5 MCX556A (a Gen3 x16 card: LnkCap 8 GT/s x16, its VPD says
+// "PCIeGen3 x16") trained at x8 behind root port 00:01.1 (Gen4 x16): half its
+// lanes are missing, whatever the load. The RTX A6000 (10de:2230, Gen4 x16) at
+// 2.5 GT/s x16 behind 20:03.1 (Gen4 x16) is the idle-GPU case: speed only, the
+// reason says to read it under load.
+TEST(FactsLspci, RealDegradedConnectX5AndIdleGpu) {
+  const auto devices = parse_lspci(data_file("supermicro-as4124gs-tnr-excerpt.txt"), "as4124");
+  ASSERT_EQ(devices.size(), 2u);  // the two root ports are not listed
+  const auto* nic = find_device(devices, "0000:01:00.0");
+  ASSERT_TRUE(nic);
+  EXPECT_EQ((*nic)["kind"], "nic");
+  EXPECT_EQ((*nic)["vendor_id"], "15b3");
+  EXPECT_EQ((*nic)["device_id"], "1017");
+  EXPECT_EQ((*nic)["name"], "Mellanox Technologies MT27800 Family [ConnectX-5]");
+  EXPECT_EQ((*nic)["numa_node"], 0);
+  EXPECT_EQ((*nic)["gen"], 3);
+  EXPECT_EQ((*nic)["width"], 8);
+  EXPECT_EQ((*nic)["max_width"], 16);
+  EXPECT_NEAR((*nic)["peak_bytes_per_second"].get<double>(), 7.8769e9, 1e5);      // 8e9 x 128/130 x 8 / 8
+  EXPECT_NEAR((*nic)["max_peak_bytes_per_second"].get<double>(), 15.7538e9, 1e5);  // 8e9 x 128/130 x 16 / 8
+  EXPECT_EQ((*nic)["upstream"]["bus_id"], "0000:00:01.1");
+  EXPECT_DOUBLE_EQ((*nic)["upstream"]["max_speed_gts"].get<double>(), 16.0);
+  EXPECT_EQ((*nic)["upstream"]["max_width"], 16);
+  // Both ends: min(8, 16) GT/s and min(x16, x16): Gen3 x16.
+  EXPECT_NEAR((*nic)["attainable_peak_bytes_per_second"].get<double>(), 15.7538e9, 1e5);
+  EXPECT_TRUE((*nic)["degraded"].get<bool>());
+  EXPECT_TRUE((*nic)["lspci_downgraded"].get<bool>());
+  EXPECT_EQ((*nic)["why"],
+            "trained at 8 GT/s (Gen3) x8, below the 8 GT/s (Gen3) x16 both ends support (device max 8 GT/s (Gen3) "
+            "x16, upstream port 0000:00:01.1 max 16 GT/s (Gen4) x16)");
+
+  const auto* gpu = find_device(devices, "0000:22:00.0");
+  ASSERT_TRUE(gpu);
+  EXPECT_EQ((*gpu)["kind"], "gpu");
+  EXPECT_EQ((*gpu)["class"], "0x0300");
+  EXPECT_EQ((*gpu)["device_id"], "2230");
+  EXPECT_EQ((*gpu)["max_gen"], 4);
+  EXPECT_EQ((*gpu)["gen"], 1);
+  EXPECT_EQ((*gpu)["encoding"], "8b/10b");
+  EXPECT_DOUBLE_EQ((*gpu)["peak_bytes_per_second"].get<double>(), 4e9);          // 2.5e9 x 8/10 x 16 / 8
+  EXPECT_NEAR((*gpu)["max_peak_bytes_per_second"].get<double>(), 31.5077e9, 1e5);  // 16e9 x 128/130 x 16 / 8
+  EXPECT_EQ((*gpu)["upstream"]["bus_id"], "0000:20:03.1");
+  EXPECT_NEAR((*gpu)["attainable_peak_bytes_per_second"].get<double>(), 31.5077e9, 1e5);
+  EXPECT_TRUE((*gpu)["degraded"].get<bool>());
+  const std::string why = (*gpu)["why"];
+  EXPECT_NE(why.find("trained at 2.5 GT/s (Gen1) x16, below the 16 GT/s (Gen4) x16 both ends support"),
+            std::string::npos)
+      << why;
+  EXPECT_NE(why.find("an idle GPU lowers its speed: read it under load"), std::string::npos) << why;
+}
+
+// The same model, another machine (Ubuntu 20.04, kernel 5.4): a Quadro RTX 5000
+// (Gen3 x16) at Gen3 x16 "(ok)" behind root port 00:01.1, whose own LnkSta says
+// "8GT/s (downgraded)" of its 16. Not degraded: the card's maximum is 8 GT/s,
+// and the port's marker is not the device's.
+TEST(FactsLspci, RealQuadroBehindGen4PortIsNotDegraded) {
+  const auto devices = parse_lspci(data_file("supermicro-as4124gs-tnr-quadro-excerpt.txt"), "as4124-quadro");
+  ASSERT_EQ(devices.size(), 1u);
+  const auto& gpu = devices[0];
+  EXPECT_EQ(gpu["bus_id"], "0000:01:00.0");
+  EXPECT_EQ(gpu["kind"], "gpu");
+  EXPECT_EQ(gpu["name"], "NVIDIA Corporation TU104GL [Quadro RTX 5000]");
+  EXPECT_EQ(gpu["device_id"], "1eb0");
+  EXPECT_NEAR(gpu["peak_bytes_per_second"].get<double>(), 15.7538e9, 1e5);  // 8e9 x 128/130 x 16 / 8
+  EXPECT_EQ(gpu["upstream"]["bus_id"], "0000:00:01.1");
+  EXPECT_EQ(gpu["upstream"]["max_gen"], 4);
+  // min(8, 16) GT/s x min(16, 16): the card's own Gen3 x16.
+  EXPECT_NEAR(gpu["attainable_peak_bytes_per_second"].get<double>(), 15.7538e9, 1e5);
+  EXPECT_FALSE(gpu["degraded"].get<bool>());
+  EXPECT_TRUE(gpu.find("why") == gpu.end());
+  EXPECT_FALSE(gpu["lspci_downgraded"].get<bool>());
+}
+
+// Supermicro X11DPG-OT (8-GPU Skylake-SP board, Ubuntu 18.04): a GPU
+// (10de:1e07, named "GV102" by that machine's pci.ids) behind a PLX PEX 8747
+// switch port. An older lspci: no "(ok)"/"(downgraded)" markers, and LnkSta
+// on one line with the flags. The upstream port is the switch's downstream
+// port 19:08.0 (Gen3 x16); the GPU idles at 2.5 GT/s x16.
+TEST(FactsLspci, RealGpuBehindPlxSwitchOldLspci) {
+  const auto devices = parse_lspci(data_file("supermicro-x11dpg-ot-plx-excerpt.txt"), "x11dpg");
+  ASSERT_EQ(devices.size(), 1u);
+  const auto& gpu = devices[0];
+  EXPECT_EQ(gpu["bus_id"], "0000:1a:00.0");
+  EXPECT_EQ(gpu["kind"], "gpu");
+  EXPECT_EQ(gpu["name"], "NVIDIA Corporation GV102");
+  EXPECT_EQ(gpu["numa_node"], 0);
+  EXPECT_DOUBLE_EQ(gpu["speed_gts"].get<double>(), 2.5);
+  EXPECT_EQ(gpu["width"], 16);
+  EXPECT_DOUBLE_EQ(gpu["peak_bytes_per_second"].get<double>(), 4e9);  // 2.5e9 x 8/10 x 16 / 8
+  EXPECT_EQ(gpu["upstream"]["bus_id"], "0000:19:08.0");
+  EXPECT_DOUBLE_EQ(gpu["upstream"]["max_speed_gts"].get<double>(), 8.0);
+  EXPECT_EQ(gpu["upstream"]["max_width"], 16);
+  EXPECT_NEAR(gpu["attainable_peak_bytes_per_second"].get<double>(), 15.7538e9, 1e5);  // 8e9 x 128/130 x 16 / 8
+  EXPECT_TRUE(gpu["degraded"].get<bool>());
+  EXPECT_FALSE(gpu["lspci_downgraded"].get<bool>());  // this lspci prints no markers
+  EXPECT_NE(gpu["why"].get<std::string>().find("an idle GPU lowers its speed"), std::string::npos);
+}
+
+// HPE Cray XD665 (EPYC Genoa, Ubuntu 23.10, a newer lspci that prints no
+// marker at all): the Broadcom BCM57416 OCP3 NIC (Gen3 x8) at Gen3 x8 behind
+// root port 20:01.1, a Gen5 x16 port trained at 8 GT/s x8. Not degraded: the
+// NIC is the narrower, slower end.
+TEST(FactsLspci, RealBroadcomNicBehindGen5Port) {
+  const auto devices = parse_lspci(data_file("hpe-cray-xd665-bcm57416-excerpt.txt"), "xd665");
+  ASSERT_EQ(devices.size(), 1u);
+  const auto& nic = devices[0];
+  EXPECT_EQ(nic["bus_id"], "0000:21:00.0");
+  EXPECT_EQ(nic["kind"], "nic");
+  EXPECT_EQ(nic["vendor_id"], "14e4");
+  EXPECT_EQ(nic["device_id"], "16d8");
+  EXPECT_EQ(nic["gen"], 3);
+  EXPECT_EQ(nic["width"], 8);
+  EXPECT_NEAR(nic["peak_bytes_per_second"].get<double>(), 7.8769e9, 1e5);  // 8e9 x 128/130 x 8 / 8
+  EXPECT_EQ(nic["upstream"]["bus_id"], "0000:20:01.1");
+  EXPECT_EQ(nic["upstream"]["max_gen"], 5);
+  EXPECT_DOUBLE_EQ(nic["upstream"]["max_speed_gts"].get<double>(), 32.0);
+  EXPECT_EQ(nic["upstream"]["max_width"], 16);
+  // min(8, 32) GT/s x min(8, 16) lanes: the NIC's own Gen3 x8.
+  EXPECT_NEAR(nic["attainable_peak_bytes_per_second"].get<double>(), 7.8769e9, 1e5);
+  EXPECT_FALSE(nic["degraded"].get<bool>());
+  EXPECT_FALSE(nic["lspci_downgraded"].get<bool>());
+}
+
 // Made-up text (not a real dump): lspci's markers and the both-ends rule.
 TEST(FactsLspci, DegradedAgainstBothEnds) {
   const std::string text =

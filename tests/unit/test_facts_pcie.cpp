@@ -265,6 +265,63 @@ TEST(FactsLspci, RealBroadcomNicBehindGen5Port) {
   EXPECT_FALSE(nic["lspci_downgraded"].get<bool>());
 }
 
+// Dell PowerEdge R740 (Skylake-SP, Ubuntu 22.04): a Tesla M40 (Gen3 x16) idle
+// at 2.5 GT/s x16. The excerpt holds no bridge: compared with the device alone,
+// and the reason says both that and the idle-GPU note.
+TEST(FactsLspci, RealTeslaM40IdleWithoutItsPort) {
+  const auto devices = parse_lspci(data_file("dell-r740-tesla-m40-excerpt.txt"), "r740");
+  ASSERT_EQ(devices.size(), 1u);
+  const auto& gpu = devices[0];
+  EXPECT_EQ(gpu["bus_id"], "0000:3b:00.0");
+  EXPECT_EQ(gpu["kind"], "gpu");
+  EXPECT_EQ(gpu["name"], "NVIDIA Corporation GM200GL [Tesla M40]");
+  EXPECT_EQ(gpu["device_id"], "17fd");
+  EXPECT_DOUBLE_EQ(gpu["peak_bytes_per_second"].get<double>(), 4e9);             // 2.5e9 x 8/10 x 16 / 8
+  EXPECT_NEAR(gpu["max_peak_bytes_per_second"].get<double>(), 15.7538e9, 1e5);  // 8e9 x 128/130 x 16 / 8
+  EXPECT_TRUE(gpu["upstream"].is_null());
+  EXPECT_TRUE(gpu["degraded"].get<bool>());
+  EXPECT_TRUE(gpu["lspci_downgraded"].get<bool>());
+  const std::string why = gpu["why"];
+  EXPECT_NE(why.find("not known: compared with the device alone"), std::string::npos) << why;
+  EXPECT_NE(why.find("an idle GPU lowers its speed"), std::string::npos) << why;
+}
+
+// Supermicro C9X299-PG300F (Xeon W / Core-X, X299 PCH, Ubuntu 20.04): the
+// Aquantia AQC107 10GbE (a x4 device) at x2 "(downgraded)" behind PCH root port
+// 00:1c.4, whose own LnkCap is x2: the board wires two lanes, so the link is at
+// the best both ends support and is NOT degraded, whatever lspci's marker says.
+// The Intel I210 (Gen1 x1) behind 00:1c.7 (Gen3 x1, at 2.5 GT/s "(downgraded)")
+// is at its own maximum: not degraded either.
+TEST(FactsLspci, RealNicNarrowerThanItsCardButNotItsPort) {
+  const auto devices = parse_lspci(data_file("supermicro-c9x299-pg300f-excerpt.txt"), "c9x299");
+  ASSERT_EQ(devices.size(), 2u);
+  const auto* aq = find_device(devices, "0000:02:00.0");
+  ASSERT_TRUE(aq);
+  EXPECT_EQ((*aq)["kind"], "nic");
+  EXPECT_EQ((*aq)["vendor_id"], "1d6a");
+  EXPECT_EQ((*aq)["width"], 2);
+  EXPECT_EQ((*aq)["max_width"], 4);
+  EXPECT_NEAR((*aq)["peak_bytes_per_second"].get<double>(), 1.9692e9, 1e5);      // 8e9 x 128/130 x 2 / 8
+  EXPECT_NEAR((*aq)["max_peak_bytes_per_second"].get<double>(), 3.9385e9, 1e5);  // 8e9 x 128/130 x 4 / 8
+  EXPECT_EQ((*aq)["upstream"]["bus_id"], "0000:00:1c.4");
+  EXPECT_EQ((*aq)["upstream"]["max_width"], 2);
+  // min(x4, x2) lanes at min(8, 8) GT/s: the two lanes it has.
+  EXPECT_NEAR((*aq)["attainable_peak_bytes_per_second"].get<double>(), 1.9692e9, 1e5);
+  EXPECT_TRUE((*aq)["lspci_downgraded"].get<bool>());
+  EXPECT_FALSE((*aq)["degraded"].get<bool>());
+  const auto* i210 = find_device(devices, "0000:05:00.0");
+  ASSERT_TRUE(i210);
+  EXPECT_EQ((*i210)["kind"], "nic");
+  EXPECT_EQ((*i210)["name"], "Intel Corporation I210 Gigabit Network Connection");
+  EXPECT_EQ((*i210)["gen"], 1);
+  EXPECT_DOUBLE_EQ((*i210)["peak_bytes_per_second"].get<double>(), 250e6);  // 2.5e9 x 8/10 x 1 / 8
+  EXPECT_EQ((*i210)["upstream"]["bus_id"], "0000:00:1c.7");
+  EXPECT_DOUBLE_EQ((*i210)["upstream"]["max_speed_gts"].get<double>(), 8.0);
+  EXPECT_DOUBLE_EQ((*i210)["attainable_peak_bytes_per_second"].get<double>(), 250e6);  // min(2.5, 8) GT/s x1
+  EXPECT_FALSE((*i210)["degraded"].get<bool>());
+  EXPECT_FALSE((*i210)["lspci_downgraded"].get<bool>());
+}
+
 // Made-up text (not a real dump): lspci's markers and the both-ends rule.
 TEST(FactsLspci, DegradedAgainstBothEnds) {
   const std::string text =

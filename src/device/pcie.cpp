@@ -3,72 +3,7 @@
 #include <dlfcn.h>
 #include <fmt/format.h>
 
-#include <algorithm>
-#include <cctype>
-#include <cstdlib>
-#include <fstream>
-
 namespace movebench::device {
-namespace {
-
-std::string read_line(const std::string& path) {
-  std::ifstream in(path);
-  std::string line;
-  std::getline(in, line);
-  return line;
-}
-
-int read_int(const std::string& path, int fallback) {
-  const std::string text = read_line(path);
-  char* end = nullptr;
-  const long v = std::strtol(text.c_str(), &end, 10);
-  return end == text.c_str() ? fallback : static_cast<int>(v);
-}
-
-// Encoding efficiency per generation: 8b/10b up to Gen2, 128b/130b after
-// (Gen6's FLIT mode is close to 242/256).
-double encoding(int gen) { return gen <= 2 ? 0.8 : gen >= 6 ? 242.0 / 256.0 : 128.0 / 130.0; }
-
-}  // namespace
-
-double PcieLink::bytes_per_second() const { return speed_gts * 1e9 * encoding(gen) * width / 8.0; }
-
-double parse_link_speed(const std::string& text) {
-  char* end = nullptr;
-  const double v = std::strtod(text.c_str(), &end);
-  return end == text.c_str() ? 0 : v;
-}
-
-int pcie_generation(double gts) {
-  const double table[] = {2.5, 5, 8, 16, 32, 64};
-  for (int i = 0; i < 6; ++i) {
-    if (std::abs(gts - table[i]) < 0.01) return i + 1;
-  }
-  return 0;
-}
-
-std::string normalize_bus_id(const std::string& bus_id) {
-  std::string id = bus_id;
-  std::transform(id.begin(), id.end(), id.begin(), [](unsigned char c) { return std::tolower(c); });
-  const auto colon = id.find(':');
-  if (colon != std::string::npos && colon > 4) id = id.substr(colon - 4);  // keep a 4-digit domain
-  return id;
-}
-
-std::optional<PcieLink> read_pcie_link(const std::string& bus_id, const std::string& sysfs_root) {
-  PcieLink link;
-  link.bus_id = normalize_bus_id(bus_id);
-  const std::string dir = sysfs_root + "/bus/pci/devices/" + link.bus_id + "/";
-  if (!std::ifstream(dir + "current_link_speed")) return std::nullopt;
-  link.speed_gts = parse_link_speed(read_line(dir + "current_link_speed"));
-  link.max_speed_gts = parse_link_speed(read_line(dir + "max_link_speed"));
-  link.gen = pcie_generation(link.speed_gts);
-  link.max_gen = pcie_generation(link.max_speed_gts);
-  link.width = read_int(dir + "current_link_width", 0);
-  link.max_width = read_int(dir + "max_link_width", 0);
-  link.numa_node = read_int(dir + "numa_node", -1);
-  return link;
-}
 
 nlohmann::json to_json(const PcieLink& link) {
   return {{"bus_id", link.bus_id},

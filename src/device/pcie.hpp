@@ -6,29 +6,18 @@
 #include <optional>
 #include <string>
 
+#include "facts/pcie_link.hpp"
+
 namespace movebench::device {
 
-struct PcieLink {
-  std::string bus_id;  // "0000:17:00.0"
-  double speed_gts = 0, max_speed_gts = 0;  // GT/s per lane
-  int gen = 0, max_gen = 0;
-  int width = 0, max_width = 0;
-  int numa_node = -1;
-  // Theoretical bytes per second per direction at the current setting.
-  double bytes_per_second() const;
-  bool below_max() const { return gen < max_gen || width < max_width; }
-};
-
-// "16.0 GT/s PCIe" -> 16.0; 0 when unreadable.
-double parse_link_speed(const std::string& text);
-// 2.5 -> 1, 5 -> 2, 8 -> 3, 16 -> 4, 32 -> 5, 64 -> 6; 0 when unknown.
-int pcie_generation(double gts);
-// "0000:17:00.0" from "00000000:17:00.0" (CUDA's 8-digit domain) or any case.
-std::string normalize_bus_id(const std::string& bus_id);
-
-// Reads <sysfs_root>/bus/pci/devices/<bus_id>/{current,max}_link_{speed,width}
-// and numa_node; nullopt when the device is not there.
-std::optional<PcieLink> read_pcie_link(const std::string& bus_id, const std::string& sysfs_root = "/sys");
+// The link arithmetic and the sysfs reader live in the facts layer
+// (facts/pcie_link.hpp): one copy of the speed parser, generation table and
+// peak formula. Named here too, so link's code and tests keep their spelling.
+using facts::normalize_bus_id;
+using facts::parse_link_speed;
+using facts::pcie_generation;
+using facts::PcieLink;
+using facts::read_pcie_link;
 
 // The same from NVML (libnvidia-ml.so.1 via dlopen), plus the driver
 // version; nullopt when NVML is absent or does not know the device.

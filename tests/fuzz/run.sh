@@ -15,13 +15,18 @@ common=(src/core/sizes.cpp)
 # affinity.cpp asks OpenMP for its places: clang's front end, GCC's runtime.
 "$CXX" "${flags[@]}" -fopenmp=libgomp tests/fuzz/fuzz_cpu_list.cpp src/core/affinity.cpp src/core/sizes.cpp \
   $(pkg-config --cflags --libs hwloc) -lfmt -lgomp -o "$out/fuzz_cpu_list"
-for target in fuzz_sizes fuzz_cpu_list; do
+# The lspci -vv parser of the facts layer (and the link table it uses).
+"$CXX" "${flags[@]}" tests/fuzz/fuzz_lspci.cpp src/facts/lspci.cpp src/facts/pcie_device.cpp src/facts/pcie_link.cpp \
+  -lfmt -o "$out/fuzz_lspci"
+for target in fuzz_sizes fuzz_cpu_list fuzz_lspci; do
+  max_len=256
+  [[ "$target" == fuzz_lspci ]] && max_len=4096  # several entries with their link lines
   corpus="$out/corpus-$target"
   mkdir -p "$corpus"
   cp tests/fuzz/seeds/"${target#fuzz_}"/* "$corpus"/
   echo "fuzz: $target for ${seconds}s" >&2
   # -rss_limit_mb: a parser that allocates without bound is a finding too.
-  "$out/$target" -max_total_time="$seconds" -rss_limit_mb=1024 -max_len=256 -timeout=5 \
+  "$out/$target" -max_total_time="$seconds" -rss_limit_mb=1024 -max_len="$max_len" -timeout=5 \
     -print_final_stats=1 -artifact_prefix="$out/$target-" "$corpus" 2>"$out/$target.log" || {
     tail -40 "$out/$target.log" >&2
     echo "fuzz: $target found a failure; the input is in $out/$target-*" >&2

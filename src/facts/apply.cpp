@@ -12,7 +12,11 @@ namespace movebench::facts {
 
 nlohmann::json attach_peaks(Report& report, const nlohmann::json& facts) {
   const nlohmann::json peaks = figure_peaks(report.document(), facts);
-  for (const auto& [name, peak] : peaks.items()) report.annotate_result(name, "peak", peak);
+  // The results object itself (Report::extra gives the document's keys).
+  auto& results = report.extra("results");
+  for (const auto& [name, peak] : peaks.items()) {
+    if (results.contains(name)) results[name]["peak"] = peak;
+  }
   return peaks;
 }
 

@@ -12,7 +12,7 @@ namespace {
 
 constexpr std::size_t kMaxFactsBytes = 16 << 20;
 constexpr const char* kNotCollected =
-    "not read in this build: the facts layer's collect() is not linked yet (branch verdicts); give --facts FILE";
+    "not read in this build: facts::collect() is not linked yet (branch verdicts)";
 
 // THP as the document's host facts read it ("always [madvise] never"): the
 // bracketed word is the mode; "never" lowers the bandwidth of large arrays.

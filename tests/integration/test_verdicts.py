@@ -35,13 +35,14 @@ def test_run_prints_a_verdict_per_path_unknown_where_the_peak_is(mem_suite):
     verdicts = doc["verdicts"]  # load_result validated it against the schema
     assert [v["path"] for v in verdicts] == ["dram"]
     assert verdicts[0]["verdict"] == "unknown" and verdicts[0]["fraction"] is None
-    assert verdicts[0]["figure"] == f"mem.triad.{doc['host']['logical_cpus']}t"
+    most = max(int(name.split(".")[2][:-1]) for name in doc["results"] if name.startswith("mem.triad."))
+    assert verdicts[0]["figure"] == f"mem.triad.{most}t"  # the all-thread run
     assert doc["results"][verdicts[0]["figure"]]["peak"]["status"] == "unknown"
 
 
 def test_fewer_threads_than_all_get_no_dram_peak_and_say_why(mem_suite):
     _, doc = mem_suite
-    if doc["host"]["logical_cpus"] < 2:
+    if "mem.triad.2t" not in doc["results"]:
         pytest.skip("one CPU: the one-thread run is the all-thread run")
     peak = doc["results"]["mem.triad.1t"]["peak"]
     assert peak["status"] == "none" and "all-thread run" in peak["why"], peak

@@ -12,6 +12,8 @@
 #include "core/interrupt.hpp"
 #include "core/launcher.hpp"
 #include "core/vocabulary.hpp"
+#include "facts/apply.hpp"
+#include "facts/machine_facts.hpp"
 #include "report/report_tool.hpp"
 #include "suite/run_command.hpp"
 
@@ -38,6 +40,15 @@ int usage_error(const std::string& where, const std::string& what) {
   return kExitUsage;
 }
 
+// Every headline figure of a command run alone gets its peak in the
+// document; mem and link, whose output is their own table, also print it
+// (the MPI commands' stdout is their upstream tool's format). `run` does
+// this itself, before each summary line.
+void add_peaks(const Command& command, Report& report) {
+  const auto peaks = facts::attach_peaks(report, facts::machine_facts(report.document()));
+  if (!command.collective() && launcher_rank() <= 0) facts::print_peak_lines(peaks, report.document()["results"]);
+}
+
 // Checks, then runs one command into its report. A run that fails with an
 // exception still finishes its report, so what was measured is kept.
 int run_command(Command& command, const OutputOptions& output, const std::vector<std::string>& command_line) {
@@ -53,6 +64,7 @@ int run_command(Command& command, const OutputOptions& output, const std::vector
   int code = kExitOk;
   try {
     code = command.run(*report);
+    if (command.name() != "run") add_peaks(command, *report);
   } catch (const UsageError& e) {
     report->progress().clear();
     // Found only once running (e.g. a rank count the job does not have):

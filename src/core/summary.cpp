@@ -34,6 +34,27 @@ std::optional<Scale> scale_of(std::string_view unit) {
   return std::nullopt;
 }
 
+std::string shown_number(double value, Shown shown) {
+  return shown.decimals < 0 ? fmt::format("{:.4g}", value) : fmt::format("{:.{}f}", value, shown.decimals);
+}
+
+// " = 81% of 51200 MB/s DRAM peak": the fraction of the path's theoretical
+// peak, where the facts layer found one (facts/peaks.hpp), in the unit the
+// line shows; empty when the result has none.
+std::string peak_part(const nlohmann::json& result, Shown shown) {
+  if (!result.contains("peak") || !result["peak"].contains("fraction")) return {};
+  const auto& peak = result["peak"];
+  double value = peak.value("value", 0.0);
+  std::string unit = peak.value("unit", "");
+  const auto from = scale_of(unit), to = scale_of(shown.unit);
+  if (from && to && from->kind == to->kind) {
+    value = value * from->factor / to->factor;
+    unit = std::string(shown.unit);
+  }
+  return fmt::format(" = {:.0f}% of {} {} {} peak", 100 * peak["fraction"].get<double>(), shown_number(value, shown),
+                     unit, peak.value("label", "theoretical"));
+}
+
 }  // namespace
 
 SummaryLine::SummaryLine(const Report& report, std::string head) : doc_(report.document()), line_(std::move(head)) {}
@@ -45,15 +66,15 @@ void SummaryLine::add(std::string_view label, double value, const std::string& u
     value = value * from->factor / to->factor;
     shown_unit = std::string(shown.unit);
   }
-  const std::string number =
-      shown.decimals < 0 ? fmt::format("{:.4g}", value) : fmt::format("{:.{}f}", value, shown.decimals);
-  line_ += fmt::format(" {} {} {};", label, number, shown_unit);
+  line_ += fmt::format(" {} {} {};", label, shown_number(value, shown), shown_unit);
 }
 
 SummaryLine& SummaryLine::result(const std::string& key, std::string_view label, Shown shown) {
   if (!doc_.contains("results") || !doc_["results"].contains(key)) return *this;
   const auto& r = doc_["results"][key];
   add(label, r.value("value", 0.0), r.value("unit", ""), shown);
+  line_.insert(line_.size() - 1, peak_part(r, shown));  // before the item's ';'
+
   return *this;
 }
 
@@ -65,6 +86,7 @@ SummaryLine& SummaryLine::results(std::string_view prefix, std::string_view suff
     if (name.size() <= prefix.size() + suffix.size() || !name.starts_with(prefix) || !name.ends_with(suffix)) continue;
     const auto middle = name.substr(prefix.size(), name.size() - prefix.size() - suffix.size());
     add(label_of(middle), r.value("value", 0.0), r.value("unit", ""), shown);
+    line_.insert(line_.size() - 1, peak_part(r, shown));
   }
   return *this;
 }

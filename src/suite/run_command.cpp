@@ -13,6 +13,11 @@
 #include "core/interrupt.hpp"
 #include "core/launcher.hpp"
 #include "core/progress.hpp"
+#include "facts/apply.hpp"
+#include "facts/bands.hpp"
+#include "facts/machine_facts.hpp"
+#include "facts/peaks.hpp"
+#include "facts/verdict.hpp"
 
 namespace movebench {
 namespace {
@@ -39,6 +44,13 @@ class RunCommand : public Command {
     app.add_option("--only", only_text_, "Run only these benchmarks, comma- or space-separated (e.g. mem,link)");
     app.add_flag("--dry-run", dry_run_,
                  "Print the command line of each run of the suite (each benchmark's own options) and measure nothing");
+    app.add_option("--expect", expect_file_,
+                   "Bands of normal for the verdicts, a JSON of the shape of src/facts/data/bands.json; its rows come "
+                   "before the built-in ones (docs/verdicts.md)");
+    app.add_option("--fail-on", fail_on_,
+                   "Exit 1 when a verdict is at or worse than this: low (low or degraded) or degraded");
+    app.add_option("--facts", facts_file_,
+                   "The machine's facts from a file (movebench facts --json, or its `facts` key) instead of reading them");
   }
 
   void check_options() override {
@@ -51,6 +63,12 @@ class RunCommand : public Command {
       for (const auto& c : commands_) known = known || c->name() == name;
       if (!known) throw UsageError(fmt::format("unknown benchmark '{}' in --only", name));
     }
+    if (!fail_on_.empty() && fail_on_ != "low" && fail_on_ != "degraded") {
+      throw UsageError(fmt::format("--fail-on '{}': wants low or degraded", fail_on_));
+    }
+    // Read now, so a bad file is one line and exit 2 before anything is measured.
+    bands_ = facts::load_bands(expect_file_);
+    if (!facts_file_.empty()) given_facts_ = facts::facts_from_file(facts_file_);
   }
 
   int run(Report& report) override {
@@ -67,6 +85,7 @@ class RunCommand : public Command {
       return kExitOk;
     }
     std::vector<std::string> lines;
+    const nlohmann::json facts = facts_file_.empty() ? facts::machine_facts(report.document()) : given_facts_;
     const double start = now_seconds();
     for (std::size_t i = 0; i < chosen.size(); ++i) {
       Command* c = chosen[i];
@@ -86,6 +105,8 @@ class RunCommand : public Command {
           failed = run_why;
         }
       }
+      // Before the summary line, which shows each figure's fraction of its peak.
+      facts::attach_peaks(report, facts);
       if (ran > 0) {
         const std::string part = failed.empty() ? "" : fmt::format(" (a run skipped: {})", failed);
         lines.push_back(fmt::format("{}{}  [{:.1f} s]", c->suite_summary(report), part, now_seconds() - t0));
@@ -97,7 +118,7 @@ class RunCommand : public Command {
     std::printf("\n==== movebench run: summary ====\n");
     for (const auto& l : lines) std::printf("%s\n", l.c_str());
     std::printf("validation: %s\n", report.validation_verdict().c_str());
-    return kExitOk;
+    return print_verdicts(report, facts);
   }
 
   std::vector<std::vector<std::string>> suite_runs(std::string& why) const override {
@@ -118,8 +139,22 @@ class RunCommand : public Command {
     }
   }
 
+  // One verdict line per path measured, recorded as `verdicts`; exit 1 when
+  // --fail-on names a verdict reached.
+  int print_verdicts(Report& report, const nlohmann::json& facts) const {
+    const auto& doc = report.document();
+    const nlohmann::json verdicts =
+        facts::make_verdicts(doc, facts, facts::figure_peaks(doc, facts), bands_);
+    report.extra("verdicts") = verdicts;
+    for (const auto& v : verdicts) std::printf("%s\n", facts::verdict_line(v).c_str());
+    if (verdicts.empty()) std::printf("verdicts: none (no figure measured a path with a peak)\n");
+    return facts::any_at_or_worse(verdicts, fail_on_) ? kExitFailure : kExitOk;
+  }
+
   CommandTable table_;
   std::vector<std::unique_ptr<Command>> commands_;  // for names and suite_runs; runs use fresh copies
+  std::string expect_file_, fail_on_, facts_file_;
+  nlohmann::json bands_, given_facts_;
   bool dry_run_ = false;
   std::vector<std::string> only_text_, only_;
 };

@@ -55,3 +55,18 @@ TEST(SummaryLine, TheFigureOfTheLargestRecord) {
             "mem: latency at 256.00 MiB 85.3 ns;");
   EXPECT_EQ(SummaryLine(report, "mem:").at_largest("mem", "chase", "latency", "latency").str(), "mem:");
 }
+
+TEST(SummaryLine, TheFractionOfThePeakWhereTheResultHasOne) {
+  Report report = empty_report();
+  report.set_result(Figure::bandwidth("mem.triad.2t", 41.2e9, Stat::kMin, Of::kTime, application_bytes()));
+  report.set_result(Figure::bandwidth("mem.triad.1t", 20.0e9, Stat::kMin, Of::kTime, application_bytes()));
+  // What facts::attach_peaks writes: the peak in the figure's unit (MB/s).
+  report.extra("results")["mem.triad.2t"]["peak"] = {
+      {"label", "DRAM"}, {"value", 51200.0}, {"unit", "MB/s"}, {"fraction", 41200.0 / 51200}, {"source", "x"}};
+  report.extra("results")["mem.triad.1t"]["peak"] = {{"status", "none"}, {"why", "1 of 2 threads"}};
+  const auto label = [](std::string_view n) { return "triad " + std::string(n); };
+  EXPECT_EQ(SummaryLine(report, "mem:").results("mem.triad.", "t", label, {"GB/s", 1}).str(),
+            "mem: triad 1 20.0 GB/s; triad 2 41.2 GB/s = 80% of 51.2 GB/s DRAM peak;");
+  EXPECT_EQ(SummaryLine(report, "mem:").result("mem.triad.2t", "triad").str(),
+            "mem: triad 4.12e+04 MB/s = 80% of 5.12e+04 MB/s DRAM peak;");
+}

@@ -1,0 +1,37 @@
+#include "facts/apply.hpp"
+
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <set>
+#include <string>
+
+#include "facts/peaks.hpp"
+
+namespace movebench::facts {
+
+nlohmann::json attach_peaks(Report& report, const nlohmann::json& facts) {
+  const nlohmann::json peaks = figure_peaks(report.document(), facts);
+  // The results object itself (Report::extra gives the document's keys).
+  auto& results = report.extra("results");
+  for (const auto& [name, peak] : peaks.items()) {
+    if (results.contains(name)) results[name]["peak"] = peak;
+  }
+  return peaks;
+}
+
+void print_peak_lines(const nlohmann::json& peaks, const nlohmann::json& results) {
+  std::set<std::string> unknown_said;
+  for (const auto& [name, peak] : peaks.items()) {
+    const auto& figure = results[name];
+    if (peak.contains("fraction")) {
+      std::printf("peak: %s %.4g %s = %.0f%% of %s\n", name.c_str(), figure.value("value", 0.0),
+                  figure.value("unit", "").c_str(), 100 * peak["fraction"].get<double>(), peak_words(peak).c_str());
+    } else if (peak.value("status", "") == "unknown" && unknown_said.insert(peak.value("path", "")).second) {
+      // Once per path: every figure on it has the same why.
+      std::printf("peak: %s: unknown (%s)\n", peak.value("path", "").c_str(), peak.value("why", "").c_str());
+    }
+  }
+}
+
+}  // namespace movebench::facts

@@ -1,0 +1,79 @@
+#include "facts/bands.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+
+#include "core/errors.hpp"
+
+namespace movebench::facts {
+namespace {
+
+// A --expect file is a few rows; anything larger is not one.
+constexpr std::size_t kMaxBandsBytes = 1 << 20;
+constexpr double kMaxNormalFrom = 1000;
+
+bool known_kind(const std::string& kind) {
+  return std::find(std::begin(kBandKinds), std::end(kBandKinds), kind) != std::end(kBandKinds);
+}
+
+void check_row(const nlohmann::json& row, std::size_t i, const std::string& what) {
+  const auto fail = [&](const std::string& why) {
+    throw UsageError(fmt::format("{}: band {}: {}", what, i + 1, why));
+  };
+  if (!row.is_object()) fail("not an object");
+  if (!row.contains("kind") || !row["kind"].is_string() || !known_kind(row["kind"].get<std::string>())) {
+    fail("'kind' must be one of dram, device_memory, pcie, network");
+  }
+  if (!row.contains("normal_from") || !row["normal_from"].is_number()) fail("'normal_from' must be a number");
+  const double from = row["normal_from"].get<double>();
+  if (!(from > 0 && from <= kMaxNormalFrom)) fail("'normal_from' must be above 0 and at most 1000 (0.75 is 75%)");
+  if (!row.contains("source") || !row["source"].is_string() || row["source"].get<std::string>().empty()) {
+    fail("'source' must say where the fraction comes from");
+  }
+  if (row.contains("cpu_model_contains") && !row["cpu_model_contains"].is_string()) {
+    fail("'cpu_model_contains' must be a string");
+  }
+}
+
+}  // namespace
+
+nlohmann::json parse_bands(std::string_view text, const std::string& what) {
+  const auto doc = nlohmann::json::parse(text.begin(), text.end(), nullptr, false);
+  if (doc.is_discarded()) throw UsageError(fmt::format("{}: not JSON", what));
+  if (!doc.is_object() || !doc.contains("bands") || !doc["bands"].is_array() || doc["bands"].empty()) {
+    throw UsageError(fmt::format("{}: wants {{\"bands\": [rows]}} with at least one row", what));
+  }
+  const auto& rows = doc["bands"];
+  for (std::size_t i = 0; i < rows.size(); ++i) check_row(rows[i], i, what);
+  return rows;
+}
+
+nlohmann::json load_bands(const std::string& expect_file) {
+  nlohmann::json rows = parse_bands(builtin_bands_text(), "built-in bands");
+  if (expect_file.empty()) return rows;
+  const std::string what = fmt::format("--expect '{}'", expect_file);
+  std::ifstream in(expect_file, std::ios::binary);
+  if (!in) throw UsageError(fmt::format("{}: cannot be read", what));
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (text.str().size() > kMaxBandsBytes) throw UsageError(fmt::format("{}: larger than 1 MiB", what));
+  nlohmann::json site = parse_bands(text.str(), what);
+  for (auto& row : site) row["site"] = true;  // says in the verdict that the site set it
+  site.insert(site.end(), rows.begin(), rows.end());
+  return site;
+}
+
+nlohmann::json band_for(const nlohmann::json& bands, std::string_view kind, const std::string& cpu_model) {
+  for (const auto& row : bands) {
+    if (row.value("kind", "") != kind) continue;
+    const std::string model_text = row.value("cpu_model_contains", "");
+    if (!model_text.empty() && cpu_model.find(model_text) == std::string::npos) continue;
+    return row;
+  }
+  return nullptr;
+}
+
+}  // namespace movebench::facts

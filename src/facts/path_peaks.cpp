@@ -1,0 +1,90 @@
+// The link and network peaks (peak_sources.hpp).
+#include <fmt/format.h>
+
+#include <set>
+
+#include "facts/pcie_link.hpp"
+#include "facts/peak_sources.hpp"
+
+namespace movebench::facts {
+namespace {
+
+nlohmann::json none(const std::string& why) { return {{"status", "none"}, {"why", why}}; }
+
+// The facts' PCIe entry of this bus id (facts.pcie, the facts-pcie branch's
+// pcie_facts()); null when it has none.
+nlohmann::json pcie_fact(const nlohmann::json& facts, const std::string& bus_id) {
+  if (!facts.contains("pcie") || !facts["pcie"].is_array()) return nullptr;
+  for (const auto& p : facts["pcie"]) {
+    if (p.contains("bus_id") && normalize_bus_id(p["bus_id"].get<std::string>()) == bus_id) return p;
+  }
+  return nullptr;
+}
+
+std::string link_words(double gts, int width) {
+  const auto encoding = pcie_encoding(pcie_generation(gts));
+  return fmt::format("PCIe Gen{} x{}: {:g} GT/s x {} lanes, {}", pcie_generation(gts), width, gts, width,
+                     encoding ? encoding->name : "unknown encoding");
+}
+
+}  // namespace
+
+nlohmann::json link_peak(const nlohmann::json& doc, const nlohmann::json& facts) {
+  const auto device = doc.value("link_device", nlohmann::json::object());
+  const std::string backend = device.value("backend", "");
+  if (backend == "host" || backend.empty()) return none("the host backend moves data within host memory: no link");
+  if (!device.contains("bus_id")) {
+    return {{"path", fmt::format("link ({})", backend)}, {"kind", "pcie"}, {"status", "unknown"},
+            {"why", "the device reports no PCI bus id"}};
+  }
+  const std::string bus = normalize_bus_id(device["bus_id"].get<std::string>());
+  const std::string path = "link " + bus;
+  const auto fact = pcie_fact(facts, bus);
+  if (!fact.is_null() && fact.value("max_peak_bytes_per_second", 0.0) > 0) {
+    return {{"path", path}, {"kind", "pcie"}, {"label", "PCIe"},
+            {"bytes_per_second", fact["max_peak_bytes_per_second"].get<double>()},
+            {"source", link_words(fact.value("max_speed_gts", 0.0), fact.value("max_width", 0)) + ", " +
+                           fact.value("source", "facts")}};
+  }
+  const auto pcie = device.value("pcie", nlohmann::json::object());
+  const double gts = pcie.value("max_speed_gts", 0.0);
+  const int width = pcie.value("max_width", 0);
+  if (gts <= 0 || width <= 0) {
+    return {{"path", path}, {"kind", "pcie"}, {"status", "unknown"},
+            {"why", "no PCIe link facts for the device (not in sysfs: a C2C/NVLink-attached device or a VM)"}};
+  }
+  // At the maximum both ends support: a link trained below it is a fault
+  // of the path (verdict.cpp), not a lower peak.
+  return {{"path", path}, {"kind", "pcie"}, {"label", "PCIe"},
+          {"bytes_per_second", pcie_peak_bytes_per_second(gts, width)},
+          {"source", link_words(gts, width) + ", sysfs max_link_*"}};
+}
+
+nlohmann::json network_peak(const nlohmann::json& doc, const nlohmann::json& facts, const std::string& name) {
+  const bool one_link = name == "p2p.bw" || name == "p2p.bibw" || name.ends_with(".busbw") ||
+                        name == "beff.pingpong.bandwidth_Lmax";
+  if (!one_link) return none("an aggregate over ranks that share NICs: not held against one NIC's rate");
+  std::set<std::string> hosts;
+  if (doc.contains("mpi") && doc["mpi"].is_object() && doc["mpi"].contains("hosts")) {
+    for (const auto& h : doc["mpi"]["hosts"]) hosts.insert(h.get<std::string>());
+  }
+  if (hosts.size() <= 1) return none("same host: the ranks share memory, no NIC is on the path");
+  const nlohmann::json nics = facts.value("nics", nlohmann::json::array());
+  const nlohmann::json* fastest = nullptr;
+  for (const auto& nic : nics) {
+    if (nic.value("peak_bytes_per_second", 0.0) <= 0) continue;
+    if (!fastest || nic["peak_bytes_per_second"].get<double>() > (*fastest)["peak_bytes_per_second"].get<double>()) {
+      fastest = &nic;
+    }
+  }
+  if (!fastest) {
+    return {{"path", "network"}, {"kind", "network"}, {"status", "unknown"}, {"why", "no NIC rate is known"}};
+  }
+  const auto& nic = *fastest;
+  return {{"path", "network"}, {"kind", "network"}, {"label", "NIC"},
+          {"bytes_per_second", nic["peak_bytes_per_second"].get<double>()},
+          {"source", fmt::format("{} {:g} Gb/s, the fastest NIC, {}", nic.value("name", "NIC"),
+                                 nic.value("rate_bits_per_second", 0.0) / 1e9, nic.value("source", "facts"))}};
+}
+
+}  // namespace movebench::facts

@@ -1,0 +1,236 @@
+// The peaks of headline figures and the verdict rules (src/facts/peaks.hpp,
+// verdict.hpp, bands.hpp), on made-up facts (tests/data/facts/README.md) and
+// small result documents built here.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <fstream>
+#include <string>
+
+#include "core/errors.hpp"
+#include "facts/bands.hpp"
+#include "facts/machine_facts.hpp"
+#include "facts/peaks.hpp"
+#include "facts/verdict.hpp"
+
+using nlohmann::json;
+using namespace movebench;
+
+namespace {
+
+json fixture(const std::string& name) {
+  return facts::facts_from_file(std::string(MOVEBENCH_TEST_DATA) + "/facts/" + name);
+}
+
+json bandwidth(double value, const std::string& unit = "MB/s", int directions = 1) {
+  return {{"value", value}, {"unit", unit}, {"stat", "min"}, {"of", "time"}, {"better", "higher"},
+          {"accounting", {{"bytes", "application"}, {"directions", directions}, {"factor", 1.0}}}};
+}
+
+json mem_record(const std::string& kernel, int threads, double bytes) {
+  return {{"benchmark", "mem"}, {"operation", kernel}, {"bytes", bytes}, {"params", {{"threads", threads}}}};
+}
+
+// A one-socket, 16-CPU host with a 32 MiB last-level cache, and mem's triad
+// with 1 and 16 threads on `bytes` of arrays.
+json mem_doc(double triad_16t_mbs, double bytes = 3.0 * (512 << 20)) {
+  json doc = {{"host", {{"cpu_model", "AMD EPYC 7313 16-Core Processor"}, {"logical_cpus", 16}, {"packages", 1},
+                        {"numa_nodes", 1},
+                        {"caches", {{{"level", 2}, {"bytes", 524288}, {"instances", 16}},
+                                    {{"level", 3}, {"bytes", 33554432}, {"instances", 1}}}},
+                        {"transparent_hugepages", "always [madvise] never"}}},
+              {"results", {{"mem.triad.1t", bandwidth(20000)}, {"mem.triad.16t", bandwidth(triad_16t_mbs)},
+                           {"mem.latency.67108864", {{"value", 90.0}, {"unit", "ns"}, {"stat", "min"},
+                                                     {"of", "time"}, {"better", "lower"}}}}},
+              {"timings", {mem_record("triad", 1, bytes), mem_record("triad", 16, bytes)}}};
+  return doc;
+}
+
+json link_doc(double read_mbs, json pcie = nullptr) {
+  json device = {{"backend", "cuda"}, {"bus_id", "00000000:17:00.0"}};
+  if (!pcie.is_null()) device["pcie"] = pcie;
+  return {{"host", {{"cpu_model", "Intel(R) Xeon(R) Gold 6338 CPU @ 2.00GHz"}, {"logical_cpus", 64}}},
+          {"link_device", device},
+          {"results", {{"link.copy.read.pinned", bandwidth(read_mbs)},
+                       {"link.copy.duplex.total.pinned", bandwidth(2 * read_mbs, "MB/s", 2)}}},
+          {"timings", json::array()}};
+}
+
+json verdicts_of(const json& doc, const json& facts, const std::string& expect = "") {
+  return facts::make_verdicts(doc, facts, facts::figure_peaks(doc, facts), facts::load_bands(expect));
+}
+
+std::string write_temp(const std::string& name, const std::string& text) {
+  const std::string path = ::testing::TempDir() + name;
+  std::ofstream(path) << text;
+  return path;
+}
+
+}  // namespace
+
+TEST(Peaks, AllThreadDramFigureGetsTheDramPeakInItsUnit) {
+  const json peaks = facts::figure_peaks(mem_doc(163840), fixture("dram_ok_thp_never.json"));
+  const auto& p = peaks["mem.triad.16t"];
+  EXPECT_DOUBLE_EQ(p["value"].get<double>(), 204800);  // MB/s, as the figure
+  EXPECT_EQ(p["unit"], "MB/s");
+  EXPECT_NEAR(p["fraction"].get<double>(), 0.8, 1e-12);
+  EXPECT_NE(p["source"].get<std::string>().find("8 channels x 3200 MT/s x 8 B, SMBIOS"), std::string::npos);
+  // One thread of 16 is not held against the DRAM peak; a latency gets no entry.
+  EXPECT_EQ(peaks["mem.triad.1t"]["status"], "none");
+  EXPECT_FALSE(peaks.contains("mem.latency.67108864"));
+}
+
+TEST(Peaks, CacheResidentMemFigureGetsNoDramPeak) {
+  const json peaks = facts::figure_peaks(mem_doc(900000, 3.0 * (4 << 20)), fixture("dram_ok_thp_never.json"));
+  const auto& p = peaks["mem.triad.16t"];
+  EXPECT_EQ(p["status"], "none");
+  EXPECT_NE(p["why"].get<std::string>().find("cache-resident"), std::string::npos);
+  EXPECT_NE(p["why"].get<std::string>().find("no peak is known for cache levels"), std::string::npos);
+  EXPECT_TRUE(verdicts_of(mem_doc(900000, 3.0 * (4 << 20)), fixture("dram_ok_thp_never.json")).empty());
+}
+
+TEST(Verdicts, DramWithEmptyChannelsIsDegradedNamingThem) {
+  const json v = verdicts_of(mem_doc(70000), fixture("dram_empty_channels.json"));
+  ASSERT_EQ(v.size(), 1u);
+  EXPECT_EQ(v[0]["path"], "dram");
+  EXPECT_EQ(v[0]["verdict"], "degraded");
+  EXPECT_NE(v[0]["reasons"][0].get<std::string>().find("4 of 8 channels empty"), std::string::npos);
+  EXPECT_NE(facts::verdict_line(v[0]).find("dram: degraded: triad 7e+04 MB/s = 68% of 1.024e+05 MB/s DRAM peak"),
+            std::string::npos)
+      << facts::verdict_line(v[0]);
+}
+
+TEST(Verdicts, FractionUnderTheBandIsLowWithTheSettingsThatCouldExplainIt) {
+  const json v = verdicts_of(mem_doc(0.41 * 204800), fixture("dram_ok_thp_never.json"));
+  ASSERT_EQ(v.size(), 1u);
+  EXPECT_EQ(v[0]["verdict"], "low");
+  EXPECT_NEAR(v[0]["fraction"].get<double>(), 0.41, 1e-9);
+  EXPECT_DOUBLE_EQ(v[0]["band"]["normal_from"].get<double>(), 0.6);
+  const std::string line = facts::verdict_line(v[0]);
+  EXPECT_NE(line.find("= 41% of 2.048e+05 MB/s DRAM peak (8 channels x 3200 MT/s x 8 B, SMBIOS)"), std::string::npos)
+      << line;
+  EXPECT_NE(line.find("normal from 60%"), std::string::npos) << line;
+  EXPECT_NE(line.find("THP never"), std::string::npos) << line;
+  EXPECT_NE(line.find("governor powersave"), std::string::npos) << line;
+}
+
+TEST(Verdicts, AtOrAboveTheBandIsNormal) {
+  const json v = verdicts_of(mem_doc(0.8 * 204800), fixture("dram_ok_thp_never.json"));
+  EXPECT_EQ(v[0]["verdict"], "normal");
+  EXPECT_TRUE(v[0]["reasons"].empty());
+}
+
+TEST(Verdicts, NoPeakIsUnknownWithTheFactsWhy) {
+  const json doc = mem_doc(50000);
+  const json v = verdicts_of(doc, facts::machine_facts(doc));
+  ASSERT_EQ(v.size(), 1u);
+  EXPECT_EQ(v[0]["verdict"], "unknown");
+  EXPECT_TRUE(v[0]["fraction"].is_null());
+  const std::string line = facts::verdict_line(v[0]);
+  EXPECT_EQ(line.rfind("dram: unknown: the DRAM peak is unknown (DIMMs not read in this build", 0), 0u) << line;
+  // The why of the facts themselves, when they give one.
+  const json w = verdicts_of(doc, fixture("link_x8.json"));
+  EXPECT_NE(facts::verdict_line(w[0]).find("SMBIOS table not readable"), std::string::npos);
+}
+
+TEST(Verdicts, LinkTrainedAtX8IsDegradedAgainstItsMaximumPeak) {
+  const json v = verdicts_of(link_doc(12000), fixture("link_x8.json"));
+  ASSERT_EQ(v.size(), 1u);
+  EXPECT_EQ(v[0]["path"], "link 0000:17:00.0");
+  EXPECT_EQ(v[0]["verdict"], "degraded");
+  EXPECT_EQ(v[0]["reasons"][0], "link trained at Gen4 x8 below its maximum Gen4 x16");
+  EXPECT_NEAR(v[0]["peak"].get<double>(), 31507.69, 0.01);  // Gen4 x16, MB/s
+  EXPECT_EQ(v[0]["figure"], "link.copy.read.pinned");       // the highest fraction speaks for the link
+}
+
+TEST(Verdicts, LinkFromTheDocumentsOwnPcieFacts) {
+  const json x8 = {{"generation", 4}, {"max_generation", 4}, {"width", 8}, {"max_width", 16},
+                   {"speed_gts", 16.0}, {"max_speed_gts", 16.0},
+                   {"theoretical_bytes_per_second_per_direction", 15753846153.8}};
+  const json v = verdicts_of(link_doc(12000, x8), facts::machine_facts(link_doc(12000, x8)));
+  EXPECT_EQ(v[0]["verdict"], "degraded");
+  // A GPU read while idle at Gen1 that then moved 24 GB/s ran faster than
+  // read: power saving, not a fault.
+  json idle = x8;
+  idle["generation"] = 1;
+  idle["width"] = 16;
+  idle["speed_gts"] = 2.5;
+  idle["theoretical_bytes_per_second_per_direction"] = 4e9;
+  const json w = verdicts_of(link_doc(24000, idle), facts::machine_facts(link_doc(24000, idle)));
+  EXPECT_EQ(w[0]["verdict"], "normal") << facts::verdict_line(w[0]);
+}
+
+TEST(Peaks, DuplexTotalIsHeldAgainstBothDirections) {
+  const json peaks = facts::figure_peaks(link_doc(12000), fixture("link_x8.json"));
+  EXPECT_NEAR(peaks["link.copy.duplex.total.pinned"]["value"].get<double>(), 2 * 31507.69, 0.02);
+}
+
+TEST(Peaks, NetworkOnlyAcrossHostsAgainstTheFastestNic) {
+  json doc = {{"host", {{"cpu_model", "x"}}}, {"mpi", {{"hosts", {"a", "a"}}}},
+              {"results", {{"p2p.bw", bandwidth(22000)}, {"p2p.bibw", bandwidth(44000, "MB/s", 2)},
+                           {"beff.hpcc.b_eff", bandwidth(1e9, "B/s", 2)}}}};
+  EXPECT_EQ(facts::figure_peaks(doc, fixture("two_nics.json"))["p2p.bw"]["why"],
+            "same host: the ranks share memory, no NIC is on the path");
+  doc["mpi"]["hosts"] = {"a", "b"};
+  const json peaks = facts::figure_peaks(doc, fixture("two_nics.json"));
+  EXPECT_DOUBLE_EQ(peaks["p2p.bw"]["value"].get<double>(), 25000);
+  EXPECT_DOUBLE_EQ(peaks["p2p.bibw"]["value"].get<double>(), 50000);
+  EXPECT_EQ(peaks["beff.hpcc.b_eff"]["status"], "none");
+  const json v = facts::make_verdicts(doc, fixture("two_nics.json"), peaks, facts::load_bands(""));
+  EXPECT_EQ(v[0]["verdict"], "normal");  // 88% of HDR, the band is 80%
+}
+
+TEST(Peaks, DeviceMemoryFromCudaAttributes) {
+  json doc = {{"host", {{"cpu_model", "x"}}},
+              {"mem_device", {{"backend", "cuda"}, {"memory_clock_khz", 2619000}, {"memory_bus_bits", 5120},
+                              {"memory_peak_bytes_per_s", 2.0 * 2619000e3 * 5120 / 8}}},
+              {"results", {{"mem.triad.cuda", bandwidth(3000, "GB/s")}, {"mem.triad.opencl", bandwidth(1, "GB/s")}}}};
+  const json peaks = facts::figure_peaks(doc, json::object());
+  EXPECT_NEAR(peaks["mem.triad.cuda"]["value"].get<double>(), 3352.32, 0.01);
+  EXPECT_NE(peaks["mem.triad.cuda"]["source"].get<std::string>().find("2619 MHz x 5120 bits x 2 / 8"), std::string::npos);
+  doc.erase("mem_device");
+  EXPECT_EQ(facts::figure_peaks(doc, json::object())["mem.triad.opencl"]["status"], "unknown");
+}
+
+TEST(Bands, ExpectFileOverridesTheBuiltInBand) {
+  const std::string path = write_temp("expect.json", R"({"bands": [{"kind": "dram", "normal_from": 0.9,
+      "source": "site acceptance test, 2026"}]})");
+  const json v = verdicts_of(mem_doc(0.8 * 204800), fixture("dram_ok_thp_never.json"), path);
+  EXPECT_EQ(v[0]["verdict"], "low");
+  EXPECT_EQ(v[0]["band"]["source"], "site acceptance test, 2026");
+}
+
+TEST(Bands, MalformedExpectIsAUsageError) {
+  const char* bad[] = {"", "{", "[]", R"({"bands": []})", R"({"bands": [{"kind": "dram", "normal_from": 0.7}]})",
+                       R"({"bands": [{"kind": "cache", "normal_from": 0.7, "source": "x"}]})",
+                       R"({"bands": [{"kind": "dram", "normal_from": -1, "source": "x"}]})",
+                       "\x01\x02\xff"};
+  for (const char* text : bad) {
+    EXPECT_THROW(facts::load_bands(write_temp("bad.json", text)), UsageError) << text;
+  }
+  EXPECT_THROW(facts::load_bands("/nonexistent/bands.json"), UsageError);
+}
+
+TEST(Bands, EveryBuiltInRowCitesItsSources) {
+  const json rows = facts::parse_bands(facts::builtin_bands_text(), "built-in");
+  for (const auto& kind : facts::kBandKinds) {
+    EXPECT_FALSE(facts::band_for(rows, kind, "any CPU").is_null()) << kind;
+  }
+  for (const auto& row : rows) {
+    EXPECT_FALSE(row["source"].get<std::string>().empty());
+    ASSERT_TRUE(row.contains("citations")) << row.dump();
+    ASSERT_FALSE(row["citations"].empty());
+    for (const auto& c : row["citations"]) {
+      EXPECT_EQ(c["url"].get<std::string>().rfind("http", 0), 0u);
+      EXPECT_FALSE(c["says"].get<std::string>().empty());
+    }
+  }
+}
+
+TEST(Verdicts, FailOnLowOrDegraded) {
+  const json v = json::array({{{"verdict", "normal"}}, {{"verdict", "low"}}, {{"verdict", "unknown"}}});
+  EXPECT_TRUE(facts::any_at_or_worse(v, "low"));
+  EXPECT_FALSE(facts::any_at_or_worse(v, "degraded"));
+  EXPECT_FALSE(facts::any_at_or_worse(v, ""));
+  EXPECT_TRUE(facts::any_at_or_worse(json::array({{{"verdict", "degraded"}}}), "low"));
+}

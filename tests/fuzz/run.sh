@@ -15,13 +15,21 @@ common=(src/core/sizes.cpp)
 # affinity.cpp asks OpenMP for its places: clang's front end, GCC's runtime.
 "$CXX" "${flags[@]}" -fopenmp=libgomp tests/fuzz/fuzz_cpu_list.cpp src/core/affinity.cpp src/core/sizes.cpp \
   $(pkg-config --cflags --libs hwloc) -lfmt -lgomp -o "$out/fuzz_cpu_list"
-for target in fuzz_sizes fuzz_cpu_list; do
+# The facts layer's SMBIOS parsers: dmidecode text (with the slot-name
+# patterns) and the binary table.
+"$CXX" "${flags[@]}" tests/fuzz/fuzz_dmidecode.cpp src/facts/dmidecode_text.cpp src/facts/locator.cpp \
+  src/facts/smbios_table.cpp -lfmt -o "$out/fuzz_dmidecode"
+"$CXX" "${flags[@]}" tests/fuzz/fuzz_smbios.cpp src/facts/smbios_table.cpp -lfmt -o "$out/fuzz_smbios"
+for target in fuzz_sizes fuzz_cpu_list fuzz_dmidecode fuzz_smbios; do
+  # a dmidecode structure is a few hundred bytes; the lists are short
+  max_len=256
+  [ "$target" = fuzz_dmidecode ] && max_len=4096
   corpus="$out/corpus-$target"
   mkdir -p "$corpus"
   cp tests/fuzz/seeds/"${target#fuzz_}"/* "$corpus"/
   echo "fuzz: $target for ${seconds}s" >&2
   # -rss_limit_mb: a parser that allocates without bound is a finding too.
-  "$out/$target" -max_total_time="$seconds" -rss_limit_mb=1024 -max_len=256 -timeout=5 \
+  "$out/$target" -max_total_time="$seconds" -rss_limit_mb=1024 -max_len="$max_len" -timeout=5 \
     -print_final_stats=1 -artifact_prefix="$out/$target-" "$corpus" 2>"$out/$target.log" || {
     tail -40 "$out/$target.log" >&2
     echo "fuzz: $target found a failure; the input is in $out/$target-*" >&2

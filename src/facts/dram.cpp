@@ -37,7 +37,8 @@ DramLayout layout_of(const SmbiosMemory& memory, const nlohmann::json& cpu) {
     if (d.place.channel.empty()) layout.unplaced.push_back(&d);
     else layout.channels[{d.socket, d.place.channel}].push_back(&d);
   }
-  layout.sockets = std::max(1, cpu.value("sockets", 1));
+  // "unknown" (a dmidecode text without type 4) counts as one socket.
+  if (cpu.contains("sockets") && cpu["sockets"].is_number_integer()) layout.sockets = std::max(1, cpu["sockets"].get<int>());
   for (const auto& d : layout.dimms) layout.sockets = std::max(layout.sockets, d.socket + 1);
   if (cpu.contains("model") && cpu["model"].is_string()) layout.cpu = find_cpu_row(cpu_table(), cpu["model"].get<std::string>());
   return layout;
@@ -111,10 +112,14 @@ nlohmann::json socket_json(const DramLayout& layout, int socket) {
   return j;
 }
 
+// Every socket the CPU facts count; but where some DIMMs' socket is not
+// told, only the sockets DIMMs name (an empty "socket 1" would be a guess).
 nlohmann::json sockets_json(const DramLayout& layout) {
   std::set<int> sockets;
-  for (int s = 0; s < layout.sockets; ++s) sockets.insert(s);
   for (const auto& d : layout.dimms) sockets.insert(d.socket);
+  if (!sockets.contains(-1)) {
+    for (int s = 0; s < layout.sockets; ++s) sockets.insert(s);
+  }
   nlohmann::json out = nlohmann::json::array();
   for (int s : sockets) out.push_back(socket_json(layout, s));
   return out;

@@ -1,6 +1,7 @@
 #include "facts/locator.hpp"
 
 #include <array>
+#include <cctype>
 #include <regex>
 #include <vector>
 
@@ -49,14 +50,18 @@ std::optional<int> number(const std::smatch& m, int group) {
 
 std::string channel_name(const std::smatch& m, const Rule& rule) {
   if (rule.channel_groups[0] == 0) return "";
-  std::string out = rule.channel_format;
-  for (int i = 0; i < 2; ++i) {
-    const std::string mark = "{" + std::to_string(i) + "}";
-    const auto at = out.find(mark);
-    if (at == std::string::npos) continue;
-    std::string part = rule.channel_groups[i] ? m[rule.channel_groups[i]].str() : "";
-    for (auto& c : part) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-    out.replace(at, mark.size(), part);
+  std::string out;
+  for (const char* f = rule.channel_format; *f; ++f) {
+    const bool mark = f[0] == '{' && (f[1] == '0' || f[1] == '1') && f[2] == '}';
+    if (!mark) {
+      out += *f;
+      continue;
+    }
+    const int group = rule.channel_groups[f[1] - '0'];
+    if (group) {
+      for (char c : m[group].str()) out += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    }
+    f += 2;
   }
   return out;
 }

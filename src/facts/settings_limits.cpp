@@ -38,6 +38,7 @@ std::pair<std::string, bool> cgroup_path(const Sources& s, const std::string& co
 std::optional<std::pair<std::string, std::string>> limit_file(const Sources& s, const std::string& controller,
                                                               const std::string& v2_file, const std::string& v1_file) {
   auto [path, v2] = cgroup_path(s, controller);
+  if (path == "/") path.clear();
   const std::string base = s.sysfs_root + "/fs/cgroup" + (v2 ? "" : "/" + controller);
   const std::string file = v2 ? v2_file : v1_file;
   for (const std::string& dir : {base + path, base}) {

@@ -33,13 +33,17 @@ DramLayout layout_of(const SmbiosMemory& memory, const nlohmann::json& cpu) {
   number_sockets(all);
   DramLayout layout;
   for (auto& d : all) (d.device.installed ? layout.dimms : layout.empty_slots).push_back(d);
+  // "unknown" (a dmidecode text without type 4) counts as one socket.
+  if (cpu.contains("sockets") && cpu["sockets"].is_number_integer()) layout.sockets = std::max(1, cpu["sockets"].get<int>());
+  for (const auto& d : layout.dimms) layout.sockets = std::max(layout.sockets, d.socket + 1);
+  // One socket populated: every installed DIMM is on it, named or not.
+  if (layout.sockets == 1) {
+    for (auto& d : layout.dimms) d.socket = 0;
+  }
   for (const auto& d : layout.dimms) {
     if (d.place.channel.empty()) layout.unplaced.push_back(&d);
     else layout.channels[{d.socket, d.place.channel}].push_back(&d);
   }
-  // "unknown" (a dmidecode text without type 4) counts as one socket.
-  if (cpu.contains("sockets") && cpu["sockets"].is_number_integer()) layout.sockets = std::max(1, cpu["sockets"].get<int>());
-  for (const auto& d : layout.dimms) layout.sockets = std::max(layout.sockets, d.socket + 1);
   if (cpu.contains("model") && cpu["model"].is_string()) layout.cpu = find_cpu_row(cpu_table(), cpu["model"].get<std::string>());
   return layout;
 }
@@ -93,7 +97,10 @@ nlohmann::json socket_json(const DramLayout& layout, int socket) {
     if (key.first != socket) continue;
     ++populated;
     max_dpc = std::max(max_dpc, static_cast<int>(dimms.size()));
-    if (auto mts = channel_mts(dimms)) slowest = slowest ? std::min(*slowest, *mts) : *mts;
+  }
+  for (const auto& d : layout.dimms) {
+    if (d.socket != socket) continue;
+    if (auto mts = channel_mts({&d})) slowest = slowest ? std::min(*slowest, *mts) : *mts;
   }
   int unplaced = 0;
   for (const PlacedDimm* d : layout.unplaced) unplaced += d->socket == socket;

@@ -2,6 +2,7 @@
 // figures every result's "host" holds), or another machine's from its
 // dmidecode text (SMBIOS type 4), where only the model and the sockets are told.
 #include <fmt/format.h>
+#include <hwloc.h>
 
 #include <fstream>
 
@@ -58,6 +59,28 @@ nlohmann::json from_dmidecode(const Sources& sources) {
   return cpu;
 }
 
+// The NUMA nodes of each package (socket), from hwloc: [[0], [1]], or
+// [[0, 1, 2, 3], ...] with sub-NUMA clustering. The DRAM peak per node
+// follows from it where a socket has one node.
+nlohmann::json package_numa_nodes() {
+  nlohmann::json packages = nlohmann::json::array();
+  hwloc_topology_t topo{};
+  if (hwloc_topology_init(&topo) != 0) return packages;
+  if (hwloc_topology_load(topo) == 0) {
+    const int count = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PACKAGE);
+    for (int i = 0; i < count; ++i) {
+      hwloc_obj_t package = hwloc_get_obj_by_type(topo, HWLOC_OBJ_PACKAGE, i);
+      nlohmann::json nodes = nlohmann::json::array();
+      unsigned node = 0;
+      hwloc_bitmap_foreach_begin(node, package->nodeset) nodes.push_back(node);
+      hwloc_bitmap_foreach_end();
+      packages.push_back(nodes);
+    }
+  }
+  hwloc_topology_destroy(topo);
+  return packages;
+}
+
 }  // namespace
 
 nlohmann::json cpu_facts(const Sources& sources) {
@@ -73,6 +96,7 @@ nlohmann::json cpu_facts(const Sources& sources) {
               {"threads_per_core", cores > 0 ? nlohmann::json(logical / cores) : nlohmann::json("unknown")},
               {"numa_nodes", host.value("numa_nodes", 0)},
               {"caches", host["caches"]},
+              {"package_numa_nodes", package_numa_nodes()},
               {"source", fmt::format("hwloc and {}/cpuinfo", sources.proc_root)}});
   return cpu;
 }

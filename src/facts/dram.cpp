@@ -44,6 +44,10 @@ DramLayout layout_of(const SmbiosMemory& memory, const nlohmann::json& cpu) {
     if (d.place.channel.empty()) layout.unplaced.push_back(&d);
     else layout.channels[{d.socket, d.place.channel}].push_back(&d);
   }
+  // hwloc's packages are this machine's sockets only when they count the same.
+  if (cpu.contains("package_numa_nodes") && cpu["package_numa_nodes"].size() == static_cast<std::size_t>(layout.sockets)) {
+    layout.package_numa_nodes = cpu["package_numa_nodes"];
+  }
   if (cpu.contains("model") && cpu["model"].is_string()) layout.cpu = find_cpu_row(cpu_table(), cpu["model"].get<std::string>());
   return layout;
 }
@@ -111,11 +115,20 @@ nlohmann::json socket_json(const DramLayout& layout, int socket) {
                       {"dimms_per_channel", unplaced ? nlohmann::json("unknown") : nlohmann::json(max_dpc)},
                       {"configured_mts", optional_json(slowest)},
                       {"numa_nodes", "unknown"}};
+  if (socket >= 0 && layout.package_numa_nodes.is_array()) j["numa_nodes"] = layout.package_numa_nodes[socket];
   int dimms = 0;
   for (const auto& d : layout.dimms) dimms += d.socket == socket;
   j["dimms"] = dimms;
   // A socket with DIMMs of unknown channel has no exact peak of its own.
   j["peak_bytes_per_second"] = unplaced ? nlohmann::json("unknown") : nlohmann::json(channels_peak(layout, socket));
+  // A socket that is one NUMA node: the node's peak is the socket's. Split
+  // in several (SNC, NPS), which channels serve which node is not told.
+  if (j["numa_nodes"].is_array() && j["numa_nodes"].size() == 1) {
+    j["numa_node_peaks"] = {{{"node", j["numa_nodes"][0]}, {"peak_bytes_per_second", j["peak_bytes_per_second"]}}};
+  } else if (j["numa_nodes"].is_array()) {
+    j["numa_node_peaks"] = {{"status", "unknown"}, {"why", "the socket has several NUMA nodes (sub-NUMA clustering): "
+                                                           "which channels serve which node is not told"}};
+  }
   return j;
 }
 

@@ -30,6 +30,7 @@ struct DramLayout {
   std::vector<const PlacedDimm*> unplaced;     // installed, channel unknown
   int sockets = 1;
   std::optional<CpuMemoryRow> cpu;             // the table's row, none: not in the table
+  nlohmann::json package_numa_nodes;           // per socket, from this machine's hwloc; null when not known
 };
 
 // Bytes one channel moves per transfer: 8 (64 data bits) for a DIMM whatever

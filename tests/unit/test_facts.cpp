@@ -338,3 +338,15 @@ TEST(FactsSettings, MadeUpTreeGivesValuesAndWarnings) {
   }
   EXPECT_FALSE(settings["smt"].contains("warning"));
 }
+
+TEST(FactsDumps, PeakPerNumaNodeWhereASocketIsOneNode) {
+  Sources sources;
+  sources.dmidecode_file = (kDumps / "xeon8171m_ep2c622d16_2s.txt").string();
+  auto cpu = cpu_facts(sources);
+  cpu["package_numa_nodes"] = {{0}, {1}};  // as hwloc gives them on such a machine
+  const auto dram = dram_facts(sources, cpu);
+  EXPECT_EQ(dram["sockets"][1]["numa_nodes"], nlohmann::json({1}));
+  EXPECT_NEAR(dram["sockets"][1]["numa_node_peaks"][0]["peak_bytes_per_second"].get<double>(), 6 * 2666e6 * 8, 1);
+  cpu["package_numa_nodes"] = {{0, 1}, {2, 3}};  // sub-NUMA clustering: the split is not told
+  EXPECT_EQ(dram_facts(sources, cpu)["sockets"][0]["numa_node_peaks"]["status"], "unknown");
+}

@@ -22,9 +22,11 @@ class FactsCommand : public Command {
   void add_options(CLI::App& app) override {
     app.add_option("--dmidecode", sources_.dmidecode_file,
                    "Read the DRAM and CPU from this text of `dmidecode` (or -t memory, -t 17), e.g. saved on another "
-                   "machine, instead of this machine's SMBIOS table");
+                   "machine, instead of this machine's SMBIOS table")
+        ->type_name("FILE");
     app.add_option("--lspci", sources_.lspci_file,
-                   "Read the PCIe links from this text of `lspci -vv` (run as root) instead of this machine's sysfs");
+                   "Read the PCIe links from this text of `lspci -vv` (run as root) instead of this machine's sysfs")
+        ->type_name("FILE");
   }
 
   // Both files are read and checked here, before any result file is made:

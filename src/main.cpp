@@ -13,6 +13,8 @@
 #include "core/launcher.hpp"
 #include "core/vocabulary.hpp"
 #include "facts/apply.hpp"
+#include "facts/facts.hpp"
+#include "facts/facts_command.hpp"
 #include "facts/machine_facts.hpp"
 #include "report/report_tool.hpp"
 #include "suite/run_command.hpp"
@@ -49,6 +51,20 @@ void add_peaks(const Command& command, Report& report) {
   if (!command.collective() && launcher_rank() <= 0) facts::print_peak_lines(peaks, report.document()["results"]);
 }
 
+// Every result document records what movebench knows of the machine (its
+// `facts`, docs/facts.md); `facts` records its own, from its options. The
+// suite says the settings' warnings once, at its start; other commands keep
+// their one-line stderr contracts and record the warnings only.
+void record_facts(const Command& command, Report& report) {
+  if (command.name() == "facts") return;
+  try {
+    report.extra("facts") = facts::collect({});
+  } catch (const std::exception& e) {
+    report.extra("facts") = {{"status", "unknown"}, {"why", one_line(e.what())}};
+  }
+  if (command.name() == "run" && launcher_rank() <= 0) facts::print_warnings(report.extra("facts"), "movebench run");
+}
+
 // Checks, then runs one command into its report. A run that fails with an
 // exception still finishes its report, so what was measured is kept.
 int run_command(Command& command, const OutputOptions& output, const std::vector<std::string>& command_line) {
@@ -60,6 +76,7 @@ int run_command(Command& command, const OutputOptions& output, const std::vector
   } catch (const UsageError& e) {
     return usage_error(where, e.what());
   }
+  record_facts(command, *report);
   install_interrupt_handlers();
   int code = kExitOk;
   try {
@@ -139,6 +156,8 @@ int main(int argc, char** argv) {
 
   auto commands = make_commands();
   auto run = make_run_command(make_commands);
+  // Not in the suite's table: its facts are in every document already.
+  auto facts_command = facts::make_facts_command();
   OutputOptions output;
   output.write_file = launcher_rank() <= 0;  // under mpirun/srun, rank 0 alone writes --json
   std::vector<Entry> entries;
@@ -159,6 +178,7 @@ int main(int argc, char** argv) {
   };
   for (auto& c : commands) add(*c);
   add(*run);
+  add(*facts_command);
   // After the subcommands, which would inherit it.
   app.footer("Reports from result files (tables, comparisons, plots, HTML): movebench report --help");
 

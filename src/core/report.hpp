@@ -15,8 +15,9 @@
 namespace movebench {
 
 // The version of the result document's layout (docs/results.md): 2 added
-// the figures' vocabulary (of, better, accounting; latencies in ns).
-inline constexpr int kSchemaVersion = 2;
+// the figures' vocabulary (of, better, accounting; latencies in ns); 3 the
+// machine's facts (the `facts` key, docs/facts.md).
+inline constexpr int kSchemaVersion = 3;
 
 // One measured point: one operation at one size with one set of parameters.
 struct Record {

@@ -24,6 +24,8 @@ struct Sources {
   std::string lspci_file;      // text of `lspci -vv` (as root); empty: this machine's sysfs
   std::string sysfs_root = "/sys";
   std::string proc_root = "/proc";
+  // Where "/.dockerenv" and "/run/.containerenv" are looked for (setting_facts).
+  std::string root_dir = "";
 };
 
 // A malformed, truncated, binary, empty or hostile --dmidecode/--lspci file is

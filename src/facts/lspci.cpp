@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/errors.hpp"
+#include "facts/input_file.hpp"
 #include "facts/pcie_device.hpp"
 
 namespace movebench::facts {
@@ -271,21 +272,9 @@ Parsed parse_entries(std::string_view text, const std::string& source) {
 
 }  // namespace
 
-std::string read_lspci_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw UsageError(fmt::format("--lspci {}: cannot open the file", path));
-  std::string text;
-  std::vector<char> chunk(1 << 16);
-  while (in.read(chunk.data(), static_cast<std::streamsize>(chunk.size())) || in.gcount() > 0) {
-    text.append(chunk.data(), static_cast<std::size_t>(in.gcount()));
-    if (text.size() > kMaxLspciBytes) {
-      throw UsageError(fmt::format("--lspci {}: over the {} MiB an `lspci -vv` output can be", path,
-                                   kMaxLspciBytes >> 20));
-    }
-  }
-  if (in.bad()) throw UsageError(fmt::format("--lspci {}: cannot read the file", path));
-  return text;
-}
+// One reader for every saved tool output (facts/input_file): a FIFO, a
+// folder or /dev/zero is one line, never a hang.
+std::string read_lspci_file(const std::string& path) { return read_text_input(path, "--lspci"); }
 
 nlohmann::json parse_lspci(std::string_view text, const std::string& source_name) {
   check_text(text, source_name);

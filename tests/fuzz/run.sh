@@ -18,9 +18,16 @@ common=(src/core/sizes.cpp)
 # The lspci -vv parser of the facts layer (and the link table it uses).
 "$CXX" "${flags[@]}" tests/fuzz/fuzz_lspci.cpp src/facts/lspci.cpp src/facts/pcie_device.cpp src/facts/pcie_link.cpp \
   -lfmt -o "$out/fuzz_lspci"
-for target in fuzz_sizes fuzz_cpu_list fuzz_lspci; do
+# The facts layer's SMBIOS parsers: dmidecode text (with the slot-name
+# patterns) and the binary table.
+"$CXX" "${flags[@]}" tests/fuzz/fuzz_dmidecode.cpp src/facts/dmidecode_text.cpp src/facts/locator.cpp \
+  src/facts/smbios_table.cpp -lfmt -o "$out/fuzz_dmidecode"
+"$CXX" "${flags[@]}" tests/fuzz/fuzz_smbios.cpp src/facts/smbios_table.cpp -lfmt -o "$out/fuzz_smbios"
+for target in fuzz_sizes fuzz_cpu_list fuzz_lspci fuzz_dmidecode fuzz_smbios; do
+  # a dmidecode structure is a few hundred bytes, an lspci entry with its
+  # link lines about as much; the lists are short
   max_len=256
-  [[ "$target" == fuzz_lspci ]] && max_len=4096  # several entries with their link lines
+  [[ "$target" == fuzz_lspci || "$target" == fuzz_dmidecode ]] && max_len=4096
   corpus="$out/corpus-$target"
   mkdir -p "$corpus"
   cp tests/fuzz/seeds/"${target#fuzz_}"/* "$corpus"/

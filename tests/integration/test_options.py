@@ -13,7 +13,7 @@ from net_mpi import built_with_mpi, mpirun, needs_mpirun, ok
 MEM = ["mem", "mem bandwidth", "mem seq", "mem tp", "mem latency", "mem loaded-latency"]
 LINK = ["link", "link all", "link bandwidth", "link latency"]
 MPI = ["beff", "coll", "p2p"]
-EVERY = MEM + LINK + ["stream"] + MPI + ["run"]
+EVERY = MEM + LINK + ["stream"] + MPI + ["run", "facts"]
 
 # concept: (shared long name, how its help starts (the meaning), where it must be)
 VOCABULARY = {

@@ -149,3 +149,21 @@ def test_compare_refuses_the_worst_against_the_best(tmp_path):
     b = edited(a, tmp_path / "b.json", best_of)
     code, _, err = report("compare", a, b, "--figure", "bandwidth_min")
     assert code == 2 and "min of rates (worst)" in err and "min of times (best)" in err
+
+
+V3 = sorted((RESULTS / "v3").glob("*.json"))
+
+
+def test_version_3_documents_validate_and_read_as_version_2():
+    """Version 3 adds the machine's facts; its figures are version 2's, so the
+    report tool reads them the same (the files: real runs, README there)."""
+    assert {p.name for p in V3} >= {"mem.json", "facts.json"}
+    for path in V3:
+        d = validate_result(doc(path))
+        assert d["schema_version"] == 3 and d["facts"]["cpu"]["model"], path
+    rows = report_json("table", RESULTS / "v3" / "mem.json")["rows"]
+    assert rows and {r["figure"] for r in rows} <= {"min of times (best); application bytes",
+                                                     "mean of times; application bytes",
+                                                     "median of times; application bytes"}, rows
+    table = report_json("table", RESULTS / "v2" / "mem.json", "-data", "v3", RESULTS / "v3" / "mem.json")
+    assert not any(r["figure"].startswith("DIFFERS") for r in table["rows"])

@@ -265,9 +265,10 @@ TEST(Figure, CarriesItsVocabularyAndReadsBack) {
   EXPECT_THROW(Figure::from_json("x", best), std::invalid_argument);  // version 1's word
 }
 
-TEST(Report, WritesSchemaVersionTwoAndResultsWithTheVocabulary) {
+TEST(Report, WritesSchemaVersionThreeAndResultsWithTheVocabulary) {
   Report report("p2p", {}, {});
-  EXPECT_EQ(report.document()["schema_version"], 2);
+  EXPECT_EQ(report.document()["schema_version"], kSchemaVersion);
+  EXPECT_EQ(kSchemaVersion, 3);  // 3: the facts key (docs/facts.md)
   report.set_result(Figure::latency("p2p.latency", 1.5e-6, Stat::kMean));
   const auto& result = report.document()["results"]["p2p.latency"];
   EXPECT_EQ(result["unit"], "ns");

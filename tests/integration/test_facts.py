@@ -1,0 +1,88 @@
+"""movebench facts: the machine's facts as a table and in the result
+document (schema 3), from this machine or from another's saved dmidecode
+text (tests/data/dmi, real servers: README there); bad files are one line
+and exit 2; every command's document records the facts."""
+import os
+import pathlib
+
+import pytest
+
+from conftest import REPO, load_result, run_movebench
+
+DUMPS = sorted((REPO / "tests" / "data" / "dmi").glob("*.txt"))
+
+
+@pytest.mark.parametrize("dump", DUMPS, ids=[d.stem for d in DUMPS])
+def test_a_real_dump_gives_a_valid_document_with_its_peak(dump, tmp_path):
+    out = tmp_path / "facts.json"
+    proc = run_movebench("facts", "--dmidecode", dump, "--json", out, check=0)
+    doc = load_result(out)
+    assert doc["schema_version"] == 3 and doc["benchmark"] == "facts"
+    dram = doc["facts"]["dram"]
+    assert dram["status"] == "known" and dram["peak_bytes_per_second"] > 0
+    assert dram["source"].startswith(f"dmidecode output {dump}")
+    assert doc["facts"]["cpu"]["model"] != "unknown"
+    # the table says the peak and the limit, in the document's words
+    assert f"{dram['peak_bytes_per_second'] / 1e9:.1f} GB/s" in proc.stdout
+    assert f"limit: {dram['limit']['kind']}" in proc.stdout
+
+
+def test_on_this_machine_it_names_the_cpu_and_says_why_dram_is_unknown(tmp_path):
+    out = tmp_path / "facts.json"
+    proc = run_movebench("facts", "--json", out, check=0)
+    facts = load_result(out)["facts"]
+    model = facts["cpu"]["model"]
+    cpuinfo = pathlib.Path("/proc/cpuinfo").read_text()
+    assert model != "unknown" and model in cpuinfo
+    assert proc.stdout.startswith(f"CPU       {model}")
+    if not pathlib.Path("/sys/firmware/dmi/tables/DMI").exists():  # the development VM
+        assert facts["dram"]["status"] == "unknown"
+        assert "/sys/firmware/dmi/tables/DMI absent" in facts["dram"]["why"]
+        assert "DRAM      unknown: no SMBIOS table" in proc.stdout
+    for name, setting in facts["settings"].items():
+        assert setting["source"], name
+    # the warnings are said once each, on stderr, and recorded
+    for warning in facts["warnings"]:
+        assert proc.stderr.count(f"movebench facts: warning: {warning}") == 1
+
+
+def test_every_commands_document_records_the_facts(tmp_path):
+    out = tmp_path / "mem.json"
+    run_movebench("mem", "latency", "--sizes-bytes", "64K", "--time-budget", "0.05", "--json", out, check=0)
+    doc = load_result(out)
+    assert doc["schema_version"] == 3
+    assert doc["facts"]["cpu"]["model"] == doc["host"]["cpu_model"]
+    assert {"cpu", "dram", "pcie", "nics", "memory_tiers", "settings", "warnings"} <= doc["facts"].keys()
+
+
+def bad_files(tmp_path):
+    truncated = tmp_path / "truncated.txt"
+    truncated.write_text("# dmidecode 3.3\nGetting SMBIOS data from sysfs.\nSMBIOS 3.3.0 present.\n\nHand")
+    binary = tmp_path / "binary.txt"
+    binary.write_bytes(DUMPS[0].read_bytes()[:500] + b"\0\0\x01\x02")
+    latin1 = tmp_path / "latin1.txt"
+    latin1.write_bytes(b"Handle 0x0001, DMI type 17, 40 bytes\n\tLocator: \xe9\n")
+    empty = tmp_path / "empty.txt"
+    empty.write_text("")
+    escapes = tmp_path / "escapes.txt"
+    escapes.write_text("Handle 0x0001, DMI type 17, 40 bytes\n\tLocator: \x1b]0;pwned\x07\n")
+    huge = tmp_path / "huge.txt"
+    with open(huge, "wb") as f:
+        f.truncate(65 << 20)  # sparse: 65 MiB of NULs, over the 64 MiB cap
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    return [truncated, binary, latin1, empty, escapes, huge, fifo, tmp_path, "/dev/zero", tmp_path / "missing"]
+
+
+@pytest.mark.parametrize("option", ["--dmidecode", "--lspci"])
+def test_a_bad_file_is_one_line_and_exit_2(option, tmp_path):
+    out = tmp_path / "out.json"
+    for bad in bad_files(tmp_path):
+        if option == "--lspci" and str(bad).endswith("truncated.txt"):
+            continue  # this build checks an lspci file as text only (its parser is on the facts-pcie branch)
+        proc = run_movebench("facts", option, bad, "--json", out, timeout=20)
+        assert proc.returncode == 2, (bad, proc.stdout, proc.stderr)
+        lines = proc.stderr.strip().splitlines()
+        assert len(lines) == 1 and lines[0].startswith(f"movebench facts: error: {option} "), (bad, proc.stderr)
+        assert "\x1b" not in proc.stderr
+        assert not out.exists(), bad

@@ -1,10 +1,6 @@
-// THE SEAM to the facts layer (issue 18). `movebench run` asks this one
-// function for the facts of the machine it measured. On the verdicts branch
-// facts::collect() (facts.hpp, written on the facts-dram and facts-pcie
-// branches) is not there yet, so machine_facts() builds what it can from the
-// result document's own `host` facts and says "unknown" for the rest. At
-// merge, its body becomes `return collect(Sources{});` (see the comment in
-// machine_facts.cpp); nothing else changes.
+// Where `movebench run` and a command run alone get the facts of the
+// machine they measured: the document's own `facts` (main.cpp records them
+// before every command), or a saved facts file (`run --facts FILE`).
 #pragma once
 #include <nlohmann/json.hpp>
 #include <string>

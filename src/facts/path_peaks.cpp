@@ -11,8 +11,8 @@ namespace {
 
 nlohmann::json none(const std::string& why) { return {{"status", "none"}, {"why", why}}; }
 
-// The facts' PCIe entry of this bus id (facts.pcie, the facts-pcie branch's
-// pcie_facts()); null when it has none.
+// The facts' PCIe entry of this bus id (facts.pcie, from pcie_facts());
+// null when it has none.
 nlohmann::json pcie_fact(const nlohmann::json& facts, const std::string& bus_id) {
   if (!facts.contains("pcie") || !facts["pcie"].is_array()) return nullptr;
   for (const auto& p : facts["pcie"]) {

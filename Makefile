@@ -87,8 +87,11 @@ test: unit integration mpich sanitize aarch64 fuzz
 # set-up for them (they are big).
 test integration mpich: export MOVEBENCH_EXTRA_PACKAGES := $(MOVEBENCH_EXTRA_PACKAGES) chromium slurm-wlm
 
+# The binary, then the report tool in its own venv under PREFIX/lib/movebench
+# (movebench report finds it beside the binary, not in the source tree).
 install: build
 	cmake --install $(BUILD) --prefix $(PREFIX)
+	scripts/install_report.sh $(PREFIX)
 
 clean:
 	rm -rf build

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-STATS = ("min", "median", "mean", "max", "p90", "p99")
+STATS = ("min", "median", "mean", "max", "p50", "p90", "p99")  # pNN: imported OSU -z tails
 BEST = {("min", "time"), ("max", "rate")}  # the statistic that is the best sample
 WORST = {("max", "time"), ("min", "rate")}
 

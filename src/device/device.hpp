@@ -130,7 +130,7 @@ class Device {
   virtual Timed probe(Probe what, Buffer& buf, std::size_t n, std::uint32_t value) = 0;
 };
 
-// How the user picks a device (shared by link and stream).
+// How the user picks a device (shared by link, stream and mem --backend).
 struct DeviceChoice {
   std::string backend;   // empty: the first accelerator built and present, else host
   std::string platform;  // OpenCL: index or name substring

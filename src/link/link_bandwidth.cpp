@@ -10,6 +10,7 @@
 #include <cstring>
 #include <optional>
 
+#include "core/clock.hpp"
 #include "core/interrupt.hpp"
 #include "core/sizes.hpp"
 #include "core/stats.hpp"
@@ -52,18 +53,20 @@ struct Lane {
         stage(d.alloc(MemKind::kPageable, bytes)),
         queue(d.queue()) {}
 
-  // Untimed, before a test: the source gets pattern `seed`, every
-  // destination slot is cleared (device memory by a kernel storing zeros:
-  // x * 0 + 0, so no copy is involved).
-  void prepare(std::uint32_t test_seed, double timeout) {
+  // Untimed, before a test: the source gets pattern `seed`, the `used`
+  // destination slots are cleared (device memory by a kernel storing zeros:
+  // x * 0 + 0, so no copy is involved); the warm-up uses one, and clearing
+  // all of them cost it as much as a test on a CPU device.
+  void prepare(std::uint32_t test_seed, int used, double timeout) {
     seed = test_seed;
+    const std::size_t cleared = words * static_cast<std::size_t>(used);
     if (dir == Direction::kRead) {
       fill_pattern(host->as<std::uint32_t>(), words, seed);  // CPU stores only, fine on write-combined memory
-      queue->transform(*dev, 0, *dev, 0, words * slots, 0, 0);
+      queue->transform(*dev, 0, *dev, 0, cleared, 0, 0);
     } else {
       fill_pattern(stage->as<std::uint32_t>(), words, seed);
       queue->copy(*dev, 0, *stage, 0, words * 4);
-      std::memset(host->host(), 0, words * 4 * slots);
+      std::memset(host->host(), 0, cleared * 4);
     }
     queue->finish(timeout);
   }
@@ -218,10 +221,14 @@ std::vector<Series> measure_size(Device& device, const Combo& c, std::uint64_t b
   if (c.dir == Direction::kDuplex) series.push_back({base + ".total", 2.0 * bytes, {}, {}, 2});
 
   // Test -1 is the warm-up (first use of buffers and kernels): one transfer,
-  // checked like the rest but not recorded.
-  for (int test = -1; test < o.count && !interrupted(); ++test) {
+  // checked like the rest but not recorded. Test 0's wall time (preparing
+  // and checking included: on a CPU device they cost more than the
+  // transfers) says how many tests fit the time budget.
+  int tests = o.count;
+  for (int test = -1; test < tests && !interrupted(); ++test) {
+    const double started = now_seconds();
     const int batch = test < 0 ? 1 : o.batch;
-    for (auto& lane : lanes) lane.prepare(static_cast<std::uint32_t>(test + 2), o.common.timeout_s);
+    for (auto& lane : lanes) lane.prepare(static_cast<std::uint32_t>(test + 2), batch, o.common.timeout_s);
     const TestTimes t = timed_test(device, lanes, c.path, batch, o.common.timeout_s);
     if (auto bad = first_bad_slot(lanes, batch, o.common.timeout_s, corrupt)) {
       report.validation(false, fmt::format("link {} {} B ({}): {}", series.front().operation, bytes,
@@ -236,15 +243,19 @@ std::vector<Series> measure_size(Device& device, const Combo& c, std::uint64_t b
       series.back().seconds.push_back(t.total);
       series.back().overlap.push_back(overlap(t));
     }
+    if (test == 0) {
+      tests = static_cast<int>(calls_to_fill(o.time_budget, now_seconds() - started, 1, 1,
+                                             static_cast<std::uint64_t>(o.count), Fill::kWithin));
+    }
   }
   report.validation(true, "link " + base);
   return series;
 }
 
 void run_combo(Device& device, const Combo& c, const LinkOptions& o, Report& report, bool& corrupt) {
-  std::printf("\n== link %s %s, %s host memory, %d tests of %d transfers per size%s ==\n", path_name(c.path).c_str(),
-              direction_name(c.dir).c_str(), std::string(kind_name(c.kind)).c_str(), o.count, o.batch,
-              o.batch > 1 ? " (the first untimed)" : "");
+  std::printf("\n== link %s %s, %s host memory, %d tests of %d transfers per size%s, as many as fit %g s ==\n",
+              path_name(c.path).c_str(), direction_name(c.dir).c_str(), std::string(kind_name(c.kind)).c_str(),
+              o.count, o.batch, o.batch > 1 ? " (the first untimed)" : "", o.time_budget);
   std::printf("%12s %6s %12s %12s %12s %14s %12s  %s\n", "bytes", "tests", "avg MB/s", "min MB/s", "max MB/s",
               "variance", "median MB/s", "series");
   if (c.dir == Direction::kDuplex) std::printf("(total: both directions over the span from the first start to the last end)\n");

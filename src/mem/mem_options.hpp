@@ -42,7 +42,7 @@ struct MemOptions {
   std::uint64_t seed = 42;
   std::uint64_t tlb_window = 0;  // bytes; 0: none, one random cycle over the whole working set
   // loaded-latency (also stride, seed, tlb_window, samples, point_time)
-  std::uint64_t chase_bytes = 0;          // 0: four times the last-level cache, 64 MiB to 1 GiB
+  std::uint64_t chase_bytes = 0;          // 0: four times the last-level cache, clamped to 64 MiB .. 512 MiB (docs/mem.md)
   std::vector<std::int64_t> load_delays;  // spin iterations after each chunk; -1: idle (no load)
   std::uint64_t load_chunk_bytes = 16384; // bytes of the written (or read) array per kernel call
   // tests only: after timing, "value" damages one element, "swap" swaps two

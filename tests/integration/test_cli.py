@@ -72,6 +72,41 @@ def test_install_puts_the_binary_in_prefix(movebench, tmp_path):
     assert out.startswith("movebench ")
 
 
+def hidden_venv_command(command, empty):
+    """`command` in a mount namespace where the source tree's .venv is an
+    empty folder (the worktree's own .venv stays as it is), or None where
+    namespaces cannot be made (not root)."""
+    empty.mkdir(exist_ok=True)
+    probe = subprocess.run(["unshare", "--mount", "true"], capture_output=True)
+    if probe.returncode != 0:
+        return None
+    script = 'mount --bind "$0" "$1" && shift && exec "$@"'
+    return ["unshare", "--mount", "sh", "-c", script, str(empty), str(REPO / ".venv"), *map(str, command)]
+
+
+def test_install_carries_the_report_tool(movebench, tmp_path):
+    """`make install PREFIX=...` once installed the binary alone: `movebench
+    report` from the install worked only while the source tree's .venv
+    existed. Installed as make install does (its two steps), then run with
+    that .venv hidden and nothing of the source tree on PATH."""
+    recipe = re.search(r"^install:.*\n((?:\t.*\n)+)", (REPO / "Makefile").read_text(), re.M)[1]
+    assert "scripts/install_report.sh $(PREFIX)" in recipe, recipe
+    prefix = tmp_path / "prefix"
+    subprocess.run(["cmake", "--install", str(movebench.parent), "--prefix", str(prefix)], check=True,
+                   capture_output=True)
+    subprocess.run([str(REPO / "scripts" / "install_report.sh"), str(prefix)], check=True, capture_output=True,
+                   timeout=900)
+    command = hidden_venv_command([prefix / "bin" / "movebench", "report", "html",
+                                   REPO / "tests" / "data" / "results" / "v2" / "mem.json", "-o", tmp_path / "r.html"],
+                                  tmp_path / "empty")
+    if command is None:
+        pytest.skip("cannot hide the source tree's .venv: unshare --mount needs root")
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "LANG": "C.UTF-8"}
+    proc = subprocess.run(command, capture_output=True, text=True, env=env, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    assert "<html" in (tmp_path / "r.html").read_text().lower()
+
+
 def test_result_names_the_commit_it_was_built_from(tmp_path):
     # Read at build time, so it follows commits without a reconfigure.
     head = subprocess.run(["git", "-C", str(REPO), "rev-parse", "HEAD"], capture_output=True, text=True)

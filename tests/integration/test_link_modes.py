@@ -155,6 +155,31 @@ def test_bad_input_is_one_line_and_exit_2(args, message):
     assert len(proc.stderr.strip().splitlines()) == 1
 
 
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_time_budget_bounds_the_tests_per_size(tmp_path, backend):
+    """The default run once took 402 s on PoCL (issue 20): every size of every
+    combination stops at --time-budget (after one test at least), whatever
+    --repetitions asks for."""
+    out = tmp_path / "budget.json"
+    run("link", "--backend", backend, "bandwidth", "--sizes", "1M,4M", "--repetitions", "100000", "--batch", "4",
+        "--host-memory", "pageable", "--time-budget", "0.001", "--json", out, check=0, timeout=120)
+    doc = load(out)
+    assert doc["settings"]["link"]["time_budget_s"] == 0.001
+    bandwidth = [t for t in doc["timings"] if t["operation"].startswith(("copy.", "kernel."))]
+    assert bandwidth and all(len(t["samples"]) == 1 for t in bandwidth), [len(t["samples"]) for t in bandwidth]
+
+
+def test_default_time_budget_bounds_the_default_run():
+    """What --help says the default costs, and the default's planned work:
+    12 sizes (4 KiB to 16 MiB, where 32 and 64 MiB were 3/4 of the run on a
+    CPU device), each size of each combination at most 0.1 s after its first test."""
+    text = run("link", "--help", check=0).stdout
+    budget = re.search(r"--time-budget FLOAT=([\d.]+)", text)
+    assert budget and float(budget[1]) == 0.1, text
+    assert re.search(r"--sizes-bytes,--sizes TEXT=4K:16M\s", text), text
+    assert re.search(r"The default run took \d+ s with --backend host and \d+ s with --backend opencl", text), text
+
+
 def test_missing_backend_is_exit_2():
     proc = run("link", "--backend", "cuda", "--sizes", "4K", check=2)
     # not built, or built without a device here: one clear line either way

@@ -84,8 +84,9 @@ def test_no_progress_when_stderr_is_not_a_terminal(terminal, tmp_path):
     assert "\r" not in err and "\x1b" not in err and "elapsed" not in err, repr(err)
 
 
-def test_no_progress_with_quiet(terminal):
-    screens = run_in(terminal, f"{SWEEP} --quiet", "END-QUIET")
+@pytest.mark.parametrize("flag", ["--quiet", "-q"])  # -q was refused once (issue 20)
+def test_no_progress_with_quiet(terminal, flag):
+    screens = run_in(terminal, f"{SWEEP} {flag}", "END-QUIET")
     assert not any(PROGRESS in s or "elapsed" in s for s in screens)
     assert "Solution Validates" in screens[-1]
 

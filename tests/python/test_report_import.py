@@ -4,7 +4,7 @@ import json
 import pytest
 
 from conftest import validate_result
-from reportkit import DATA, imported, report, report_json, run_tool, shared_samples
+from reportkit import DATA, PEER_SAMPLES as PEERS, imported, report, report_json, run_tool, shared_samples
 
 
 def records(name):
@@ -209,6 +209,61 @@ def test_osu_message_rate_columns():
     assert r["figures"]["bandwidth"]["value"] == 9123.45
     assert r["figures"]["message_rate"] == {"value": 1113702.39, "unit": "1/s", "stat": "mean", "of": "time",
                                             "better": "higher"}
+
+
+# OSU 7.4 -z, one real output per kind of OSU test the importer reads
+# (tests/data/README.md): its tail columns were once refused by the schema
+# ("timings/14/figures/p99 ... is not valid under any of the given schemas").
+TAILS = ("p50", "p90", "p99")
+Z_OUTPUTS = {  # file: (operation, a size, the tail figures' names, their unit)
+    "osu_latency_z": ("latency", 1, [f"latency_{t}" for t in TAILS], "ns"),
+    "osu_bw_z": ("bw", 1048576, [f"bandwidth_{t}" for t in TAILS], "MB/s"),
+    "osu_bibw_z": ("bibw", 1048576, [f"bandwidth_{t}" for t in TAILS], "MB/s"),
+    "osu_mbw_mr_z": ("mbw_mr", 65536, [f"bandwidth_{t}" for t in TAILS], "MB/s"),
+    "osu_allreduce_z": ("allreduce", 65536, list(TAILS), "ns"),
+    "osu_allreduce_fz": ("allreduce", 65536, list(TAILS), "ns"),
+    "osu_bcast_z": ("bcast", 65536, list(TAILS), "ns"),
+    "osu_alltoall_z": ("alltoall", 65536, list(TAILS), "ns"),
+    "osu_barrier_z": ("barrier", 0, list(TAILS), "ns"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(Z_OUTPUTS))
+def test_osu_tail_columns_are_figures_of_the_vocabulary(name):
+    op, size, tails, unit = Z_OUTPUTS[name]
+    doc = validate_result(json.loads(imported()[name].read_text()))
+    # the operation as movebench coll names it (OSU's titles: 'Broadcast', 'All-to-All Personalized Exchange')
+    assert {r["operation"] for r in doc["timings"]} == {op}
+    figures = find(name, op, size)["figures"]
+    for tail in tails:
+        fig = figures[tail]
+        # A tail latency is a percentile of the iterations' times; a tail
+        # bandwidth of their rates (one per window), the P99 the fastest.
+        want = ("time", "lower") if unit == "ns" else ("rate", "higher")
+        assert (fig["stat"], fig["unit"], fig["of"], fig["better"]) == (tail.split("_")[-1], unit, *want), tail
+    main = "bandwidth" if unit == "MB/s" else "latency" if op == "latency" else "avg"
+    assert figures[main]["stat"] == "mean"  # the untailed column is still OSU's mean
+
+
+def test_osu_tail_values_land_in_their_columns():
+    # 'Bandwidth (MB/s) P50 Tail BW(MB/s)': one space apart, as OSU pads them
+    bw = find("osu_bw_z", "bw", 65536)["figures"]
+    assert [bw[k]["value"] for k in ("bandwidth", "bandwidth_p50", "bandwidth_p90", "bandwidth_p99")] == \
+        [388.05, 18565.52, 20198.52, 20520.48]
+    lat = find("osu_latency_z", "latency", 1)["figures"]
+    assert [lat[k]["value"] for k in ("latency", "latency_p50", "latency_p99")] == [ns(70.15), ns(0.34), ns(0.53)]
+    full = find("osu_allreduce_fz", "allreduce", 4)
+    assert full["params"]["iters"] == 1000 and full["figures"]["p99"]["value"] == ns(3.41)
+    assert find("osu_mbw_mr_z", "mbw_mr", 1)["figures"]["message_rate"]["value"] == 11264511.86
+    assert find("osu_barrier_z", "barrier", 0)["figures"]["p90"]["value"] == ns(0.43)
+
+
+def test_osu_tail_percentiles_outside_the_vocabulary_are_refused(tmp_path):
+    # -z 25,75 prints P25 and P75 columns: the schema has p50, p90 and p99 only.
+    text = (PEERS / "osu_latency_z.txt").read_text().replace("P90 Tail", "P25 Tail")
+    (tmp_path / "osu_p25.txt").write_text(text)
+    proc = run_tool("import", tmp_path / "osu_p25.txt")
+    assert proc.returncode == 2 and "P25" in proc.stderr, proc.stderr
 
 
 def test_babelstream_table_and_csv():

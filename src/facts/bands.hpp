@@ -1,6 +1,6 @@
 // The bands of "normal": for each kind of path, the fraction of its
 // theoretical peak from which a measured figure is normal, with the sources
-// that fraction rests on (src/facts/data/bands.json, docs/facts.md, "Peaks and verdicts"). Data,
+// that fraction rests on (src/facts/data/bands.json, docs/facts.md#peaks-and-verdicts). Data,
 // not numbers in code; a site sets its own with `movebench run --expect FILE`
 // (the same shape), whose rows come first.
 #pragma once

@@ -3,7 +3,7 @@
 // mem's all-thread figures against the DRAM peak when the working set is
 // beyond the last-level cache, mem --backend cuda against the device
 // memory's peak, link against its device's PCIe link, p2p/coll/beff across
-// hosts against the NIC rate (docs/facts.md, "Peaks and verdicts"). Pure: documents in, JSON out.
+// hosts against the NIC rate (docs/facts.md#peaks-and-verdicts). Pure: documents in, JSON out.
 #pragma once
 #include <nlohmann/json.hpp>
 #include <string>

@@ -1,5 +1,5 @@
 // One verdict per path measured (dram, each link, device memory, network):
-// normal, low, degraded or unknown, and why (docs/facts.md, "Peaks and verdicts").
+// normal, low, degraded or unknown, and why (docs/facts.md#peaks-and-verdicts).
 //   degraded: the facts name a fault on the path (empty channels, DIMMs
 //             clocked down, mixed speeds, a PCIe link trained below its
 //             maximum, a NIC below its maximum);

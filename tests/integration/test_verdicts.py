@@ -1,4 +1,4 @@
-"""movebench run ends with one verdict per path measured (docs/facts.md, "Peaks and verdicts"):
+"""movebench run ends with one verdict per path measured (docs/facts.md#peaks-and-verdicts):
 on this VM the DRAM peak is unknown and says why; with saved facts (--facts)
 and a site band (--expect) the verdict and --fail-on's exit code are real;
 bad --expect, --fail-on and --facts input is one line and exit 2."""

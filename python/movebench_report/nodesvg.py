@@ -15,8 +15,8 @@ from .summary import Row, rows_of, value_text
 BANDS = ((0.75, "#2a7d2a", "75% of peak or more"), (0.5, "#c98a00", "50-75% of peak"),
          (0.0, "#c0392b", "under 50% of peak"))
 UNKNOWN = ("#888888", "no peak known")
-BOX_W, BOX_H, GAP = 250, 96, 28
-LEFT, MIDDLE, RIGHT = 10, 340, 700
+BOX_W, BOX_H, GAP = 240, 96, 28
+LEFT, MIDDLE, RIGHT = 10, 450, 890
 WIDTH = RIGHT + BOX_W + 10
 
 
@@ -27,8 +27,9 @@ def colour(fraction) -> str:
 
 
 def _t(x, y, text, size=12, weight="normal", anchor="start", fill="#222") -> str:
+    # A white halo under the letters keeps a label readable where it crosses a line.
     return (f"<text x='{x}' y='{y}' font-size='{size}' font-weight='{weight}' text-anchor='{anchor}' "
-            f"fill='{fill}'>{escape(str(text))}</text>")
+            f"fill='{fill}' stroke='white' stroke-width='3' paint-order='stroke'>{escape(str(text))}</text>")
 
 
 def _box(x, y, lines, fill="#f4f6fb") -> str:
@@ -63,10 +64,11 @@ def _edge(x1, y1, x2, y2, rows: list) -> str:
     fraction = min(fractions) if fractions else None
     dash = "" if fraction is not None else " stroke-dasharray='6 4'"
     out = [f"<line x1='{x1}' y1='{y1}' x2='{x2}' y2='{y2}' stroke='{colour(fraction)}' stroke-width='5'{dash}/>"]
-    mx = (x1 + x2) / 2
     for i, row in enumerate(rows):
+        # Labels stacked above the edge's far end: edges from one box fan
+        # out, so labels there never sit on one another.
         label = f"{row.path.split(' ', 1)[-1] if ' ' in row.path else row.path}: {measured_text(row)}"
-        out.append(_t(mx, min(y1, y2) - 8 - 14 * (len(rows) - 1 - i), label, 10, anchor="middle",
+        out.append(_t(x2 - 6, y2 - 8 - 14 * (len(rows) - 1 - i), label, 10, anchor="end",
                       fill=colour(row.fraction) if row.fraction is not None else "#333"))
     return "".join(out)
 
@@ -77,7 +79,7 @@ def _cache_lines(host: dict) -> list:
         if c["level"] not in seen and c["bytes"]:
             seen.add(c["level"])
             lines.append(f"L{c['level']} {format_size(c['bytes'])} x {c['instances']}")
-    return [", ".join(lines)] if lines else []
+    return [" ".join(lines[:2]), " ".join(lines[2:])] if len(lines) > 2 else [" ".join(lines)] if lines else []
 
 
 def _packages(doc: dict) -> int:
@@ -100,9 +102,9 @@ def _dram_lines(doc: dict, socket: int, packages: int) -> list:
     return lines + [f"fault: {f}" for f in dram.faults[:2]]
 
 
-def _devices(doc: dict) -> list:
+def _devices(doc: dict, rows: list) -> list:
     """[(box lines, package index, rows on its edge)] for each accelerator and NIC."""
-    facts, rows = facts_of(doc), rows_of(doc)
+    facts = facts_of(doc)
     link_rows = [r for r in rows if r.path.startswith("link:")]
     net_rows = [r for r in rows if r.path.startswith("network")]
     out = []
@@ -140,29 +142,33 @@ def _node_package(numa_node, doc: dict) -> int:
     return min(packages - 1, numa_node * packages // nodes)
 
 
-def node_svg(doc: dict) -> str:
-    """The SVG element of one document's node, with a <title> and a text
-    alternative (the <desc>), sized to what it holds."""
-    host, rows = doc["host"], rows_of(doc)
+def node_svg(doc: dict, rows: list | None = None) -> str:
+    """The SVG element of one document's node (its facts, and the summary
+    rows given, by default its own), with a <title> and a text alternative
+    (the <desc>), sized to what it holds."""
+    host = doc["host"]
+    rows = rows_of(doc) if rows is None else rows
     packages = _packages(doc)
     mem_rows = [r for r in rows if r.path in ("dram", "dram latency")]
-    devices = _devices(doc)
+    devices = _devices(doc, rows)
     rows_needed = max(packages, len(devices))
-    pitch = BOX_H + GAP + 14 * max(len(mem_rows), 1)
-    height = 60 + pitch * rows_needed + 50
+    labels = max([len(mem_rows)] + [len(edge) for _, _, edge in devices])
+    pitch = BOX_H + GAP + 14 * labels
+    top = 20 + 14 * labels
+    height = top + pitch * rows_needed + 40
     parts = []
     cpu = [host.get("cpu_model", ""), f"{host.get('cores', '?')} cores, "
            f"{host.get('logical_cpus', '?')} CPUs, {host.get('numa_nodes', '?')} NUMA node(s) in all"]
     for p in range(packages):
         cpu[0] = f"Package {p}: {host.get('cpu_model', '')}" if packages > 1 else cpu[0]
-        y = 40 + 14 * len(mem_rows) + p * pitch
+        y = top + p * pitch
         parts.append(_box(MIDDLE, y, cpu + _cache_lines(host) if p == 0 else cpu[:1] + _cache_lines(host)))
         parts.append(_box(LEFT, y, _dram_lines(doc, p, packages), "#eef7ee"))
         parts.append(_edge(LEFT + BOX_W, y + BOX_H / 2, MIDDLE, y + BOX_H / 2, mem_rows if p == 0 else []))
     for i, (lines, package, edge_rows) in enumerate(devices):
-        y = 40 + 14 * len(edge_rows) + i * pitch
+        y = top + i * pitch
         parts.append(_box(RIGHT, y, lines, "#fbf4ec"))
-        py = 40 + 14 * len(mem_rows) + package * pitch + BOX_H / 2
+        py = top + package * pitch + BOX_H / 2
         parts.append(_edge(MIDDLE + BOX_W, py, RIGHT, y + BOX_H / 2, edge_rows))
     parts.append(_legend(height - 24))
     title = f"The node {host.get('hostname', '')}: sockets, memory and devices, measured against peak"

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from .compare import judge
 from .facts import NO_PEAK, peak_of, verdicts_of
-from .model import BANDWIDTH_UNITS, TIME_UNITS, point_from_record
+from .model import BANDWIDTH_UNITS, TIME_UNITS, format_size, point_from_record
 from .render import Table
 
 
@@ -121,9 +121,40 @@ def _from_verdict(doc: dict, v) -> Row:
                v.verdict, reasons, v.peak_source, _figure_spread(doc, figure) if figure else 0.0)
 
 
+# A document without headline results (an import of another tool's output):
+# the path's row from its records. (path, benchmark, operation pattern, view,
+# size: the largest for a bandwidth, the smallest above 0 for a latency).
+TIMING_RULES = (
+    ("dram", "mem", r"^(triad|copy)$", "bandwidth"),
+    ("link H2D", "link", r"^host_to_device", "bandwidth"),
+    ("link D2H", "link", r"^device_to_host", "bandwidth"),
+    ("link latency", "link", r"latency", "latency"),
+    ("network latency", "p2p", r"^latency$", "latency"),
+    ("network", "p2p", r"^(bw|bibw)$", "bandwidth"),
+    ("network coll", "coll", r".", "bandwidth"),
+)
+
+
+def _timing_row(doc: dict, rule: tuple) -> Row | None:
+    path, bench, pattern, view = rule
+    points = [p for rec in doc["timings"] if rec["benchmark"] == bench and re.search(pattern, rec["operation"])
+              for p in [point_from_record("", rec, None, doc["schema_version"])] if p.value(view)]
+    if not points:
+        return None
+    if view == "bandwidth":
+        best = max(points, key=lambda p: (p.bytes, p.operation == "triad", p.value(view)))
+    else:
+        best = min(points, key=lambda p: (p.bytes <= 0, p.bytes, p.value(view)))
+    what = f"{best.operation} at {format_size(best.bytes)}" + (f" ({best.variant})" if best.variant else "")
+    return Row(path, what, f"{bench}.{best.operation}@{best.bytes}", best.value(view),
+               "B/s" if view == "bandwidth" else "s", "higher" if view == "bandwidth" else "lower",
+               reasons=[NO_PEAK], spread=best.spread(view))
+
+
 def rows_of(doc: dict) -> list:
     """The summary rows of one document: its verdicts, then a derived row
-    for every path they do not cover."""
+    for every path they do not cover (from the headline results, or where
+    it has none, from its records)."""
     rows = [_from_verdict(doc, v) for v in verdicts_of(doc)]
     covered = {r.figure for r in rows} | {r.path for r in rows}
     for rule in RULES:
@@ -132,6 +163,8 @@ def rows_of(doc: dict) -> list:
             row = _derived(doc, rule, *picked)
             if row.path not in covered:
                 rows.append(row)
+    if not doc["results"]:
+        rows += [r for r in map(lambda rule: _timing_row(doc, rule), TIMING_RULES) if r and r.path not in covered]
     return rows
 
 

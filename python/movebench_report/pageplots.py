@@ -124,15 +124,28 @@ class Plot:
     series_per_axes: list
 
 
-def benchmark_plot(source_points: list, bench: str, view: str, caches: list) -> Plot | None:
-    """One figure of small multiples for a benchmark's view, or None."""
+def benchmark_plot(source_points: list, bench: str, view: str, caches: list) -> list:
+    """The figures of a benchmark's view: its sweeps as small multiples of
+    lines, its single-size points as labelled bars (a cloud of dots at one
+    size says nothing)."""
     points = [p for p in source_points if p.benchmark == bench and p.value(view) and p.bytes > 0
               and p.operation != plots.LOADED]
     if not points:
-        return None
+        return []
     series = series_of(points, view)
-    panels = panels_of(series)
     unit, divisor = display_unit(view, [p.value(view) for p in points])
+    sweeps = [s for s in series if s.is_sweep]
+    singles = [s for s in series if not s.is_sweep]
+    out = [_sweep_plot(points, bench, view, sweeps, caches, unit, divisor)] if sweeps else []
+    return out + ([_bar_plot(points, bench, view, singles, unit, divisor)] if singles else [])
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
+def _sweep_plot(points, bench, view, series, caches, unit, divisor) -> Plot:
+    panels = panels_of(series)
     cols = min(2, len(panels))
     rows = (len(panels) + cols - 1) // cols
     fig, axes = plt.subplots(rows, cols, figsize=(6.2 * cols, 3.6 * rows), squeeze=False, sharex=True,
@@ -143,7 +156,7 @@ def benchmark_plot(source_points: list, bench: str, view: str, caches: list) -> 
         ax.set_xscale("log", base=2)
         ax.set_yscale("log")
         ax.grid(True, alpha=0.3)
-        ax.legend(fontsize=7)
+        ax.legend(fontsize=7, title=_marker_key(panel), title_fontsize=7)
         ax.set_title(", ".join(dict.fromkeys(s.operation for s in panel))[:70], fontsize=9)
         if bench == "mem":
             plots._draw_caches(ax, caches)
@@ -153,11 +166,48 @@ def benchmark_plot(source_points: list, bench: str, view: str, caches: list) -> 
         ax.set_ylabel(_axis_text(points, view, unit), fontsize=8)
     for ax in list(axes.flat)[len(panels):]:
         ax.set_visible(False)
-    title = f"{bench}: size against {view} ({len(series)} series in {len(panels)} panels)"
+    title = f"{bench}: size against {view} ({_plural(len(series), 'sweep')} in {_plural(len(panels), 'panel')})"
+    return _finish(fig, title, _alt_text(bench, view, series, unit, divisor), [len(p) for p in panels])
+
+
+MAX_BARS = 24  # bars per axes: more go to another axes
+
+
+def _bar_plot(points, bench, view, series, unit, divisor) -> Plot:
+    """Single-size points as horizontal bars, each labelled with what it is."""
+    bars = [(f"{s.label.replace(' (single sizes)', '')} @ {format_size(x)}", v / divisor, s.stat)
+            for s in series for x, v in sorted(s.points)]
+    groups = [bars[i:i + MAX_BARS] for i in range(0, len(bars), MAX_BARS)]
+    fig, axes = plt.subplots(len(groups), 1, figsize=(9, 0.9 + 0.26 * max(len(g) for g in groups) * len(groups)),
+                             squeeze=False, sharex=True)
+    for ax, group in zip(axes[:, 0], groups):
+        ax.barh(range(len(group)), [v for _, v, _ in group], color="C0", height=0.6)
+        ax.set_yticks(range(len(group)), [label for label, _, _ in group], fontsize=7)
+        ax.invert_yaxis()
+        for i, (_, v, _) in enumerate(group):
+            ax.annotate(f"{v:.4g}", (v, i), xytext=(3, 0), textcoords="offset points", va="center", fontsize=7)
+        ax.grid(True, axis="x", alpha=0.3)
+        ax.margins(x=0.15)
+    stats = ", ".join(sorted({st for _, _, st in bars if st}))
+    axes[-1, 0].set_xlabel(_axis_text(points, view, unit) + (f" ({stats})" if stats else ""), fontsize=8)
+    title = f"{bench}: {view} of the single-size runs ({_plural(len(bars), 'point')})"
+    alt = f"{title}: " + "; ".join(f"{label} {v:.4g} {unit}" for label, v, _ in bars)
+    return _finish(fig, title, alt, [1] * len(groups))
+
+
+def _marker_key(panel: list) -> str:
+    stats = sorted({s.stat for s in panel if s.stat})
+    return "marker: " + ", ".join(f"{MARKER_NAMES.get(MARKERS.get(st, 'o'), 'o')} {st}" for st in stats) \
+        if stats else None
+
+
+MARKER_NAMES = {"v": "▼", "^": "▲", "o": "●", "s": "■", "D": "◆", "X": "✖"}
+
+
+def _finish(fig, title: str, alt: str, series_per_axes: list) -> Plot:
     fig.suptitle(title, fontsize=11)
     fig.tight_layout()
-    alt = _alt_text(bench, view, series, unit, divisor)
-    return Plot(title, alt, svg_of(fig, title, alt), [len(p) for p in panels])
+    return Plot(title, alt, svg_of(fig, title, alt), series_per_axes)
 
 
 def _alt_text(bench: str, view: str, series: list, unit: str, divisor: float) -> str:
@@ -174,7 +224,9 @@ def svg_of(fig, title: str, alt: str) -> str:
     """The figure as an inline <svg> element with our <title> and <desc>; no
     XML prolog or DOCTYPE (it sits inside the page)."""
     buffer = io.StringIO()
-    fig.savefig(buffer, format="svg")
+    # No metadata block: it names outside namespaces and the date (the page
+    # stays the same for the same data).
+    fig.savefig(buffer, format="svg", metadata={"Creator": None, "Date": None, "Format": None, "Type": None})
     plt.close(fig)
     text = buffer.getvalue()
     text = text[text.index("<svg"):]
@@ -190,7 +242,5 @@ def benchmark_plots(source, filt: Filter) -> dict:
     for bench in dict.fromkeys(p.benchmark for p in points):
         for view in ("bandwidth", "latency"):
             kept = select([p for p in points if p.benchmark == bench], filt, view)
-            plot = benchmark_plot(kept, bench, view, source.caches)
-            if plot:
-                out.setdefault(bench, []).append(plot)
+            out.setdefault(bench, []).extend(benchmark_plot(kept, bench, view, source.caches))
     return out

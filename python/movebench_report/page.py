@@ -11,6 +11,7 @@ from html import escape
 from . import pageplots
 from .compare import MARKS, compare, compare_table
 from .model import Filter, ReportError
+from .facts import warnings_of
 from .nodesvg import node_svg
 from .render import to_html
 from .summary import document_facts, fraction_text, origin_text, reason_text, rows_of, side_by_side, source_rows, \
@@ -136,6 +137,8 @@ def _origins(sources: list) -> str:
         when = dates[0] if dates and dates[0] == dates[-1] else f"{dates[0]} to {dates[-1]}" if dates else ""
         words = [f"host {host}" if host else "", cpu, when, f"commit {commit}" if commit else ""]
         lines.append(f"{', '.join(dict.fromkeys(labels))}: " + ", ".join(w for w in words if w))
+    warnings = dict.fromkeys(w for s in sources for d in s.documents for w in warnings_of(d))
+    lines += [f"warning: {w}" for w in warnings]
     return "".join(f"<p class='origin'>{escape(line)}</p>" for line in lines)
 
 

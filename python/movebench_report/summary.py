@@ -84,15 +84,33 @@ def _pick(rule: Rule, results: dict):
     return max(found, key=lambda km: rule.rank(km[1])) if rule.rank else sorted(found)[0]
 
 
-def _figure_spread(doc: dict, figure: dict) -> float:
-    """The noise of the record a headline figure was taken from: the record
-    with a figure of the same value and unit (0 where none is found)."""
+def _source_point(doc: dict, figure: dict):
+    """The record a headline figure was taken from (the record with a figure
+    of the same value and unit) as a Point of that figure, or None."""
     for rec in doc["timings"]:
         for name, fig in rec["figures"].items():
             if fig.get("value") == figure.get("value") and fig.get("unit") == figure.get("unit"):
-                point = point_from_record("", rec, name, doc["schema_version"])
-                return max(point.noise.values())
-    return 0.0
+                return point_from_record("", rec, name, doc["schema_version"])
+    return None
+
+
+def _figure_spread(doc: dict, figure: dict) -> float:
+    """The noise of the record a headline figure was taken from (0 where none is found)."""
+    point = _source_point(doc, figure)
+    return max(point.noise.values()) if point else 0.0
+
+
+def _in_cache(doc: dict, figure: dict) -> str:
+    """Where a 'DRAM' figure was measured on a working set the caches hold:
+    what says so ('' where it was not, or where it is not known)."""
+    point = _source_point(doc, figure)
+    caches = [c for c in doc["host"].get("caches", []) if c.get("bytes")]
+    if not point or not caches:
+        return ""
+    last = max(caches, key=lambda c: c["level"])
+    total = last["bytes"] * max(1, last.get("instances") or 1)
+    return f"in cache: {format_size(point.bytes)} fits L{last['level']} ({format_size(total)})" \
+        if point.bytes <= total else ""
 
 
 def _derived(doc: dict, rule: Rule, key: str, m) -> Row:
@@ -101,6 +119,9 @@ def _derived(doc: dict, rule: Rule, key: str, m) -> Row:
     words = rule.what.format(*[g or "default" for g in m.groups()])
     reasons = [NO_PEAK] if peak is None else ["no verdict recorded"]
     path = rule.path.replace("link", f"link:{_device(doc)}", 1) if rule.path.startswith("link") else rule.path
+    cached = _in_cache(doc, figure) if path == "dram" else ""
+    if cached:  # a DRAM path measured in cache is not the DRAM path
+        path, words, reasons = "cache", f"{words} ({cached})", reasons
     return Row(path, words, key, figure.get("value"), figure.get("unit", ""), figure.get("better", "higher"),
                peak.value if peak else None, peak.fraction if peak else None, "unknown", reasons,
                peak.source if peak else "", _figure_spread(doc, figure))
@@ -116,8 +137,12 @@ def _from_verdict(doc: dict, v) -> Row:
     figure = doc["results"].get(v.figure, {})
     better = figure.get("better") or ("lower" if v.unit.endswith("s") and "/" not in v.unit else "higher")
     value = v.value if v.value is not None else figure.get("value")
+    unit = v.unit or figure.get("unit", "")
+    fraction = v.fraction
+    if fraction is None and value is not None and v.peak and unit == figure.get("unit", unit):
+        fraction = value / v.peak  # the writer left it out: the same division it would make
     reasons = v.reasons or ([NO_PEAK] if v.peak is None and v.verdict == "unknown" else [])
-    return Row(v.path, v.figure, v.figure, value, v.unit or figure.get("unit", ""), better, v.peak, v.fraction,
+    return Row(v.path, v.figure, v.figure, value, unit, better, v.peak, fraction,
                v.verdict, reasons, v.peak_source, _figure_spread(doc, figure) if figure else 0.0)
 
 
@@ -239,12 +264,15 @@ def reason_text(row: Row) -> str:
     return "; ".join(row.reasons) if row.reasons else "-"
 
 
-def summary_table(sources: list) -> Table:
-    """The verdict lines of `table`: one row per path of each source."""
+def summary_table(sources: list, benchmarks=()) -> Table:
+    """The verdict lines of `table`: one row per path of each source (of
+    these benchmarks, where -b names some)."""
     columns = ["source", "path", "figure", "value", "peak", "of peak", "verdict", "reason"]
     rows = []
     for s in sources:
         for r in source_rows(s):
+            if benchmarks and r.benchmark not in benchmarks:
+                continue
             rows.append([s.label, r.path, r.what, value_text(r.value, r.unit), value_text(r.peak, r.unit),
                          fraction_text(r), r.verdict, reason_text(r)])
     notes = list(dict.fromkeys(f"{s.label}: {origin_text(d)}" for s in sources for d in s.documents))

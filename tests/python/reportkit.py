@@ -137,3 +137,21 @@ def run_tool(*args, **kwargs):
     return subprocess.run([str(VENV_TOOL), *map(str, args)], capture_output=True, text=True, timeout=120, **kwargs)
 
 
+
+
+FACTS = DATA / "facts-verdicts.json"  # hand-made facts, peaks and verdicts (issue 18's shapes)
+
+
+def with_facts(src, dst):
+    """A copy of result `src` with the facts layer's additions of FACTS: its
+    `facts` and `verdicts`, and each `peak` on the headline figure it names
+    (the fraction computed as the C++ side does: value / peak)."""
+    extra = json.loads(FACTS.read_text())
+
+    def change(doc):
+        doc["facts"], doc["verdicts"] = extra["facts"], extra["verdicts"]
+        for key, peak in extra["peaks"].items():
+            figure = doc["results"].get(key)
+            if figure:
+                figure["peak"] = dict(peak, fraction=figure["value"] / peak["value"])
+    return edited(src, dst, change)

@@ -155,3 +155,7 @@ def with_facts(src, dst):
             if figure:
                 figure["peak"] = dict(peak, fraction=figure["value"] / peak["value"])
     return edited(src, dst, change)
+
+
+# A real result of the whole default suite (`movebench run`, tests/data/README.md).
+SUITE = REPO / "tests" / "data" / "results" / "run.json"

@@ -202,7 +202,8 @@ def test_html_and_table_show_hostile_facts_and_verdicts_as_text(folder):
         doc["verdicts"][0]["reasons"] = [evil]
         doc["verdicts"][1]["path"] = evil
         doc["timings"][0]["operation"] = evil
-    path = edited(with_facts(results()["a"], folder / "f.json"), folder / "evil.json", change)
+    real = pathlib.Path(__file__).parents[1] / "data" / "results" / "v2" / "mem.json"  # committed, real
+    path = edited(with_facts(real, folder / "f.json"), folder / "evil.json", change)
     out = folder / "evil.html"
     code, _, err = report("html", path, "-o", out)
     assert code == 0, err

@@ -64,8 +64,19 @@ def test_figure_peak_drawn_and_fraction_computed(tmp_path):
     assert dram and dram[0].fraction == pytest.approx(0.5) and dram[0].reasons == ["no verdict recorded"]
 
 
+def slower(factor):
+    """scale_timings, and the headline figures with them."""
+    records = scale_timings(factor)
+
+    def change(doc):
+        records(doc)
+        for fig in doc["results"].values():
+            fig["value"] *= (1 / factor) if fig["unit"].endswith("/s") else factor
+    return change
+
+
 def test_two_files_side_by_side_slower_marked(tmp_path):
-    slow = edited(SUITE, tmp_path / "slow.json", scale_timings(1.5))
+    slow = edited(SUITE, tmp_path / "slow.json", slower(1.5))
     html = first_screen(html_of(tmp_path, SUITE, slow))
     assert "run / run" not in html and "slow / run" in html
     assert "SLOWER" in html and "class='bad'" in html

@@ -87,8 +87,15 @@ def _packages(doc: dict) -> int:
     return max(1, int(host.get("packages") or 1))
 
 
+def recorded(host: dict) -> bool:
+    """Whether the document says anything of its host (an import does not)."""
+    return bool(host.get("hostname") or host.get("cpu_model") or host.get("memory_bytes"))
+
+
 def _dram_lines(doc: dict, socket: int, packages: int) -> list:
     host, dram = doc["host"], dram_of(facts_of(doc))
+    if not recorded(host) and dram is None:
+        return ["DRAM not recorded"]
     lines = [f"DRAM {format_size(host['memory_bytes'] // packages)}" + (" (of all)" if packages > 1 else "")]
     if dram is None:
         return lines + ["peak unknown (no facts)"]
@@ -159,6 +166,8 @@ def node_svg(doc: dict, rows: list | None = None) -> str:
     parts = []
     cpu = [host.get("cpu_model", ""), f"{host.get('cores', '?')} cores, "
            f"{host.get('logical_cpus', '?')} CPUs, {host.get('numa_nodes', '?')} NUMA node(s) in all"]
+    if not recorded(host):  # an import: the other tool printed nothing of the host
+        cpu = ["host not recorded", "(an imported output: the tool", "printed no CPU or memory facts)"]
     for p in range(packages):
         cpu[0] = f"Package {p}: {host.get('cpu_model', '')}" if packages > 1 else cpu[0]
         y = top + p * pitch

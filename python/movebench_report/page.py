@@ -14,8 +14,8 @@ from .model import Filter, ReportError
 from .facts import warnings_of
 from .nodesvg import node_svg
 from .render import to_html
-from .summary import document_facts, fraction_text, origin_text, reason_text, rows_of, side_by_side, source_rows, \
-    value_text
+from .summary import (document_facts, fraction_text, is_imported, origin_text, reason_text, rows_of,
+                      side_by_side, source_rows, value_text)
 from .tables import merged_table
 
 STYLE = """body{font-family:sans-serif;margin:1em 1.5em;max-width:86em}
@@ -127,14 +127,16 @@ def _origins(sources: list) -> str:
     for s in sources:
         for d in s.documents:
             f = document_facts(d)
-            key = (f["host"], f["cpu"], f["commit"][:10])
+            imported = is_imported(d)
+            key = (f["host"], f["cpu"], f["commit"][:10], imported)
             labels, dates = groups.setdefault(key, ([], []))
             labels.append(s.label)
             dates.append(f["date"])
     lines = []
-    for (host, cpu, commit), (labels, dates) in groups.items():
+    for (host, cpu, commit, imported), (labels, dates) in groups.items():
         dates = sorted(d for d in dates if d)
         when = dates[0] if dates and dates[0] == dates[-1] else f"{dates[0]} to {dates[-1]}" if dates else ""
+        when = f"imported {when} (host, CPU and date of the measurement not recorded)" if imported else when
         words = [f"host {host}" if host else "", cpu, when, f"commit {commit}" if commit else ""]
         lines.append(f"{', '.join(dict.fromkeys(labels))}: " + ", ".join(w for w in words if w))
     warnings = dict.fromkeys(w for s in sources for d in s.documents for w in warnings_of(d))

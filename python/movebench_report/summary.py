@@ -151,9 +151,9 @@ def _from_verdict(doc: dict, v) -> Row:
 # size: the largest for a bandwidth, the smallest above 0 for a latency).
 TIMING_RULES = (
     ("dram", "mem", r"^(triad|copy)$", "bandwidth"),
-    ("link H2D", "link", r"^host_to_device", "bandwidth"),
-    ("link D2H", "link", r"^device_to_host", "bandwidth"),
-    ("link latency", "link", r"latency", "latency"),
+    ("link:device H2D", "link", r"^host_to_device", "bandwidth"),
+    ("link:device D2H", "link", r"^device_to_host", "bandwidth"),
+    ("link:device latency", "link", r"latency", "latency"),
     ("network latency", "p2p", r"^latency$", "latency"),
     ("network", "p2p", r"^(bw|bibw)$", "bandwidth"),
     ("network coll", "coll", r".", "bandwidth"),
@@ -200,10 +200,17 @@ def document_facts(doc: dict) -> dict:
             "date": doc.get("execution_time", ""), "commit": doc.get("git_commit", "")}
 
 
+def is_imported(doc: dict) -> bool:
+    """A document `movebench-report import` wrote from another tool's output."""
+    return doc.get("command_line", [""])[:2] == ["movebench-report", "import"]
+
+
 def origin_text(doc: dict) -> str:
     """'host vm, Intel(R) Xeon(R), 2026-11-23T12:10:48Z, commit ad9817e' (what is known of it)."""
     f = document_facts(doc)
-    parts = [f"host {f['host']}" if f["host"] else "", f["cpu"], f["date"],
+    imported = is_imported(doc)
+    parts = [f"host {f['host']}" if f["host"] else "", f["cpu"],
+             f"imported {f['date']}" if imported else f["date"],
              f"commit {f['commit'][:10]}" if f["commit"] else ""]
     return ", ".join(p for p in parts if p) or "origin not recorded"
 

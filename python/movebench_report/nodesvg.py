@@ -131,7 +131,10 @@ def _devices(doc: dict, rows: list) -> list:
         out.append(([nic.name or "NIC", f"{nic.kind or 'network'} {rate}"], 0,
                     net_rows if not _drawn(out, net_rows) else []))
     if link_rows and not _drawn(out, link_rows):
-        out.append(([link_rows[0].path.split(" ")[0][5:] or "device", "accelerator (no PCIe facts)"], 0, link_rows))
+        name = link_rows[0].path.split(" ")[0][5:] or "device"
+        words = ["host backend: no device", "(copies in RAM by a worker thread)"] if name == "host" else \
+            [name, "accelerator (no PCIe facts)"]
+        out.append((words, 0, link_rows))
     if net_rows and not _drawn(out, net_rows):
         out.append((["network (MPI ranks)", "no NIC facts recorded"], 0, net_rows))
     return out

@@ -58,8 +58,8 @@ def _threads(m):
 
 
 RULES = (
-    Rule("dram", r"^mem\.(triad|copy)\.(\d+)t$", "{0}, {1} thread(s), all threads", _threads),
-    Rule("dram latency", r"^mem\.latency\.(\d+)$", "pointer chase, {0} B working set", lambda m: int(m.group(1))),
+    Rule("dram", r"^mem\.(triad|copy)\.(\d+)t$", "{0}, all {1} threads", _threads),
+    Rule("dram latency", r"^mem\.latency\.(\d+)$", "pointer chase, {size0} working set", lambda m: int(m.group(1))),
     Rule("device-memory", r"^mem\.(triad|copy)\.(cuda|opencl)$", "{0} in {1} device memory",
          lambda m: m.group(1) == "triad"),
     Rule("link H2D", r"^link\.copy\.read(?:\.(\w+))?$", "copy host to device ({0} memory)",
@@ -116,7 +116,9 @@ def _in_cache(doc: dict, figure: dict) -> str:
 def _derived(doc: dict, rule: Rule, key: str, m) -> Row:
     figure = doc["results"][key]
     peak = peak_of(figure)
-    words = rule.what.format(*[g or "default" for g in m.groups()])
+    groups = [g or "default" for g in m.groups()]
+    first = groups[0] if groups else ""
+    words = rule.what.format(*groups, size0=format_size(int(first)) if first.isdigit() else first)
     reasons = [NO_PEAK] if peak is None else ["no verdict recorded"]
     path = rule.path.replace("link", f"link:{_device(doc)}", 1) if rule.path.startswith("link") else rule.path
     cached = _in_cache(doc, figure) if path == "dram" else ""
@@ -128,9 +130,14 @@ def _derived(doc: dict, rule: Rule, key: str, m) -> Row:
 
 
 def _device(doc: dict) -> str:
+    """The link's device: its name, 'host' for the host backend (copies in
+    RAM by a worker thread: no device), else 'device'."""
     device = doc.get("link_device")
     name = device.get("name") if isinstance(device, dict) else None
-    return name if isinstance(name, str) and name else "device"
+    if isinstance(name, str) and name:
+        return name
+    backend = device.get("backend") if isinstance(device, dict) else None
+    return "host" if backend == "host" else "device"
 
 
 def _from_verdict(doc: dict, v) -> Row:

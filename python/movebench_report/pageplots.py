@@ -53,7 +53,7 @@ def _sweep_params(points: list) -> list:
 
 def series_of(points: list, view: str) -> list:
     """Sweeps of one benchmark: one Series per operation and distinguishing
-    parameters; the single points of an operation in one marker-only Series."""
+    parameters; one whose points are all of one size is no sweep."""
     names = _sweep_params(points)
     sweeps = {}
     for p in points:
@@ -62,15 +62,9 @@ def series_of(points: list, view: str) -> list:
         s.points.append((p.bytes, p.value(view)))
         meaning = p.meaning(view)
         s.stat = meaning.stat if meaning else ""
-    out, singles = [], {}
     for s in sweeps.values():
-        if len({x for x, _ in s.points}) > 1:
-            out.append(s)
-        else:
-            single = singles.setdefault(s.operation, Series(f"{s.operation} (single sizes)", s.operation,
-                                                            stat=s.stat, is_sweep=False))
-            single.points += s.points
-    return out + list(singles.values())
+        s.is_sweep = len({x for x, _ in s.points}) > 1  # one size: a point to show as a bar, not a line
+    return list(sweeps.values())
 
 
 def panels_of(series: list) -> list:
@@ -175,7 +169,7 @@ MAX_BARS = 24  # bars per axes: more go to another axes
 
 def _bar_plot(points, bench, view, series, unit, divisor) -> Plot:
     """Single-size points as horizontal bars, each labelled with what it is."""
-    bars = [(f"{s.label.replace(' (single sizes)', '')} @ {format_size(x)}", v / divisor, s.stat)
+    bars = [(f"{s.label} @ {format_size(x)}", v / divisor, s.stat)
             for s in series for x, v in sorted(s.points)]
     groups = [bars[i:i + MAX_BARS] for i in range(0, len(bars), MAX_BARS)]
     fig, axes = plt.subplots(len(groups), 1, figsize=(9, 0.9 + 0.26 * max(len(g) for g in groups) * len(groups)),

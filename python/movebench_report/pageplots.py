@@ -22,7 +22,7 @@ plt = plots.plt
 MAX_SERIES = 8
 # Parameters that say how a run measured, not what: never a new series.
 HOW_PARAMS = {"elements", "shape", "nontemporal", "alignment", "disturbed_samples_retaken", "seed", "cpu",
-              "resolved", "clock", "iterations", "batch"}
+              "resolved", "clock", "iterations", "batch", "best_method"}
 MARKERS = {"min": "v", "max": "^", "median": "o", "mean": "s", "p90": "D", "p99": "X"}
 
 
@@ -53,18 +53,55 @@ def _sweep_params(points: list) -> list:
 
 def series_of(points: list, view: str) -> list:
     """Sweeps of one benchmark: one Series per operation and distinguishing
-    parameters; one whose points are all of one size is no sweep."""
+    parameters, cut where the same key comes back at a size it already has
+    (another sweep with the same parameters: stream's design comparison at
+    16 KiB, then its chunk-size sweep through 16 KiB); one whose points are
+    all of one size is no sweep."""
     names = _sweep_params(points)
-    sweeps = {}
+    runs = _runs(points, names)
+    out = []
+    for key, segments in runs.items():
+        for i, segment in enumerate(_sweeps_of(segments)):
+            label = key if i == 0 else f"{key} (sweep {i + 1})"
+            series = Series(label, segment[0].operation, [(p.bytes, p.value(view)) for p in segment])
+            meaning = segment[0].meaning(view)
+            series.stat = meaning.stat if meaning else ""
+            series.is_sweep = len({x for x, _ in series.points}) > 1  # one size: a bar, not a line
+            out.append(series)
+    return out
+
+
+def _runs(points: list, names: list) -> dict:
+    """{key: [runs]}: each run the consecutive points (document order) of one key."""
+    runs, last = {}, None
     for p in points:
         key = " ".join([p.operation] + [f"{n}={p.params[n]}" for n in names if n in p.params])
-        s = sweeps.setdefault(key, Series(key, p.operation))
-        s.points.append((p.bytes, p.value(view)))
-        meaning = p.meaning(view)
-        s.stat = meaning.stat if meaning else ""
-    for s in sweeps.values():
-        s.is_sweep = len({x for x, _ in s.points}) > 1  # one size: a point to show as a bar, not a line
-    return list(sweeps.values())
+        if key != last:
+            runs.setdefault(key, []).append([])
+        runs[key][-1].append(p)
+        last = key
+    return runs
+
+
+def _sweeps_of(runs: list) -> list:
+    """The sweeps of one key: its runs of consecutive records where any has
+    more than one record; where every run is one record (a writer that
+    interleaves keys, size by size), the records in order, a new sweep only
+    where a size comes back."""
+    if any(len(run) > 1 for run in runs) or len(runs) == 1:
+        return [sweep for run in runs for sweep in _cut_at_repeats(run)]
+    return _cut_at_repeats([p for run in runs for p in run])
+
+
+def _cut_at_repeats(points: list) -> list:
+    sweeps, sizes = [[]], set()
+    for p in points:
+        if p.bytes in sizes:
+            sweeps.append([])
+            sizes = set()
+        sweeps[-1].append(p)
+        sizes.add(p.bytes)
+    return sweeps
 
 
 def panels_of(series: list) -> list:

@@ -171,6 +171,14 @@ def benchmark_plot(source_points: list, bench: str, view: str, caches: list) -> 
     return out + ([_bar_plot(points, bench, view, singles, unit, divisor)] if singles else [])
 
 
+def x_label(bench: str, view: str) -> str:
+    """What the size axis counts: mem's bandwidth records carry the dataset
+    (all arrays of a kernel), its latency records the chase's working set."""
+    if bench == "mem":
+        return "bytes (working set)" if view == "latency" else "bytes (dataset: all arrays of a kernel)"
+    return "bytes"
+
+
 def _plural(n: int, word: str) -> str:
     return f"{n} {word}" + ("" if n == 1 else "s")
 
@@ -192,7 +200,7 @@ def _sweep_plot(points, bench, view, series, caches, unit, divisor) -> Plot:
         if bench == "mem":
             plots._draw_caches(ax, caches)
     for ax in axes[-1]:
-        ax.set_xlabel("bytes (dataset: all arrays of a kernel)" if bench == "mem" else "bytes")
+        ax.set_xlabel(x_label(bench, view))
     for ax in axes[:, 0]:
         ax.set_ylabel(_axis_text(points, view, unit), fontsize=8)
     for ax in list(axes.flat)[len(panels):]:

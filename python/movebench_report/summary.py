@@ -116,9 +116,7 @@ def _in_cache(doc: dict, figure: dict) -> str:
 def _derived(doc: dict, rule: Rule, key: str, m) -> Row:
     figure = doc["results"][key]
     peak = peak_of(figure)
-    groups = [g or "default" for g in m.groups()]
-    first = groups[0] if groups else ""
-    words = rule.what.format(*groups, size0=format_size(int(first)) if first.isdigit() else first)
+    words = _words(key)
     reasons = [NO_PEAK] if peak is None else ["no verdict recorded"]
     path = rule.path.replace("link", f"link:{_device(doc)}", 1) if rule.path.startswith("link") else rule.path
     cached = _in_cache(doc, figure) if path == "dram" else ""
@@ -140,6 +138,17 @@ def _device(doc: dict) -> str:
     return "host" if backend == "host" else "device"
 
 
+def _words(key: str) -> str:
+    """A result key in words where a rule knows it ('triad, all 2 threads'), else the key."""
+    for rule in RULES:
+        m = re.match(rule.pattern, key)
+        if m:
+            groups = [g or "default" for g in m.groups()]
+            first = groups[0] if groups else ""
+            return rule.what.format(*groups, size0=format_size(int(first)) if first.isdigit() else first)
+    return key
+
+
 def _from_verdict(doc: dict, v) -> Row:
     figure = doc["results"].get(v.figure, {})
     better = figure.get("better") or ("lower" if v.unit.endswith("s") and "/" not in v.unit else "higher")
@@ -149,7 +158,7 @@ def _from_verdict(doc: dict, v) -> Row:
     if fraction is None and value is not None and v.peak and unit == figure.get("unit", unit):
         fraction = value / v.peak  # the writer left it out: the same division it would make
     reasons = v.reasons or ([NO_PEAK] if v.peak is None and v.verdict == "unknown" else [])
-    return Row(v.path, v.figure, v.figure, value, unit, better, v.peak, fraction,
+    return Row(v.path, _words(v.figure), v.figure, value, unit, better, v.peak, fraction,
                v.verdict, reasons, v.peak_source, _figure_spread(doc, figure) if figure else 0.0)
 
 

@@ -5,21 +5,30 @@ palette (ImageMagick's convert, where it is there).
 
     .venv/bin/python tests/python/screenshots.py RUN.json OTHER_RUN.json docs/"""
 import pathlib
-import shutil
 import subprocess
 import sys
 import tempfile
 
 sys.path[:0] = [str(pathlib.Path(__file__).parent), str(pathlib.Path(__file__).parents[1])]
-from reportkit import DATA, PEER_SAMPLES, chromium, report  # noqa: E402
+from reportkit import DATA, PEER_SAMPLES, chromium, report, with_facts  # noqa: E402
 
 
 def shoot(html: pathlib.Path, png: pathlib.Path, scratch: pathlib.Path, height: int = 900):
     flags = [chromium(), "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
              f"--user-data-dir={scratch / 'profile'}", f"--window-size=1400,{height}"]
     subprocess.run(flags + [f"--screenshot={png}", html.as_uri()], capture_output=True, timeout=120, check=True)
-    if shutil.which("convert"):  # 64 colours: a page of text and flat plots loses nothing a reader sees
-        subprocess.run(["convert", png, "-colors", "64", "-strip", f"PNG8:{png}"], check=True)
+    smaller(png)
+
+
+def smaller(png: pathlib.Path):
+    """Fewer colours, RGB without alpha: the PNG compresses to a fraction and
+    a page of text and flat plots loses nothing a reader sees (no pngquant
+    or ImageMagick needed)."""
+    import matplotlib.image
+    import numpy as np
+    pixels = matplotlib.image.imread(png)[:, :, :3]
+    levels = np.round(pixels * 15) / 15  # 16 levels per channel
+    matplotlib.image.imsave(png, levels, format="png")
 
 
 def page(scratch: pathlib.Path, name: str, *args) -> pathlib.Path:
@@ -44,6 +53,9 @@ def main(run: str, other: str, docs: str):
           docs / "report-compare.png", scratch)
     shoot(page(scratch, "imported", *imported(scratch), "--title", "movebench report: OSU, STREAM, nvbandwidth"),
           docs / "report-imported.png", scratch)
+    facts = with_facts(run, scratch / "run-with-facts.json")  # the hand-made facts layer fixture
+    shoot(page(scratch, "facts", facts, "--title", "movebench report: with facts and verdicts (hand-made)"),
+          docs / "report-facts.png", scratch)
     opened = scratch / "open.html"  # one drill-down section open: what a plot looks like
     opened.write_text((scratch / "run.html").read_text().replace("<details>", "<details open>", 1))
     shoot(opened, docs / "report-drilldown.png", scratch, 1800)

@@ -26,7 +26,7 @@ td:nth-child(-n+3),th{text-align:left}
 th{background:#eef}caption{text-align:left;font-weight:bold;padding:4px 0}
 .wide{overflow-x:auto;max-width:100%}
 .bad{color:#b00;font-weight:bold}.ok{color:#070;font-weight:bold}
-.v-normal{background:#e3f4e3}.v-low{background:#fff1cc}.v-degraded{background:#f9d6d2}.v-unknown{background:#eee}
+.v-normal,.v-low,.v-degraded,.v-unknown{text-align:left}.v-normal{background:#e3f4e3}.v-low{background:#fff1cc}.v-degraded{background:#f9d6d2}.v-unknown{background:#eee}
 .reason{text-align:left;max-width:30em}.origin{font-size:.85em;color:#333;margin:.1em 0}
 pre{background:#f6f6f6;padding:.5em;max-height:20em;overflow:auto;font-size:.8em;white-space:pre-wrap}
 svg{max-width:100%;height:auto}figure{margin:.3em 0}details{margin:.4em 0;border:1px solid #ccd;padding:.2em .6em}

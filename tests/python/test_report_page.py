@@ -137,3 +137,13 @@ def test_page_is_small_and_fetches_nothing(tmp_path):
     assert len(html.encode()) < 2 * 2**20
     assert not re.search(r"""(src|href)\s*=\s*['"]?\s*(https?:|//|file:|ftp:)""", html, re.I)
     assert not re.search(r"url\(\s*['\"]?(https?:|//)|@import|<script|<link\b|<iframe", html, re.I)
+
+
+def test_a_facts_document_at_schema_version_3_is_read(tmp_path):
+    """The facts layer may raise the schema version (issue 18): version 3 reads as 2 with its additions."""
+    def three(doc):
+        doc["schema_version"] = 3
+    path = edited(with_facts(SUITE, tmp_path / "f.json"), tmp_path / "v3.json", three)
+    code, out, err = report("table", path)
+    assert code == 0, err
+    assert "degraded" in out and "PCIe link trained at x8 of x16" in out

@@ -105,18 +105,25 @@ def _cut_at_repeats(points: list) -> list:
 
 
 def panels_of(series: list) -> list:
-    """Small multiples: operations packed together up to MAX_SERIES series per
-    panel; an operation with more series than that is split over panels."""
-    panels, current = [], []
+    """Small multiples: operations of one family (link's copy.* or kernel.*)
+    packed together up to MAX_SERIES series per panel, never two families in
+    one panel; an operation with more series than that is split over panels."""
+    panels, current, family = [], [], None
     for op in dict.fromkeys(s.operation for s in series):
         mine = [s for s in series if s.operation == op]
         chunks = [mine[i:i + MAX_SERIES] for i in range(0, len(mine), MAX_SERIES)]
         for chunk in chunks:
-            if len(current) + len(chunk) > MAX_SERIES:
+            if current and (len(current) + len(chunk) > MAX_SERIES or _family(op) != family):
                 panels.append(current)
                 current = []
             current = current + chunk
+            family = _family(op)
     return panels + ([current] if current else [])
+
+
+def _family(op: str) -> str:
+    """'copy' of 'copy.duplex.read'; plain names (allreduce, triad) are one family."""
+    return op.split(".")[0] if "." in op else ""
 
 
 def _axis_text(points: list, view: str, unit: str) -> str:

@@ -49,6 +49,11 @@ class Peak:
     fraction: float | None
 
 
+def peak_why(figure) -> str:
+    """Why a figure has no peak, where its `peak` says ({"status": "unknown"|"none", "why"})."""
+    return _text(_dict(_dict(figure).get("peak")).get("why"))
+
+
 def peak_of(figure) -> Peak | None:
     """The `peak` of a figure (results or a record's figures), or None."""
     peak = _dict(_dict(figure).get("peak"))

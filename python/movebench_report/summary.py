@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, field
 
 from .compare import judge
-from .facts import NO_PEAK, peak_of, verdicts_of
+from .facts import NO_PEAK, peak_of, peak_why, verdicts_of
 from .model import BANDWIDTH_UNITS, TIME_UNITS, format_size, point_from_record
 from .render import Table
 
@@ -117,7 +117,7 @@ def _derived(doc: dict, rule: Rule, key: str, m) -> Row:
     figure = doc["results"][key]
     peak = peak_of(figure)
     words = _words(key)
-    reasons = [NO_PEAK] if peak is None else ["no verdict recorded"]
+    reasons = [peak_why(figure) or NO_PEAK] if peak is None else ["no verdict recorded"]
     path = rule.path.replace("link", f"link:{_device(doc)}", 1) if rule.path.startswith("link") else rule.path
     cached = _in_cache(doc, figure) if path == "dram" else ""
     if cached:  # a DRAM path measured in cache is not the DRAM path

@@ -147,3 +147,13 @@ def test_a_facts_document_at_schema_version_3_is_read(tmp_path):
     code, out, err = report("table", path)
     assert code == 0, err
     assert "degraded" in out and "PCIe link trained at x8 of x16" in out
+
+
+def test_a_peak_that_says_why_it_is_unknown_gives_the_reason(tmp_path):
+    def unknown(doc):
+        for key, fig in doc["results"].items():
+            if key.startswith("mem.triad."):
+                fig["peak"] = {"status": "unknown", "why": "SMBIOS table not readable: run as root"}
+    doc = json.loads(edited(SUITE, tmp_path / "u.json", unknown).read_text())
+    dram = [r for r in rows_of(doc) if r.figure.startswith("mem.triad.")]
+    assert dram and dram[0].reasons == ["SMBIOS table not readable: run as root"] and dram[0].verdict == "unknown"

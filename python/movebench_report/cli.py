@@ -22,6 +22,7 @@ from .compare import REGRESSION, compare, compare_table
 from .model import BANDWIDTH_UNITS, VIEWS, Filter, ReportError, Source, labels_for, load_document, load_sources, names, \
     parse_size, parse_size_range
 from .render import FORMATS, render
+from .summary import summary_table
 from .tables import merged_table, scaling_table
 
 
@@ -234,8 +235,12 @@ def emit(text: str, output, option: str = "-o"):
 
 
 def cmd_table(args):
-    emit(render(merged_table(sources_of(args), filter_of(args), args.view, args.unit, args.figure), args.format),
-         args.output)
+    """The verdict lines first (text and Markdown: what a person reads), then
+    the detail; CSV and JSON stay one table, for programs."""
+    sources, filt = sources_of(args), filter_of(args)
+    detail = render(merged_table(sources, filt, args.view, args.unit, args.figure), args.format)
+    summary = summary_table(sources, filt.benchmarks) if args.format in ("text", "markdown") else None
+    emit((render(summary, args.format) + "\n" if summary and summary.rows else "") + detail, args.output)
 
 
 def cmd_compare(args):

@@ -1,30 +1,45 @@
-"""`html`: one self-contained page (plots as base64 PNG, inline CSS, no
-scripts) with the host facts, settings, validation state, tables and, for two
-or more sources, the comparison of each against the first. Every string that
-comes from a result file goes through html.escape."""
+"""`html`: one self-contained page (inline CSS and SVG, no scripts, nothing
+fetched) that answers first: the summary of every path measured with its
+verdict, then a picture of the node, then per benchmark a collapsed section
+with its plots and tables, then the run facts. Every string that comes from
+a result file goes through html.escape (matplotlib escapes its SVG text)."""
 from __future__ import annotations
 
-import base64
 import json
 from html import escape
 
-from . import plots
-from .compare import compare, compare_table
+from . import pageplots
+from .compare import MARKS, compare, compare_table
 from .model import Filter, ReportError
+from .facts import warnings_of
+from .nodesvg import node_svg
 from .render import to_html
+from .summary import (document_facts, fraction_text, is_imported, origin_text, reason_text, rows_of,
+                      side_by_side, source_rows, value_text)
 from .tables import merged_table
 
-STYLE = """body{font-family:sans-serif;margin:1.5em;max-width:80em}
-table{border-collapse:collapse;margin:.5em 0;font-size:.85em}
-td,th{border:1px solid #bbb;padding:2px 6px;text-align:right}
-td:nth-child(-n+3){text-align:left}
+STYLE = """body{font-family:sans-serif;margin:1em 1.5em;max-width:86em}
+h1{font-size:1.4em;margin:.2em 0}h2{font-size:1.15em;margin:.8em 0 .3em}
+table{border-collapse:collapse;margin:.4em 0;font-size:.85em}
+td,th{border:1px solid #bbb;padding:2px 6px;text-align:right;vertical-align:top}
+td:nth-child(-n+3),th{text-align:left}
 th{background:#eef}caption{text-align:left;font-weight:bold;padding:4px 0}
+.wide{overflow-x:auto;max-width:100%}
 .bad{color:#b00;font-weight:bold}.ok{color:#070;font-weight:bold}
-pre{background:#f6f6f6;padding:.5em;max-height:20em;overflow:auto;font-size:.8em}
-img{max-width:100%;border:1px solid #ddd}"""
+.v-normal,.v-low,.v-degraded,.v-unknown{text-align:left}.v-normal{background:#e3f4e3}.v-low{background:#fff1cc}.v-degraded{background:#f9d6d2}.v-unknown{background:#eee}
+.reason{text-align:left;max-width:30em}.origin{font-size:.85em;color:#333;margin:.1em 0}
+pre{background:#f6f6f6;padding:.5em;max-height:20em;overflow:auto;font-size:.8em;white-space:pre-wrap}
+svg{max-width:100%;height:auto}figure{margin:.3em 0}details{margin:.4em 0;border:1px solid #ccd;padding:.2em .6em}
+summary{cursor:pointer;font-weight:bold}.note{font-size:.8em;color:#444;margin:.2em 0}
+@media print{details{border:none}}"""
 
 HOST_FACTS = ("hostname", "cpu_model", "logical_cpus", "cores", "packages", "numa_nodes", "memory_bytes", "os",
               "kernel")
+
+
+def anchor(bench: str) -> str:
+    """The id of a benchmark's section (names from the file: only safe characters)."""
+    return "bench-" + "".join(c if c.isalnum() else "-" for c in bench)
 
 
 def _facts_table(rows: list) -> str:
@@ -53,45 +68,156 @@ def _document_section(label: str, path, doc: dict) -> str:
            ("command line", " ".join(doc["command_line"])), ("compiler", doc["build"]["compiler"])]
     settings = json.dumps(doc["settings"], indent=1, sort_keys=True)
     headline = [(name, f"{r['value']:.6g} {r['unit']}") for name, r in sorted(doc["results"].items())]
-    return (f"<h2>{escape(label)}</h2>{_validation(doc)}<h3>Headline results</h3>{_facts_table(headline)}"
-            f"<h3>Run</h3>{_facts_table(run)}"
-            f"<h3>Host</h3>{_facts_table(facts)}<h3>Settings</h3><pre>{escape(settings)}</pre>")
+    return (f"<details><summary>{escape(label)}: run, host and settings</summary>{_validation(doc)}"
+            f"<h3>Headline results</h3>{_facts_table(headline)}<h3>Run</h3>{_facts_table(run)}"
+            f"<h3>Host</h3>{_facts_table(facts)}<h3>Settings</h3><pre>{escape(settings)}</pre></details>")
 
 
-def _image(fig, alt: str) -> str:
-    data = base64.b64encode(plots.png_bytes(fig)).decode("ascii")
-    return f"<img alt='{escape(alt)}' src='data:image/png;base64,{data}'>"
+def _verdict_cell(verdict: str) -> str:
+    return f"<td class='v-{escape(verdict)}'>{escape(verdict)}</td>"
 
 
-def _tables(sources: list, filt: Filter) -> str:
+def _summary_one(sources: list) -> str:
+    """One row per path of every source, with a source column where several."""
+    several = len(sources) > 1
+    head = "".join(f"<th>{h}</th>" for h in (["file"] if several else []) + [
+        "path", "figure", "measured", "peak", "of peak", "verdict", "reason", "details"])
+    body = []
+    for s, r in [(s, r) for s in sources for r in source_rows(s)]:
+        link = f"<a href='#{anchor(r.benchmark)}'>{escape(r.benchmark)} details</a>"
+        first = f"<td>{escape(s.label)}</td>" if several else ""
+        body.append(f"<tr>{first}<td>{escape(r.path)}</td><td>{escape(r.what)}</td><td>{escape(value_text(r.value, r.unit))}"
+                    f"</td><td>{escape(value_text(r.peak, r.unit))}</td><td>{escape(fraction_text(r))}</td>"
+                    f"{_verdict_cell(r.verdict)}<td class='reason'>{escape(reason_text(r))}</td><td>{link}</td></tr>")
+    if not body:
+        return "<p>No headline figure in this file: see the sections below.</p>"
+    return f"<div class='wide'><table id='summary'><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table></div>"
+
+
+def _summary_side(sources: list, threshold: float) -> str:
+    labels = [s.label for s in sources]
+    head = "<th>path</th><th>figure</th>" + "".join(f"<th>{escape(label)}</th>" for label in labels)
+    head += "".join(f"<th>{escape(label)} / {escape(labels[0])}</th>" for label in labels[1:]) + "<th>details</th>"
+    body = []
+    for side in side_by_side(sources, threshold):
+        first = next(r for r in side.rows if r)
+        cells = "".join(f"<td>{escape(value_text(r.value, r.unit)) if r else '-'}"
+                        f"{' (' + escape(fraction_text(r)) + ' of peak)' if r and r.fraction is not None else ''}"
+                        f"</td>" for r in side.rows)
+        for judged in side.judged:
+            if judged is None:
+                cells += "<td>-</td>"
+            else:
+                ratio, verdict = judged
+                mark = "bad" if verdict == "slower" else ""
+                cells += f"<td class='{mark}'>{ratio:.3f} {escape(MARKS[verdict] or verdict)}</td>"
+        link = f"<a href='#{anchor(first.benchmark)}'>{escape(first.benchmark)} details</a>"
+        body.append(f"<tr><td>{escape(side.path)}</td><td>{escape(first.what)}</td>{cells}<td>{link}</td></tr>")
+    note = (f"<p class='note'>Ratio of each file to {escape(labels[0])} (higher is better for a "
+            f"bandwidth, lower for a latency); ~: inside the noise of both; SLOWER: worse by more than "
+            f"{100 * threshold:g}% and outside the noise (the compare command's rule).</p>")
+    return (f"<div class='wide'><table id='summary'><thead><tr>{head}</tr></thead><tbody>{''.join(body)}"
+            f"</tbody></table></div>{note}")
+
+
+def _origins(sources: list) -> str:
+    """Where the rows come from, one line per host, CPU and commit (a suite
+    split over files is one line): its files and their dates."""
+    groups = {}
+    for s in sources:
+        for d in s.documents:
+            f = document_facts(d)
+            imported = is_imported(d)
+            key = (f["host"], f["cpu"], f["commit"][:10], imported)
+            labels, dates = groups.setdefault(key, ([], []))
+            labels.append(s.label)
+            dates.append(f["date"])
+    lines = []
+    for (host, cpu, commit, imported), (labels, dates) in groups.items():
+        dates = sorted(d for d in dates if d)
+        when = dates[0] if dates and dates[0] == dates[-1] else f"{dates[0]} to {dates[-1]}" if dates else ""
+        when = f"imported {when} (host, CPU and date of the measurement not recorded)" if imported else when
+        words = [f"host {host}" if host else "", cpu, when, f"commit {commit}" if commit else ""]
+        lines.append(f"{', '.join(dict.fromkeys(labels))}: " + ", ".join(w for w in words if w))
+    warnings = dict.fromkeys(w for s in sources for d in s.documents for w in warnings_of(d))
+    lines += [f"warning: {w}" for w in warnings]
+    return "".join(f"<p class='origin'>{escape(line)}</p>" for line in lines)
+
+
+def _shared_paths(sources: list, threshold: float) -> bool:
+    """Whether two sources measured one path: then the rows go side by side."""
+    return any(sum(r is not None for r in side.rows) > 1 for side in side_by_side(sources, threshold))
+
+
+def summary_section(sources: list, threshold: float) -> str:
+    side = len(sources) > 1 and _shared_paths(sources, threshold)
+    table = _summary_side(sources, threshold) if side else _summary_one(sources)
+    return (f"<section><h2>Summary: one row per path measured</h2>{_origins(sources)}{table}"
+            "<p class='note'>verdict: normal, low or degraded against the path's theoretical peak "
+            "(movebench facts); unknown where no peak is recorded, with the reason.</p></section>")
+
+
+def node_section(sources: list, threshold: float) -> str:
+    """One picture per source where they are compared, else one per host
+    with the rows of all its files (a suite split over files)."""
+    if len(sources) > 1 and _shared_paths(sources, threshold):
+        groups = [(s.label, s.documents[0], source_rows(s)) for s in sources]
+    else:
+        hosts = {}
+        for s in sources:
+            for d in s.documents:
+                label, doc, rows = hosts.setdefault(d["host"].get("hostname", ""), (s.label, d, []))
+                rows += rows_of(d)
+        groups = list(hosts.values())
+    pictures = "".join(f"<figure>{node_svg(doc, rows)}<figcaption class='note'>{escape(label)}: "
+                       f"{escape(origin_text(doc))}</figcaption></figure>" for label, doc, rows in groups)
+    return f"<section><h2>The node</h2>{pictures}</section>"
+
+
+def _bench_tables(sources: list, filt: Filter, threshold: float) -> str:
     parts = []
-    for view in plots.VIEWS:
+    for view in ("bandwidth", "latency"):
         try:
             parts.append(to_html(merged_table(sources, filt, view)))
         except ReportError:
             continue  # this view has no figures: leave it out
-    return "".join(parts)
-
-
-def _comparisons(sources: list, filt: Filter, threshold: float) -> str:
-    parts = []
-    for other in sources[1:]:
-        pair = [sources[0], other]
-        for view in plots.VIEWS:
+        for other in sources[1:]:
+            pair = [sources[0], other]
             try:
-                verdicts = compare(pair, filt, view, threshold)
-                image = _image(plots.ratio_figure(verdicts, view, (pair[0].label, other.label)), f"ratio plot {view}")
+                parts.append(to_html(compare_table(pair, compare(pair, filt, view, threshold), view, threshold)))
             except ReportError:
-                continue  # nothing in common in this view, or too much to draw
-            parts.append(to_html(compare_table(pair, verdicts, view, threshold)))
-            parts.append(image)
-    return "<h2>Comparison</h2>" + "".join(parts) if parts else ""
+                continue  # nothing in common in this view
+    return f"<div class='wide'>{''.join(parts)}</div>"
+
+
+def _bench_plots(sources: list, filt: Filter) -> dict:
+    """{benchmark: html of its plots}, each source's own plots labelled."""
+    out = {}
+    for s in sources:
+        for bench, plots in pageplots.benchmark_plots(s, filt).items():
+            label = f"<p class='note'>{escape(s.label)}</p>" if len(sources) > 1 else ""
+            out[bench] = out.get(bench, "") + label + "".join(p.svg for p in plots)
+    return out
+
+
+def benchmark_sections(sources: list, filt: Filter, threshold: float) -> str:
+    benches = list(dict.fromkeys(rec["benchmark"] for s in sources for d in s.documents for rec in d["timings"]))
+    benches = [b for b in benches if not filt.benchmarks or b in filt.benchmarks]
+    plots = _bench_plots(sources, filt)
+    parts = []
+    for bench in benches:
+        only = Filter([bench], filt.operations, filt.sizes)
+        count = sum(rec["benchmark"] == bench for s in sources for d in s.documents for rec in d["timings"])
+        parts.append(f"<details><summary id='{anchor(bench)}'>{escape(bench)}: plots and tables ({count} records)"
+                     f"</summary>{plots.get(bench, '<p>No figure to plot.</p>')}"
+                     f"{_bench_tables(sources, only, threshold)}</details>")
+    return f"<section><h2>Per benchmark</h2>{''.join(parts)}</section>"
 
 
 def build_page(sources: list, filt: Filter, threshold: float, title: str) -> str:
-    plot = _image(plots.figure_for(sources, filt), "size against bandwidth and latency")
-    sections = "".join(_document_section(s.label, p, d) for s in sources for p, d in zip(s.paths, s.documents))
-    return (f"<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><title>{escape(title)}</title>"
+    runs = "".join(_document_section(s.label, p, d) for s in sources for p, d in zip(s.paths, s.documents))
+    return (f"<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
+            f"<meta name='viewport' content='width=device-width'><title>{escape(title)}</title>"
             f"<style>{STYLE}</style></head><body><h1>{escape(title)}</h1>"
-            f"<h2>Plots</h2>{plot}<h2>Results</h2>{_tables(sources, filt)}"
-            f"{_comparisons(sources, filt, threshold)}{sections}</body></html>\n")
+            f"{summary_section(sources, threshold)}{node_section(sources, threshold)}"
+            f"{benchmark_sections(sources, filt, threshold)}<section><h2>Runs</h2>{runs}</section></body></html>\n")

@@ -65,7 +65,7 @@ def imported() -> Samples:
 @functools.lru_cache(maxsize=None)
 def _imported(shared):
     out = _scratch("imported")
-    inputs = list(shared) + [p for p in sorted(DATA.iterdir()) if p.stem not in BAD_FILES]
+    inputs = list(shared) + [p for p in sorted(DATA.iterdir()) if p.stem not in BAD_FILES | NOT_TOOL_OUTPUTS]
     code, _, err = report("import", *inputs, "--outdir", out)
     assert code == 0, err
     return Samples({p.stem: p for p in out.glob("*.json")})
@@ -73,6 +73,8 @@ def _imported(shared):
 
 # Files in tests/python/data that import must refuse.
 BAD_FILES = {"truncated", "foreign"}
+# Files in tests/python/data that are no tool's output (the facts-layer fixture).
+NOT_TOOL_OUTPUTS = {"facts-verdicts"}
 
 
 def report(*args):
@@ -137,3 +139,25 @@ def run_tool(*args, **kwargs):
     return subprocess.run([str(VENV_TOOL), *map(str, args)], capture_output=True, text=True, timeout=120, **kwargs)
 
 
+
+
+FACTS = DATA / "facts-verdicts.json"  # hand-made facts, peaks and verdicts (issue 18's shapes)
+
+
+def with_facts(src, dst):
+    """A copy of result `src` with the facts layer's additions of FACTS: its
+    `facts` and `verdicts`, and each `peak` on the headline figure it names
+    (the fraction computed as the C++ side does: value / peak)."""
+    extra = json.loads(FACTS.read_text())
+
+    def change(doc):
+        doc["facts"], doc["verdicts"] = extra["facts"], extra["verdicts"]
+        for key, peak in extra["peaks"].items():
+            figure = doc["results"].get(key)
+            if figure:
+                figure["peak"] = dict(peak, fraction=figure["value"] / peak["value"])
+    return edited(src, dst, change)
+
+
+# A real result of the whole default suite (`movebench run`, tests/data/README.md).
+SUITE = REPO / "tests" / "data" / "results" / "run.json"

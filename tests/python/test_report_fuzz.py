@@ -193,7 +193,8 @@ def test_mutated_result_files_plot_and_html(text):
 
 # Real peer outputs: the hand-written samples here and the real ones in
 # ../shared/samples (where present).
-PEER_OUTPUTS = sorted(p for p in DATA.iterdir() if p.stem not in ("foreign", "truncated")) + shared_samples()
+PEER_OUTPUTS = sorted(p for p in DATA.iterdir() if p.stem not in ("foreign", "truncated", "facts-verdicts")) + \
+    shared_samples()
 NUMBER = re.compile(r"(?<![\w.])\d+(\.\d+)?([eE][-+]?\d+)?(?![\w.])")
 HOSTILE_NUMBERS = st.sampled_from(["1e400", "-1e400", "9" * 400, "99999999999999999999999", "1e-400", "0",
                                    "-5", "1e29", "nan", "inf"])

@@ -183,3 +183,32 @@ def test_a_trailing_slash_names_a_folder_not_a_file(folder):
     target = pathlib.Path(folder) / "new.json"
     line = one_line(*report("table", results()["a"], "-o", f"{target}/")[::2], "-o")
     assert "is a folder" in line and not target.exists()
+
+
+def test_html_and_table_show_hostile_facts_and_verdicts_as_text(folder):
+    """Issue 19: the summary, the node picture and the plots take strings
+    from the facts layer too (CPU model, device and NIC names, verdict
+    reasons, paths): each is escaped, in the page and in the SVG inside it."""
+    from reportkit import edited, with_facts
+    evil = "<svg onload=alert(1)><script>x</script>&amp;"
+
+    def change(doc):
+        doc["host"]["hostname"] = evil
+        doc["host"]["cpu_model"] = evil
+        doc["facts"]["pcie"][0]["name"] = evil
+        doc["facts"]["nics"][0]["name"] = evil
+        doc["facts"]["dram"]["faults"][0]["text"] = evil
+        doc["facts"]["warnings"] = [evil]
+        doc["verdicts"][0]["reasons"] = [evil]
+        doc["verdicts"][1]["path"] = evil
+        doc["timings"][0]["operation"] = evil
+    real = pathlib.Path(__file__).parents[1] / "data" / "results" / "v2" / "mem.json"  # committed, real
+    path = edited(with_facts(real, folder / "f.json"), folder / "evil.json", change)
+    out = folder / "evil.html"
+    code, _, err = report("html", path, "-o", out)
+    assert code == 0, err
+    html = out.read_text()
+    assert "<script>x" not in html and "<svg onload" not in html and "&amp;amp;" in html
+    assert html.count("&lt;svg onload=alert(1)&gt;") >= 6
+    code, text, err = report("table", path)
+    assert code == 0 and evil in text  # text output is text: shown as it is

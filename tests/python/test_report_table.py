@@ -69,7 +69,9 @@ def test_markdown_and_csv():
 def test_output_file(tmp_path):
     out = tmp_path / "t.md"
     code, stdout, _ = report("table", results()["a"], "--format", "markdown", "-o", out)
-    assert code == 0 and stdout == "" and out.read_text().startswith("**bandwidth")
+    text = out.read_text()
+    assert code == 0 and stdout == "" and text.startswith("**summary")  # the verdict lines first
+    assert "\n**bandwidth" in text
 
 
 def test_any_benchmark_link_host_backend(tmp_path):

@@ -1,0 +1,200 @@
+"""A picture of the node, drawn from the document's own facts: each package
+(socket) with its caches, its DRAM, and each accelerator and NIC on its
+PCIe link; on each edge the figure measured there against its peak,
+coloured by the fraction reached and said in words too (colour is never the
+only carrier). Hand-written SVG: every string from the file is escaped."""
+from __future__ import annotations
+
+from html import escape
+
+from .facts import dram_of, facts_of, links_of, nics_of
+from .model import format_size
+from .summary import Row, rows_of, value_text
+
+# Fraction of the peak -> colour; the legend says the same in words.
+BANDS = ((0.75, "#2a7d2a", "75% of peak or more"), (0.5, "#c98a00", "50-75% of peak"),
+         (0.0, "#c0392b", "under 50% of peak"))
+UNKNOWN = ("#888888", "no peak known")
+BOX_W, BOX_H, GAP = 240, 96, 28
+LEFT, MIDDLE, RIGHT = 10, 450, 890
+WIDTH = RIGHT + BOX_W + 10
+
+
+def colour(fraction) -> str:
+    if fraction is None:
+        return UNKNOWN[0]
+    return next(c for low, c, _ in BANDS if fraction >= low)
+
+
+def _t(x, y, text, size=12, weight="normal", anchor="start", fill="#222") -> str:
+    # A white halo under the letters keeps a label readable where it crosses a line.
+    return (f"<text x='{x}' y='{y}' font-size='{size}' font-weight='{weight}' text-anchor='{anchor}' "
+            f"fill='{fill}' stroke='white' stroke-width='3' paint-order='stroke'>{escape(str(text))}</text>")
+
+
+def _box(x, y, lines, fill="#f4f6fb") -> str:
+    h = max(BOX_H, 18 * len(lines) + 10)
+    out = [f"<rect x='{x}' y='{y}' width='{BOX_W}' height='{h}' rx='6' fill='{fill}' stroke='#556'/>"]
+    for i, line in enumerate(lines):
+        out.append(_t(x + 8, y + 20 + 18 * i, _clip(line), 13 if i == 0 else 11, "bold" if i == 0 else "normal"))
+    return "".join(out)
+
+
+def _clip(text: str, most: int = 40) -> str:
+    """Box text fits its box: a long CPU model or device name is cut (the
+    whole text is in the summary table and the host facts)."""
+    return text if len(text) <= most else text[:most - 1] + "…"
+
+
+def measured_text(row: Row) -> str:
+    """'41.2 GB/s = 81% of 51.2 GB/s' or '95 ns' (no peak)."""
+    value = _human(row.value, row.unit)
+    if row.peak is None or row.fraction is None:
+        return f"{value} (peak unknown)"
+    return f"{value} = {100 * row.fraction:.0f}% of {_human(row.peak, row.unit)}"
+
+
+_human = value_text
+
+
+def _edge(x1, y1, x2, y2, rows: list) -> str:
+    """A line between two boxes, coloured by the lowest fraction of its rows,
+    with one label line per row above it."""
+    fractions = [r.fraction for r in rows if r.fraction is not None]
+    fraction = min(fractions) if fractions else None
+    dash = "" if fraction is not None else " stroke-dasharray='6 4'"
+    out = [f"<line x1='{x1}' y1='{y1}' x2='{x2}' y2='{y2}' stroke='{colour(fraction)}' stroke-width='5'{dash}/>"]
+    for i, row in enumerate(rows):
+        # Labels stacked above the edge's far end: edges from one box fan
+        # out, so labels there never sit on one another.
+        label = f"{row.path.split(' ', 1)[-1] if ' ' in row.path else row.path}: {measured_text(row)}"
+        out.append(_t(x2 - 6, y2 - 8 - 14 * (len(rows) - 1 - i), label, 10, anchor="end",
+                      fill=colour(row.fraction) if row.fraction is not None else "#333"))
+    return "".join(out)
+
+
+def _cache_lines(host: dict) -> list:
+    seen, lines = set(), []
+    for c in sorted(host.get("caches", []), key=lambda c: c["level"]):
+        if c["level"] not in seen and c["bytes"]:
+            seen.add(c["level"])
+            lines.append(f"L{c['level']} {format_size(c['bytes'])} x {c['instances']}")
+    return [" ".join(lines[:2]), " ".join(lines[2:])] if len(lines) > 2 else [" ".join(lines)] if lines else []
+
+
+def _packages(doc: dict) -> int:
+    host = doc["host"]
+    return max(1, int(host.get("packages") or 1))
+
+
+def recorded(host: dict) -> bool:
+    """Whether the document says anything of its host (an import does not)."""
+    return bool(host.get("hostname") or host.get("cpu_model") or host.get("memory_bytes"))
+
+
+def _dram_lines(doc: dict, socket: int, packages: int) -> list:
+    host, dram = doc["host"], dram_of(facts_of(doc))
+    if not recorded(host) and dram is None:
+        return ["DRAM not recorded"]
+    lines = [f"DRAM {format_size(host['memory_bytes'] // packages)}" + (" (of all)" if packages > 1 else "")]
+    if dram is None:
+        return lines + ["peak unknown (no facts)"]
+    if not dram.known:
+        return lines + [f"peak unknown: {dram.why or 'not read'}"]
+    for number, peak, channels in dram.sockets:
+        if number in (socket, None) and peak:
+            lines.append(f"peak {peak / 1e9:.3g} GB/s, {channels}".rstrip(", "))
+    if len(lines) == 1 and dram.peak:
+        lines.append(f"peak {dram.peak / 1e9:.3g} GB/s (all sockets)")
+    return lines + [f"fault: {f}" for f in dram.faults[:2]]
+
+
+def _devices(doc: dict, rows: list) -> list:
+    """[(box lines, package index, rows on its edge)] for each accelerator and NIC."""
+    facts = facts_of(doc)
+    link_rows = [r for r in rows if r.path.startswith("link:")]
+    net_rows = [r for r in rows if r.path.startswith("network")]
+    out = []
+    for link in links_of(facts):
+        lines = [link.name or link.bus_id or "device", f"{link.kind or 'PCIe'} {link.bus_id}".strip(),
+                 f"PCIe {link.trained()}" if link.trained() else "PCIe link unknown"]
+        if link.peak:
+            lines.append(f"link peak {link.peak / 1e9:.3g} GB/s per direction")
+        if link.degraded:
+            lines.append(f"DEGRADED: {link.why}" if link.why else "DEGRADED link")
+        edge = net_rows if link.kind == "nic" else link_rows if link.kind != "nic" else []
+        out.append((lines, _node_package(link.numa_node, doc), edge if edge and not _drawn(out, edge) else []))
+    for nic in nics_of(facts):
+        if any(nic.name and nic.name in lines[0] for lines, _, _ in out):
+            continue
+        rate = f"{nic.rate_bits / 1e9:g} Gbit/s" if nic.rate_bits else "rate unknown"
+        out.append(([nic.name or "NIC", f"{nic.kind or 'network'} {rate}"], 0,
+                    net_rows if not _drawn(out, net_rows) else []))
+    if link_rows and not _drawn(out, link_rows):
+        name = link_rows[0].path.split(" ")[0][5:] or "device"
+        words = ["host backend: no device", "(copies in RAM by a worker thread)"] if name == "host" else \
+            [name, "accelerator (no PCIe facts)"]
+        out.append((words, 0, link_rows))
+    if net_rows and not _drawn(out, net_rows):
+        out.append((["network (MPI ranks)", "no NIC facts recorded"], 0, net_rows))
+    return out
+
+
+def _drawn(devices: list, rows: list) -> bool:
+    return any(r in edge for _, _, edge in devices for r in rows)
+
+
+def _node_package(numa_node, doc: dict) -> int:
+    """The package a NUMA node belongs to: nodes spread evenly over packages."""
+    packages, nodes = _packages(doc), max(1, int(doc["host"].get("numa_nodes") or 1))
+    if numa_node is None or numa_node < 0:
+        return 0
+    return min(packages - 1, numa_node * packages // nodes)
+
+
+def node_svg(doc: dict, rows: list | None = None) -> str:
+    """The SVG element of one document's node (its facts, and the summary
+    rows given, by default its own), with a <title> and a text alternative
+    (the <desc>), sized to what it holds."""
+    host = doc["host"]
+    rows = rows_of(doc) if rows is None else rows
+    packages = _packages(doc)
+    mem_rows = [r for r in rows if r.path in ("dram", "dram latency")]
+    devices = _devices(doc, rows)
+    rows_needed = max(packages, len(devices))
+    labels = max([len(mem_rows)] + [len(edge) for _, _, edge in devices])
+    pitch = BOX_H + GAP + 14 * labels
+    top = 20 + 14 * labels
+    height = top + pitch * rows_needed + 40
+    parts = []
+    cpu = [host.get("cpu_model", ""), f"{host.get('cores', '?')} cores, "
+           f"{host.get('logical_cpus', '?')} CPUs, {host.get('numa_nodes', '?')} NUMA node(s) in all"]
+    if not recorded(host):  # an import: the other tool printed nothing of the host
+        cpu = ["host not recorded", "(an imported output: the tool", "printed no CPU or memory facts)"]
+    for p in range(packages):
+        cpu[0] = f"Package {p}: {host.get('cpu_model', '')}" if packages > 1 else cpu[0]
+        y = top + p * pitch
+        parts.append(_box(MIDDLE, y, cpu + _cache_lines(host) if p == 0 else cpu[:1] + _cache_lines(host)))
+        parts.append(_box(LEFT, y, _dram_lines(doc, p, packages), "#eef7ee"))
+        parts.append(_edge(LEFT + BOX_W, y + BOX_H / 2, MIDDLE, y + BOX_H / 2, mem_rows if p == 0 else []))
+    for i, (lines, package, edge_rows) in enumerate(devices):
+        y = top + i * pitch
+        parts.append(_box(RIGHT, y, lines, "#fbf4ec"))
+        py = top + package * pitch + BOX_H / 2
+        parts.append(_edge(MIDDLE + BOX_W, py, RIGHT, y + BOX_H / 2, edge_rows))
+    parts.append(_legend(height - 24))
+    title = f"The node {host.get('hostname', '')}: sockets, memory and devices, measured against peak"
+    desc = "; ".join(f"{r.path}: {measured_text(r)}" for r in rows) or "no headline figures"
+    return (f"<svg xmlns='http://www.w3.org/2000/svg' role='img' width='{WIDTH}' height='{height}' "
+            f"viewBox='0 0 {WIDTH} {height}' font-family='sans-serif'><title>{escape(title)}</title>"
+            f"<desc>{escape(desc)}</desc>{''.join(parts)}</svg>")
+
+
+def _legend(y) -> str:
+    parts, x = [_t(LEFT, y + 4, "edge colour:", 11, "bold")], LEFT + 80
+    for c, text in [(c, t) for _, c, t in BANDS] + [UNKNOWN]:
+        dash = " stroke-dasharray='6 4'" if c == UNKNOWN[0] else ""
+        parts.append(f"<line x1='{x}' y1='{y}' x2='{x + 28}' y2='{y}' stroke='{c}' stroke-width='5'{dash}/>")
+        parts.append(_t(x + 34, y + 4, text, 11))
+        x += 44 + 7 * len(text)
+    return "".join(parts)

@@ -1,0 +1,292 @@
+"""The page's plots: per benchmark and view, small multiples with shared
+axes and at most MAX_SERIES series per axes; a series is one sweep (the
+records of one operation that differ only in size), so no line ever joins
+points of different sweeps or designs; points that are no sweep (one size)
+are markers without a line. One marker per statistic of the figure; the axis
+in the figure's own unit and accounting; cache sizes on mem; the peak as a
+line where the document records one. Each plot is an inline SVG with a
+<title> and a text alternative (<desc>)."""
+from __future__ import annotations
+
+import io
+import re
+from dataclasses import dataclass, field
+from html import escape
+
+from . import plots
+from .facts import peak_of
+from .model import BANDWIDTH_UNITS, TIME_UNITS, select, Filter, format_size
+from .render import display_unit
+
+plt = plots.plt
+MAX_SERIES = 8
+# Parameters that say how a run measured, not what: never a new series.
+HOW_PARAMS = {"elements", "shape", "nontemporal", "alignment", "disturbed_samples_retaken", "seed", "cpu",
+              "resolved", "clock", "iterations", "batch", "best_method"}
+MARKERS = {"min": "v", "max": "^", "median": "o", "mean": "s", "p90": "D", "p99": "X"}
+
+
+@dataclass
+class Series:
+    label: str  # what tells it apart: 'copy.read host_memory=pinned'
+    operation: str
+    points: list = field(default_factory=list)  # (bytes, value in base units)
+    stat: str = ""
+    is_sweep: bool = True
+
+
+def _sweep_params(points: list) -> list:
+    """The parameters that tell points of one operation and size apart:
+    plain values that differ between two records of the same size."""
+    by_size = {}
+    for p in points:
+        by_size.setdefault((p.operation, p.bytes), []).append(p.params)
+    names = set()
+    for group in by_size.values():
+        for name in {k for params in group for k in params} - HOW_PARAMS:
+            values = {repr(params.get(name)) for params in group
+                      if not isinstance(params.get(name), (float, list, dict))}
+            if len(values) > 1:
+                names.add(name)
+    return sorted(names)
+
+
+def series_of(points: list, view: str) -> list:
+    """Sweeps of one benchmark: one Series per operation and distinguishing
+    parameters, cut where the same key comes back at a size it already has
+    (another sweep with the same parameters: stream's design comparison at
+    16 KiB, then its chunk-size sweep through 16 KiB); one whose points are
+    all of one size is no sweep."""
+    names = _sweep_params(points)
+    runs = _runs(points, names)
+    out = []
+    for key, segments in runs.items():
+        for i, segment in enumerate(_sweeps_of(segments)):
+            label = key if i == 0 else f"{key} (sweep {i + 1})"
+            series = Series(label, segment[0].operation, [(p.bytes, p.value(view)) for p in segment])
+            meaning = segment[0].meaning(view)
+            series.stat = meaning.stat if meaning else ""
+            series.is_sweep = len({x for x, _ in series.points}) > 1  # one size: a bar, not a line
+            out.append(series)
+    return out
+
+
+def _runs(points: list, names: list) -> dict:
+    """{key: [runs]}: each run the consecutive points (document order) of one key."""
+    runs, last = {}, None
+    for p in points:
+        key = " ".join([p.operation] + [f"{n}={p.params[n]}" for n in names if n in p.params])
+        if key != last:
+            runs.setdefault(key, []).append([])
+        runs[key][-1].append(p)
+        last = key
+    return runs
+
+
+def _sweeps_of(runs: list) -> list:
+    """The sweeps of one key: its runs of consecutive records where any has
+    more than one record; where every run is one record (a writer that
+    interleaves keys, size by size), the records in order, a new sweep only
+    where a size comes back."""
+    if any(len(run) > 1 for run in runs) or len(runs) == 1:
+        return [sweep for run in runs for sweep in _cut_at_repeats(run)]
+    return _cut_at_repeats([p for run in runs for p in run])
+
+
+def _cut_at_repeats(points: list) -> list:
+    sweeps, sizes = [[]], set()
+    for p in points:
+        if p.bytes in sizes:
+            sweeps.append([])
+            sizes = set()
+        sweeps[-1].append(p)
+        sizes.add(p.bytes)
+    return sweeps
+
+
+def panels_of(series: list) -> list:
+    """Small multiples: operations of one family (link's copy.* or kernel.*)
+    packed together up to MAX_SERIES series per panel, never two families in
+    one panel; an operation with more series than that is split over panels."""
+    panels, current, family = [], [], None
+    for op in dict.fromkeys(s.operation for s in series):
+        mine = [s for s in series if s.operation == op]
+        chunks = [mine[i:i + MAX_SERIES] for i in range(0, len(mine), MAX_SERIES)]
+        for chunk in chunks:
+            if current and (len(current) + len(chunk) > MAX_SERIES or _family(op) != family):
+                panels.append(current)
+                current = []
+            current = current + chunk
+            family = _family(op)
+    return panels + ([current] if current else [])
+
+
+def _family(op: str) -> str:
+    """'copy' of 'copy.duplex.read'; plain names (allreduce, triad) are one family."""
+    return op.split(".")[0] if "." in op else ""
+
+
+def _axis_text(points: list, view: str, unit: str) -> str:
+    meaning = next((p.meaning(view) for p in points if p.meaning(view)), None)
+    text = f"{view} [{unit}]"
+    if meaning and view == "bandwidth" and meaning.accounting:
+        text += f", {meaning.accounting.text()}"
+    return text
+
+
+def _draw_series(ax, panel: list, divisor: float):
+    for i, s in enumerate(panel):
+        pts = sorted(s.points)
+        ax.plot([x for x, _ in pts], [v / divisor for _, v in pts], marker=MARKERS.get(s.stat, "o"),
+                markersize=4, linestyle="-" if s.is_sweep else "none", color=f"C{i % 10}", label=s.label)
+
+
+def _peak_lines(ax, points: list, view: str, divisor: float):
+    """The peak of the figures plotted, where the document records one."""
+    seen = set()
+    for p in points:
+        for fig in p.record["figures"].values():
+            peak = peak_of(fig)
+            units = BANDWIDTH_UNITS if view == "bandwidth" else TIME_UNITS
+            if peak and peak.unit in units and (peak.value, peak.unit) not in seen:
+                seen.add((peak.value, peak.unit))
+                ax.axhline(peak.value * units[peak.unit] / divisor, color="black", linestyle="--", linewidth=1,
+                           label=f"peak ({peak.source})"[:60])
+
+
+@dataclass
+class Plot:
+    title: str
+    alt: str
+    svg: str
+    series_per_axes: list
+
+
+def benchmark_plot(source_points: list, bench: str, view: str, caches: list) -> list:
+    """The figures of a benchmark's view: its sweeps as small multiples of
+    lines, its single-size points as labelled bars (a cloud of dots at one
+    size says nothing)."""
+    points = [p for p in source_points if p.benchmark == bench and p.value(view) and p.bytes > 0
+              and p.operation != plots.LOADED]
+    if not points:
+        return []
+    series = series_of(points, view)
+    unit, divisor = display_unit(view, [p.value(view) for p in points])
+    sweeps = [s for s in series if s.is_sweep]
+    singles = [s for s in series if not s.is_sweep]
+    out = [_sweep_plot(points, bench, view, sweeps, caches, unit, divisor)] if sweeps else []
+    return out + ([_bar_plot(points, bench, view, singles, unit, divisor)] if singles else [])
+
+
+def x_label(bench: str, view: str) -> str:
+    """What the size axis counts: mem's bandwidth records carry the dataset
+    (all arrays of a kernel), its latency records the chase's working set."""
+    if bench == "mem":
+        return "bytes (working set)" if view == "latency" else "bytes (dataset: all arrays of a kernel)"
+    return "bytes"
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
+def _sweep_plot(points, bench, view, series, caches, unit, divisor) -> Plot:
+    panels = panels_of(series)
+    cols = min(2, len(panels))
+    rows = (len(panels) + cols - 1) // cols
+    fig, axes = plt.subplots(rows, cols, figsize=(6.2 * cols, 3.6 * rows), squeeze=False, sharex=True,
+                             sharey=True)
+    for ax, panel in zip(axes.flat, panels):
+        _draw_series(ax, panel, divisor)
+        _peak_lines(ax, points, view, divisor)
+        ax.set_xscale("log", base=2)
+        ax.set_yscale("log")
+        ax.grid(True, alpha=0.3)
+        ax.legend(fontsize=7, title=_marker_key(panel), title_fontsize=7)
+        ax.set_title(", ".join(dict.fromkeys(s.operation for s in panel))[:70], fontsize=9)
+        if bench == "mem":
+            plots._draw_caches(ax, caches)
+    for ax in axes[-1]:
+        ax.set_xlabel(x_label(bench, view))
+    for ax in axes[:, 0]:
+        ax.set_ylabel(_axis_text(points, view, unit), fontsize=8)
+    for ax in list(axes.flat)[len(panels):]:
+        ax.set_visible(False)
+    title = f"{bench}: size against {view} ({_plural(len(series), 'sweep')} in {_plural(len(panels), 'panel')})"
+    return _finish(fig, title, _alt_text(bench, view, series, unit, divisor), [len(p) for p in panels])
+
+
+MAX_BARS = 24  # bars per axes: more go to another axes
+
+
+def _bar_plot(points, bench, view, series, unit, divisor) -> Plot:
+    """Single-size points as horizontal bars, each labelled with what it is."""
+    bars = [(f"{s.label} @ {format_size(x)}", v / divisor, s.stat)
+            for s in series for x, v in sorted(s.points)]
+    groups = [bars[i:i + MAX_BARS] for i in range(0, len(bars), MAX_BARS)]
+    fig, axes = plt.subplots(len(groups), 1, figsize=(9, 0.9 + 0.26 * max(len(g) for g in groups) * len(groups)),
+                             squeeze=False, sharex=True)
+    for ax, group in zip(axes[:, 0], groups):
+        ax.barh(range(len(group)), [v for _, v, _ in group], color="C0", height=0.6)
+        ax.set_yticks(range(len(group)), [label for label, _, _ in group], fontsize=7)
+        ax.invert_yaxis()
+        for i, (_, v, _) in enumerate(group):
+            ax.annotate(f"{v:.4g}", (v, i), xytext=(3, 0), textcoords="offset points", va="center", fontsize=7)
+        ax.grid(True, axis="x", alpha=0.3)
+        ax.margins(x=0.15)
+    stats = ", ".join(sorted({st for _, _, st in bars if st}))
+    axes[-1, 0].set_xlabel(_axis_text(points, view, unit) + (f" ({stats})" if stats else ""), fontsize=8)
+    title = f"{bench}: {view} of the single-size runs ({_plural(len(bars), 'point')})"
+    alt = f"{title}: " + "; ".join(f"{label} {v:.4g} {unit}" for label, v, _ in bars)
+    return _finish(fig, title, alt, [1] * len(groups))
+
+
+def _marker_key(panel: list) -> str:
+    stats = sorted({s.stat for s in panel if s.stat})
+    return "marker: " + ", ".join(f"{MARKER_NAMES.get(MARKERS.get(st, 'o'), 'o')} {st}" for st in stats) \
+        if stats else None
+
+
+MARKER_NAMES = {"v": "▼", "^": "▲", "o": "●", "s": "■", "D": "◆", "X": "✖"}
+
+
+def _finish(fig, title: str, alt: str, series_per_axes: list) -> Plot:
+    fig.suptitle(title, fontsize=11)
+    fig.tight_layout()
+    return Plot(title, alt, svg_of(fig, title, alt), series_per_axes)
+
+
+def _alt_text(bench: str, view: str, series: list, unit: str, divisor: float) -> str:
+    parts = []
+    for s in series:
+        pts = sorted(s.points)
+        best = (max if view == "bandwidth" else min)(v for _, v in pts) / divisor
+        parts.append(f"{s.label}: {len(pts)} points from {format_size(pts[0][0])} to {format_size(pts[-1][0])}, "
+                     f"best {best:.4g} {unit}")
+    return f"{bench} {view} against size. " + "; ".join(parts)
+
+
+def svg_of(fig, title: str, alt: str) -> str:
+    """The figure as an inline <svg> element with our <title> and <desc>; no
+    XML prolog or DOCTYPE (it sits inside the page)."""
+    buffer = io.StringIO()
+    # No metadata block: it names outside namespaces and the date (the page
+    # stays the same for the same data).
+    fig.savefig(buffer, format="svg", metadata={"Creator": None, "Date": None, "Format": None, "Type": None})
+    plt.close(fig)
+    text = buffer.getvalue()
+    text = text[text.index("<svg"):]
+    text = re.sub(r"<svg ", "<svg role='img' class='plot' ", text, count=1)
+    head_end = text.index(">") + 1
+    return text[:head_end] + f"<title>{escape(title)}</title><desc>{escape(alt)}</desc>" + text[head_end:]
+
+
+def benchmark_plots(source, filt: Filter) -> dict:
+    """{benchmark: [Plot]} of one source (one per view that has figures)."""
+    points = source.points()
+    out = {}
+    for bench in dict.fromkeys(p.benchmark for p in points):
+        for view in ("bandwidth", "latency"):
+            kept = select([p for p in points if p.benchmark == bench], filt, view)
+            out.setdefault(bench, []).extend(benchmark_plot(kept, bench, view, source.caches))
+    return out

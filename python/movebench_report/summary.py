@@ -1,0 +1,302 @@
+"""The answer first: one summary row per path measured (DRAM, DRAM latency,
+device memory, each link direction, streaming, the network), its headline
+figure against its peak, and the verdict with its reason.
+
+Rows come from the document's `verdicts` (the facts layer, issue 18) where
+it has them; every other path gets a row derived from the headline `results`
+with the verdict "unknown" and the reason why. Several sources: the same rows
+side by side, judged by compare.judge (the noise-aware ratio of `compare`)."""
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+
+from .compare import judge
+from .facts import NO_PEAK, peak_of, peak_why, verdicts_of
+from .model import BANDWIDTH_UNITS, TIME_UNITS, format_size, point_from_record
+from .render import Table
+
+
+@dataclass
+class Row:
+    """One path of one document."""
+    path: str  # dram, dram latency, device-memory, link:<device> H2D, network ...
+    what: str  # the figure in words: 'triad, 2 threads'
+    figure: str  # the result key, e.g. mem.triad.2t
+    value: float | None
+    unit: str
+    better: str  # higher or lower
+    peak: float | None = None
+    fraction: float | None = None
+    verdict: str = "unknown"
+    reasons: list = field(default_factory=list)
+    peak_source: str = ""
+    spread: float = 0.0  # the noise of the figure's record (model.Point.noise): for the ratio
+
+    @property
+    def benchmark(self) -> str:
+        return self.figure.split(".", 1)[0]
+
+    @property
+    def view(self) -> str:
+        return "bandwidth" if self.better == "higher" else "latency"
+
+
+@dataclass(frozen=True)
+class Rule:
+    """Which headline result stands for a path: the keys matching `pattern`,
+    the one with the greatest rank (the most threads, the largest working set)."""
+    path: str
+    pattern: str
+    what: str  # format string over the match's groups
+    rank: object = None  # match -> sortable; None: the first key in order
+
+
+def _threads(m):
+    return (int(m.group(2)), m.group(1) == "triad")
+
+
+RULES = (
+    Rule("dram", r"^mem\.(triad|copy)\.(\d+)t$", "{0}, all {1} threads", _threads),
+    Rule("dram latency", r"^mem\.latency\.(\d+)$", "pointer chase, {size0} working set", lambda m: int(m.group(1))),
+    Rule("device-memory", r"^mem\.(triad|copy)\.(cuda|opencl)$", "{0} in {1} device memory",
+         lambda m: m.group(1) == "triad"),
+    Rule("link H2D", r"^link\.copy\.read(?:\.(\w+))?$", "copy host to device ({0} memory)",
+         lambda m: m.group(1) == "pinned"),
+    Rule("link D2H", r"^link\.copy\.write(?:\.(\w+))?$", "copy device to host ({0} memory)",
+         lambda m: m.group(1) == "pinned"),
+    Rule("link duplex", r"^link\.copy\.duplex\.total(?:\.(\w+))?$", "copy both ways, sum ({0} memory)",
+         lambda m: m.group(1) == "pinned"),
+    Rule("stream", r"^stream\.(\w+)\.throughput$", "{0} design throughput", None),
+    Rule("network latency", r"^p2p\.latency$", "MPI ping-pong latency", None),
+    Rule("network", r"^p2p\.bw$", "MPI point-to-point bandwidth", None),
+    Rule("network coll", r"^coll\.(\w+)\.busbw$", "{0} bus bandwidth", None),
+    Rule("network beff", r"^beff\.hpcc\.b_eff$", "effective bandwidth (HPCC b_eff)", None),
+)
+
+
+def _pick(rule: Rule, results: dict):
+    """(key, match) of the result that stands for the rule's path, or None."""
+    found = [(key, m) for key in results if (m := re.match(rule.pattern, key))]
+    if not found:
+        return None
+    return max(found, key=lambda km: rule.rank(km[1])) if rule.rank else sorted(found)[0]
+
+
+def _source_point(doc: dict, figure: dict):
+    """The record a headline figure was taken from (the record with a figure
+    of the same value and unit) as a Point of that figure, or None."""
+    for rec in doc["timings"]:
+        for name, fig in rec["figures"].items():
+            if fig.get("value") == figure.get("value") and fig.get("unit") == figure.get("unit"):
+                return point_from_record("", rec, name, doc["schema_version"])
+    return None
+
+
+def _figure_spread(doc: dict, figure: dict) -> float:
+    """The noise of the record a headline figure was taken from (0 where none is found)."""
+    point = _source_point(doc, figure)
+    return max(point.noise.values()) if point else 0.0
+
+
+def _in_cache(doc: dict, figure: dict) -> str:
+    """Where a 'DRAM' figure was measured on a working set the caches hold:
+    what says so ('' where it was not, or where it is not known)."""
+    point = _source_point(doc, figure)
+    caches = [c for c in doc["host"].get("caches", []) if c.get("bytes")]
+    if not point or not caches:
+        return ""
+    last = max(caches, key=lambda c: c["level"])
+    total = last["bytes"] * max(1, last.get("instances") or 1)
+    return f"in cache: {format_size(point.bytes)} fits L{last['level']} ({format_size(total)})" \
+        if point.bytes <= total else ""
+
+
+def _derived(doc: dict, rule: Rule, key: str, m) -> Row:
+    figure = doc["results"][key]
+    peak = peak_of(figure)
+    words = _words(key)
+    reasons = [peak_why(figure) or NO_PEAK] if peak is None else ["no verdict recorded"]
+    path = rule.path.replace("link", f"link:{_device(doc)}", 1) if rule.path.startswith("link") else rule.path
+    cached = _in_cache(doc, figure) if path == "dram" else ""
+    if cached:  # a DRAM path measured in cache is not the DRAM path
+        path, words, reasons = "cache", f"{words} ({cached})", reasons
+    return Row(path, words, key, figure.get("value"), figure.get("unit", ""), figure.get("better", "higher"),
+               peak.value if peak else None, peak.fraction if peak else None, "unknown", reasons,
+               peak.source if peak else "", _figure_spread(doc, figure))
+
+
+def _device(doc: dict) -> str:
+    """The link's device: its name, 'host' for the host backend (copies in
+    RAM by a worker thread: no device), else 'device'."""
+    device = doc.get("link_device")
+    name = device.get("name") if isinstance(device, dict) else None
+    if isinstance(name, str) and name:
+        return name
+    backend = device.get("backend") if isinstance(device, dict) else None
+    return "host" if backend == "host" else "device"
+
+
+def _words(key: str) -> str:
+    """A result key in words where a rule knows it ('triad, all 2 threads'), else the key."""
+    for rule in RULES:
+        m = re.match(rule.pattern, key)
+        if m:
+            groups = [g or "default" for g in m.groups()]
+            first = groups[0] if groups else ""
+            return rule.what.format(*groups, size0=format_size(int(first)) if first.isdigit() else first)
+    return key
+
+
+def _from_verdict(doc: dict, v) -> Row:
+    figure = doc["results"].get(v.figure, {})
+    better = figure.get("better") or ("lower" if v.unit.endswith("s") and "/" not in v.unit else "higher")
+    value = v.value if v.value is not None else figure.get("value")
+    unit = v.unit or figure.get("unit", "")
+    fraction = v.fraction
+    if fraction is None and value is not None and v.peak and unit == figure.get("unit", unit):
+        fraction = value / v.peak  # the writer left it out: the same division it would make
+    reasons = v.reasons or ([NO_PEAK] if v.peak is None and v.verdict == "unknown" else [])
+    return Row(v.path, _words(v.figure), v.figure, value, unit, better, v.peak, fraction,
+               v.verdict, reasons, v.peak_source, _figure_spread(doc, figure) if figure else 0.0)
+
+
+# A document without headline results (an import of another tool's output):
+# the path's row from its records. (path, benchmark, operation pattern, view,
+# size: the largest for a bandwidth, the smallest above 0 for a latency).
+TIMING_RULES = (
+    ("dram", "mem", r"^(triad|copy)$", "bandwidth"),
+    ("link:device H2D", "link", r"^host_to_device", "bandwidth"),
+    ("link:device D2H", "link", r"^device_to_host", "bandwidth"),
+    ("link:device latency", "link", r"latency", "latency"),
+    ("network latency", "p2p", r"^latency$", "latency"),
+    ("network", "p2p", r"^(bw|bibw)$", "bandwidth"),
+    ("network coll", "coll", r".", "bandwidth"),
+)
+
+
+def _timing_row(doc: dict, rule: tuple) -> Row | None:
+    path, bench, pattern, view = rule
+    points = [p for rec in doc["timings"] if rec["benchmark"] == bench and re.search(pattern, rec["operation"])
+              for p in [point_from_record("", rec, None, doc["schema_version"])] if p.value(view)]
+    if not points:
+        return None
+    if view == "bandwidth":
+        best = max(points, key=lambda p: (p.bytes, p.operation == "triad", p.value(view)))
+    else:
+        best = min(points, key=lambda p: (p.bytes <= 0, p.bytes, p.value(view)))
+    what = f"{best.operation} at {format_size(best.bytes)}" + (f" ({best.variant})" if best.variant else "")
+    return Row(path, what, f"{bench}.{best.operation}@{best.bytes}", best.value(view),
+               "B/s" if view == "bandwidth" else "s", "higher" if view == "bandwidth" else "lower",
+               reasons=[NO_PEAK], spread=best.spread(view))
+
+
+def rows_of(doc: dict) -> list:
+    """The summary rows of one document: its verdicts, then a derived row
+    for every path they do not cover (from the headline results, or where
+    it has none, from its records)."""
+    rows = [_from_verdict(doc, v) for v in verdicts_of(doc)]
+    covered = {r.figure for r in rows} | {r.path for r in rows}
+    for rule in RULES:
+        picked = _pick(rule, doc["results"])
+        if picked and picked[0] not in covered:
+            row = _derived(doc, rule, *picked)
+            if row.path not in covered:
+                rows.append(row)
+    if not doc["results"]:
+        rows += [r for r in map(lambda rule: _timing_row(doc, rule), TIMING_RULES) if r and r.path not in covered]
+    return rows
+
+
+def document_facts(doc: dict) -> dict:
+    """CPU model, host, date and commit: what says where the rows come from."""
+    host = doc["host"]
+    return {"cpu": host.get("cpu_model", ""), "host": host.get("hostname", ""),
+            "date": doc.get("execution_time", ""), "commit": doc.get("git_commit", "")}
+
+
+def is_imported(doc: dict) -> bool:
+    """A document `movebench-report import` wrote from another tool's output."""
+    return doc.get("command_line", [""])[:2] == ["movebench-report", "import"]
+
+
+def origin_text(doc: dict) -> str:
+    """'host vm, Intel(R) Xeon(R), 2026-11-23T12:10:48Z, commit ad9817e' (what is known of it)."""
+    f = document_facts(doc)
+    imported = is_imported(doc)
+    parts = [f"host {f['host']}" if f["host"] else "", f["cpu"],
+             f"imported {f['date']}" if imported else f["date"],
+             f"commit {f['commit'][:10]}" if f["commit"] else ""]
+    return ", ".join(p for p in parts if p) or "origin not recorded"
+
+
+def source_rows(source) -> list:
+    """The rows of every document of a source (a -data group pools files)."""
+    return [r for doc in source.documents for r in rows_of(doc)]
+
+
+@dataclass
+class Side:
+    """One row of the side-by-side table: the first source's row and each
+    other's, with the judge's verdict of each against the first."""
+    path: str
+    figure: str
+    rows: list  # Row or None per source
+    judged: list  # (ratio, compare verdict) or None per other source
+
+
+def side_by_side(sources: list, threshold: float) -> list:
+    per_source = [{(r.path, r.figure): r for r in source_rows(s)} for s in sources]
+    keys = list(dict.fromkeys(k for rows in per_source for k in rows))
+    out = []
+    for key in keys:
+        rows = [rows.get(key) for rows in per_source]
+        base = rows[0]
+        judged = [judge(_Judged(base), _Judged(r), base.view, threshold) if base and r and base.value
+                  and r.value is not None and base.unit == r.unit else None for r in rows[1:]]
+        out.append(Side(key[0], key[1], rows, judged))
+    return out
+
+
+class _Judged:
+    """A row in the shape compare.judge reads (value, spread)."""
+
+    def __init__(self, row: Row):
+        self.value, self.spread = row.value, row.spread
+
+
+def fraction_text(row: Row) -> str:
+    return f"{100 * row.fraction:.0f}%" if row.fraction is not None and math.isfinite(row.fraction) else "-"
+
+
+def value_text(value, unit: str) -> str:
+    """Bandwidths in GB/s (decimal, as peaks are), times in ns or us: one
+    scale for every row, whatever unit each benchmark writes."""
+    if value is None:
+        return "-"
+    if unit in BANDWIDTH_UNITS:
+        return f"{value * BANDWIDTH_UNITS[unit] / 1e9:.3g} GB/s"
+    if unit in TIME_UNITS:
+        seconds = value * TIME_UNITS[unit]
+        return f"{seconds * 1e9:.3g} ns" if seconds < 1e-5 else f"{seconds * 1e6:.4g} us"
+    return f"{value:.4g} {unit}".strip()
+
+
+def reason_text(row: Row) -> str:
+    return "; ".join(row.reasons) if row.reasons else "-"
+
+
+def summary_table(sources: list, benchmarks=()) -> Table:
+    """The verdict lines of `table`: one row per path of each source (of
+    these benchmarks, where -b names some)."""
+    columns = ["source", "path", "figure", "value", "peak", "of peak", "verdict", "reason"]
+    rows = []
+    for s in sources:
+        for r in source_rows(s):
+            if benchmarks and r.benchmark not in benchmarks:
+                continue
+            rows.append([s.label, r.path, r.what, value_text(r.value, r.unit), value_text(r.peak, r.unit),
+                         fraction_text(r), r.verdict, reason_text(r)])
+    notes = list(dict.fromkeys(f"{s.label}: {origin_text(d)}" for s in sources for d in s.documents))
+    return Table(columns, rows, "summary: one row per path (verdicts: movebench facts)", notes)

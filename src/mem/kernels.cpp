@@ -368,7 +368,7 @@ Shape without_streaming_stores(Shape s) {
   }
 }
 
-std::vector<Shape> shape_candidates(Kernel k, std::string_view nt_stores) {
+std::vector<Shape> shape_candidates(Kernel k, NtStores nt_stores) {
   if (info(k).writes == Slot::kNone) {  // a reduction stores nothing
     std::vector<Shape> out{Shape::kPlain, Shape::kPage};
     if (kHasHalfWidth) out.insert(out.end(), {Shape::kPlain256, Shape::kPage256});
@@ -377,8 +377,8 @@ std::vector<Shape> shape_candidates(Kernel k, std::string_view nt_stores) {
   std::vector<Shape> out;
   for (Shape s : available_shapes()) {
     const bool nt = is_nontemporal(s);
-    if (nt && (nt_stores == "off" || !has_nontemporal_stores())) continue;
-    if (!nt && nt_stores == "on" && has_nontemporal_stores()) continue;
+    if (nt && (nt_stores == NtStores::kOff || !has_nontemporal_stores())) continue;
+    if (!nt && nt_stores == NtStores::kOn && has_nontemporal_stores()) continue;
     out.push_back(s);
   }
   return out;

@@ -77,9 +77,11 @@ bool is_page(Shape s);
 Shape without_streaming_stores(Shape s);
 // The width of the vectors a shape's loads and stores use (plain: at most).
 int vector_bits(Shape s);
-// The shapes a calibration chooses from for kernel k: `nt_stores` "on" keeps
-// the streaming ones, "off" the plain ones, "auto" all (sum: plain and page).
-std::vector<Shape> shape_candidates(Kernel k, std::string_view nt_stores);
+// --nt-stores: streaming stores on, off, or auto (the calibration decides).
+enum class NtStores { kAuto, kOn, kOff };
+// The shapes a calibration chooses from for kernel k: `nt_stores` on keeps
+// the streaming ones, off the plain ones, auto all (sum: plain and page).
+std::vector<Shape> shape_candidates(Kernel k, NtStores nt_stores);
 
 // The four arrays every kernel is bound to, as TheBandwidthBenchmark binds
 // them: init writes b, sum reads a, copy c = a, then a is updated from b, c, d.

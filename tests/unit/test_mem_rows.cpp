@@ -8,6 +8,7 @@
 
 #include "core/errors.hpp"
 #include "mem/kernels.hpp"
+#include "mem/mem_options.hpp"
 
 using namespace movebench;
 using namespace movebench::mem;
@@ -131,4 +132,23 @@ TEST(KernelRows, AnUnknownNameIsRefusedWithEveryRowNamed) {
   } catch (const UsageError& e) {
     EXPECT_STREQ(e.what(), "unknown kernel 'stream': expected init, sum, copy, update, triad, daxpy, striad or sdaxpy");
   }
+}
+
+TEST(MemOptionNames, EveryValueHasOneNameBothWays) {
+  for (const auto& n : kModeNames) EXPECT_EQ(value_in(kModeNames, n.name), n.value);
+  for (const auto& n : kModeNames) EXPECT_EQ(name_in(kModeNames, n.value), n.name);
+  for (const auto& n : kNtStoresNames) EXPECT_EQ(value_in(kNtStoresNames, n.name), n.value);
+  for (const auto& n : kElementTypeNames) EXPECT_EQ(value_in(kElementTypeNames, n.name), n.value);
+  for (const auto& n : kRateUnitNames) EXPECT_EQ(value_in(kRateUnitNames, n.name), n.value);
+  MemOptions o;
+  EXPECT_EQ(o.mode_name(), "bandwidth");
+  EXPECT_EQ(o.type_name(), "double");
+  EXPECT_EQ(o.nt_stores_name(), "auto");
+  EXPECT_EQ(o.shape_text(), "auto");
+  EXPECT_EQ(o.unit_name(), "MB/s");
+  o.shape = Shape::kPageNt;
+  o.unit = RateUnit::kGigabytes;
+  EXPECT_EQ(o.shape_text(), "page-nt");
+  EXPECT_EQ(o.unit_scale(), 1e-9);
+  EXPECT_EQ(o.flop_unit(), "GFlop/s");
 }

@@ -60,7 +60,9 @@ kernel void sum(global const TYPE* a, ulong n, global ACC* partial, local ACC* s
 std::string program_source() {
   std::string source = kPrelude;
   for (const auto& k : kernel_table()) {
-    if (k.writes != Slot::kNone) source += "\n" + elementwise_kernel_source(k);
+    if (k.writes == Slot::kNone) continue;  // sum: kSumSource
+    source += '\n';
+    source += elementwise_kernel_source(k);
   }
   return source + kSumSource;
 }

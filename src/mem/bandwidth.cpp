@@ -35,10 +35,10 @@ std::vector<double> run_one(const MemOptions& opt, int threads, Report& report) 
   auto header = [&] {
     std::printf("%d threads, placement %s, %s per array (%llu elements of %s)\n", threads,
                 opt.placement.describe().c_str(), format_bytes(static_cast<double>(n * sizeof(T))).c_str(),
-                static_cast<unsigned long long>(n), opt.element_type.c_str());
+                static_cast<unsigned long long>(n), opt.type_name().c_str());
     std::printf("Shapes (%s): %s\n",
-                opt.shape == "auto" ? fmt::format("calibrated in {:.2f} s", runner.calibration().seconds).c_str()
-                                    : fmt::format("--shape {}", opt.shape).c_str(),
+                !opt.shape ? fmt::format("calibrated in {:.2f} s", runner.calibration().seconds).c_str()
+                           : fmt::format("--shape {}", opt.shape_text()).c_str(),
                 describe_shapes(runner.team(), kernels).c_str());
     std::printf("Total allocated datasize: %.2f MB\n", 4.0 * n * sizeof(T) * 1e-6);
     if (opt.verbose_affinity) print_placement(runner.placement());
@@ -111,7 +111,7 @@ void run_bandwidth(const MemOptions& opt, Report& report) {
   for (int threads : opt.threads) {
     if (interrupted()) break;
     report.progress().step(fmt::format("{} thread{}", threads, threads > 1 ? "s" : ""));
-    auto best = opt.element_type == "float" ? run_one<float>(opt, threads, report)
+    auto best = opt.element_type == ElementType::kFloat ? run_one<float>(opt, threads, report)
                                             : run_one<double>(opt, threads, report);
     if (best.empty()) break;  // interrupted before a round was measured
     rates.push_back(std::move(best));

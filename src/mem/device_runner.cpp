@@ -185,7 +185,7 @@ void run(const MemOptions& opt, device::Device& device, DeviceKernels& kernels, 
   auto header = [&] {
     std::printf("Device memory of %s [%s backend], %s per array (%llu elements of %s)\n", device.name().c_str(),
                 device.backend().c_str(), format_bytes(static_cast<double>(n * sizeof(T))).c_str(),
-                static_cast<unsigned long long>(n), opt.element_type.c_str());
+                static_cast<unsigned long long>(n), opt.type_name().c_str());
     std::printf("Timed on the device clock (events), rounds queued back to back; sum: %s\n",
                 kernels.reduction().c_str());
     std::printf("Total allocated datasize: %.2f MB\n", 4.0 * n * sizeof(T) * 1e-6);
@@ -204,10 +204,10 @@ void run_on_device(const MemOptions& opt, Report& report) {
     if (device->backend() == part.backend) make = part.function;
   }
   if (!make) throw UsageError(fmt::format("mem has no kernels for the {} backend", device->backend()));
-  auto kernels = make(*device, opt.element_type);
+  auto kernels = make(*device, opt.type_name());
   kernels->check_fits(checked_product(opt.elements, static_cast<std::uint64_t>(opt.element_bytes()), "an array"));
   report.settings("mem")["reduction"] = kernels->reduction();
-  if (opt.element_type == "float") {
+  if (opt.element_type == ElementType::kFloat) {
     run<float>(opt, *device, *kernels, report);
   } else {
     run<double>(opt, *device, *kernels, report);

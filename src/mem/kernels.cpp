@@ -15,17 +15,6 @@ namespace movebench::mem {
 
 namespace {
 
-constexpr std::array<KernelInfo, kKernelCount> kTable = {{
-    {Kernel::kInit, "init", "Init", "b = s", 0, 1, true, 0, 1},
-    {Kernel::kSum, "sum", "Sum", "s += a", 1, 0, false, 1, 1},
-    {Kernel::kCopy, "copy", "Copy", "c = a", 1, 1, true, 0, 2},
-    {Kernel::kUpdate, "update", "Update", "a = a * s", 1, 1, false, 1, 1},
-    {Kernel::kTriad, "triad", "Triad", "a = b + c * s", 2, 1, true, 2, 3},
-    {Kernel::kDaxpy, "daxpy", "Daxpy", "a = a + b * s", 2, 1, false, 2, 2},
-    {Kernel::kStriad, "striad", "STriad", "a = b + c * d", 3, 1, true, 2, 4},
-    {Kernel::kSdaxpy, "sdaxpy", "SDaxpy", "a = a + b * c", 3, 1, false, 2, 3},
-}};
-
 constexpr std::array<std::string_view, kShapeCount> kShapeNames = {"plain",     "nt",     "page",     "page-nt",
                                                                     "plain-256", "nt-256", "page-256", "page-nt-256"};
 
@@ -213,32 +202,32 @@ inline void map(Shape shape, T* out, std::size_t lo, std::size_t hi, Op op, cons
 
 // sum, linear: four independent vector accumulators, so an add's latency
 // does not cap the rate in cache.
-template <std::size_t W, class T>
-T sum_linear(const T* a, std::size_t lo, std::size_t hi) {
+template <std::size_t W, class T, class Op>
+T sum_linear(Op op, const T* a, std::size_t lo, std::size_t hi) {
   constexpr std::size_t width = W / sizeof(T);
   T total = 0;
   std::size_t i = lo;
-  for (; i < hi && reinterpret_cast<std::uintptr_t>(a + i) % W; ++i) total += a[i];
+  for (; i < hi && reinterpret_cast<std::uintptr_t>(a + i) % W; ++i) total += op(a[i]);
   Vec<T, W> acc[4] = {};
   for (; i + 4 * width <= hi; i += 4 * width) {
-    for (std::size_t u = 0; u < 4; ++u) acc[u] += load<W>(a + i + u * width);
+    for (std::size_t u = 0; u < 4; ++u) acc[u] += op(load<W>(a + i + u * width));
   }
-  for (; i + width <= hi; i += width) acc[0] += load<W>(a + i);
+  for (; i + width <= hi; i += width) acc[0] += op(load<W>(a + i));
   const Vec<T, W> all = (acc[0] + acc[1]) + (acc[2] + acc[3]);
   for (std::size_t l = 0; l < width; ++l) total += all[l];
-  for (; i < hi; ++i) total += a[i];
+  for (; i < hi; ++i) total += op(a[i]);
   return total;
 }
 
 // sum, page walk: one accumulator per page, kPages pages at once.
-template <std::size_t W, class T>
-T sum_page(const T* a, std::size_t lo, std::size_t hi) {
+template <std::size_t W, class T, class Op>
+T sum_page(Op op, const T* a, std::size_t lo, std::size_t hi) {
   constexpr std::size_t width = W / sizeof(T);
   constexpr std::size_t page = kPageBytes / sizeof(T);
   constexpr std::size_t step = kStepBytes / sizeof(T);
   T total = 0;
   std::size_t i = lo;
-  for (; i < hi && reinterpret_cast<std::uintptr_t>(a + i) % kPageBytes; ++i) total += a[i];
+  for (; i < hi && reinterpret_cast<std::uintptr_t>(a + i) % kPageBytes; ++i) total += op(a[i]);
   Vec<T, W> acc[kPages] = {};
   for (; i + kPages * page <= hi; i += kPages * page) {
     for (std::size_t l = 0; l < page; l += step) {
@@ -246,16 +235,81 @@ T sum_page(const T* a, std::size_t lo, std::size_t hi) {
         const T* at = a + i + p * page + l;
         prefetch(at + step);
         prefetch(reinterpret_cast<const char*>(at + step) + 64);
-        for (std::size_t v = 0; v < step; v += width) acc[p] += load<W>(at + v);
+        for (std::size_t v = 0; v < step; v += width) acc[p] += op(load<W>(at + v));
       }
     }
   }
-  for (; i + width <= hi; i += width) acc[0] += load<W>(a + i);
+  for (; i + width <= hi; i += width) acc[0] += op(load<W>(a + i));
   static_assert(kPages == 4, "the accumulators are added as four");
   const Vec<T, W> all = (acc[0] + acc[1]) + (acc[2] + acc[3]);
   for (std::size_t l = 0; l < width; ++l) total += all[l];
-  for (; i < hi; ++i) total += a[i];
+  for (; i < hi; ++i) total += op(a[i]);
   return total;
+}
+
+// A reduction (sum) in the given shape: the total of op(a[i]).
+template <class T, class Op>
+T reduce(Shape shape, Op op, const T* a, std::size_t lo, std::size_t hi) {
+  constexpr std::size_t half = kHasHalfWidth ? kHalfVectorBytes : kVectorBytes;
+  const bool narrow = vector_bits(shape) == 256;
+  if (is_page(shape)) return narrow ? sum_page<half>(op, a, lo, hi) : sum_page<kVectorBytes>(op, a, lo, hi);
+  return narrow ? sum_linear<half>(op, a, lo, hi) : sum_linear<kVectorBytes>(op, a, lo, hi);
+}
+
+// A row's formula with this call's scalar bound: what every loop below, on
+// scalars or vectors, applies to the elements it reads. A formula without a
+// scalar binds none: an empty function object, as a lambda that captures
+// nothing is, which the inliner weighs as it always did (binding an unused
+// scalar changed which kernels' loops GCC 12 inlined into run_kernel).
+template <class Row, class T>
+auto formula_of(T s) {
+  if constexpr (Row::scalar == ScalarSchedule::kNone) {
+    return [](auto... in) { return Row::formula(T{}, in...); };
+  } else {
+    return [s](auto... in) { return Row::formula(s, in...); };
+  }
+}
+
+// One call of a row's kernel over elements [lo, hi) of x.
+template <class Row, class T, Slot... In>
+T run_row(Reads<In...>, const Arrays<T>& x, std::size_t lo, std::size_t hi, Shape shape, T s) {
+  if constexpr (Row::writes == Slot::kNone) {
+    static_assert(sizeof...(In) == 1, "a reduction reads one array");
+    return reduce(shape, formula_of<Row>(s), slot<In>(x)..., lo, hi);
+  } else {
+    map(shape, slot<Row::writes>(x), lo, hi, formula_of<Row>(s), slot<In>(x)...);
+    return 0;
+  }
+}
+
+// One element after one call of a row's kernel (a reduction changes nothing).
+template <class Row, class T, Slot... In>
+void replay_row(Reads<In...>, Element<T>& e, T s) {
+  if constexpr (Row::writes != Slot::kNone) slot<Row::writes>(e) = Row::formula(s, slot<In>(e)...);
+}
+
+// `count` elements of a block (structure of arrays) after one call of a
+// row's kernel; a reduction adds to sum_a.
+template <class Row, class T, Slot... In>
+void replay_row_block(Reads<In...>, const Arrays<T>& x, std::size_t count, T s, double* sum_a) {
+  const auto op = formula_of<Row>(s);
+  if constexpr (Row::writes == Slot::kNone) {
+    for (std::size_t e = 0; e < count; ++e) sum_a[e] += static_cast<double>(op(slot<In>(x)[e]...));
+  } else {
+    map_plain(slot<Row::writes>(x), 0, count, op, slot<In>(x)...);
+  }
+}
+
+// The first call a block's replay must run for `calls` calls of a lone
+// kernel: a kernel whose output is not an input shows only its last call,
+// and a halving scalar (2, then 0.5, exactly) undoes every pair of calls of
+// a kernel that scales what it reads (an odd count leaves one x2: call
+// numbers of x2 are even). Returns calls when nothing is left to replay.
+std::uint64_t first_call_to_replay(const KernelInfo& k, std::uint64_t calls) {
+  const bool overwrites = k.writes != Slot::kNone && !k.reads[static_cast<std::size_t>(k.writes)];
+  if (overwrites) return calls - 1;
+  if (k.scalar == ScalarSchedule::kHalving) return calls % 2 == 0 ? calls : calls - 1;
+  return 0;
 }
 
 // splitmix64: a well-mixed hash of the index, so initial values have no
@@ -271,16 +325,6 @@ double fraction(std::uint64_t i, unsigned which) {  // in [0, 1)
 }
 
 }  // namespace
-
-const std::array<KernelInfo, kKernelCount>& kernel_table() { return kTable; }
-const KernelInfo& info(Kernel k) { return kTable[static_cast<std::size_t>(k)]; }
-
-Kernel kernel_by_name(std::string_view name) {
-  for (const auto& k : kTable) {
-    if (k.name == name) return k.id;
-  }
-  throw UsageError(fmt::format("unknown kernel '{}': expected init, sum, copy, update, triad, daxpy, striad or sdaxpy", name));
-}
 
 std::string_view shape_name(Shape s) { return kShapeNames[static_cast<std::size_t>(s)]; }
 
@@ -324,8 +368,8 @@ Shape without_streaming_stores(Shape s) {
   }
 }
 
-std::vector<Shape> shape_candidates(Kernel k, std::string_view nt_stores) {
-  if (k == Kernel::kSum) {
+std::vector<Shape> shape_candidates(Kernel k, NtStores nt_stores) {
+  if (info(k).writes == Slot::kNone) {  // a reduction stores nothing
     std::vector<Shape> out{Shape::kPlain, Shape::kPage};
     if (kHasHalfWidth) out.insert(out.end(), {Shape::kPlain256, Shape::kPage256});
     return out;
@@ -333,8 +377,8 @@ std::vector<Shape> shape_candidates(Kernel k, std::string_view nt_stores) {
   std::vector<Shape> out;
   for (Shape s : available_shapes()) {
     const bool nt = is_nontemporal(s);
-    if (nt && (nt_stores == "off" || !has_nontemporal_stores())) continue;
-    if (!nt && nt_stores == "on" && has_nontemporal_stores()) continue;
+    if (nt && (nt_stores == NtStores::kOff || !has_nontemporal_stores())) continue;
+    if (!nt && nt_stores == NtStores::kOn && has_nontemporal_stores()) continue;
     out.push_back(s);
   }
   return out;
@@ -358,48 +402,28 @@ Element<T> initial_element(std::uint64_t i) {
 
 template <class T>
 T kernel_scalar(Kernel k, std::uint64_t call) {
-  if (k == Kernel::kUpdate) return static_cast<T>(call % 2 == 0 ? 2.0 : 0.5);
+  if (scalar_schedule(k) == ScalarSchedule::kHalving) return static_cast<T>(call % 2 == 0 ? 2.0 : 0.5);
   return static_cast<T>(0.1 + 0.005 * static_cast<double>(call % 18));
 }
 
 template <class T>
 T run_kernel(Kernel k, const Arrays<T>& x, std::size_t lo, std::size_t hi, Shape shape, std::uint64_t call) {
   const T s = kernel_scalar<T>(k, call);
-  switch (k) {
-    case Kernel::kInit: map(shape, x.b, lo, hi, [s] { return s; }); break;
-    case Kernel::kSum: {
-      constexpr std::size_t half = kHasHalfWidth ? kHalfVectorBytes : kVectorBytes;
-      const bool narrow = vector_bits(shape) == 256;
-      if (is_page(shape)) return narrow ? sum_page<half>(x.a, lo, hi) : sum_page<kVectorBytes>(x.a, lo, hi);
-      return narrow ? sum_linear<half>(x.a, lo, hi) : sum_linear<kVectorBytes>(x.a, lo, hi);
-    }
-    case Kernel::kCopy: map(shape, x.c, lo, hi, [](auto a) { return a; }, x.a); break;
-    case Kernel::kUpdate: map(shape, x.a, lo, hi, [s](auto a) { return a * s; }, x.a); break;
-    case Kernel::kTriad: map(shape, x.a, lo, hi, [s](auto b, auto c) { return b + c * s; }, x.b, x.c); break;
-    case Kernel::kDaxpy: map(shape, x.a, lo, hi, [s](auto a, auto b) { return a + b * s; }, x.a, x.b); break;
-    case Kernel::kStriad:
-      map(shape, x.a, lo, hi, [](auto b, auto c, auto d) { return b + c * d; }, x.b, x.c, x.d);
-      break;
-    case Kernel::kSdaxpy:
-      map(shape, x.a, lo, hi, [](auto a, auto b, auto c) { return a + b * c; }, x.a, x.b, x.c);
-      break;
-  }
-  return 0;
+  T result = 0;
+  visit_row(k, [&](auto row) {
+    using Row = decltype(row);
+    result = run_row<Row>(typename Row::In{}, x, lo, hi, shape, s);
+  });
+  return result;
 }
 
 template <class T>
 void replay(Kernel k, Element<T>& e, std::uint64_t call) {
   const T s = kernel_scalar<T>(k, call);
-  switch (k) {
-    case Kernel::kInit: e.b = s; break;
-    case Kernel::kSum: break;
-    case Kernel::kCopy: e.c = e.a; break;
-    case Kernel::kUpdate: e.a = e.a * s; break;
-    case Kernel::kTriad: e.a = e.b + e.c * s; break;
-    case Kernel::kDaxpy: e.a = e.a + e.b * s; break;
-    case Kernel::kStriad: e.a = e.b + e.c * e.d; break;
-    case Kernel::kSdaxpy: e.a = e.a + e.b * e.c; break;
-  }
+  visit_row(k, [&](auto row) {
+    using Row = decltype(row);
+    replay_row<Row>(typename Row::In{}, e, s);
+  });
 }
 
 template <class T>
@@ -411,55 +435,26 @@ void replay_block(const Kernel* sequence, std::size_t kernels, std::uint64_t cal
     sum_a[e] = 0;
   }
   if (calls == 0) return;
+  const Arrays<T> x{a, b, c, d};
   std::uint64_t start = 0;  // the first call to replay
-  if (kernels == 1) {
-    switch (sequence[0]) {
-      case Kernel::kSum:
-        for (std::size_t e = 0; e < count; ++e) sum_a[e] = static_cast<double>(calls) * static_cast<double>(a[e]);
-        return;
-      case Kernel::kInit:
-      case Kernel::kCopy:
-      case Kernel::kTriad:
-      case Kernel::kStriad:
-        start = calls - 1;  // the output is not an input: only the last call shows
-        break;
-      case Kernel::kUpdate:
-        if (calls % 2 == 0) return;  // x2 then x0.5, exactly, every pair
-        start = calls - 1;           // an odd count leaves one x2 (call numbers of x2 are even)
-        break;
-      default: break;
-    }
+  if (kernels == 1 && info(sequence[0]).writes == Slot::kNone) {
+    // A lone reduction changes nothing: every call adds the same values.
+    const T s = kernel_scalar<T>(sequence[0], 0);
+    visit_row(sequence[0], [&](auto row) {
+      using Row = decltype(row);
+      replay_row_block<Row>(typename Row::In{}, x, count, s, sum_a);
+    });
+    for (std::size_t e = 0; e < count; ++e) sum_a[e] *= static_cast<double>(calls);
+    return;
   }
+  if (kernels == 1) start = first_call_to_replay(info(sequence[0]), calls);
   for (std::uint64_t j = start; j < calls; ++j) {
     for (std::size_t q = 0; q < kernels; ++q) {
-      const Kernel k = sequence[q];
-      const T s = kernel_scalar<T>(k, j);
-      switch (k) {
-        case Kernel::kInit:
-          for (std::size_t e = 0; e < count; ++e) b[e] = s;
-          break;
-        case Kernel::kSum:
-          for (std::size_t e = 0; e < count; ++e) sum_a[e] += static_cast<double>(a[e]);
-          break;
-        case Kernel::kCopy:
-          for (std::size_t e = 0; e < count; ++e) c[e] = a[e];
-          break;
-        case Kernel::kUpdate:
-          for (std::size_t e = 0; e < count; ++e) a[e] = a[e] * s;
-          break;
-        case Kernel::kTriad:
-          for (std::size_t e = 0; e < count; ++e) a[e] = b[e] + c[e] * s;
-          break;
-        case Kernel::kDaxpy:
-          for (std::size_t e = 0; e < count; ++e) a[e] = a[e] + b[e] * s;
-          break;
-        case Kernel::kStriad:
-          for (std::size_t e = 0; e < count; ++e) a[e] = b[e] + c[e] * d[e];
-          break;
-        case Kernel::kSdaxpy:
-          for (std::size_t e = 0; e < count; ++e) a[e] = a[e] + b[e] * c[e];
-          break;
-      }
+      const T s = kernel_scalar<T>(sequence[q], j);
+      visit_row(sequence[q], [&](auto row) {
+        using Row = decltype(row);
+        replay_row_block<Row>(typename Row::In{}, x, count, s, sum_a);
+      });
     }
   }
 }

@@ -8,18 +8,22 @@
 #include <string_view>
 #include <vector>
 
+#include "mem/kernel_rows.hpp"
+
 namespace movebench::mem {
 
-enum class Kernel { kInit, kSum, kCopy, kUpdate, kTriad, kDaxpy, kStriad, kSdaxpy };
-inline constexpr std::size_t kKernelCount = 8;
-
 // Per element: words loaded and stored, whether the store misses and so
-// first reads its line (write-allocate), and floating-point operations.
+// first reads its line (write-allocate), and floating-point operations:
+// every field derived from the kernel's row (kernel_rows.hpp, kernel_table.cpp).
 struct KernelInfo {
   Kernel id;
   std::string_view name;     // "triad": the dotted name is mem.triad
   std::string_view label;    // "Triad": TheBandwidthBenchmark's table label
-  std::string_view formula;  // as the arrays are bound in the run (see kernels.cpp)
+  std::string formula;       // "a = b + c * s": the row's formula as the arrays are bound
+  std::string expression;    // "b[i] + c[i] * s": its right-hand side at element i (C and OpenCL C)
+  Slot writes;               // kNone: a reduction (sum)
+  std::array<bool, kSlotCount> reads{};  // by Slot
+  ScalarSchedule scalar;
   int loads;
   int stores;
   bool write_allocate;
@@ -30,12 +34,17 @@ struct KernelInfo {
   // and with the write-allocate reads added.
   int words() const { return loads + stores; }
   int words_with_write_allocate() const { return words() + (write_allocate ? stores : 0); }
+  bool has_scalar() const { return scalar != ScalarSchedule::kNone; }
 };
 
 const std::array<KernelInfo, kKernelCount>& kernel_table();
 const KernelInfo& info(Kernel k);
 // Throws UsageError for an unknown name.
 Kernel kernel_by_name(std::string_view name);
+// The OpenCL C kernel of an element-wise row (not sum): one work-item per
+// element; its arrays a, b, c, d (those it touches, in that order), then
+// ulong n, then TYPE s when it has a scalar.
+std::string elementwise_kernel_source(const KernelInfo& k);
 
 // How a kernel's loop walks its arrays and stores its results. Every shape
 // computes exactly the same values from the same inputs and moves the same
@@ -68,9 +77,11 @@ bool is_page(Shape s);
 Shape without_streaming_stores(Shape s);
 // The width of the vectors a shape's loads and stores use (plain: at most).
 int vector_bits(Shape s);
-// The shapes a calibration chooses from for kernel k: `nt_stores` "on" keeps
-// the streaming ones, "off" the plain ones, "auto" all (sum: plain and page).
-std::vector<Shape> shape_candidates(Kernel k, std::string_view nt_stores);
+// --nt-stores: streaming stores on, off, or auto (the calibration decides).
+enum class NtStores { kAuto, kOn, kOff };
+// The shapes a calibration chooses from for kernel k: `nt_stores` on keeps
+// the streaming ones, off the plain ones, auto all (sum: plain and page).
+std::vector<Shape> shape_candidates(Kernel k, NtStores nt_stores);
 
 // The four arrays every kernel is bound to, as TheBandwidthBenchmark binds
 // them: init writes b, sum reads a, copy c = a, then a is updated from b, c, d.

@@ -96,9 +96,9 @@ struct LoadSpec {
 // arrays together exceed the last-level cache (as docs/mem.md says): a load
 // generator, not a figure, so no calibration.
 Shape load_shape(const MemOptions& opt, Kernel kernel, int loaders) {
-  if (opt.shape != "auto") return shape_by_name(opt.shape);
-  if (opt.nt_stores == "off" || !has_nontemporal_stores()) return Shape::kPlain;
-  if (opt.nt_stores == "on") return Shape::kNt;
+  if (opt.shape) return *opt.shape;
+  if (opt.nt_stores == NtStores::kOff || !has_nontemporal_stores()) return Shape::kPlain;
+  if (opt.nt_stores == NtStores::kOn) return Shape::kNt;
   const double bytes = static_cast<double>(loaders) * info(kernel).arrays * static_cast<double>(opt.elements) *
                        sizeof(double);
   return exceeds_last_level_cache(bytes) ? Shape::kNt : Shape::kPlain;
@@ -196,31 +196,14 @@ std::string delay_text(std::int64_t delay) { return delay == kIdleLoad ? "idle" 
 // stretch of time, so the mean), in the unit of --unit.
 Figure load_bandwidth(std::string name, double bytes_per_second, const MemOptions& opt) {
   return Figure::bandwidth(std::move(name), bytes_per_second, Stat::kMean, Of::kTime, application_bytes(),
-                           scale_of_unit(opt.unit));
+                           scale_of_unit(opt.unit_name()));
 }
 
-}  // namespace
-
-void run_loaded_latency(const MemOptions& opt, Report& report) {
-  const ScopedAffinity restore;
-  const int threads = opt.threads.front();
-  const LoadedLatencyPlan plan =
-      plan_loaded_latency(threads, place_threads(threads, opt.placement, core_ordered_cpus()));
-  if (plan.chaser_cpu >= 0) pin_current_thread(plan.chaser_cpu);
-  const Kernel kernel = opt.kernels.empty() ? Kernel::kTriad : opt.kernels.front();
-  const KernelInfo& ki = info(kernel);
-  const int loaders = threads - 1;
-  const LoadSpec spec{kernel,
-                      static_cast<std::size_t>(opt.elements),
-                      std::max<std::size_t>(1, opt.load_chunk_bytes / sizeof(double)),
-                      static_cast<std::size_t>(opt.alignment),
-                      load_shape(opt, kernel, loaders),
-                      opt.huge_pages};
-  const double bytes_per_element = static_cast<double>(ki.words() * sizeof(double));
-
-  const ChaseRing ring(opt.chase_bytes, opt.stride, opt.seed, opt.huge_pages, opt.tlb_window);
-  const bool cycle = ring.is_single_cycle();  // validation, and it warms caches and TLB
-
+// What runs where: the chase's working set and CPU, the load's kernel,
+// threads, arrays, chunk and shape, then the table's header.
+void print_header(const MemOptions& opt, const LoadedLatencyPlan& plan, const LoadSpec& spec) {
+  const KernelInfo& ki = info(spec.kernel);
+  const int loaders = static_cast<int>(plan.loader_cpus.size());
   std::vector<int> loader_cpus = plan.loader_cpus;
   loader_cpus.erase(std::remove(loader_cpus.begin(), loader_cpus.end(), -1), loader_cpus.end());
   std::printf("Loaded latency: pointer chase over %s (%llu B per node, TLB window %s) on %s\n",
@@ -235,6 +218,96 @@ void run_loaded_latency(const MemOptions& opt, Report& report) {
               format_bytes(static_cast<double>(spec.chunk * sizeof(double))).c_str(),
               std::string(shape_name(spec.shape)).c_str());
   std::printf("%10s %14s %16s %16s\n", "Delay", "Load (MB/s)", "ns/load (min)", "ns/load (median)");
+}
+
+// One level's measurement: the chase's samples and what the load moved meanwhile.
+struct LevelSample {
+  std::vector<double> per_load;  // seconds per load, one a sample
+  int disturbed = 0;             // samples retaken after a context switch
+  double seconds = 0;            // the window the load is counted over
+  double load_bytes = 0;
+};
+
+LevelSample measure_level(const ChaseRing& ring, Loaders& team, const MemOptions& opt, double bytes_per_element) {
+  LevelSample out;
+  const std::uint64_t e0 = team.elements();
+  const double t0 = now_seconds();
+  out.per_load = time_chase(ring, opt.samples, opt.point_time / opt.samples, out.disturbed);
+  out.seconds = now_seconds() - t0;
+  out.load_bytes = static_cast<double>(team.elements() - e0) * bytes_per_element;
+  return out;
+}
+
+Record level_record(const MemOptions& opt, const LoadedLatencyPlan& plan, const LoadSpec& spec, std::int64_t delay,
+                    const LevelSample& level) {
+  const Summary st = summarize(level.per_load);
+  const double bandwidth = level.load_bytes / level.seconds;
+  Record r;
+  r.benchmark = "mem";
+  r.operation = "loaded_latency";
+  r.bytes = opt.chase_bytes;
+  r.params = {{"mode", "loaded-latency"}, {"delay", delay}, {"idle", delay == kIdleLoad},
+              {"load_kernel", info(spec.kernel).name}, {"loaders", plan.loader_cpus.size()},
+              {"threads", opt.threads.front()}, {"chaser_cpu", plan.chaser_cpu}, {"loader_cpus", plan.loader_cpus},
+              {"load_elements", opt.elements}, {"chunk_bytes", spec.chunk * sizeof(double)},
+              {"shape", shape_name(spec.shape)}, {"nontemporal", is_nontemporal(spec.shape)}, {"stride", opt.stride}, {"seed", opt.seed},
+              {"tlb_window", opt.tlb_window}, {"huge_pages", opt.huge_pages},
+              {"disturbed_samples_retaken", level.disturbed}, {"load_bytes", level.load_bytes},
+              {"load_seconds", level.seconds}};
+  r.samples = level.per_load;
+  r.figures = {Figure::latency("latency", st.min, Stat::kMin),
+               Figure::latency("latency_median", st.median, Stat::kMedian),
+               load_bandwidth("load_bandwidth", bandwidth, opt)};
+  return r;
+}
+
+// The results over all levels: least and most load, and the knee.
+void report_knee(const std::vector<LoadedPoint>& points, const MemOptions& opt, Report& report) {
+  if (points.empty()) return;
+  const auto least = std::min_element(points.begin(), points.end(),
+                                      [](const auto& a, const auto& b) { return a.bandwidth < b.bandwidth; });
+  const auto most = std::max_element(points.begin(), points.end(),
+                                     [](const auto& a, const auto& b) { return a.bandwidth < b.bandwidth; });
+  report.set_result(Figure::latency("mem.loaded_latency.least_load", least->latency, Stat::kMin));
+  report.set_result(Figure::latency("mem.loaded_latency.most_load", most->latency, Stat::kMin));
+  report.set_result(load_bandwidth("mem.loaded_latency.most_load_bandwidth", most->bandwidth, opt));
+  const auto knee = knee_index(points, kKneeRise);
+  if (knee) {
+    const LoadedPoint& k = points[*knee];
+    std::printf("Knee: %.1f MB/s of load at %.2f ns (delay %s); beyond it the latency (min) is more than %.0f %% "
+                "above the least-loaded %.2f ns\n",
+                k.bandwidth * 1e-6, k.latency * 1e9, delay_text(k.delay).c_str(), (kKneeRise - 1) * 100,
+                least->latency * 1e9);
+    report.set_result(load_bandwidth("mem.loaded_latency.knee_bandwidth", k.bandwidth, opt));
+    report.set_result(Figure::latency("mem.loaded_latency.knee", k.latency, Stat::kMin));
+  } else {
+    std::printf("Knee: not reached; the latency (min) stays within %.0f %% of the least-loaded %.2f ns up to "
+                "%.1f MB/s of load\n",
+                (kKneeRise - 1) * 100, least->latency * 1e9, most->bandwidth * 1e-6);
+  }
+}
+
+}  // namespace
+
+void run_loaded_latency(const MemOptions& opt, Report& report) {
+  const ScopedAffinity restore;
+  const int threads = opt.threads.front();
+  const LoadedLatencyPlan plan =
+      plan_loaded_latency(threads, place_threads(threads, opt.placement, core_ordered_cpus()));
+  if (plan.chaser_cpu >= 0) pin_current_thread(plan.chaser_cpu);
+  const Kernel kernel = opt.kernels.empty() ? Kernel::kTriad : opt.kernels.front();
+  const int loaders = threads - 1;
+  const LoadSpec spec{kernel,
+                      static_cast<std::size_t>(opt.elements),
+                      std::max<std::size_t>(1, opt.load_chunk_bytes / sizeof(double)),
+                      static_cast<std::size_t>(opt.alignment),
+                      load_shape(opt, kernel, loaders),
+                      opt.huge_pages};
+  const double bytes_per_element = static_cast<double>(info(kernel).words() * sizeof(double));
+
+  const ChaseRing ring(opt.chase_bytes, opt.stride, opt.seed, opt.huge_pages, opt.tlb_window);
+  const bool cycle = ring.is_single_cycle();  // validation, and it warms caches and TLB
+  print_header(opt, plan, spec);
 
   Loaders team(plan, spec);
   std::string error;
@@ -242,68 +315,24 @@ void run_loaded_latency(const MemOptions& opt, Report& report) {
   if (!loaders_ok) throw std::runtime_error(fmt::format("loaded-latency: a loader failed: {}", error));
 
   std::vector<LoadedPoint> points;
-  const double target = opt.point_time / opt.samples;
   for (std::int64_t delay : opt.load_delays) {
     if (interrupted()) break;
     team.set_delay(delay);
     // Let the load reach its rate (and the idle loaders go to sleep).
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    const std::uint64_t e0 = team.elements();
-    const double t0 = now_seconds();
-    int disturbed = 0;
-    const auto per_load = time_chase(ring, opt.samples, target, disturbed);
-    const double seconds = now_seconds() - t0;
-    const std::uint64_t moved = team.elements() - e0;
-    if (per_load.empty()) break;  // interrupted before a sample
-    const Summary st = summarize(per_load);
-    const double bandwidth = static_cast<double>(moved) * bytes_per_element / seconds;
+    const LevelSample level = measure_level(ring, team, opt, bytes_per_element);
+    if (level.per_load.empty()) break;  // interrupted before a sample
+    const Summary st = summarize(level.per_load);
+    const double bandwidth = level.load_bytes / level.seconds;
     points.push_back({delay, bandwidth, st.min});  // the min: what a context switch did not inflate
-    Record r;
-    r.benchmark = "mem";
-    r.operation = "loaded_latency";
-    r.bytes = opt.chase_bytes;
-    r.params = {{"mode", "loaded-latency"}, {"delay", delay}, {"idle", delay == kIdleLoad},
-                {"load_kernel", ki.name}, {"loaders", loaders}, {"threads", threads},
-                {"chaser_cpu", plan.chaser_cpu}, {"loader_cpus", plan.loader_cpus},
-                {"load_elements", opt.elements}, {"chunk_bytes", spec.chunk * sizeof(double)},
-                {"shape", shape_name(spec.shape)}, {"nontemporal", is_nontemporal(spec.shape)}, {"stride", opt.stride}, {"seed", opt.seed},
-                {"tlb_window", opt.tlb_window}, {"huge_pages", opt.huge_pages},
-                {"disturbed_samples_retaken", disturbed}, {"load_bytes", static_cast<double>(moved) * bytes_per_element},
-                {"load_seconds", seconds}};
-    r.samples = per_load;
-    r.figures = {Figure::latency("latency", st.min, Stat::kMin),
-                 Figure::latency("latency_median", st.median, Stat::kMedian),
-                 load_bandwidth("load_bandwidth", bandwidth, opt)};
     std::printf("%10s %14.1f %16.2f %16.2f\n", delay_text(delay).c_str(), bandwidth * 1e-6, st.min * 1e9,
                 st.median * 1e9);
+    Record r = level_record(opt, plan, spec, delay, level);
     std::fflush(stdout);
     report.add(std::move(r));
   }
   team.set_delay(kIdleLoad);
-
-  if (!points.empty()) {
-    const auto least = std::min_element(points.begin(), points.end(),
-                                        [](const auto& a, const auto& b) { return a.bandwidth < b.bandwidth; });
-    const auto most = std::max_element(points.begin(), points.end(),
-                                       [](const auto& a, const auto& b) { return a.bandwidth < b.bandwidth; });
-    report.set_result(Figure::latency("mem.loaded_latency.least_load", least->latency, Stat::kMin));
-    report.set_result(Figure::latency("mem.loaded_latency.most_load", most->latency, Stat::kMin));
-    report.set_result(load_bandwidth("mem.loaded_latency.most_load_bandwidth", most->bandwidth, opt));
-    const auto knee = knee_index(points, kKneeRise);
-    if (knee) {
-      const LoadedPoint& k = points[*knee];
-      std::printf("Knee: %.1f MB/s of load at %.2f ns (delay %s); beyond it the latency (min) is more than %.0f %% "
-                  "above the least-loaded %.2f ns\n",
-                  k.bandwidth * 1e-6, k.latency * 1e9, delay_text(k.delay).c_str(), (kKneeRise - 1) * 100,
-                  least->latency * 1e9);
-      report.set_result(load_bandwidth("mem.loaded_latency.knee_bandwidth", k.bandwidth, opt));
-      report.set_result(Figure::latency("mem.loaded_latency.knee", k.latency, Stat::kMin));
-    } else {
-      std::printf("Knee: not reached; the latency (min) stays within %.0f %% of the least-loaded %.2f ns up to "
-                  "%.1f MB/s of load\n",
-                  (kKneeRise - 1) * 100, least->latency * 1e9, most->bandwidth * 1e-6);
-    }
-  }
+  report_knee(points, opt, report);
   std::printf("%s\n", cycle ? "Solution Validates" : "Solution does not validate: the chase ring is broken");
   report.validation(cycle, "mem loaded-latency: the chase ring is not a single cycle");
 }

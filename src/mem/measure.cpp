@@ -28,10 +28,11 @@ namespace {
 // store's write-back to memory comes after the trial (on the AMD EPYC of
 // docs/performance.md they picked plain stores for init). In-place kernels
 // and data that fit in the cache calibrate every shape.
-std::string_view nt_stores_for(const MemOptions& opt, Kernel k, std::uint64_t array_bytes) {
-  if (opt.nt_stores != "auto" || !info(k).write_allocate) return opt.nt_stores;
-  return exceeds_last_level_cache(static_cast<double>(info(k).arrays) * static_cast<double>(array_bytes)) ? "on"
-                                                                                                       : "auto";
+NtStores nt_stores_for(const MemOptions& opt, Kernel k, std::uint64_t array_bytes) {
+  if (opt.nt_stores != NtStores::kAuto || !info(k).write_allocate) return opt.nt_stores;
+  return exceeds_last_level_cache(static_cast<double>(info(k).arrays) * static_cast<double>(array_bytes))
+             ? NtStores::kOn
+             : NtStores::kAuto;
 }
 
 }  // namespace
@@ -39,8 +40,8 @@ std::string_view nt_stores_for(const MemOptions& opt, Kernel k, std::uint64_t ar
 template <class T>
 Calibration choose_shapes(const MemOptions& opt, Workspace<T>& ws, Team& team, std::span<const Kernel> kernels) {
   Calibration none;
-  if (opt.shape != "auto") {
-    const Shape forced = shape_by_name(opt.shape);
+  if (opt.shape) {
+    const Shape forced = *opt.shape;
     for (Kernel k : kernels) {
       team.shape[static_cast<std::size_t>(k)] = k == Kernel::kSum ? without_streaming_stores(forced) : forced;
     }
@@ -80,7 +81,7 @@ std::string describe_shapes(const Team& team, std::span<const Kernel> kernels) {
 
 nlohmann::json calibration_json(const Calibration& c, const Team& team, std::span<const Kernel> kernels,
                                 const MemOptions& opt) {
-  nlohmann::json out = {{"shape_option", opt.shape}, {"nt_stores", opt.nt_stores}, {"seconds", c.seconds},
+  nlohmann::json out = {{"shape_option", opt.shape_text()}, {"nt_stores", opt.nt_stores_name()}, {"seconds", c.seconds},
                         {"budget_seconds", kCalibrationBudget}};
   nlohmann::json per = nlohmann::json::object();
   for (Kernel k : kernels) {
@@ -120,12 +121,12 @@ Record kernel_record(const MemOptions& opt, Kernel k, std::uint64_t elements, nl
   r.operation = std::string(ki.name);
   r.bytes = static_cast<std::uint64_t>(ki.arrays * eb * n);
   r.params = std::move(params);
-  r.params["mode"] = opt.mode_name;
+  r.params["mode"] = opt.mode_name();
   r.params["elements"] = elements;
-  r.params["type"] = opt.element_type;
+  r.params["type"] = opt.type_name();
   // TheBandwidthBenchmark's accounting: loads plus stores, over the best
   // (least) time; the median beside it.
-  const Scale scale = scale_of_unit(opt.unit);
+  const Scale scale = scale_of_unit(opt.unit_name());
   const double moved = ki.words() * eb * n;
   r.figures.push_back(Figure::bandwidth("bandwidth", moved / s.min, Stat::kMin, Of::kTime, application_bytes(), scale));
   r.figures.push_back(
@@ -143,7 +144,7 @@ Record kernel_record(const MemOptions& opt, Kernel k, std::uint64_t elements, nl
 void print_rule() { std::printf("%s\n", std::string(92, '-').c_str()); }
 
 void print_table_header(const MemOptions& opt) {
-  const std::string rate = fmt::format("Rate({})", opt.unit);
+  const std::string rate = fmt::format("Rate({})", opt.unit_name());
   const std::string flops = fmt::format("Rate({})", opt.flop_unit());
   std::printf("%-12s%12s  %-13s  %-11s  %-11s  %-11s  %-11s%s\n", "Function", rate.c_str(), flops.c_str(),
               "Avg time", "Min time", "Max time", "Med time", opt.write_allocate ? "  Rate+WA" : "");

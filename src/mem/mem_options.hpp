@@ -1,7 +1,10 @@
 // Everything `movebench mem` can be told, shared by its modes.
 #pragma once
+#include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/affinity.hpp"
@@ -11,25 +14,66 @@
 namespace movebench::mem {
 
 enum class Mode { kBandwidth, kSeq, kTp, kLatency, kLoadedLatency };
+enum class ElementType { kDouble, kFloat };
+enum class RateUnit { kMegabytes, kGigabytes };  // MB/s, GB/s
+
+// The name each value has on the command line and in the output, once.
+template <class E>
+struct Named {
+  std::string_view name;
+  E value;
+};
+inline constexpr std::array<Named<Mode>, 5> kModeNames = {{{"bandwidth", Mode::kBandwidth},
+                                                           {"seq", Mode::kSeq},
+                                                           {"tp", Mode::kTp},
+                                                           {"latency", Mode::kLatency},
+                                                           {"loaded-latency", Mode::kLoadedLatency}}};
+inline constexpr std::array<Named<ElementType>, 2> kElementTypeNames = {
+    {{"double", ElementType::kDouble}, {"float", ElementType::kFloat}}};
+inline constexpr std::array<Named<NtStores>, 3> kNtStoresNames = {
+    {{"auto", NtStores::kAuto}, {"on", NtStores::kOn}, {"off", NtStores::kOff}}};
+inline constexpr std::array<Named<RateUnit>, 2> kRateUnitNames = {
+    {{"MB/s", RateUnit::kMegabytes}, {"GB/s", RateUnit::kGigabytes}}};
+
+template <class E, std::size_t N>
+constexpr std::string_view name_in(const std::array<Named<E>, N>& names, E value) {
+  for (const auto& n : names) {
+    if (n.value == value) return n.name;
+  }
+  return {};
+}
+// The value of a name the option's check (CLI::IsMember of names_of) let through.
+template <class E, std::size_t N>
+E value_in(const std::array<Named<E>, N>& names, std::string_view name) {
+  for (const auto& n : names) {
+    if (n.name == name) return n.value;
+  }
+  return names.front().value;
+}
+template <class E, std::size_t N>
+std::vector<std::string> names_of(const std::array<Named<E>, N>& names) {
+  std::vector<std::string> out;
+  for (const auto& n : names) out.emplace_back(n.name);
+  return out;
+}
 
 struct MemOptions {
   Mode mode = Mode::kBandwidth;
-  std::string mode_name = "bandwidth";
   // Where the arrays live: backend empty or "host", host memory and the
   // OpenMP team; else that device backend's own memory (device_runner.cpp).
   device::DeviceChoice choice;
   std::uint64_t elements = 0;  // 0: the default (TheBandwidthBenchmark's size, limited to memory)
-  std::string element_type = "double";
+  ElementType element_type = ElementType::kDouble;
   int repetitions = 10;         // TheBandwidthBenchmark's NTIMES
   std::vector<int> threads;     // empty: all allowed CPUs; several: a scaling run
   Placement placement;
   bool verbose_affinity = false;
   std::uint64_t alignment = 64; // TheBandwidthBenchmark's ARRAY_ALIGNMENT
-  std::string nt_stores = "auto";
-  std::string shape = "auto";   // auto: calibrated per kernel; or plain, nt, page, page-nt
+  NtStores nt_stores = NtStores::kAuto;
+  std::optional<Shape> shape;   // none: auto, calibrated per kernel; or plain, nt, page, page-nt
   std::vector<Kernel> kernels;  // empty: all eight
   bool write_allocate = false;
-  std::string unit = "MB/s";
+  RateUnit unit = RateUnit::kMegabytes;
   bool huge_pages = false;
   // seq / tp sweeps
   std::vector<std::uint64_t> sweep_sizes;  // elements; empty: 128 .. elements, 4 per octave
@@ -50,10 +94,16 @@ struct MemOptions {
   // more than was made (a skipped call); validation must fail. Empty: none.
   std::string corrupt_for_test;
 
-  int element_bytes() const { return element_type == "float" ? 4 : 8; }
+  int element_bytes() const { return element_type == ElementType::kFloat ? 4 : 8; }
   bool on_device() const { return !choice.backend.empty() && choice.backend != "host"; }
-  double unit_scale() const { return unit == "GB/s" ? 1e-9 : 1e-6; }
-  std::string flop_unit() const { return unit == "GB/s" ? "GFlop/s" : "MFlop/s"; }
+  double unit_scale() const { return unit == RateUnit::kGigabytes ? 1e-9 : 1e-6; }
+  std::string flop_unit() const { return unit == RateUnit::kGigabytes ? "GFlop/s" : "MFlop/s"; }
+  // The names, as given and as the output shows them.
+  std::string mode_name() const { return std::string(name_in(kModeNames, mode)); }
+  std::string type_name() const { return std::string(name_in(kElementTypeNames, element_type)); }
+  std::string nt_stores_name() const { return std::string(name_in(kNtStoresNames, nt_stores)); }
+  std::string shape_text() const { return shape ? std::string(shape_name(*shape)) : "auto"; }
+  std::string unit_name() const { return std::string(name_in(kRateUnitNames, unit)); }
 };
 
 // TheBandwidthBenchmark's default array length (config.mk SIZE), elements

@@ -90,7 +90,7 @@ void run_sweep_on(const MemOptions& opt, Runner& runner, const std::string& subj
     std::ofstream file(path);
     if (!file) throw UsageError(fmt::format("cannot write '{}'", path));
     file << data_file_header(ki);
-    std::printf("Running kernel %s\n%14s %14s %12s %14s\n", std::string(ki.label).c_str(), "N", "Dataset", opt.unit.c_str(),
+    std::printf("Running kernel %s\n%14s %14s %12s %14s\n", std::string(ki.label).c_str(), "N", "Dataset", opt.unit_name().c_str(),
                 "Median");
     for (std::uint64_t n : sizes) {
       if (interrupted()) break;
@@ -130,7 +130,7 @@ void run_sweep_on(const MemOptions& opt, Runner& runner, const std::string& subj
 
 void run_sweep(const MemOptions& opt, Report& report) {
   const ScopedAffinity restore;  // teams pin the main thread
-  if (opt.element_type == "float") {
+  if (opt.element_type == ElementType::kFloat) {
     sweep<float>(opt, report);
   } else {
     sweep<double>(opt, report);

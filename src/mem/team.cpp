@@ -37,6 +37,43 @@ bool close_enough(T value, T expected, T tolerance) {
   return std::abs(value - expected) <= tolerance * std::max<T>(std::abs(expected), std::numeric_limits<T>::min());
 }
 
+// After a team's timed rounds: drops the rounds a signal left unmeasured
+// and returns the total of the threads' sums (one every `pad` elements).
+double keep_completed(std::vector<std::vector<double>>& times, int completed, const std::vector<double>& partial,
+                      std::size_t pad) {
+  for (auto& kernel_times : times) kernel_times.resize(static_cast<std::size_t>(completed));
+  double sum = 0;
+  for (std::size_t at = 0; at < partial.size(); at += pad) sum += partial[at];
+  return sum;
+}
+
+// One calibration trial: every thread runs `calls` calls of kernel k in
+// `shape` on its window of at most `window` elements, which then moves on
+// (offset[t]); returns the seconds between the barriers.
+template <class T>
+double time_trial(const Workspace<T>& ws, const Team& team, Kernel k, Shape shape, std::size_t calls,
+                  std::size_t window, std::vector<std::size_t>& offset) {
+  double seconds = 0;
+#pragma omp parallel num_threads(team.threads)
+  {
+    const int t = omp_get_thread_num();
+    enter_team(team, t);
+    const std::size_t lo = ws.lo[t], hi = ws.hi[t], len = hi - lo;
+    const std::size_t w = std::min(len, window);
+    const std::size_t at = len > w ? lo + offset[t] % (len - w + 1) / 64 * 64 : lo;
+#pragma omp barrier
+    const double t0 = now_seconds();
+    for (std::size_t i = 0; i < calls; ++i) run_kernel(k, ws.views[t], at, at + w, shape, i);
+#pragma omp barrier
+#pragma omp master
+    {
+      seconds = now_seconds() - t0;
+    }
+    offset[t] += w;
+  }
+  return seconds;
+}
+
 }  // namespace
 
 template <class T>
@@ -144,9 +181,7 @@ std::vector<std::vector<double>> time_sequence(const Workspace<T>& ws, const Tea
     }
     partial[static_cast<std::size_t>(t) * kPad] = sums;
   }
-  for (auto& kernel_times : times) kernel_times.resize(static_cast<std::size_t>(completed));
-  sum = 0;
-  for (int t = 0; t < team.threads; ++t) sum += partial[static_cast<std::size_t>(t) * kPad];
+  sum = keep_completed(times, completed, partial, kPad);
   return times;
 }
 
@@ -189,24 +224,7 @@ Calibration calibrate_shapes(const Workspace<T>& ws, const Team& team, std::span
     std::size_t calls = 1;
     for (int r = -1; r < kMaxCalibrationRounds; ++r) {
       for (std::size_t c = 0; c < (r < 0 ? 1 : shapes.size()); ++c) {
-        double seconds = 0;
-#pragma omp parallel num_threads(team.threads)
-        {
-          const int t = omp_get_thread_num();
-          enter_team(team, t);
-          const std::size_t lo = ws.lo[t], hi = ws.hi[t], len = hi - lo;
-          const std::size_t w = std::min(len, window);
-          const std::size_t at = len > w ? lo + offset[t] % (len - w + 1) / 64 * 64 : lo;
-#pragma omp barrier
-          const double t0 = now_seconds();
-          for (std::size_t i = 0; i < calls; ++i) run_kernel(k, ws.views[t], at, at + w, shapes[c], i);
-#pragma omp barrier
-#pragma omp master
-          {
-            seconds = now_seconds() - t0;
-          }
-          offset[t] += w;
-        }
+        const double seconds = time_trial(ws, team, k, shapes[c], calls, window, offset);
         if (r < 0) {
           if (seconds < kTrialSeconds) calls = calls_to_fill(kTrialSeconds, seconds, calls, 1, 100'000);
         } else {

@@ -196,7 +196,7 @@ TYPED_TEST(KernelTest, CalibrationIsBoundedAndPicksACandidate) {
   initialise(ws, team);
   const auto all = all_kernels();
   std::array<std::vector<Shape>, kKernelCount> candidates;
-  for (Kernel k : all) candidates[static_cast<std::size_t>(k)] = shape_candidates(k, "auto");
+  for (Kernel k : all) candidates[static_cast<std::size_t>(k)] = shape_candidates(k, NtStores::kAuto);
   const Calibration c = calibrate_shapes(ws, team, all, candidates, 0.05);
   for (Kernel k : all) {
     const auto& allowed = candidates[static_cast<std::size_t>(k)];
@@ -223,11 +223,11 @@ TYPED_TEST(KernelTest, CalibrationIsBoundedAndPicksACandidate) {
     }
   }
   // sum: plain and page, at both widths where the build has two.
-  const auto sum_shapes = shape_candidates(Kernel::kSum, "auto");
+  const auto sum_shapes = shape_candidates(Kernel::kSum, NtStores::kAuto);
   EXPECT_EQ(sum_shapes.size(), available_shapes().size() / 2);
   for (Shape s : sum_shapes) EXPECT_FALSE(is_nontemporal(s));
-  for (Shape s : shape_candidates(Kernel::kCopy, "off")) EXPECT_FALSE(is_nontemporal(s));
-  EXPECT_EQ(shape_candidates(Kernel::kCopy, "auto").size(),
+  for (Shape s : shape_candidates(Kernel::kCopy, NtStores::kOff)) EXPECT_FALSE(is_nontemporal(s));
+  EXPECT_EQ(shape_candidates(Kernel::kCopy, NtStores::kAuto).size(),
             has_nontemporal_stores() ? available_shapes().size() : available_shapes().size() / 2);
   for (Shape s : available_shapes()) {
     EXPECT_EQ(shape_by_name(shape_name(s)), s);

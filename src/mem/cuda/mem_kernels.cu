@@ -13,6 +13,7 @@
 // flight to stay busy (bandwidth times latency), and a GPU holds only so
 // many resident threads: loads per thread are how the kernel gets there.
 #include <cstdint>
+#include <utility>
 
 #include "mem/cuda/mem_kernels.hpp"
 #include "mem/kernels.hpp"
@@ -20,10 +21,25 @@
 namespace movebench::mem::cuda {
 namespace {
 
-__device__ __forceinline__ double mul(double x, double y) { return __dmul_rn(x, y); }
-__device__ __forceinline__ double add(double x, double y) { return __dadd_rn(x, y); }
-__device__ __forceinline__ float mul(float x, float y) { return __fmul_rn(x, y); }
-__device__ __forceinline__ float add(float x, float y) { return __fadd_rn(x, y); }
+// A number whose + and * are the explicitly rounded intrinsics: the row's
+// formula (kernel_rows.hpp) evaluated on it rounds every operation on its
+// own, as the host does.
+template <class T>
+struct Rounded {
+  T v;
+};
+__device__ __forceinline__ Rounded<double> operator*(Rounded<double> x, Rounded<double> y) {
+  return {__dmul_rn(x.v, y.v)};
+}
+__device__ __forceinline__ Rounded<double> operator+(Rounded<double> x, Rounded<double> y) {
+  return {__dadd_rn(x.v, y.v)};
+}
+__device__ __forceinline__ Rounded<float> operator*(Rounded<float> x, Rounded<float> y) {
+  return {__fmul_rn(x.v, y.v)};
+}
+__device__ __forceinline__ Rounded<float> operator+(Rounded<float> x, Rounded<float> y) {
+  return {__fadd_rn(x.v, y.v)};
+}
 
 // Runs `op` over [0, n): block g's tile is elements [g * 1024, (g + 1) * 1024)
 // (kThreads * kUnroll), thread t takes t, t + 256, t + 512, t + 768 of it
@@ -55,77 +71,27 @@ __global__ void each(Op op, std::size_t n) {
   }
 }
 
-// One struct per kernel: what an element loads, and what it stores.
-struct Nothing {};
-template <class T>
-struct Init {
+// An element-wise row as each() runs it: an element loads the arrays the row
+// reads (in the order its formula takes them) and stores the formula's
+// value into the array it writes.
+template <class Row, class T, class In = typename Row::In>
+struct Apply;
+template <class Row, class T, Slot... In>
+struct Apply<Row, T, Reads<In...>> {
+  T* a;
   T* b;
-  T s;
-  using Loaded = Nothing;
-  __device__ Loaded load(std::size_t) const { return {}; }
-  __device__ void store(std::size_t i, Loaded) const { b[i] = s; }
-};
-template <class T>
-struct Copy {
-  const T* a;
   T* c;
-  using Loaded = T;
-  __device__ T load(std::size_t i) const { return a[i]; }
-  __device__ void store(std::size_t i, T x) const { c[i] = x; }
-};
-template <class T>
-struct Update {
-  T* a;
+  T* d;
   T s;
-  using Loaded = T;
-  __device__ T load(std::size_t i) const { return a[i]; }
-  __device__ void store(std::size_t i, T x) const { a[i] = mul(x, s); }
-};
-template <class T>
-struct Pair {
-  T x, y;
-};
-template <class T>
-struct Triad {  // a = b + c * s
-  T* a;
-  const T* b;
-  const T* c;
-  T s;
-  using Loaded = Pair<T>;
-  __device__ Loaded load(std::size_t i) const { return {b[i], c[i]}; }
-  __device__ void store(std::size_t i, Loaded v) const { a[i] = add(v.x, mul(v.y, s)); }
-};
-template <class T>
-struct Daxpy {  // a = a + b * s
-  T* a;
-  const T* b;
-  T s;
-  using Loaded = Pair<T>;
-  __device__ Loaded load(std::size_t i) const { return {a[i], b[i]}; }
-  __device__ void store(std::size_t i, Loaded v) const { a[i] = add(v.x, mul(v.y, s)); }
-};
-template <class T>
-struct Triple {
-  T x, y, z;
-};
-template <class T>
-struct Striad {  // a = b + c * d
-  T* a;
-  const T* b;
-  const T* c;
-  const T* d;
-  using Loaded = Triple<T>;
-  __device__ Loaded load(std::size_t i) const { return {b[i], c[i], d[i]}; }
-  __device__ void store(std::size_t i, Loaded v) const { a[i] = add(v.x, mul(v.y, v.z)); }
-};
-template <class T>
-struct Sdaxpy {  // a = a + b * c
-  T* a;
-  const T* b;
-  const T* c;
-  using Loaded = Triple<T>;
-  __device__ Loaded load(std::size_t i) const { return {a[i], b[i], c[i]}; }
-  __device__ void store(std::size_t i, Loaded v) const { a[i] = add(v.x, mul(v.y, v.z)); }
+  struct Loaded {
+    T v[sizeof...(In) == 0 ? 1 : sizeof...(In)];
+  };
+  __device__ Loaded load(std::size_t i) const { return Loaded{{slot<In>(*this)[i]...}}; }
+  __device__ void store(std::size_t i, const Loaded& x) const { put(i, x, std::make_index_sequence<sizeof...(In)>{}); }
+  template <std::size_t... J>
+  __device__ void put(std::size_t i, const Loaded& x, std::index_sequence<J...>) const {
+    slot<Row::writes>(*this)[i] = Row::formula(Rounded<T>{s}, Rounded<T>{x.v[J]}...).v;
+  }
 };
 
 // BabelStream's dot shape (4 blocks per SM of 1024 threads, each thread a
@@ -173,16 +139,14 @@ void run(Op op, std::size_t n, cudaStream_t stream) {
 template <class T>
 cudaError_t launch(int kernel, T* a, T* b, T* c, T* d, std::size_t n, T s, double* partial, int sum_blocks,
                    cudaStream_t stream) {
-  switch (static_cast<Kernel>(kernel)) {
-    case Kernel::kInit: run(Init<T>{b, s}, n, stream); break;
-    case Kernel::kSum: sum<<<sum_blocks, kSumThreads, 0, stream>>>(a, n, partial); break;
-    case Kernel::kCopy: run(Copy<T>{a, c}, n, stream); break;
-    case Kernel::kUpdate: run(Update<T>{a, s}, n, stream); break;
-    case Kernel::kTriad: run(Triad<T>{a, b, c, s}, n, stream); break;
-    case Kernel::kDaxpy: run(Daxpy<T>{a, b, s}, n, stream); break;
-    case Kernel::kStriad: run(Striad<T>{a, b, c, d}, n, stream); break;
-    case Kernel::kSdaxpy: run(Sdaxpy<T>{a, b, c}, n, stream); break;
-  }
+  visit_row(static_cast<Kernel>(kernel), [&](auto row) {
+    using Row = decltype(row);
+    if constexpr (Row::writes == Slot::kNone) {
+      sum<<<sum_blocks, kSumThreads, 0, stream>>>(a, n, partial);  // the one reduction, sum
+    } else {
+      run(Apply<Row, T>{a, b, c, d, s}, n, stream);
+    }
+  });
   return cudaGetLastError();
 }
 

@@ -21,40 +21,16 @@ using namespace device::opencl;
 // the device has it, so that a long share of floats adds up exactly enough).
 // Contraction is off: every product and sum is rounded on its own, as on the
 // host, so the arrays can be compared with the host's replay bit for bit.
-constexpr const char* kSource = R"CLC(
+constexpr const char* kPrelude = R"CLC(
 #ifdef MOVEBENCH_FP64
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #endif
 #pragma OPENCL FP_CONTRACT OFF
 
-kernel void init(global TYPE* b, ulong n, TYPE s) {
-  const size_t i = get_global_id(0);
-  if (i < n) b[i] = s;
-}
-kernel void copy(global const TYPE* a, global TYPE* c, ulong n) {
-  const size_t i = get_global_id(0);
-  if (i < n) c[i] = a[i];
-}
-kernel void update(global TYPE* a, ulong n, TYPE s) {
-  const size_t i = get_global_id(0);
-  if (i < n) a[i] = a[i] * s;
-}
-kernel void triad(global TYPE* a, global const TYPE* b, global const TYPE* c, ulong n, TYPE s) {
-  const size_t i = get_global_id(0);
-  if (i < n) a[i] = b[i] + c[i] * s;
-}
-kernel void daxpy(global TYPE* a, global const TYPE* b, ulong n, TYPE s) {
-  const size_t i = get_global_id(0);
-  if (i < n) a[i] = a[i] + b[i] * s;
-}
-kernel void striad(global TYPE* a, global const TYPE* b, global const TYPE* c, global const TYPE* d, ulong n) {
-  const size_t i = get_global_id(0);
-  if (i < n) a[i] = b[i] + c[i] * d[i];
-}
-kernel void sdaxpy(global TYPE* a, global const TYPE* b, global const TYPE* c, ulong n) {
-  const size_t i = get_global_id(0);
-  if (i < n) a[i] = a[i] + b[i] * c[i];
-}
+)CLC";
+
+// The reduction, sum: BabelStream's dot on one array.
+constexpr const char* kSumSource = R"CLC(
 // Each work-item adds up its share, the work-group halves its scratch
 // until one value is left, and work-group g adds it to partial[g]. The
 // share is contiguous on a CPU (a stream its core's prefetchers follow: 20
@@ -79,6 +55,18 @@ kernel void sum(global const TYPE* a, ulong n, global ACC* partial, local ACC* s
 }
 )CLC";
 
+// The program: the prelude, every element-wise row's kernel generated from
+// the table (kernel_rows.hpp), and the sum.
+std::string program_source() {
+  std::string source = kPrelude;
+  for (const auto& k : kernel_table()) {
+    if (k.writes == Slot::kNone) continue;  // sum: kSumSource
+    source += '\n';
+    source += elementwise_kernel_source(k);
+  }
+  return source + kSumSource;
+}
+
 std::size_t power_of_two_below(std::size_t x) {
   std::size_t p = 1;
   while (p * 2 <= x) p *= 2;
@@ -99,7 +87,7 @@ class ClMemKernels : public DeviceKernels {
     const bool cpu = (device_value<cl_device_type>(id, CL_DEVICE_TYPE) & CL_DEVICE_TYPE_CPU) != 0;
     const std::string options = fmt::format("-cl-std=CL1.2 -DTYPE={} -DACC={}{}{}", type, fp64 ? "double" : "float",
                                             fp64 ? " -DMOVEBENCH_FP64" : "", cpu ? " -DMOVEBENCH_CONTIGUOUS" : "");
-    program_ = build_program(handles.context(), id, kSource, options);
+    program_ = build_program(handles.context(), id, program_source().c_str(), options);
     for (std::size_t k = 0; k < kKernelCount; ++k) {
       kernels_[k] = make_kernel(program_, std::string(kernel_table()[k].name).c_str());
     }
@@ -136,10 +124,11 @@ class ClMemKernels : public DeviceKernels {
             "sum kernel");
       return;
     }
+    const cl_mem arrays[kSlotCount] = {a, b, c, d};
     if (single_) {
-      set_scalar_args(kernel, k, a, b, c, d, count, static_cast<cl_float>(s));
+      set_elementwise_args(kernel, info(k), arrays, count, static_cast<cl_float>(s));
     } else {
-      set_scalar_args(kernel, k, a, b, c, d, count, static_cast<cl_double>(s));
+      set_elementwise_args(kernel, info(k), arrays, count, static_cast<cl_double>(s));
     }
     const std::size_t global = n;
     check(clEnqueueNDRangeKernel(queue_of(queue), kernel, 1, nullptr, &global, nullptr, 0, nullptr, nullptr),
@@ -161,19 +150,20 @@ class ClMemKernels : public DeviceKernels {
  private:
   static std::size_t index(Kernel k) { return static_cast<std::size_t>(k); }
 
-  // The arguments of every kernel but sum, as the source declares them.
+  // The arguments of every kernel but sum, as elementwise_kernel_source
+  // declares them: the arrays it touches in the order a, b, c, d, the
+  // count, and the scalar when it has one.
   template <class T>
-  static void set_scalar_args(cl_kernel kernel, Kernel k, cl_mem a, cl_mem b, cl_mem c, cl_mem d, cl_ulong n, T s) {
-    switch (k) {
-      case Kernel::kInit: set_args(kernel, b, n, s); break;
-      case Kernel::kCopy: set_args(kernel, a, c, n); break;
-      case Kernel::kUpdate: set_args(kernel, a, n, s); break;
-      case Kernel::kTriad: set_args(kernel, a, b, c, n, s); break;
-      case Kernel::kDaxpy: set_args(kernel, a, b, n, s); break;
-      case Kernel::kStriad: set_args(kernel, a, b, c, d, n); break;
-      case Kernel::kSdaxpy: set_args(kernel, a, b, c, n); break;
-      case Kernel::kSum: break;
+  static void set_elementwise_args(cl_kernel kernel, const KernelInfo& k, const cl_mem (&arrays)[kSlotCount],
+                                   cl_ulong n, T s) {
+    cl_uint index = 0;
+    for (std::size_t slot = 0; slot < kSlotCount; ++slot) {
+      if (k.reads[slot] || k.writes == static_cast<Slot>(slot)) {
+        check(clSetKernelArg(kernel, index++, sizeof(cl_mem), &arrays[slot]), "clSetKernelArg");
+      }
     }
+    check(clSetKernelArg(kernel, index++, sizeof n, &n), "clSetKernelArg");
+    if (k.has_scalar()) check(clSetKernelArg(kernel, index, sizeof s, &s), "clSetKernelArg");
   }
 
   std::string name_;

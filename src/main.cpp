@@ -12,6 +12,7 @@
 #include "core/interrupt.hpp"
 #include "core/launcher.hpp"
 #include "core/vocabulary.hpp"
+#include "fleet/fleet.hpp"
 #include "link/link_command.hpp"
 #include "stream/stream_command.hpp"
 #include "mem/mem_command.hpp"
@@ -100,6 +101,7 @@ int main(int argc, char** argv) {
 
   auto commands = make_commands();
   auto run = make_run_command(commands);
+  auto fleet = make_fleet_command();  // not in the default suite (`run`): it is a job of its own
   OutputOptions output;
   output.write_file = launcher_rank() <= 0;  // under mpirun/srun, rank 0 alone writes --json
   struct Entry {
@@ -123,6 +125,7 @@ int main(int argc, char** argv) {
     entries.push_back({&command, sub});
   };
   for (auto& c : commands) add(*c);
+  add(*fleet);
   add(*run);
   // After the subcommands, which would inherit it.
   app.footer("Reports from result files (tables, comparisons, plots, HTML): movebench report --help");

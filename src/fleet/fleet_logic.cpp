@@ -122,6 +122,23 @@ std::vector<Round> pair_schedule(int units, int random_rounds, std::uint64_t see
   return rounds;
 }
 
+std::vector<Round> host_turns(const Round& round, const std::vector<int>& host_of) {
+  std::vector<Round> turns;
+  std::vector<std::set<int>> hosts;  // per turn
+  for (const auto& p : round) {
+    const int ha = host_of[static_cast<std::size_t>(p.a)], hb = host_of[static_cast<std::size_t>(p.b)];
+    std::size_t t = 0;
+    while (t < turns.size() && (hosts[t].contains(ha) || hosts[t].contains(hb))) ++t;
+    if (t == turns.size()) {
+      turns.emplace_back();
+      hosts.emplace_back();
+    }
+    turns[t].push_back(p);
+    hosts[t].insert({ha, hb});
+  }
+  return turns;
+}
+
 std::vector<std::vector<int>> partners(int units, const std::vector<Round>& schedule) {
   std::vector<std::set<int>> sets(static_cast<std::size_t>(units));
   for (const auto& round : schedule) {

@@ -58,6 +58,11 @@ using Round = std::vector<UnitPair>;  // no unit twice: all measured at once
 // out, and an empty round ends the schedule. At most n + random_rounds x
 // n/2 pairs: O(n) per round, never O(n^2) unless asked.
 std::vector<Round> pair_schedule(int units, int random_rounds, std::uint64_t seed);
+// A round in turns where its pairs share hosts (--per rank: units of one
+// host): no host twice in a turn, so pairs on one node do not contend for
+// its CPUs and memory, as the units' memory turns. `host_of` numbers the
+// hosts per unit. Across hosts nothing changes: a round stays one turn.
+std::vector<Round> host_turns(const Round& round, const std::vector<int>& host_of);
 // The partners every unit gets (the sorted distinct units it is paired with).
 std::vector<std::vector<int>> partners(int units, const std::vector<Round>& schedule);
 

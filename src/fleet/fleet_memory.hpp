@@ -26,6 +26,9 @@ struct MemoryFigures {
   std::string error;  // the validation's message when it failed; empty: good
 };
 
+// Each call gives the main thread its mask back when it returns (the team
+// pins it): between turns a waiting rank must not sit on the CPU the next
+// unit measures on.
 class UnitMemory {
  public:
   // Allocates and first-touches the arrays and the ring, and times one
@@ -37,7 +40,6 @@ class UnitMemory {
   MemoryFigures finish();
 
  private:
-  ScopedAffinity restore_;  // the team pins the main thread; given back after
   mem::MemOptions mem_;
   std::unique_ptr<mem::HostRunner<double>> runner_;
   std::unique_ptr<mem::ChaseRing> ring_;

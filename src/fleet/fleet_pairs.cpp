@@ -30,7 +30,8 @@ Timed run_my_pair(const FleetOptions& opt, const Layout& layout, const Round& ro
     auto* s = send.as<std::byte>();
     auto* r = recv.as<std::byte>();
     if (bw_test == net::P2pTest::kBw) {
-      t.latency = net::p2p_seconds(net::P2pTest::kLatency, ranks, s, r, kLatencyBytes, opt.latency_iterations, 10, 1);
+      const int warmup = std::max(10, opt.latency_iterations / 10);
+      t.latency = net::p2p_seconds(net::P2pTest::kLatency, ranks, s, r, kLatencyBytes, opt.latency_iterations, warmup, 1);
     }
     t.bw = net::p2p_seconds(bw_test, ranks, s, r, opt.message_bytes, opt.bandwidth_iterations, 2, kPairWindow);
     const auto wrong = net::p2p_check(bw_test, ranks, s, r, opt.message_bytes, 1, false);
@@ -51,8 +52,11 @@ PairFigures figures_of(const FleetOptions& opt, const UnitPair& p, int round, do
 // One round measured at once; rank 0 gets every pair's figures.
 std::vector<PairFigures> measure_round(const FleetOptions& opt, const Layout& layout, const Round& round, int index,
                                        net::P2pTest bw_test, std::string& error) {
+  // Every rank done with what came before (and asleep if not in a pair)
+  // before the pairs start; idle ranks sleep again while they run.
+  quiet_barrier();
   const Timed t = run_my_pair(opt, layout, round, bw_test, error);
-  quiet_barrier();  // idle ranks sleep while the pairs run
+  quiet_barrier();
   const auto lat = net::gather_to_root(t.latency);
   const auto bw = net::gather_to_root(t.bw);
   std::vector<PairFigures> out;
@@ -65,15 +69,26 @@ std::vector<PairFigures> measure_round(const FleetOptions& opt, const Layout& la
   return out;
 }
 
+std::vector<int> host_numbers(const Layout& layout) {
+  std::vector<int> out;
+  for (const auto& h : layout.host) {
+    out.push_back(static_cast<int>(std::find(layout.host.begin(), layout.host.end(), h) - layout.host.begin()));
+  }
+  return out;
+}
+
 }  // namespace
 
 std::vector<PairFigures> measure_pairs(const FleetOptions& opt, const Layout& layout, const std::vector<Round>& schedule,
                                        net::Watchdog& dog, double step_timeout, std::string& error) {
   std::vector<PairFigures> all;
+  const auto host_of = host_numbers(layout);
   for (std::size_t r = 0; r < schedule.size(); ++r) {
-    net::WatchedStep step(dog, step_timeout, fmt::format("fleet pairs, round {} of {}", r + 1, schedule.size()));
-    auto got = measure_round(opt, layout, schedule[r], static_cast<int>(r), net::P2pTest::kBw, error);
-    all.insert(all.end(), got.begin(), got.end());
+    for (const auto& turn : host_turns(schedule[r], host_of)) {
+      net::WatchedStep step(dog, step_timeout, fmt::format("fleet pairs, round {} of {}", r + 1, schedule.size()));
+      auto got = measure_round(opt, layout, turn, static_cast<int>(r), net::P2pTest::kBw, error);
+      all.insert(all.end(), got.begin(), got.end());
+    }
   }
   return all;
 }

@@ -71,12 +71,29 @@ void judge_pairs(const FleetOptions& opt, const Layout& layout, const std::vecto
     for (const auto& o : found) slow[o.index] = true;
     const Blame blame = blame_pairs(layout.units, measured, slow);
     const double median = robust_spread(values).median;
-    for (int u : blame.slow_units) {
+    // A unit named already (by its own memory figures, or by another pair
+    // figure) explains its slow pairs too: with few units its pairs are a
+    // large share of all, so not all of them stand out from the median.
+    std::set<int> nodes(blame.slow_units.begin(), blame.slow_units.end());
+    for (const auto& o : v.outliers) {
+      if (o.unit >= 0) nodes.insert(o.unit);
+    }
+    std::vector<int> blamed = blame.slow_units;
+    std::vector<std::size_t> links;
+    for (std::size_t i : blame.slow_links) {
+      const auto& p = pairs[i].pair;
+      for (int u : {p.a, p.b}) {
+        if (nodes.contains(u) && std::find(blamed.begin(), blamed.end(), u) == blamed.end()) blamed.push_back(u);
+      }
+      if (!nodes.contains(p.a) && !nodes.contains(p.b)) links.push_back(i);
+    }
+    for (int u : blamed) {
       const double value = median_of_unit(u, pairs, f);
       const double worse = f.higher_is_better ? median - value : value - median;
+      if (worse <= 0) continue;  // named for another figure; its pairs are typical on this one
       v.outliers.push_back({f.name, f.unit, u, {}, value, median, median != 0 ? worse / median : 0});
     }
-    for (std::size_t i : blame.slow_links) {
+    for (std::size_t i : links) {
       const auto o = *std::find_if(found.begin(), found.end(), [&](const Outlier& x) { return x.index == i; });
       v.outliers.push_back({f.name, f.unit, -1, pairs[i].pair, o.value, o.median, o.worse_by});
     }

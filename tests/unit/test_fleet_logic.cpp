@@ -138,6 +138,18 @@ TEST(FleetSchedule, Simulated4096UnitsEveryOneGetsItsPartners) { simulate(4096, 
 TEST(FleetSchedule, Simulated4097UnitsOneIdlePerRound) { simulate(4097, 4); }
 TEST(FleetSchedule, Simulated1000UnitsManyRounds) { simulate(1000, 12); }
 
+TEST(FleetSchedule, PairsOnOneHostTakeTurnsPairsAcrossHostsDoNot) {
+  const Round round{{0, 1}, {2, 3}, {4, 5}};
+  const auto one_host = host_turns(round, {0, 0, 0, 0, 0, 0});
+  ASSERT_EQ(one_host.size(), 3u);
+  for (const auto& t : one_host) EXPECT_EQ(t.size(), 1u);
+  EXPECT_EQ(host_turns(round, {0, 1, 2, 3, 4, 5}), std::vector<Round>{round});
+  // Two ranks per host: (0,1) is within host 0; (2,3) joins hosts 1 and 1.
+  const auto two = host_turns(round, {0, 0, 1, 1, 2, 2});
+  EXPECT_EQ(two, std::vector<Round>{round});
+  EXPECT_EQ(host_turns(Round{{0, 2}, {1, 3}}, {0, 0, 1, 1}).size(), 2u);
+}
+
 // ---- blame ----
 
 std::vector<PairValue> measured(const std::vector<Round>& s, double fast, double slow,

@@ -10,13 +10,6 @@ namespace {
 
 constexpr int kProbeCalls = 3;
 
-double median(std::vector<double> v) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  const std::size_t m = v.size() / 2;
-  return v.size() % 2 ? v[m] : (v[m - 1] + v[m]) / 2;
-}
-
 // The same loop shape on every unit: a calibration could pick different
 // shapes on different nodes, and the fleet compares nodes, not shapes.
 mem::MemOptions memory_options(const FleetOptions& opt) {
@@ -83,14 +76,15 @@ MemoryFigures UnitMemory::finish() {
   const ScopedAffinity restore;
   const auto check = runner_->check(kernels_, calls_, sum_);
   if (!check.passed) out_.error = "memory: " + check.message;
+  // The best round and the fastest sample, as mem and lmbench report them:
+  // a slow node is slow in every round (each outlasts a CPU quota's period),
+  // a passing burst of other work on the machine in some only.
   const auto rates = [&](mem::Kernel k, const std::vector<double>& seconds) {
-    std::vector<double> r;
-    for (double t : seconds) r.push_back(mem::best_rate(mem_, k, runner_->total_elements(), t));
-    return median(r);
+    return seconds.empty() ? 0 : mem::best_rate(mem_, k, runner_->total_elements(), *std::min_element(seconds.begin(), seconds.end()));
   };
   out_.copy_mbs = rates(kernels_[0], out_.copy_seconds);
   out_.triad_mbs = rates(kernels_[1], out_.triad_seconds);
-  out_.latency_ns = median(out_.chase_seconds) * 1e9;
+  out_.latency_ns = out_.chase_seconds.empty() ? 0 : *std::min_element(out_.chase_seconds.begin(), out_.chase_seconds.end()) * 1e9;
   return out_;
 }
 

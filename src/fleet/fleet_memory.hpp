@@ -18,8 +18,8 @@
 namespace movebench::fleet {
 
 struct MemoryFigures {
-  double copy_mbs = 0, triad_mbs = 0;  // median over the timed rounds, MB/s
-  double latency_ns = 0;               // median over the samples, ns per load
+  double copy_mbs = 0, triad_mbs = 0;  // the best timed round, MB/s
+  double latency_ns = 0;               // the fastest sample, ns per load
   int threads = 0;
   std::vector<double> copy_seconds, triad_seconds;  // per kernel call, one per round
   std::vector<double> chase_seconds;                // per load, one per sample

@@ -33,10 +33,10 @@ void add_unit_records(const FleetOptions& opt, const Layout& layout, const std::
   for (std::size_t u = 0; u < units.size(); ++u) {
     const auto& m = units[u];
     const nlohmann::json params = {{"unit", u}, {"host", layout.host[u]}, {"rank", layout.leader[u]}, {"threads", m.threads}};
-    report.add({"fleet", "copy", opt.mem_bytes, params, m.copy_seconds, {mbs("bandwidth", m.copy_mbs, Stat::kMedian, Of::kRate)}});
-    report.add({"fleet", "triad", opt.mem_bytes, params, m.triad_seconds, {mbs("bandwidth", m.triad_mbs, Stat::kMedian, Of::kRate)}});
+    report.add({"fleet", "copy", opt.mem_bytes, params, m.copy_seconds, {mbs("bandwidth", m.copy_mbs, Stat::kMin, Of::kTime)}});
+    report.add({"fleet", "triad", opt.mem_bytes, params, m.triad_seconds, {mbs("bandwidth", m.triad_mbs, Stat::kMin, Of::kTime)}});
     report.add({"fleet", "latency", opt.chase_bytes, params, m.chase_seconds,
-                {Figure::latency("latency", m.latency_ns * 1e-9, Stat::kMedian)}});
+                {Figure::latency("latency", m.latency_ns * 1e-9, Stat::kMin)}});
   }
 }
 

@@ -74,7 +74,7 @@ test aarch64: export MOVEBENCH_CROSS := $(MOVEBENCH_CROSS) aarch64
 # The cross-host test stays with Open MPI (it starts remote ranks through
 # Open MPI's rsh agent).
 MPI_TESTS := $(addprefix tests/integration/,test_net_beff.py test_net_coll.py test_net_p2p.py \
-  test_suite_mpi.py test_slurm.py)
+  test_suite_mpi.py test_slurm.py test_fleet.py)
 mpich: setup
 	@cmake --preset mpich >/dev/null
 	@cmake --build --preset mpich -j $(JOBS)

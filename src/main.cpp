@@ -16,6 +16,7 @@
 #include "facts/facts.hpp"
 #include "facts/facts_command.hpp"
 #include "facts/machine_facts.hpp"
+#include "fleet/fleet.hpp"
 #include "report/report_tool.hpp"
 #include "suite/run_command.hpp"
 
@@ -158,6 +159,7 @@ int main(int argc, char** argv) {
   auto run = make_run_command(make_commands);
   // Not in the suite's table: its facts are in every document already.
   auto facts_command = facts::make_facts_command();
+  auto fleet = make_fleet_command();  // not in the default suite (`run`): it is a job of its own
   OutputOptions output;
   output.write_file = launcher_rank() <= 0;  // under mpirun/srun, rank 0 alone writes --json
   std::vector<Entry> entries;
@@ -177,6 +179,7 @@ int main(int argc, char** argv) {
     entries.push_back({&command, sub});
   };
   for (auto& c : commands) add(*c);
+  add(*fleet);
   add(*run);
   add(*facts_command);
   // After the subcommands, which would inherit it.

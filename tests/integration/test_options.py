@@ -13,11 +13,11 @@ from net_mpi import built_with_mpi, mpirun, needs_mpirun, ok
 MEM = ["mem", "mem bandwidth", "mem seq", "mem tp", "mem latency", "mem loaded-latency"]
 LINK = ["link", "link all", "link bandwidth", "link latency"]
 MPI = ["beff", "coll", "p2p"]
-EVERY = MEM + LINK + ["stream"] + MPI + ["run", "facts"]
+EVERY = MEM + LINK + ["stream"] + MPI + ["fleet", "run", "facts"]
 
 # concept: (shared long name, how its help starts (the meaning), where it must be)
 VOCABULARY = {
-    "timed repetitions": ("--repetitions", "Timed repetitions", MEM + LINK + ["stream"] + MPI),
+    "timed repetitions": ("--repetitions", "Timed repetitions", MEM + LINK + ["stream"] + MPI + ["fleet"]),
     "sizes in bytes": ("--sizes-bytes", "Sizes in bytes", ["mem seq", "mem tp", "mem latency", "stream", "p2p"] + LINK),
     "sizes in elements": ("--sizes-elements", "Sizes in elements", ["mem seq", "mem tp"]),
     "smallest size": ("--min-bytes", "Smallest size in bytes", ["coll"]),
@@ -27,8 +27,8 @@ VOCABULARY = {
     "threads": ("--threads", "Threads", MEM),
     "validation off": ("--skip-validation", "Skip validation", MPI),
     "validation of every iteration": ("--check-every", "Validate every iteration", MPI),
-    "watchdog": ("--timeout", "Watchdog in seconds", LINK + ["stream"] + MPI),
-    "random seed": ("--seed", "Random seed", ["mem latency", "mem loaded-latency", "beff"]),
+    "watchdog": ("--timeout", "Watchdog in seconds", LINK + ["stream"] + MPI + ["fleet"]),
+    "random seed": ("--seed", "Random seed", ["mem latency", "mem loaded-latency", "beff", "fleet"]),
     "output": ("--json", "Result document", EVERY),
 }
 
@@ -78,7 +78,7 @@ def options(text):
 
 
 def needs_place(place):
-    if place.split()[0] in MPI and not built_with_mpi():
+    if place.split()[0] in MPI + ["fleet"] and not built_with_mpi():
         pytest.skip("this movebench was built without MPI: its MPI commands take no options")
 
 

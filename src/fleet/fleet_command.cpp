@@ -1,0 +1,115 @@
+// `movebench fleet`: per unit (host, or rank) memory bandwidth and latency,
+// per pair of units p2p latency and bandwidth over a ring and random
+// matchings, the bisection, and the outliers named (docs/fleet.md).
+#include <fmt/format.h>
+
+#include <cmath>
+
+#include "core/errors.hpp"
+#include "core/sizes.hpp"
+#include "core/summary.hpp"
+#include "core/vocabulary.hpp"
+#include "fleet/fleet.hpp"
+#include "fleet/fleet_run.hpp"
+#include "net/mpi_command.hpp"
+
+namespace movebench {
+namespace {
+
+using namespace fleet;
+
+// "10%" or "10": a percentage, 0 to 1000.
+double parse_percent(std::string text, const std::string& option) {
+  if (!text.empty() && text.back() == '%') text.pop_back();
+  double value = -1;
+  std::size_t used = 0;
+  try {
+    value = std::stod(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used == 0 || used != text.size() || !std::isfinite(value) || value < 0 || value > 1000) {
+    throw UsageError(fmt::format("invalid {} '{}': a percentage, e.g. 10%", option, text));
+  }
+  return value / 100;
+}
+
+class FleetCommand : public net::MpiCommand {
+ public:
+  std::string name() const override { return "fleet"; }
+  std::string summary() const override {
+    return "Every node (or rank) of the job at once: memory, pairs, bisection; the slow nodes and links named";
+  }
+  std::vector<std::string> cases() const override { return {"fleet"}; }
+  std::string suite_summary(const Report& report) const override {
+    return SummaryLine(report, "fleet:").result("fleet.mem.triad.sum", "triad sum", {"MB/s"}).str();
+  }
+  std::vector<std::vector<std::string>> suite_runs(std::string&) const override {
+    return {{"--array-bytes", "4M", "--chase-bytes", "1M", "--repetitions", "3", "--message-bytes", "64K",
+             "--latency-iterations", "100", "--bandwidth-iterations", "4", "--timeout", "60"}};
+  }
+
+ protected:
+  void add_own_options(CLI::App& app) override {
+    app.add_option("--per", per_text_, "What a unit is: host (ranks grouped by host name) or rank")->capture_default_str();
+    app.add_option("--array-bytes", array_text_, "Bytes per array of copy and triad")->capture_default_str();
+    app.add_option("--chase-bytes", chase_text_, "Working set of the memory latency (pointer chase)")->capture_default_str();
+    app.add_option(vocabulary::names("", vocabulary::kRepetitions), opt_.repetitions,
+                   vocabulary::help(vocabulary::kRepetitions, "rounds of copy and triad per unit (median kept)"))
+        ->capture_default_str();
+    app.add_option("--message-bytes", message_text_, "Message of the pairs' bandwidth test")->capture_default_str();
+    app.add_option("--latency-iterations", opt_.latency_iterations, "Ping-pongs (8 bytes) per pair")->capture_default_str();
+    app.add_option("--bandwidth-iterations", opt_.bandwidth_iterations, "Windows of 16 messages per pair")
+        ->capture_default_str();
+    app.add_option("--rounds", opt_.random_rounds, "Random pairing rounds after the ring's")->capture_default_str();
+    app.add_option(vocabulary::names(vocabulary::kSeed), opt_.seed,
+                   vocabulary::help(vocabulary::kSeed, "of the random pairings"))
+        ->capture_default_str();
+    app.add_option("--outlier-k", opt_.rule.k, "Outlier: worse than the median by more than k x MAD (x 1.4826)")
+        ->capture_default_str();
+    app.add_option("--outlier-floor", floor_text_, "Outlier: and by more than this share of the median")
+        ->capture_default_str();
+    app.add_flag("--fail-on-outlier", opt_.fail_on_outlier, "Exit 1 when an outlier is named");
+    app.add_flag("--skip-pairs", opt_.skip_pairs, "Memory only: no pairs, no bisection");
+  }
+
+  void resolve() override {
+    if (per_text_ != "host" && per_text_ != "rank") throw UsageError(fmt::format("invalid --per '{}': host or rank", per_text_));
+    opt_.per_rank = per_text_ == "rank";
+    opt_.mem_bytes = parse_size(array_text_);
+    opt_.chase_bytes = parse_size(chase_text_);
+    opt_.message_bytes = parse_size(message_text_);
+    if (opt_.mem_bytes > (std::uint64_t{1} << 40) || opt_.chase_bytes > (std::uint64_t{1} << 40)) {
+      throw UsageError("--array-bytes and --chase-bytes: at most 1T");
+    }
+    if (opt_.message_bytes > (1u << 30)) throw UsageError("--message-bytes above 1G: MPI counts are ints");
+    const auto positive = [](long long v, const char* option, long long most) {
+      if (v < 1 || v > most) throw UsageError(fmt::format("invalid {} '{}': 1 to {}", option, v, most));
+    };
+    positive(opt_.repetitions, "--repetitions", 1000);
+    positive(opt_.latency_iterations, "--latency-iterations", 10'000'000);
+    positive(opt_.bandwidth_iterations, "--bandwidth-iterations", 1'000'000);
+    if (opt_.random_rounds < 0 || opt_.random_rounds > 1000) {
+      throw UsageError(fmt::format("invalid --rounds '{}': 0 to 1000", opt_.random_rounds));
+    }
+    if (!std::isfinite(opt_.rule.k) || opt_.rule.k < 0 || opt_.rule.k > 1000) {
+      throw UsageError(fmt::format("invalid --outlier-k '{}': 0 to 1000", opt_.rule.k));
+    }
+    opt_.rule.floor = parse_percent(floor_text_, "--outlier-floor");
+  }
+
+  int run_mpi(Report& report, net::Watchdog& dog) override {
+    const int outliers = run_fleet(opt_, report, dog, step_timeout_, fail_);
+    return opt_.fail_on_outlier && outliers > 0 ? kExitFailure : kExitOk;
+  }
+
+ private:
+  FleetOptions opt_;
+  std::string per_text_ = "host", array_text_ = "64M", chase_text_ = "64M", message_text_ = "1M", floor_text_ = "10%";
+};
+
+}  // namespace
+
+std::unique_ptr<Command> make_fleet_command() { return std::make_unique<FleetCommand>(); }
+
+}  // namespace movebench

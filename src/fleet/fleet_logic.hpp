@@ -1,0 +1,85 @@
+// The parts of `movebench fleet` that need no MPI, so that they are
+// unit-tested everywhere and simulated at thousands of ranks: which units
+// are outliers (a robust rule: median and MAD), which pairs of units are
+// measured in which round (a ring plus random perfect matchings, b_eff
+// style), and whether a slow pair is blamed on a node or named as a link.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace movebench::fleet {
+
+// ---- the outlier rule ----
+
+// The MAD times this estimates the standard deviation of normal data.
+inline constexpr double kMadToSigma = 1.4826;
+
+// A unit is an outlier when it is worse than the median (lower bandwidth,
+// higher latency) by more than max(k x MAD x 1.4826, floor x |median|).
+// k alone would flag tiny differences on a very quiet fleet (MAD near 0);
+// the floor alone would ignore how noisy the fleet is.
+struct OutlierRule {
+  double k = 5;         // --outlier-k
+  double floor = 0.10;  // --outlier-floor, a fraction of the median
+};
+
+struct Spread {
+  double median = 0;
+  double mad = 0;  // scaled to sigma (x 1.4826)
+  double min = 0, max = 0;
+};
+// Throws std::invalid_argument on no values.
+Spread robust_spread(std::span<const double> values);
+
+struct Outlier {
+  std::size_t index = 0;  // into the values
+  double value = 0, median = 0;
+  double worse_by = 0;  // fraction of the median, > 0: how much worse
+};
+// The outliers among `values` (one per unit), in index order. Fewer than 3
+// values have no majority to compare with: none.
+std::vector<Outlier> find_outliers(std::span<const double> values, bool higher_is_better, const OutlierRule& rule);
+
+// ---- the pairing schedule ----
+
+struct UnitPair {
+  int a = 0, b = 0;  // units, a < b
+  bool operator==(const UnitPair&) const = default;
+};
+using Round = std::vector<UnitPair>;  // no unit twice: all measured at once
+
+// The ring (i, i+1) packed into the fewest rounds (2 for even n, 3 for odd
+// n), then up to `random_rounds` random perfect matchings from `seed` (odd
+// n: one unit idle per round). A pair is never measured twice: a random
+// matching's repeated pairs are swapped with other pairs of the round until
+// new; what cannot be made new (small n, every pair already used) is left
+// out, and an empty round ends the schedule. At most n + random_rounds x
+// n/2 pairs: O(n) per round, never O(n^2) unless asked.
+std::vector<Round> pair_schedule(int units, int random_rounds, std::uint64_t seed);
+// A round in turns where its pairs share hosts (--per rank: units of one
+// host): no host twice in a turn, so pairs on one node do not contend for
+// its CPUs and memory, as the units' memory turns. `host_of` numbers the
+// hosts per unit. Across hosts nothing changes: a round stays one turn.
+std::vector<Round> host_turns(const Round& round, const std::vector<int>& host_of);
+// The partners every unit gets (the sorted distinct units it is paired with).
+std::vector<std::vector<int>> partners(int units, const std::vector<Round>& schedule);
+
+// ---- blame ----
+
+struct PairValue {
+  UnitPair pair;
+  double value = 0;
+};
+struct Blame {
+  std::vector<int> slow_units;          // their pairs are slow: the node
+  std::vector<std::size_t> slow_links;  // indices into the pairs: the link alone
+};
+// `slow` marks the slow pairs (find_outliers over the pairs' values). A
+// slow pair is blamed on a unit only when at least two of that unit's
+// pairs were measured and more than half of them are slow; else the pair
+// (the link between them) is named.
+Blame blame_pairs(int units, std::span<const PairValue> pairs, const std::vector<bool>& slow);
+
+}  // namespace movebench::fleet

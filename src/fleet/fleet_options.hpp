@@ -1,0 +1,34 @@
+// Everything `movebench fleet` can be told.
+#pragma once
+#include <cstdint>
+#include <string>
+
+#include "fleet/fleet_logic.hpp"
+
+namespace movebench::fleet {
+
+struct FleetOptions {
+  bool per_rank = false;              // --per rank: every rank a unit; else every host
+  std::uint64_t mem_bytes = 64 << 20; // per array of copy and triad (4 arrays)
+  std::uint64_t chase_bytes = 64 << 20;  // the latency's working set
+  int repetitions = 5;                // timed rounds of each memory kernel
+  std::uint64_t message_bytes = 1 << 20;  // the pairs' bandwidth message
+  int latency_iterations = 1000;      // ping-pongs of 8 bytes per pair
+  int bandwidth_iterations = 10;      // windows of 16 messages per pair
+  int random_rounds = 4;              // after the ring's rounds
+  std::uint64_t seed = 42;
+  OutlierRule rule;
+  bool fail_on_outlier = false;
+  bool skip_pairs = false;            // memory only (one unit, or no network wanted)
+};
+
+// Pair bandwidth: messages in flight per window (OSU's osu_bw shape).
+inline constexpr int kPairWindow = 16;
+// A memory round lasts at least this long (kernel calls repeated): a
+// throttled or shared CPU shows in it rather than hiding between samples.
+inline constexpr double kMemRoundSeconds = 0.03;
+// The latency's samples: how many, and about how long each.
+inline constexpr int kChaseSamples = 5;
+inline constexpr double kChaseSampleSeconds = 0.02;
+
+}  // namespace movebench::fleet

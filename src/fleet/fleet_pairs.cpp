@@ -1,0 +1,136 @@
+#include "fleet/fleet_pairs.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "core/affinity.hpp"
+#include "core/buffer.hpp"
+#include "net/p2p.hpp"
+#include "net/p2p_logic.hpp"
+
+namespace movebench::fleet {
+namespace {
+
+constexpr std::uint64_t kLatencyBytes = 8;
+constexpr int kPairRepeats = 3;
+
+struct Timed {
+  double latency = 0, bw = 0;  // seconds on the pair's first rank, 0 elsewhere
+};
+
+// Two ranks of one host, unbound, may land on one CPU and then measure the
+// scheduler, not the link: the first takes its first allowed CPU, the
+// second its last (each its own CPU where the launcher bound them).
+void apart_on_one_host(bool first) {
+  const auto cpus = allowed_cpus();
+  if (cpus.size() >= 2) pin_current_thread(first ? cpus.front() : cpus.back());
+}
+
+// This rank's part of one round: the pair its unit is in, if any.
+Timed run_my_pair(const FleetOptions& opt, const Layout& layout, const Round& round, net::P2pTest bw_test,
+                  std::string& error) {
+  const int me = net::world_rank();
+  Timed t;
+  for (const auto& p : round) {
+    const net::P2pPair ranks{layout.leader[static_cast<std::size_t>(p.a)], layout.leader[static_cast<std::size_t>(p.b)]};
+    if (me != ranks.a && me != ranks.b) continue;
+    const std::uint64_t top = std::max<std::uint64_t>(opt.message_bytes, 8);
+    HostBuffer send = written_buffer(top, 64), recv = written_buffer(top, 64);
+    auto* s = send.as<std::byte>();
+    auto* r = recv.as<std::byte>();
+    const ScopedAffinity restore;
+    if (layout.host[static_cast<std::size_t>(p.a)] == layout.host[static_cast<std::size_t>(p.b)]) {
+      apart_on_one_host(me == ranks.a);
+    }
+    // The fastest of a few repeats: a slow link is slow in every one, a
+    // passing burst of other work on a node in one only.
+    for (int repeat = 0; repeat < kPairRepeats; ++repeat) {
+      if (bw_test == net::P2pTest::kBw) {
+        const int warmup = std::max(10, opt.latency_iterations / 10);
+        const double lat = net::p2p_seconds(net::P2pTest::kLatency, ranks, s, r, kLatencyBytes, opt.latency_iterations, warmup, 1);
+        t.latency = repeat == 0 ? lat : std::min(t.latency, lat);
+      }
+      const double bw = net::p2p_seconds(bw_test, ranks, s, r, opt.message_bytes, opt.bandwidth_iterations, 2, kPairWindow);
+      t.bw = repeat == 0 ? bw : std::min(t.bw, bw);
+    }
+    const auto wrong = net::p2p_check(bw_test, ranks, s, r, opt.message_bytes, 1, false);
+    if (!wrong.empty() && error.empty()) error = wrong;
+  }
+  return t;
+}
+
+PairFigures figures_of(const FleetOptions& opt, const UnitPair& p, int round, double lat_s, double bw_s, int directions) {
+  PairFigures f{p, round};
+  f.latency_seconds = lat_s;
+  f.bw_seconds = bw_s;
+  if (lat_s > 0) f.latency_us = net::pingpong_latency_us(lat_s, opt.latency_iterations);
+  if (bw_s > 0) f.bw_mbs = net::window_bandwidth_mbs(opt.message_bytes, opt.bandwidth_iterations, kPairWindow, directions, bw_s);
+  return f;
+}
+
+// One round measured at once; rank 0 gets every pair's figures.
+std::vector<PairFigures> measure_round(const FleetOptions& opt, const Layout& layout, const Round& round, int index,
+                                       net::P2pTest bw_test, std::string& error) {
+  // Every rank done with what came before (and asleep if not in a pair)
+  // before the pairs start; idle ranks sleep again while they run.
+  quiet_barrier();
+  const Timed t = run_my_pair(opt, layout, round, bw_test, error);
+  quiet_barrier();
+  const auto lat = net::gather_to_root(t.latency);
+  const auto bw = net::gather_to_root(t.bw);
+  std::vector<PairFigures> out;
+  if (net::world_rank() != 0) return out;
+  const int directions = bw_test == net::P2pTest::kBibw ? 2 : 1;
+  for (const auto& p : round) {
+    const auto a = static_cast<std::size_t>(layout.leader[static_cast<std::size_t>(p.a)]);
+    out.push_back(figures_of(opt, p, index, lat[a], bw[a], directions));
+  }
+  return out;
+}
+
+std::vector<int> host_numbers(const Layout& layout) {
+  std::vector<int> out;
+  for (const auto& h : layout.host) {
+    out.push_back(static_cast<int>(std::find(layout.host.begin(), layout.host.end(), h) - layout.host.begin()));
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<PairFigures> measure_pairs(const FleetOptions& opt, const Layout& layout, const std::vector<Round>& schedule,
+                                       net::Watchdog& dog, double step_timeout, std::string& error) {
+  std::vector<PairFigures> all;
+  const auto host_of = host_numbers(layout);
+  // The first round once untimed: first contact between ranks, and what the
+  // memory steps leave behind (idle OpenMP threads, freed arrays), measured
+  // nothing but made that round's pairs look slow here.
+  for (const auto& turn : schedule.empty() ? std::vector<Round>{} : host_turns(schedule.front(), host_of)) {
+    net::WatchedStep step(dog, step_timeout, "fleet pairs, warm-up");
+    measure_round(opt, layout, turn, 0, net::P2pTest::kBw, error);
+  }
+  for (std::size_t r = 0; r < schedule.size(); ++r) {
+    for (const auto& turn : host_turns(schedule[r], host_of)) {
+      net::WatchedStep step(dog, step_timeout, fmt::format("fleet pairs, round {} of {}", r + 1, schedule.size()));
+      auto got = measure_round(opt, layout, turn, static_cast<int>(r), net::P2pTest::kBw, error);
+      all.insert(all.end(), got.begin(), got.end());
+    }
+  }
+  return all;
+}
+
+Bisection measure_bisection(const FleetOptions& opt, const Layout& layout, net::Watchdog& dog, double step_timeout,
+                            std::string& error) {
+  Round cut;
+  const int half = layout.units / 2;
+  for (int u = 0; u < half; ++u) cut.push_back({u, u + half});
+  Bisection b;
+  if (cut.empty()) return b;
+  net::WatchedStep step(dog, step_timeout, "fleet bisection (half the units against the other half)");
+  b.pairs = measure_round(opt, layout, cut, -1, net::P2pTest::kBibw, error);
+  for (const auto& p : b.pairs) b.total_mbs += p.bw_mbs;
+  return b;
+}
+
+}  // namespace movebench::fleet

@@ -1,0 +1,16 @@
+// What rank 0 writes of a fleet run: the header, a line per unit, the
+// whole's figures and the outliers (text); a record per unit and per pair,
+// the headline results, `fleet` and `outliers` (result document).
+#pragma once
+#include <vector>
+
+#include "core/report.hpp"
+#include "fleet/fleet_verdict.hpp"
+
+namespace movebench::fleet {
+
+void print_header(const FleetOptions& opt, const Layout& layout, const std::vector<Round>& schedule);
+void publish(const FleetOptions& opt, const Layout& layout, const std::vector<MemoryFigures>& units,
+             const std::vector<PairFigures>& pairs, const Bisection& bisection, const Verdict& verdict, Report& report);
+
+}  // namespace movebench::fleet

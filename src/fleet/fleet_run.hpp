@@ -1,0 +1,13 @@
+// The steps of one fleet run, in order: the layout of units, memory slot by
+// slot, the pairs round by round, the bisection, rank 0's verdict and text.
+#pragma once
+#include "core/report.hpp"
+#include "fleet/fleet_options.hpp"
+#include "net/mpi_env.hpp"
+
+namespace movebench::fleet {
+
+// Collective. Returns the number of outliers named (every rank gets it).
+int run_fleet(const FleetOptions& opt, Report& report, net::Watchdog& dog, double step_timeout, net::FailMode fail);
+
+}  // namespace movebench::fleet

@@ -1,0 +1,159 @@
+#include "fleet/fleet_verdict.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <functional>
+#include <set>
+
+namespace movebench::fleet {
+namespace {
+
+struct UnitFigure {
+  const char* name;
+  const char* unit;
+  bool higher_is_better;
+  std::function<double(const MemoryFigures&)> get;
+};
+
+const std::vector<UnitFigure>& unit_figures() {
+  static const std::vector<UnitFigure> figures{
+      {"mem.copy", "MB/s", true, [](const MemoryFigures& m) { return m.copy_mbs; }},
+      {"mem.triad", "MB/s", true, [](const MemoryFigures& m) { return m.triad_mbs; }},
+      {"mem.latency", "ns", false, [](const MemoryFigures& m) { return m.latency_ns; }},
+  };
+  return figures;
+}
+
+struct PairFigure {
+  const char* name;
+  const char* unit;
+  bool higher_is_better;
+  std::function<double(const PairFigures&)> get;
+};
+
+const std::vector<PairFigure>& pair_figures() {
+  static const std::vector<PairFigure> figures{
+      {"p2p.latency", "us", false, [](const PairFigures& p) { return p.latency_us; }},
+      {"p2p.bw", "MB/s", true, [](const PairFigures& p) { return p.bw_mbs; }},
+  };
+  return figures;
+}
+
+void judge_units(const FleetOptions& opt, const std::vector<MemoryFigures>& units, Verdict& v) {
+  for (const auto& f : unit_figures()) {
+    std::vector<double> values;
+    for (const auto& u : units) values.push_back(f.get(u));
+    for (const auto& o : find_outliers(values, f.higher_is_better, opt.rule)) {
+      v.outliers.push_back({f.name, f.unit, static_cast<int>(o.index), {}, o.value, o.median, o.worse_by});
+    }
+  }
+}
+
+// A unit blamed for its pairs: the median of its own pairs' values.
+double median_of_unit(int unit, const std::vector<PairFigures>& pairs, const PairFigure& f) {
+  std::vector<double> mine;
+  for (const auto& p : pairs) {
+    if (p.pair.a == unit || p.pair.b == unit) mine.push_back(f.get(p));
+  }
+  return robust_spread(mine).median;
+}
+
+void judge_pairs(const FleetOptions& opt, const Layout& layout, const std::vector<PairFigures>& pairs, Verdict& v) {
+  if (pairs.empty()) return;
+  std::vector<PairValue> measured;
+  for (const auto& p : pairs) measured.push_back({p.pair, 0});
+  for (const auto& f : pair_figures()) {
+    std::vector<double> values;
+    for (const auto& p : pairs) values.push_back(f.get(p));
+    std::vector<bool> slow(pairs.size(), false);
+    const auto found = find_outliers(values, f.higher_is_better, opt.rule);
+    for (const auto& o : found) slow[o.index] = true;
+    const Blame blame = blame_pairs(layout.units, measured, slow);
+    const double median = robust_spread(values).median;
+    // A unit named already (by its own memory figures, or by another pair
+    // figure) explains its slow pairs too: with few units its pairs are a
+    // large share of all, so not all of them stand out from the median.
+    std::set<int> nodes(blame.slow_units.begin(), blame.slow_units.end());
+    for (const auto& o : v.outliers) {
+      if (o.unit >= 0) nodes.insert(o.unit);
+    }
+    std::vector<int> blamed = blame.slow_units;
+    std::vector<std::size_t> links;
+    for (std::size_t i : blame.slow_links) {
+      const auto& p = pairs[i].pair;
+      for (int u : {p.a, p.b}) {
+        if (nodes.contains(u) && std::find(blamed.begin(), blamed.end(), u) == blamed.end()) blamed.push_back(u);
+      }
+      if (!nodes.contains(p.a) && !nodes.contains(p.b)) links.push_back(i);
+    }
+    for (int u : blamed) {
+      const double value = median_of_unit(u, pairs, f);
+      const double worse = f.higher_is_better ? median - value : value - median;
+      if (worse <= 0) continue;  // named for another figure; its pairs are typical on this one
+      v.outliers.push_back({f.name, f.unit, u, {}, value, median, median != 0 ? worse / median : 0});
+    }
+    for (std::size_t i : links) {
+      const auto o = *std::find_if(found.begin(), found.end(), [&](const Outlier& x) { return x.index == i; });
+      v.outliers.push_back({f.name, f.unit, -1, pairs[i].pair, o.value, o.median, o.worse_by});
+    }
+  }
+}
+
+std::string who(const Layout& layout, int unit) {
+  const auto u = static_cast<std::size_t>(unit);
+  return fmt::format("host {} rank {}", layout.host[u], layout.leader[u]);
+}
+
+std::string describe(const FleetOutlier& o) {
+  return fmt::format("{} {:.4g} {} vs median {:.4g} {}", o.figure, o.value, o.unit_name, o.median, o.unit_name);
+}
+
+nlohmann::json to_json(const Layout& layout, const FleetOutlier& o) {
+  nlohmann::json j = {{"figure", o.figure}, {"value", o.value},         {"median", o.median},
+                      {"unit", o.unit_name}, {"worse_by", o.worse_by}};
+  if (o.unit >= 0) {
+    j["kind"] = "node";
+    j["host"] = layout.host[static_cast<std::size_t>(o.unit)];
+    j["rank"] = layout.leader[static_cast<std::size_t>(o.unit)];
+  } else {
+    j["kind"] = "link";
+    j["pair"] = {{"hosts", {layout.host[static_cast<std::size_t>(o.pair.a)], layout.host[static_cast<std::size_t>(o.pair.b)]}},
+                 {"ranks", {layout.leader[static_cast<std::size_t>(o.pair.a)], layout.leader[static_cast<std::size_t>(o.pair.b)]}}};
+  }
+  return j;
+}
+
+void write_lines(const Layout& layout, Verdict& v) {
+  std::set<std::string> drained;
+  std::vector<std::string> drains;
+  for (const auto& o : v.outliers) {
+    v.json.push_back(to_json(layout, o));
+    const std::string worse = fmt::format("{:.0f}% worse", 100 * o.worse_by);
+    if (o.unit < 0) {
+      v.lines.push_back(fmt::format("OUTLIER link {} <-> {}: {} ({})", who(layout, o.pair.a), who(layout, o.pair.b),
+                                    describe(o), worse));
+      continue;
+    }
+    v.lines.push_back(fmt::format("OUTLIER node {}: {} ({})", who(layout, o.unit), describe(o), worse));
+    const auto& host = layout.host[static_cast<std::size_t>(o.unit)];
+    if (drained.insert(host).second) {
+      drains.push_back(fmt::format("scontrol update nodename={} state=drain reason=\"movebench: {}\"", host, describe(o)));
+    }
+  }
+  v.lines.insert(v.lines.end(), drains.begin(), drains.end());
+}
+
+}  // namespace
+
+Verdict judge(const FleetOptions& opt, const Layout& layout, const std::vector<MemoryFigures>& units,
+              const std::vector<PairFigures>& pairs) {
+  Verdict v;
+  v.json = nlohmann::json::array();
+  judge_units(opt, units, v);
+  judge_pairs(opt, layout, pairs, v);
+  write_lines(layout, v);
+  return v;
+}
+
+}  // namespace movebench::fleet

@@ -46,7 +46,7 @@ class RunCommand : public Command {
                  "Print the command line of each run of the suite (each benchmark's own options) and measure nothing");
     app.add_option("--expect", expect_file_,
                    "Bands of normal for the verdicts, a JSON of the shape of src/facts/data/bands.json; its rows come "
-                   "before the built-in ones (docs/facts.md, "Peaks and verdicts")");
+                   "before the built-in ones (docs/facts.md, \"Peaks and verdicts\")");
     app.add_option("--fail-on", fail_on_,
                    "Exit 1 when a verdict is at or worse than this: low (low or degraded) or degraded");
     app.add_option("--facts", facts_file_,

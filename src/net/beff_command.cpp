@@ -33,7 +33,8 @@ constexpr const char* kTimeBudgetHelp =
     "of one timed loop, both definitions: hpcc's loop lengths aim at it (as HPCC's), fpga's are HPCC FPGA's "
     "schedule (-u -l -o -d) cut to what fills it (at least 1); 0: fpga's schedule uncut (HPCC FPGA's fixed loop "
     "lengths), hpcc at 0.005. The default run (2 ranks, both definitions) took 22 s on a 2-core VM at load 3 "
-    "(docs/beff.md; before the budget, killed after 400 s at load 13)";
+    "and 65 to 86 s at load 5 to 6, most of it hpcc's sizes near L_max (--max-bytes 8M: 12 s) (docs/beff.md; "
+    "before the budget, 220 s at load 2 to 6, killed after 400 s at load 13)";
 
 class BeffCommand : public MpiCommand {
  public:

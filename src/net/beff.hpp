@@ -25,6 +25,11 @@ struct FpgaOptions {
   unsigned max_ll = 65536, min_ll = 256, offset = 11, decrease = 7;
   unsigned min_exp = 0, max_exp = 20;
   int repetitions = 10;
+  // Seconds one timed loop (one channel of one repetition) aims at: the
+  // schedule's loop length of a size, cut to what fills it at the time per
+  // exchange a probe measures (at least 1). 0: the schedule uncut (HPCC
+  // FPGA's fixed loop lengths).
+  double time_budget = 5e-3;
 };
 // Prints HPCC FPGA's table and `b_eff = ... B/s`. False when stopped early.
 bool run_fpga(const FpgaOptions& o, BeffContext& ctx);

@@ -27,6 +27,15 @@ using namespace net;
 constexpr Repetitions kRepetitions{"--repetitions", "repetitions"};
 constexpr Repetitions kFpgaRepetitions{"-n", "repetitions"};
 
+// What --time-budget bounds, and what the default run costs, measured
+// (docs/beff.md has the commands and the machine).
+constexpr const char* kTimeBudgetHelp =
+    "of one timed loop, both definitions: hpcc's loop lengths aim at it (as HPCC's), fpga's are HPCC FPGA's "
+    "schedule (-u -l -o -d) cut to what fills it (at least 1); 0: fpga's schedule uncut (HPCC FPGA's fixed loop "
+    "lengths), hpcc at 0.005. The default run (2 ranks, both definitions) took 22 s on a 2-core VM at load 3 "
+    "and 65 to 86 s at load 5 to 6, most of it hpcc's sizes near L_max (--max-bytes 8M: 12 s) (docs/beff.md; "
+    "before the budget, 220 s at load 2 to 6, killed after 400 s at load 13)";
+
 class BeffCommand : public MpiCommand {
  public:
   std::string name() const override { return "beff"; }
@@ -90,10 +99,9 @@ class BeffCommand : public MpiCommand {
                           ->capture_default_str());
     modes_.only(hpcc, app.add_option("--loop-length", hpcc_.max_ll, "hpcc: loop length at the smallest size (and most)")
                           ->capture_default_str());
-    modes_.only(hpcc, app.add_option(vocabulary::names("", vocabulary::kTimeBudget, "--target-time"), hpcc_.target_s,
-                                     vocabulary::help(vocabulary::kTimeBudget,
-                                                      "hpcc: what one measurement aims at (sets the loop lengths)"))
-                          ->capture_default_str());
+    app.add_option(vocabulary::names("", vocabulary::kTimeBudget, "--target-time"), time_budget_,
+                   vocabulary::help(vocabulary::kTimeBudget, kTimeBudgetHelp))
+        ->capture_default_str();
     // A range check before the conversion: CLI11 would take -1 as 2^64-1.
     modes_.only(hpcc, app.add_option(vocabulary::names(vocabulary::kSeed), hpcc_.seed,
                                      vocabulary::help(vocabulary::kSeed, "hpcc: of the random patterns"))
@@ -125,7 +133,10 @@ class BeffCommand : public MpiCommand {
       throw UsageError(fmt::format("--random-patterns must be 1 to {}", kMaxRandomPatterns));
     }
     if (hpcc_.max_ll < 1) throw UsageError("--loop-length must be 1 or more");
-    check_seconds(hpcc_.target_s, "--time-budget", 3600);
+    // 0 is upstream's counts (fpga uncut; hpcc aims at its default).
+    if (time_budget_ != 0) check_seconds(time_budget_, "--time-budget", 3600);
+    fpga_.time_budget = time_budget_;
+    hpcc_.target_s = time_budget_ > 0 ? time_budget_ : HpccOptions{}.target_s;
     if (!dump_json_.empty()) check_output_file(dump_json_, "result copy (--dump-json)");
   }
 
@@ -160,7 +171,12 @@ class BeffCommand : public MpiCommand {
   void print_configuration() const {
     if (!is_root()) return;
     std::printf("# movebench beff --test: %d ranks, definition %s\n", world_size(), definition_.c_str());
-    std::printf("# fpga schedule (MSize looplength):\n");
+    if (fpga_.time_budget > 0) {
+      std::printf("# fpga schedule (MSize looplength; the most: each is cut to what fills --time-budget %g s, "
+                  "measured at the run):\n", fpga_.time_budget);
+    } else {
+      std::printf("# fpga schedule (MSize looplength):\n");
+    }
     for (const auto& s : fpga_schedule(fpga_.min_exp, fpga_.max_exp, fpga_.max_ll, fpga_.min_ll, fpga_.offset, fpga_.decrease)) {
       std::printf("%20llu   %20u\n", 1ull << s.exponent, s.loop_length);
     }
@@ -189,12 +205,14 @@ class BeffCommand : public MpiCommand {
     s["hpcc"] = {{"lmax_bytes", hpcc_.lmax}, {"random_patterns", hpcc_.random_patterns},
                  {"max_loop_length", hpcc_.max_ll}, {"target_time_s", hpcc_.target_s}, {"seed", hpcc_.seed}};
     kRepetitions.record(s["hpcc"], hpcc_.repetitions);
+    s["time_budget_s"] = time_budget_;
     s["step_timeout_s"] = step_timeout_;
   }
 
   std::string definition_ = "both", lmax_text_, dump_json_, kernel_file_;
   bool skip_validation_ = false, test_only_ = false, check_every_ = false;
   int repetitions_ = 0;  // both definitions' when given
+  double time_budget_ = HpccOptions{}.target_s;  // both definitions': seconds of one timed loop
   CLI::Option* repetitions_option_ = nullptr;
   CLI::Option* fpga_repetitions_option_ = nullptr;
   FpgaOptions fpga_;

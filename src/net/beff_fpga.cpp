@@ -68,11 +68,6 @@ std::string check_exchange(const Ring& ring, std::byte* send, std::byte* recv, s
   return error;
 }
 
-void print_row(std::uint64_t bytes, unsigned ll, double seconds, double bandwidth) {
-  std::printf("%20llu   %20u   %20.5e   %20.5e\n", static_cast<unsigned long long>(bytes), ll, seconds, bandwidth);
-  std::fflush(stdout);
-}
-
 }  // namespace
 
 double max_over_ranks(double value) {
@@ -80,6 +75,44 @@ double max_over_ranks(double value) {
   MPI_Allreduce(&value, &out, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
   return out;
 }
+
+namespace {
+
+// One timed loop of `ll` exchanges on channel 0 (rightward), the slowest
+// rank's seconds: the same number on every rank.
+double probe_loop(const Ring& ring, std::byte* send, std::byte* recv, std::uint64_t bytes, std::uint64_t ll) {
+  const int n = static_cast<int>(bytes);
+  MPI_Barrier(MPI_COMM_WORLD);
+  const double t0 = now_seconds();
+  for (std::uint64_t l = 0; l < ll; ++l) {
+    MPI_Sendrecv(send, n, MPI_BYTE, ring.right, 0, recv, n, MPI_BYTE, ring.left, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  }
+  return max_over_ranks(now_seconds() - t0);
+}
+
+void print_row(std::uint64_t bytes, unsigned ll, double seconds, double bandwidth) {
+  std::printf("%20llu   %20u   %20.5e   %20.5e\n", static_cast<unsigned long long>(bytes), ll, seconds, bandwidth);
+  std::fflush(stdout);
+}
+
+// The loop length of one size under `time_budget` (0: `scheduled`, HPCC
+// FPGA's): the count that fills the budget at the probed time per exchange,
+// between 1 and `scheduled`. The probes are untimed warm-up as well.
+unsigned budgeted_loop_length(const Ring& ring, std::byte* send, std::byte* recv, std::uint64_t bytes,
+                              unsigned scheduled, double time_budget) {
+  if (!(time_budget > 0)) return scheduled;
+  // Doubling probes from 1 exchange until one lasts a quarter of the budget
+  // or reaches the schedule's count; every decision is on the reduced time.
+  const Probe probe{1, 2, 0.25, scheduled};
+  unsigned ll = static_cast<unsigned>(calls_for_budget(
+      [&](std::uint64_t n) { return probe_loop(ring, send, recv, bytes, n); }, time_budget, probe, 1, scheduled));
+  // Identical on every rank already (from MPI_Allreduce'd times); rank 0's
+  // count is the one, whatever happens, so that no rank loops on alone.
+  MPI_Bcast(&ll, 1, MPI_UNSIGNED, 0, MPI_COMM_WORLD);
+  return ll;
+}
+
+}  // namespace
 
 bool run_fpga(const FpgaOptions& o, BeffContext& ctx) {
   const auto steps = fpga_schedule(o.min_exp, o.max_exp, o.max_ll, o.min_ll, o.offset, o.decrease);
@@ -98,13 +131,16 @@ bool run_fpga(const FpgaOptions& o, BeffContext& ctx) {
     ctx.report.progress().step(format_bytes(static_cast<double>(bytes)));
     std::vector<double> reps(static_cast<std::size_t>(o.repetitions));
     std::string error;
+    unsigned ll = step.loop_length;
     {
       WatchedStep guard(ctx.dog, ctx.step_timeout, fmt::format("b_eff (FPGA) {} B", bytes));
       maybe_fail(ctx.fail);
-      for (auto& t : reps) t = one_repetition(ring, send.as<std::byte>(), recv.as<std::byte>(), bytes, step.loop_length);
+      ll = budgeted_loop_length(ring, send.as<std::byte>(), recv.as<std::byte>(), bytes, step.loop_length,
+                                o.time_budget);
+      for (auto& t : reps) t = one_repetition(ring, send.as<std::byte>(), recv.as<std::byte>(), bytes, ll);
       if (ctx.validate) {
         error = check_exchange(ring, send.as<std::byte>(), recv.as<std::byte>(), bytes, step.exponent,
-                               ctx.check_every ? step.loop_length : 1, ctx.fail == FailMode::kCorrupt && world_rank() == world_size() - 1);
+                               ctx.check_every ? ll : 1, ctx.fail == FailMode::kCorrupt && world_rank() == world_size() - 1);
       }
     }
     ctx.report.progress().clear();  // the row below is flushed at once
@@ -113,11 +149,11 @@ bool run_fpga(const FpgaOptions& o, BeffContext& ctx) {
     const double max_min = max_over_ranks(best_here);
     std::vector<double> slowest(reps.size());
     MPI_Allreduce(reps.data(), slowest.data(), static_cast<int>(reps.size()), MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-    const double bw = fpga_bandwidth(world_size(), bytes, step.loop_length, max_min);
+    const double bw = fpga_bandwidth(world_size(), bytes, ll, max_min);
     bandwidths.push_back(bw);
     if (root) {
-      print_row(bytes, step.loop_length, max_min, bw);
-      Record r{"beff", "fpga", bytes, {{"looplength", step.loop_length}, {"ranks", world_size()}, {"max_min_time_s", max_min}},
+      print_row(bytes, ll, max_min, bw);
+      Record r{"beff", "fpga", bytes, {{"looplength", ll}, {"scheduled_looplength", step.loop_length}, {"ranks", world_size()}, {"max_min_time_s", max_min}},
                slowest, {beff_bandwidth("bandwidth", bw)}};
       ctx.report.add(std::move(r));
     }

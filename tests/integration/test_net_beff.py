@@ -7,7 +7,8 @@ from net_mpi import assert_validation_skipped, load, movebench_errors, mpirun, n
 
 pytestmark = needs_mpirun
 SMALL_HPCC = ["--max-size", "8K", "--random-patterns", "2", "--repetitions", "2", "--loop-length", "50"]
-SMALL_FPGA = ["-u", "64", "-l", "8", "-o", "4", "-d", "2", "-m", "10", "-n", "2"]
+# --time-budget 0: HPCC FPGA's fixed loop lengths, the schedule uncut (the default cuts them to 5 ms).
+SMALL_FPGA = ["-u", "64", "-l", "8", "-o", "4", "-d", "2", "-m", "10", "-n", "2", "--time-budget", "0"]
 ROW = re.compile(r"^ {0,19}(\d+)   +(\d+)   +(\S+e[-+]\d+)   +(\S+e[-+]\d+)$")
 
 
@@ -87,6 +88,42 @@ def test_test_mode_prints_the_schedule_only():
     assert "transfer" not in proc.stdout and "b_eff =" not in proc.stdout
     lengths = [int(l.split()[1]) for l in proc.stdout.splitlines() if re.match(r"^ +\d+ +\d+$", l)]
     assert lengths[0] == 65536 and lengths[12] == 56211 and lengths[-1] == 256  # HPCC FPGA's defaults
+
+
+def test_time_budget_bounds_the_fpga_loop_lengths(tmp_path):
+    """The default run once ran past 400 s on a busy 2-core VM, HPCC FPGA's 65536
+    exchanges a loop with 10 repetitions (issue 20): a tiny --time-budget keeps
+    every size at least one exchange and few, and every repetition."""
+    out = tmp_path / "budget.json"
+    proc, _ = mpirun(2, "beff", "--definition", "fpga", "-m", "12", "-n", "3", "--time-budget", "0.00001",
+                     "--json", out)
+    ok(proc)
+    doc = load(out)
+    assert doc["settings"]["beff"]["time_budget_s"] == 0.00001
+    fpga = [t for t in doc["timings"] if t["operation"] == "fpga"]
+    assert len(fpga) == 13
+    for t in fpga:
+        assert 1 <= t["params"]["looplength"] <= 100 < t["params"]["scheduled_looplength"], t["params"]
+        assert len(t["samples"]) == 3
+    rows = fpga_rows(proc.stdout)
+    assert [r[1] for r in rows] == [t["params"]["looplength"] for t in fpga]
+
+
+def test_help_states_the_default_budget_and_its_cost():
+    """What --help says the default run costs (docs/beff.md has the figures)."""
+    proc, _ = mpirun(1, "beff", "--help")
+    budget = re.search(r"--time-budget,--target-time FLOAT=([\d.]+)", proc.stdout)
+    assert budget and float(budget[1]) == 0.005, proc.stdout
+    assert re.search(r"0: fpga's schedule uncut", proc.stdout), proc.stdout
+    assert re.search(r"The default run \(2 ranks, both definitions\) took \d+ s", proc.stdout), proc.stdout
+
+
+def test_time_budget_zero_keeps_the_upstream_schedule(tmp_path):
+    out = tmp_path / "zero.json"
+    ok(mpirun(2, "beff", "--definition", "fpga", "-u", "300", "-l", "20", "-m", "4", "-n", "1", "--time-budget", "0",
+              "--json", out)[0])
+    fpga = [t for t in load(out)["timings"] if t["operation"] == "fpga"]
+    assert [t["params"]["looplength"] for t in fpga] == [300] * 5
 
 
 @pytest.mark.parametrize("args, words", [(["-l", "10", "-u", "5"], "-l is above -u"),

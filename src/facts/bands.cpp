@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "core/errors.hpp"
+#include "facts/input_file.hpp"
 
 namespace movebench::facts {
 namespace {
@@ -55,12 +56,9 @@ nlohmann::json load_bands(const std::string& expect_file) {
   nlohmann::json rows = parse_bands(builtin_bands_text(), "built-in bands");
   if (expect_file.empty()) return rows;
   const std::string what = fmt::format("--expect '{}'", expect_file);
-  std::ifstream in(expect_file, std::ios::binary);
-  if (!in) throw UsageError(fmt::format("{}: cannot be read", what));
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (text.str().size() > kMaxBandsBytes) throw UsageError(fmt::format("{}: larger than 1 MiB", what));
-  nlohmann::json site = parse_bands(text.str(), what);
+  // The one reader of saved inputs: a FIFO, a folder or a binary file is one line.
+  const std::string text = read_text_input(expect_file, "--expect");
+  nlohmann::json site = parse_bands(text, what);
   for (auto& row : site) row["site"] = true;  // says in the verdict that the site set it
   site.insert(site.end(), rows.begin(), rows.end());
   return site;

@@ -127,7 +127,8 @@ def test_run_only_takes_a_comma_separated_list(tmp_path):
 
 # Each command's page, where every option of its --help must be described.
 PAGES = {"mem": "docs/mem.md", "link": "docs/link.md", "stream": "docs/stream.md", "beff": "docs/beff.md",
-         "coll": "docs/coll.md", "p2p": "docs/beff.md", "run": "README.md"}
+         "coll": "docs/coll.md", "p2p": "docs/beff.md", "run": "README.md", "facts": "docs/facts.md",
+         "fleet": "docs/fleet.md"}
 
 
 @pytest.mark.parametrize("command", sorted(PAGES))

@@ -23,8 +23,8 @@ def test_mpi_option_names_every_mpi_command():
 
 def test_chase_bytes_comment_says_the_clamp():
     clamp = re.search(r"chase_bytes = .*?std::clamp<[^>]*>\(4 \* llc, (\d+)ull << 20, (\d+)ull << 20\)",
-                      read("src/mem/mem_command.cpp"), re.S)
-    assert clamp, "mem_command.cpp no longer clamps the default chase: update this test and the comment"
+                      read("src/mem/mem_resolve.cpp"), re.S)
+    assert clamp, "mem_resolve.cpp no longer clamps the default chase: update this test and the comment"
     least, most = (int(x) for x in clamp.groups())
     comment = next(l for l in read("src/mem/mem_options.hpp").splitlines() if "chase_bytes = 0;" in l)
     assert f"{least} MiB" in comment and f"{most} MiB" in comment, comment

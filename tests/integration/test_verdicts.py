@@ -2,6 +2,7 @@
 on this VM the DRAM peak is unknown and says why; with saved facts (--facts)
 and a site band (--expect) the verdict and --fail-on's exit code are real;
 bad --expect, --fail-on and --facts input is one line and exit 2."""
+import os
 import pathlib
 
 import pytest
@@ -69,18 +70,23 @@ def test_fail_on_low_exits_1_when_a_site_band_makes_the_dram_figure_low(tmp_path
 
 @pytest.mark.parametrize("args, words", [
     (["--fail-on", "sometimes"], "--fail-on 'sometimes': wants low or degraded"),
-    (["--expect", "{missing}"], "cannot be read"),
-    (["--expect", "{empty}"], "not JSON"),
-    (["--expect", "{binary}"], "not JSON"),
+    (["--expect", "{missing}"], "No such file or directory"),
+    (["--expect", "{empty}"], "empty"),
+    (["--expect", "{binary}"], "binary data"),
+    (["--expect", "{fifo}"], "not a regular file"),
     (["--expect", "{no_source}"], "'source' must say where the fraction comes from"),
     (["--expect", "{bad_kind}"], "'kind' must be one of"),
-    (["--facts", "{binary}"], "not a JSON object"),
-    (["--facts", "{missing}"], "cannot be read"),
+    (["--facts", "{binary}"], "binary data"),
+    (["--facts", "{not_object}"], "not a JSON object"),
+    (["--facts", "{missing}"], "No such file or directory"),
 ])
 def test_bad_verdict_input_is_one_line_and_exit_2(tmp_path, args, words):
     files = {"missing": tmp_path / "missing.json", "empty": tmp_path / "empty.json",
              "binary": tmp_path / "binary.json", "no_source": tmp_path / "no_source.json",
-             "bad_kind": tmp_path / "bad_kind.json"}
+             "bad_kind": tmp_path / "bad_kind.json", "fifo": tmp_path / "fifo.json",
+             "not_object": tmp_path / "list.json"}
+    os.mkfifo(files["fifo"])  # a reader that opened it would wait for a writer forever
+    files["not_object"].write_text("[1, 2]")
     files["empty"].write_text("")
     files["binary"].write_bytes(b"\x00\xff\xfe{\x01")
     files["no_source"].write_text('{"bands": [{"kind": "dram", "normal_from": 0.7}]}')

@@ -156,6 +156,10 @@ def with_facts(src, dst):
             figure = doc["results"].get(key)
             if figure:
                 figure["peak"] = dict(peak, fraction=figure["value"] / peak["value"])
+        for verdict in doc["verdicts"]:
+            figure = doc["results"].get(verdict["figure"], {})
+            verdict["value"] = figure.get("value", 0.0)
+            verdict["fraction"] = verdict["value"] / verdict["peak"] if verdict["peak"] else None
     return edited(src, dst, change)
 
 

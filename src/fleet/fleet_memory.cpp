@@ -15,7 +15,7 @@ constexpr int kProbeCalls = 3;
 mem::MemOptions memory_options(const FleetOptions& opt) {
   mem::MemOptions m;
   m.elements = std::max<std::uint64_t>(opt.mem_bytes / sizeof(double), 1024);
-  m.shape = "plain";
+  m.shape = mem::Shape::kPlain;
   m.kernels = {mem::Kernel::kCopy, mem::Kernel::kTriad};
   m.repetitions = opt.repetitions;
   m.seed = opt.seed;

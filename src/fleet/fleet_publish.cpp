@@ -16,16 +16,15 @@ Figure mbs(const std::string& name, double value, Stat stat, Of of, int directio
   return Figure::bandwidth(name, value * kMega, stat, of, application_bytes(directions));
 }
 
-nlohmann::json unit_json(const Layout& layout, std::size_t u, const MemoryFigures& m) {
+nlohmann::json unit_json(const Layout& layout, std::size_t u, const MemoryFigures& m, const nlohmann::json& facts) {
   return {{"unit", u},
           {"host", layout.host[u]},
           {"rank", layout.leader[u]},
           {"ranks", layout.ranks[u]},
           {"threads", m.threads},
           {"figures", {{"mem.copy", m.copy_mbs}, {"mem.triad", m.triad_mbs}, {"mem.latency", m.latency_ns}}},
-          // The seam for the facts layer (src/facts, issue 18): once it is
-          // merged, each unit's rank adds facts::collect(Sources{}) here.
-          {"facts", nullptr}};
+          // The unit's machine as its rank read it: facts::collect(Sources{}).
+          {"facts", facts}};
 }
 
 void add_unit_records(const FleetOptions& opt, const Layout& layout, const std::vector<MemoryFigures>& units,
@@ -126,12 +125,12 @@ void print_header(const FleetOptions& opt, const Layout& layout, const std::vect
 }
 
 void publish(const FleetOptions& opt, const Layout& layout, const std::vector<MemoryFigures>& units,
-             const std::vector<PairFigures>& pairs, const Bisection& bisection, const Verdict& verdict, Report& report) {
+             const std::vector<nlohmann::json>& facts, const std::vector<PairFigures>& pairs, const Bisection& bisection, const Verdict& verdict, Report& report) {
   add_unit_records(opt, layout, units, report);
   add_pair_records(opt, layout, pairs, bisection, report);
   nlohmann::json fleet = {{"per", opt.per_rank ? "rank" : "host"}, {"units", nlohmann::json::array()},
                           {"pairs", nlohmann::json::array()}, {"whole", nlohmann::json::object()}};
-  for (std::size_t u = 0; u < units.size(); ++u) fleet["units"].push_back(unit_json(layout, u, units[u]));
+  for (std::size_t u = 0; u < units.size(); ++u) fleet["units"].push_back(unit_json(layout, u, units[u], u < facts.size() ? facts[u] : nlohmann::json()));
   for (const auto& p : pairs) {
     auto j = pair_json(layout, p);
     j["figures"] = {{"p2p.latency", p.latency_us}, {"p2p.bw", p.bw_mbs}};

@@ -10,7 +10,8 @@
 namespace movebench::fleet {
 
 void print_header(const FleetOptions& opt, const Layout& layout, const std::vector<Round>& schedule);
+// `facts`: per unit, its rank's facts::collect (src/facts).
 void publish(const FleetOptions& opt, const Layout& layout, const std::vector<MemoryFigures>& units,
-             const std::vector<PairFigures>& pairs, const Bisection& bisection, const Verdict& verdict, Report& report);
+             const std::vector<nlohmann::json>& facts, const std::vector<PairFigures>& pairs, const Bisection& bisection, const Verdict& verdict, Report& report);
 
 }  // namespace movebench::fleet

@@ -7,6 +7,7 @@
 #include <functional>
 #include <optional>
 
+#include "facts/facts.hpp"
 #include "fleet/fleet_publish.hpp"
 #include "fleet/fleet_verdict.hpp"
 
@@ -85,6 +86,51 @@ std::vector<MemoryFigures> measure_units(const FleetOptions& opt, const Layout& 
   return units;
 }
 
+// Each unit's machine as the facts layer reads it (src/facts): the unit's
+// rank collects, rank 0 gathers the JSON texts (each at most kFactsBytes;
+// a larger or failed one is {"status": "unknown", "why"}). Rank 0 gets one
+// per unit, others none.
+constexpr std::size_t kFactsBytes = std::size_t{1} << 20;
+
+std::string my_facts_text(const Layout& layout) {
+  if (layout.my_unit < 0) return {};
+  nlohmann::json j;
+  try {
+    j = facts::collect(facts::Sources{});
+  } catch (const std::exception& e) {
+    j = {{"status", "unknown"}, {"why", fmt::format("facts not collected: {}", e.what())}};
+  }
+  std::string text = j.dump();
+  if (text.size() > kFactsBytes) {
+    text = nlohmann::json{{"status", "unknown"}, {"why", fmt::format("facts over {} bytes", kFactsBytes)}}.dump();
+  }
+  return text;
+}
+
+std::vector<nlohmann::json> gather_facts(const Layout& layout) {
+  const std::string mine = my_facts_text(layout);
+  int length = static_cast<int>(mine.size());
+  const bool root = net::world_rank() == 0;
+  const auto n = static_cast<std::size_t>(net::world_size());
+  std::vector<int> lengths(root ? n : 0), offsets(root ? n : 0);
+  MPI_Gather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, 0, MPI_COMM_WORLD);
+  std::size_t total = 0;
+  for (std::size_t i = 0; i < lengths.size(); ++i) {
+    offsets[i] = static_cast<int>(total);
+    total += static_cast<std::size_t>(lengths[i]);
+  }
+  std::string all(total, '\0');
+  MPI_Gatherv(mine.data(), length, MPI_CHAR, all.data(), lengths.data(), offsets.data(), MPI_CHAR, 0, MPI_COMM_WORLD);
+  std::vector<nlohmann::json> out;
+  if (!root) return out;
+  for (int leader : layout.leader) {
+    const auto r = static_cast<std::size_t>(leader);
+    out.push_back(nlohmann::json::parse(all.substr(static_cast<std::size_t>(offsets[r]), static_cast<std::size_t>(lengths[r])),
+                                        nullptr, false));
+  }
+  return out;
+}
+
 int share_count(int count) {
   MPI_Bcast(&count, 1, MPI_INT, 0, MPI_COMM_WORLD);
   return count;
@@ -107,10 +153,11 @@ int run_fleet(const FleetOptions& opt, Report& report, net::Watchdog& dog, doubl
     bisection = measure_bisection(opt, layout, dog, step_timeout, error);
     if (!net::settle_step(report, "fleet", "bisection", error, true)) return share_count(0);
   }
+  const auto facts = gather_facts(layout);
   int count = 0;
   if (net::world_rank() == 0) {
     const Verdict verdict = judge(opt, layout, units, pairs);
-    publish(opt, layout, units, pairs, bisection, verdict, report);
+    publish(opt, layout, units, facts, pairs, bisection, verdict, report);
     count = static_cast<int>(verdict.outliers.size());
   }
   return share_count(count);

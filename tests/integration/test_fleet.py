@@ -108,6 +108,8 @@ def test_the_result_holds_every_unit_pair_and_the_whole(tmp_path):
     assert [u["rank"] for u in fleet_doc["units"]] == [0, 1, 2, 3]
     assert all(u["host"] and u["figures"]["mem.triad"] > 0 and u["figures"]["mem.latency"] > 0
                for u in fleet_doc["units"])
+    # Each unit's machine, as its rank's facts layer reads it.
+    assert all(u["facts"]["cpu"]["model"] and u["facts"]["cpu"]["model"] != "unknown" for u in fleet_doc["units"])
     # Four units: the ring's two rounds and the one matching left: all six pairs, once each.
     pairs = sorted(tuple(p["units"]) for p in fleet_doc["pairs"])
     assert pairs == [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)]

@@ -19,12 +19,6 @@ extern char** environ;
 namespace movebench {
 namespace {
 
-std::string first_line(const char* path) {
-  std::ifstream in(path);
-  std::string line;
-  std::getline(in, line);
-  return line;
-}
 
 std::uint64_t total_memory_bytes() {
   std::ifstream in("/proc/meminfo");
@@ -91,6 +85,14 @@ std::string cpu_model_name() {
   return "unknown CPU";
 }
 
+std::optional<std::string> first_line_of(const std::string& path) {
+  std::ifstream in(path);
+  std::string line;
+  if (!in || !std::getline(in, line)) return std::nullopt;
+  if (line.size() > 4096) line.resize(4096);  // sysfs lines are short; a made-up tree is not trusted
+  return line;
+}
+
 nlohmann::json host_facts() {
   Topology t;
   utsname uts{};
@@ -111,7 +113,7 @@ nlohmann::json host_facts() {
       {"os", uts.sysname},
       {"kernel", uts.release},
       {"machine", uts.machine},
-      {"transparent_hugepages", first_line("/sys/kernel/mm/transparent_hugepage/enabled")},
+      {"transparent_hugepages", first_line_of("/sys/kernel/mm/transparent_hugepage/enabled").value_or("")},
   };
 }
 

@@ -2,6 +2,7 @@
 #pragma once
 #include <cstdint>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,10 @@ std::uint64_t last_level_cache_bytes();
 bool exceeds_last_level_cache(double bytes);
 
 std::string cpu_model_name();
+
+// The first line of a small system file (/proc, /sys), at most 4 KiB;
+// nullopt when it cannot be read. The one reader every layer uses.
+std::optional<std::string> first_line_of(const std::string& path);
 
 // Everything above plus hostname, CPU and core counts, NUMA nodes, memory,
 // OS, kernel and transparent-huge-page mode.

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <vector>
 
+#include "core/host_info.hpp"
 #include "facts/facts.hpp"
 #include "facts/pcie_link.hpp"
 
@@ -16,12 +17,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string first_line(const fs::path& path) {
-  std::ifstream in(path);
-  std::string line;
-  std::getline(in, line);
-  return line;
-}
+std::string first_line(const fs::path& path) { return first_line_of(path.string()).value_or(""); }
 
 std::vector<fs::path> sorted_dirs(const fs::path& dir) {
   std::vector<fs::path> out;

@@ -6,15 +6,12 @@
 #include <cstdlib>
 #include <fstream>
 
+#include "core/host_info.hpp"
+
 namespace movebench::facts {
 namespace {
 
-std::string read_line(const std::string& path) {
-  std::ifstream in(path);
-  std::string line;
-  std::getline(in, line);
-  return line;
-}
+std::string read_line(const std::string& path) { return first_line_of(path).value_or(""); }
 
 int read_int(const std::string& path, int fallback) {
   const std::string text = read_line(path);

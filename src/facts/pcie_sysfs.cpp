@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "core/host_info.hpp"
 #include "facts/facts.hpp"
 #include "facts/lspci.hpp"
 #include "facts/pcie_device.hpp"
@@ -15,12 +16,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string first_line(const fs::path& path) {
-  std::ifstream in(path);
-  std::string line;
-  std::getline(in, line);
-  return line;
-}
+std::string first_line(const fs::path& path) { return first_line_of(path.string()).value_or(""); }
 
 // "0x10de" -> "10de"; empty when not a hex id.
 std::string hex_id(const fs::path& path) {

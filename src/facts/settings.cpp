@@ -92,13 +92,6 @@ nlohmann::json iommu(const Sources& s) {
 
 }  // namespace
 
-std::optional<std::string> first_line_of(const std::string& path) {
-  std::ifstream in(path);
-  std::string line;
-  if (!in || !std::getline(in, line)) return std::nullopt;
-  if (line.size() > 4096) line.resize(4096);  // sysfs lines are short; a made-up tree is not trusted
-  return line;
-}
 
 nlohmann::json setting(nlohmann::json value, const std::string& source, const std::string& warning) {
   nlohmann::json j = {{"value", std::move(value)}, {"source", source}};

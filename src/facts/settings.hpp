@@ -5,12 +5,10 @@
 #include <optional>
 #include <string>
 
+#include "core/host_info.hpp"  // first_line_of
 #include "facts/facts.hpp"
 
 namespace movebench::facts {
-
-// The first line of a file, none when it cannot be read.
-std::optional<std::string> first_line_of(const std::string& path);
 
 // {"value", "source"} and, when `warning` is not empty, "warning".
 nlohmann::json setting(nlohmann::json value, const std::string& source, const std::string& warning = "");

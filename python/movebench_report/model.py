@@ -43,28 +43,9 @@ VIEWS = ("bandwidth", "latency")
 
 
 def schema() -> dict:
-    """The result schema shipped in the package (a link to docs/result.schema.json),
-    widened by what the facts layer adds (issue 18) until the schema says it."""
+    """The result schema shipped in the package (a link to docs/result.schema.json)."""
     text = resources.files("movebench_report").joinpath("result.schema.json").read_text()
-    return with_facts(json.loads(text))
-
-
-# A figure's theoretical peak (issue 18: `movebench facts`); facts.py reads it.
-PEAK_SCHEMA = {"type": "object", "properties": {"value": {"type": "number"}, "unit": {"type": "string"},
-                                                "source": {"type": "string"}, "fraction": {"type": "number"}}}
-
-
-def with_facts(doc_schema: dict) -> dict:
-    """Documents of the facts layer read as version 2 with three optional
-    additions: schema_version 3, a `peak` in any figure, and the top-level
-    `facts` and `verdicts` (already allowed: the top level is open). Idempotent,
-    so a schema that already says them is unchanged in meaning."""
-    version = doc_schema["properties"]["schema_version"]
-    if 3 not in version.get("enum", [3]):
-        version["enum"] = sorted(set(version["enum"]) | {3})
-    for branch in doc_schema["$defs"]["figure"].get("anyOf", []):
-        branch.setdefault("properties", {}).setdefault("peak", PEAK_SCHEMA)
-    return doc_schema
+    return json.loads(text)
 
 
 _VALIDATOR = None

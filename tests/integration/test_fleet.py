@@ -157,8 +157,12 @@ def test_srun_four_ranks_under_real_slurm(tmp_path_factory, tmp_path):
         pytest.skip("this movebench was built without MPI")
     srun_mpi = {"openmpi": "pmix", "mpich": "pmi2"}[MPI_FAMILY]  # as test_slurm.py
     with slurm_cluster.cluster(tmp_path_factory.mktemp("slurm")) as env:
-        # -O: four tasks on a node of two CPUs.
-        cmd = ["srun", f"--mpi={srun_mpi}", "-n", "4", "-O", "--kill-on-bad-exit=1", "--time=5",
+        # -O: four tasks on a node of two CPUs. Unbound (task/affinity would
+        # put two tasks on one CPU, each spinning in MPI's progress loop for a
+        # whole time slice while its peer waits), and told to yield when idle,
+        # as mpirun --oversubscribe tells Open MPI itself.
+        env = dict(env, OMPI_MCA_mpi_yield_when_idle="1")
+        cmd = ["srun", f"--mpi={srun_mpi}", "-n", "4", "-O", "--cpu-bind=none", "--kill-on-bad-exit=1", "--time=5",
                f"--chdir={tmp_path}", str(binary_path()), "fleet", "--per", "rank", *SMALL, "--json", "out.json"]
         proc = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=240)
     assert proc.returncode == 0, report(proc)

@@ -62,6 +62,33 @@ void dram_section(const nlohmann::json& dram, std::string& out) {
   out += fmt::format("  limit: {} ({})\n", text(dram["limit"]["kind"]), text(dram["limit"]["text"]));
 }
 
+// One line per device: its trained link against its maximum and the peak
+// per direction; DEGRADED with the reason where it trained below both ends.
+void pcie_section(const nlohmann::json& pcie, std::string& out) {
+  out += fmt::format("PCIe      {} device(s) listed (GPUs, accelerators, NICs, NVMe)\n", pcie.size());
+  for (const auto& d : pcie) {
+    std::string link = "no link facts";
+    if (d.value("has_link", false)) {
+      link = fmt::format("Gen{} x{} of Gen{} x{}, peak {} per direction", text(d["gen"]), text(d["width"]),
+                         text(d["max_gen"]), text(d["max_width"]), rate(d["peak_bytes_per_second"]));
+    }
+    out += fmt::format("  {} {:<11} {}: {}  [{}]\n", text(d["bus_id"]), text(d["kind"]), text(d["name"]), link,
+                       text(d["source"]));
+    if (d.value("degraded", false)) out += "                   DEGRADED: " + text(d["why"]) + "\n";
+  }
+}
+
+void nic_section(const nlohmann::json& nics, std::string& out) {
+  out += fmt::format("NICs      {} port(s)\n", nics.size());
+  for (const auto& n : nics) {
+    const std::string speed = n.value("status", "") == "unknown"
+                                  ? "unknown: " + text(n["why"])
+                                  : fmt::format("{:g} Gb/s, peak {}", n["rate_bits_per_second"].get<double>() / 1e9,
+                                                rate(n["peak_bytes_per_second"]));
+    out += fmt::format("  {:<12} {:<11} {}  [{}]\n", text(n["name"]), text(n["kind"]), speed, text(n["source"]));
+  }
+}
+
 void settings_section(const nlohmann::json& settings, std::string& out) {
   out += "Settings\n";
   for (const auto& [name, s] : settings.items()) {
@@ -79,6 +106,8 @@ std::string facts_table(const nlohmann::json& facts) {
   std::string out;
   cpu_section(facts["cpu"], out);
   dram_section(facts["dram"], out);
+  if (facts["pcie"].is_array()) pcie_section(facts["pcie"], out);
+  if (facts["nics"].is_array()) nic_section(facts["nics"], out);
   for (const char* part : {"pcie", "nics", "memory_tiers"}) {
     const auto& p = facts[part];
     if (p.is_object() && p.value("status", "") == "unknown") out += fmt::format("{:<9} unknown: {}\n", part, text(p["why"]));

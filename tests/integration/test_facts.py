@@ -86,3 +86,17 @@ def test_a_bad_file_is_one_line_and_exit_2(option, tmp_path):
         assert len(lines) == 1 and lines[0].startswith(f"movebench facts: error: {option} "), (bad, proc.stderr)
         assert "\x1b" not in proc.stderr
         assert not out.exists(), bad
+
+
+def test_a_real_lspci_names_the_degraded_link_in_the_table_and_the_document(tmp_path):
+    # A ConnectX-5 (a Gen3 x16 card) trained at x8 behind a Gen4 x16 root port
+    # (linuxhw/LsPCI, tests/data/README.md): the table says DEGRADED and why.
+    lspci = REPO / "tests" / "data" / "lspci" / "supermicro-as4124gs-tnr-excerpt.txt"
+    out = tmp_path / "facts.json"
+    proc = run_movebench("facts", "--lspci", lspci, "--json", out)
+    line = next(l for l in proc.stdout.splitlines() if "ConnectX-5" in l)
+    assert "Gen3 x8 of Gen3 x16, peak 7.9 GB/s per direction" in line, proc.stdout
+    after = proc.stdout.splitlines()[proc.stdout.splitlines().index(line) + 1]
+    assert "DEGRADED: trained at 8 GT/s (Gen3) x8, below the 8 GT/s (Gen3) x16 both ends support" in after, after
+    nic = next(d for d in load_result(out)["facts"]["pcie"] if d["bus_id"] == "0000:01:00.0")
+    assert nic["degraded"] is True and nic["width"] == 8 and nic["max_width"] == 16

@@ -85,14 +85,6 @@ std::string cpu_model_name() {
   return "unknown CPU";
 }
 
-std::optional<std::string> first_line_of(const std::string& path) {
-  std::ifstream in(path);
-  std::string line;
-  if (!in || !std::getline(in, line)) return std::nullopt;
-  if (line.size() > 4096) line.resize(4096);  // sysfs lines are short; a made-up tree is not trusted
-  return line;
-}
-
 nlohmann::json host_facts() {
   Topology t;
   utsname uts{};

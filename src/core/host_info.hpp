@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "core/system_file.hpp"  // first_line_of
+
 namespace movebench {
 
 struct CacheLevel {
@@ -26,9 +28,7 @@ bool exceeds_last_level_cache(double bytes);
 
 std::string cpu_model_name();
 
-// The first line of a small system file (/proc, /sys), at most 4 KiB;
-// nullopt when it cannot be read. The one reader every layer uses.
-std::optional<std::string> first_line_of(const std::string& path);
+
 
 // Everything above plus hostname, CPU and core counts, NUMA nodes, memory,
 // OS, kernel and transparent-huge-page mode.

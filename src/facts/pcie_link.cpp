@@ -6,7 +6,7 @@
 #include <cstdlib>
 #include <fstream>
 
-#include "core/host_info.hpp"
+#include "core/system_file.hpp"
 
 namespace movebench::facts {
 namespace {

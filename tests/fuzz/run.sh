@@ -17,7 +17,7 @@ common=(src/core/sizes.cpp)
   $(pkg-config --cflags --libs hwloc) -lfmt -lgomp -o "$out/fuzz_cpu_list"
 # The lspci -vv parser of the facts layer (and the link table it uses).
 "$CXX" "${flags[@]}" tests/fuzz/fuzz_lspci.cpp src/facts/lspci.cpp src/facts/pcie_device.cpp src/facts/pcie_link.cpp \
-  -lfmt -o "$out/fuzz_lspci"
+  src/facts/input_file.cpp src/core/system_file.cpp -lfmt -o "$out/fuzz_lspci"
 # The facts layer's SMBIOS parsers: dmidecode text (with the slot-name
 # patterns) and the binary table.
 "$CXX" "${flags[@]}" tests/fuzz/fuzz_dmidecode.cpp src/facts/dmidecode_text.cpp src/facts/locator.cpp \

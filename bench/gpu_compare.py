@@ -219,6 +219,8 @@ class Comparison:
             units.append("nvbw")
         if self.a.babelstream:
             units.append("babelstream")
+        if self.a.only:
+            units = [u for u in units if u in self.a.only.split(",")]
         return units
 
     def record(self, r, tool, figure, value, unit):
@@ -233,15 +235,18 @@ class Comparison:
     def measure(self, unit, r):
         a = self.a
         if unit == "link-bw":
-            doc = self.movebench(r, unit, ["link", "bandwidth", "--sizes-bytes", str(a.link_bytes),
-                                           "--host-memory", "pinned,mapped", "--paths", "copy,kernel",
-                                           "--directions", "read,write,duplex",
-                                           "--repetitions", str(a.link_repetitions),
-                                           # nvbandwidth times 16 copies after warm-up ones; movebench's
-                                           # first transfer of a batch is its untimed warm-up
-                                           "--batch", "17"])
-            for op, value in link_bandwidths(doc, a.link_bytes).items():
-                self.record(r, "movebench", f"link.{op}", value, "MB/s")
+            # Each path on the host memory nvbandwidth uses for it (LINK_HOST_MEMORY), one run
+            # each; a time budget above the tests' time, so every one of the repetitions runs.
+            for path, kind in LINK_HOST_MEMORY.items():
+                doc = self.movebench(r, f"{unit}-{path}", [
+                    "link", "bandwidth", "--sizes-bytes", str(a.link_bytes), "--host-memory", kind,
+                    "--paths", path, "--directions", "read,write,duplex",
+                    "--repetitions", str(a.link_repetitions), "--time-budget", "3600",
+                    # nvbandwidth times 16 copies after warm-up ones; movebench's
+                    # first transfer of a batch is its untimed warm-up
+                    "--batch", "17"])
+                for op, value in link_bandwidths(doc, a.link_bytes).items():
+                    self.record(r, "movebench", f"link.{op}", value, "MB/s")
         elif unit == "link-lat":
             doc = self.movebench(r, unit, ["link", "latency", "--ring-bytes", str(NVBW_LATENCY_RING)])
             self.record(r, "movebench", "link.latency.chase", result(doc, "link.latency.chase"), "ns")
@@ -448,8 +453,11 @@ def main():
     p.add_argument("--float", action="store_true", help="32-bit elements (mem --type float, BabelStream --float)")
     p.add_argument("--stream-chunks", type=positive, default=64, help="stream: 1 MiB chunks per pass")
     p.add_argument("--stream-sweep", default="64,256,4K", help="stream: the small chunk sizes for the round trip")
-    p.add_argument("--stream-sweep-total", type=parse_size, default=1 << 20,
-                   help="stream: bytes per pass in the small-chunk sweep (default 1M)")
+    p.add_argument("--stream-sweep-total", type=parse_size, default=256 << 10,
+                   help="stream: bytes per pass in the small-chunk sweep (default 256K: 4096 chunks of 64 B, "
+                        "the most the graph design builds)")
+    p.add_argument("--only", help="comma-separated units to run (link-bw, link-lat, mem, stream, nvbw, "
+                                  "babelstream; default all that are given)")
     p.add_argument("--timeout", type=positive, default=600, help="seconds one run may take")
     p.add_argument("--out", default=f"/tmp/gpu_compare.{datetime.now(timezone.utc):%Y%m%dT%H%M%SZ}")
     a = p.parse_args()
@@ -461,6 +469,10 @@ def main():
         if path and not (Path(path).is_file() and os.access(path, os.X_OK)):
             print(f"gpu_compare.py: --{opt} '{path}' is not an executable", file=sys.stderr)
             return 2
+    known = {"link-bw", "link-lat", "mem", "stream", "nvbw", "babelstream"}
+    if a.only and not set(a.only.split(",")) <= known:
+        print(f"gpu_compare.py: --only takes some of {', '.join(sorted(known))}, got '{a.only}'", file=sys.stderr)
+        return 2
     signal.signal(signal.SIGTERM, signal.default_int_handler)
     return run_job(Comparison, a, "gpu_compare.py")
 

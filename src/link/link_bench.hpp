@@ -2,6 +2,7 @@
 // and latency (device-side pointer chase through host memory, small-copy
 // round trip) between host memory and a device.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -43,6 +44,12 @@ struct LinkOptions {
   std::vector<std::uint64_t> roundtrip_sizes{4, 64, 4096};
   int roundtrips = 100;
 };
+
+// The destination slots of one direction of a batch of `batch` transfers of
+// `bytes`: one per transfer while they fit kSlotBytes, else as many as fit
+// (at least two), transfer b landing in slot b mod slots.
+constexpr std::size_t kSlotBytes = std::size_t{1} << 30;
+std::size_t slots_for(std::size_t bytes, int batch);
 
 // Every measurement of the options; records go to `report`.
 void run_link(Device& device, const LinkOptions& o, Report& report);

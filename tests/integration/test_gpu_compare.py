@@ -87,7 +87,11 @@ def test_every_goal_is_judged_from_both_tools_figures_round_by_round(tmp_path):
     assert json.loads((out / "summary.json").read_text())["context"]["nvbandwidth"]["Driver Version"] == "570.00.00"
     # the commands given to every tool are kept, in rotated order
     commands = (out / "commands.txt").read_text().splitlines()
-    assert len(commands) == 2 * 7 and commands[0] != commands[7]
+    # (link-bw is two runs: copy on pinned, kernel on mapped host memory)
+    assert len(commands) == 2 * 8 and commands[0] != commands[8]
+    link = [c for c in commands if " link bandwidth " in c]
+    assert any("--paths copy " in c and "--host-memory pinned " in c for c in link)
+    assert any("--paths kernel " in c and "--host-memory mapped " in c for c in link)
 
 
 def test_a_peer_that_fails_is_recorded_and_the_job_goes_on(tmp_path):

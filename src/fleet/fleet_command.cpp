@@ -9,6 +9,7 @@
 #include "core/sizes.hpp"
 #include "core/summary.hpp"
 #include "core/vocabulary.hpp"
+#include "facts/input_file.hpp"
 #include "fleet/fleet.hpp"
 #include "fleet/fleet_run.hpp"
 #include "net/mpi_command.hpp"
@@ -71,6 +72,13 @@ class FleetCommand : public net::MpiCommand {
         ->capture_default_str();
     app.add_flag("--fail-on-outlier", opt_.fail_on_outlier, "Exit 1 when an outlier is named");
     app.add_flag("--skip-pairs", opt_.skip_pairs, "Memory only: no pairs, no bisection");
+    app.add_option("--baseline", baseline_path_,
+                   "Compare every unit and pair with an earlier fleet result (--json) or reference figures "
+                   "({\"mem.triad\": MB/s, ...}; docs/fleet.md) and name what got slower");
+    app.add_option("--baseline-threshold", baseline_threshold_text_,
+                   "Slower than the baseline: by more than this and outside the noise of both (compare's rule)")
+        ->capture_default_str();
+    app.add_flag("--fail-on-regression", opt_.fail_on_regression, "Exit 1 when something got slower than --baseline");
   }
 
   void resolve() override {
@@ -96,16 +104,24 @@ class FleetCommand : public net::MpiCommand {
       throw UsageError(fmt::format("invalid --outlier-k '{}': 0 to 1000", opt_.rule.k));
     }
     opt_.rule.floor = parse_percent(floor_text_, "--outlier-floor");
+    opt_.baseline_threshold = parse_percent(baseline_threshold_text_, "--baseline-threshold");
+    if (opt_.fail_on_regression && baseline_path_.empty()) throw UsageError("--fail-on-regression needs --baseline");
+    // Every rank reads it, so that a bad file is exit 2 everywhere before MPI starts.
+    if (!baseline_path_.empty()) {
+      opt_.baseline = parse_baseline(facts::read_text_input(baseline_path_, "--baseline"), baseline_path_, opt_.per_rank);
+    }
   }
 
   int run_mpi(Report& report, net::Watchdog& dog) override {
-    const int outliers = run_fleet(opt_, report, dog, step_timeout_, fail_);
-    return opt_.fail_on_outlier && outliers > 0 ? kExitFailure : kExitOk;
+    const Named named = run_fleet(opt_, report, dog, step_timeout_, fail_);
+    const bool failed = (opt_.fail_on_outlier && named.outliers > 0) || (opt_.fail_on_regression && named.regressions > 0);
+    return failed ? kExitFailure : kExitOk;
   }
 
  private:
   FleetOptions opt_;
   std::string per_text_ = "host", array_text_ = "64M", chase_text_ = "64M", message_text_ = "1M", floor_text_ = "10%";
+  std::string baseline_path_, baseline_threshold_text_ = "5%";
 };
 
 }  // namespace

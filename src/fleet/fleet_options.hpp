@@ -1,8 +1,10 @@
 // Everything `movebench fleet` can be told.
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <string>
 
+#include "fleet/fleet_baseline.hpp"
 #include "fleet/fleet_logic.hpp"
 
 namespace movebench::fleet {
@@ -20,6 +22,9 @@ struct FleetOptions {
   OutlierRule rule;
   bool fail_on_outlier = false;
   bool skip_pairs = false;            // memory only (one unit, or no network wanted)
+  std::optional<Baseline> baseline;   // --baseline FILE, read and checked before any MPI
+  double baseline_threshold = 0.05;   // --baseline-threshold, as compare's --threshold
+  bool fail_on_regression = false;
 };
 
 // Pair bandwidth: messages in flight per window (OSU's osu_bw shape).

@@ -108,6 +108,18 @@ void print_pairs(const std::vector<PairFigures>& pairs) {
               pairs.size(), l.min, l.median, l.max, b.min, b.median, b.max);
 }
 
+// This run's units and pairs as its document has them (the same reading
+// as the baseline's, so both sides' noise comes from the same records)
+// against --baseline: `baseline` and `regressions`, and the lines last.
+int compare_with_baseline(const FleetOptions& opt, Report& report) {
+  const auto now = subjects_of(report.document(), opt.per_rank);
+  const BaselineVerdict v = compare_with(*opt.baseline, now, opt.baseline_threshold);
+  report.extra("baseline") = v.json;
+  report.extra("regressions") = v.regressions_json;
+  for (const auto& line : v.lines) std::printf("%s\n", line.c_str());
+  return static_cast<int>(v.regressions.size());
+}
+
 }  // namespace
 
 void print_header(const FleetOptions& opt, const Layout& layout, const std::vector<Round>& schedule) {
@@ -124,7 +136,7 @@ void print_header(const FleetOptions& opt, const Layout& layout, const std::vect
   std::fflush(stdout);
 }
 
-void publish(const FleetOptions& opt, const Layout& layout, const std::vector<MemoryFigures>& units,
+int publish(const FleetOptions& opt, const Layout& layout, const std::vector<MemoryFigures>& units,
              const std::vector<nlohmann::json>& facts, const std::vector<PairFigures>& pairs, const Bisection& bisection, const Verdict& verdict, Report& report) {
   add_unit_records(opt, layout, units, report);
   add_pair_records(opt, layout, pairs, bisection, report);
@@ -151,7 +163,9 @@ void publish(const FleetOptions& opt, const Layout& layout, const std::vector<Me
   }
   std::printf("outliers: %zu\n", verdict.outliers.size());
   for (const auto& line : verdict.lines) std::printf("%s\n", line.c_str());
+  const int regressions = opt.baseline ? compare_with_baseline(opt, report) : 0;
   std::fflush(stdout);
+  return regressions;
 }
 
 }  // namespace movebench::fleet

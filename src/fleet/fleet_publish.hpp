@@ -10,8 +10,9 @@
 namespace movebench::fleet {
 
 void print_header(const FleetOptions& opt, const Layout& layout, const std::vector<Round>& schedule);
-// `facts`: per unit, its rank's facts::collect (src/facts).
-void publish(const FleetOptions& opt, const Layout& layout, const std::vector<MemoryFigures>& units,
+// `facts`: per unit, its rank's facts::collect (src/facts). With
+// --baseline, the comparison too; returns the number of regressions.
+int publish(const FleetOptions& opt, const Layout& layout, const std::vector<MemoryFigures>& units,
              const std::vector<nlohmann::json>& facts, const std::vector<PairFigures>& pairs, const Bisection& bisection, const Verdict& verdict, Report& report);
 
 }  // namespace movebench::fleet

@@ -131,36 +131,37 @@ std::vector<nlohmann::json> gather_facts(const Layout& layout) {
   return out;
 }
 
-int share_count(int count) {
-  MPI_Bcast(&count, 1, MPI_INT, 0, MPI_COMM_WORLD);
-  return count;
+Named share(Named named) {
+  int counts[2] = {named.outliers, named.regressions};
+  MPI_Bcast(counts, 2, MPI_INT, 0, MPI_COMM_WORLD);
+  return {counts[0], counts[1]};
 }
 
 }  // namespace
 
-int run_fleet(const FleetOptions& opt, Report& report, net::Watchdog& dog, double step_timeout, net::FailMode fail) {
+Named run_fleet(const FleetOptions& opt, Report& report, net::Watchdog& dog, double step_timeout, net::FailMode fail) {
   const Layout layout = make_layout(opt.per_rank);
   const auto schedule = opt.skip_pairs ? std::vector<Round>{} : pair_schedule(layout.units, opt.random_rounds, opt.seed);
   if (net::world_rank() == 0) print_header(opt, layout, schedule);
   std::string error;
   const auto units = measure_units(opt, layout, dog, step_timeout, fail, error);
-  if (!net::settle_step(report, "fleet", "memory", error, true)) return share_count(0);
+  if (!net::settle_step(report, "fleet", "memory", error, true)) return share({});
   std::vector<PairFigures> pairs;
   Bisection bisection;
   if (!schedule.empty()) {
     pairs = measure_pairs(opt, layout, schedule, dog, step_timeout, error);
-    if (!net::settle_step(report, "fleet", "pairs", error, true)) return share_count(0);
+    if (!net::settle_step(report, "fleet", "pairs", error, true)) return share({});
     bisection = measure_bisection(opt, layout, dog, step_timeout, error);
-    if (!net::settle_step(report, "fleet", "bisection", error, true)) return share_count(0);
+    if (!net::settle_step(report, "fleet", "bisection", error, true)) return share({});
   }
   const auto facts = gather_facts(layout);
-  int count = 0;
+  Named named;
   if (net::world_rank() == 0) {
     const Verdict verdict = judge(opt, layout, units, pairs);
-    publish(opt, layout, units, facts, pairs, bisection, verdict, report);
-    count = static_cast<int>(verdict.outliers.size());
+    named.regressions = publish(opt, layout, units, facts, pairs, bisection, verdict, report);
+    named.outliers = static_cast<int>(verdict.outliers.size());
   }
-  return share_count(count);
+  return share(named);
 }
 
 }  // namespace movebench::fleet

@@ -7,7 +7,13 @@
 
 namespace movebench::fleet {
 
-// Collective. Returns the number of outliers named (every rank gets it).
-int run_fleet(const FleetOptions& opt, Report& report, net::Watchdog& dog, double step_timeout, net::FailMode fail);
+// What a run named: every rank gets the counts.
+struct Named {
+  int outliers = 0;
+  int regressions = 0;  // against --baseline
+};
+
+// Collective.
+Named run_fleet(const FleetOptions& opt, Report& report, net::Watchdog& dog, double step_timeout, net::FailMode fail);
 
 }  // namespace movebench::fleet

@@ -30,15 +30,17 @@ def missing():
 
 
 @contextlib.contextmanager
-def quota(share):
-    """A new cgroup limited to `share` of one CPU; yields the path of its
-    cgroup.procs (write a pid there to move that process in). Removed after."""
+def quota(share, period_us=PERIOD_US):
+    """A new cgroup limited to `share` of one CPU in each period (a shorter
+    period spreads the same share more evenly over a measurement); yields the
+    path of its cgroup.procs (write a pid there to move that process in).
+    Removed after."""
     name = f"movebench-fleet-{uuid.uuid4().hex[:8]}"
-    quota_us = max(1000, int(share * PERIOD_US))
+    quota_us = max(1000, int(share * period_us))
     if (V1_ROOT / "cpu.cfs_quota_us").exists():
         group = V1_ROOT / name
         group.mkdir()
-        (group / "cpu.cfs_period_us").write_text(str(PERIOD_US))
+        (group / "cpu.cfs_period_us").write_text(str(period_us))
         (group / "cpu.cfs_quota_us").write_text(str(quota_us))
     else:
         root = _v2_root()
@@ -46,7 +48,7 @@ def quota(share):
             (root / "cgroup.subtree_control").write_text("+cpu")
         group = root / name
         group.mkdir()
-        (group / "cpu.max").write_text(f"{quota_us} {PERIOD_US}")
+        (group / "cpu.max").write_text(f"{quota_us} {period_us}")
     try:
         yield group / "cgroup.procs"
     finally:

@@ -156,10 +156,11 @@ int main(int argc, char** argv) {
   app.add_flag("--list", list, "Print the dotted names of every case this build can run");
 
   auto commands = make_commands();
-  auto run = make_run_command(make_commands);
+  // fleet is not in the default suite: a job of its own, or `run --fleet`.
+  auto run = make_run_command(make_commands, make_fleet_command);
   // Not in the suite's table: its facts are in every document already.
   auto facts_command = facts::make_facts_command();
-  auto fleet = make_fleet_command();  // not in the default suite (`run`): it is a job of its own
+  auto fleet = make_fleet_command();
   OutputOptions output;
   output.write_file = launcher_rank() <= 0;  // under mpirun/srun, rank 0 alone writes --json
   std::vector<Entry> entries;

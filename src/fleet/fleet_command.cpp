@@ -43,7 +43,9 @@ class FleetCommand : public net::MpiCommand {
   }
   std::vector<std::string> cases() const override { return {"fleet"}; }
   std::string suite_summary(const Report& report) const override {
-    return SummaryLine(report, "fleet:").result("fleet.mem.triad.sum", "triad sum", {"MB/s"}).str();
+    const auto& doc = report.document();
+    const std::string outliers = doc.contains("outliers") ? fmt::format(" outliers {};", doc["outliers"].size()) : "";
+    return SummaryLine(report, "fleet:").result("fleet.mem.triad.sum", "triad sum", {"MB/s"}).str() + outliers;
   }
   std::vector<std::vector<std::string>> suite_runs(std::string&) const override {
     return {{"--array-bytes", "4M", "--chase-bytes", "1M", "--repetitions", "3", "--message-bytes", "64K",

@@ -176,6 +176,10 @@ void import_document(const nlohmann::json& doc, const std::string& benchmark, Re
   for (const auto& [key, value] : errors.items()) {
     report.add_error(benchmark + "." + key, value.get<std::string>());
   }
+  // A command's own sections of the document (fleet's: docs/fleet.md).
+  for (const char* key : {"fleet", "outliers", "baseline", "regressions"}) {
+    if (doc.contains(key)) report.extra(key) = doc[key];
+  }
   if (doc.contains("validation_skipped")) {
     report.validation_skipped(doc["validation_skipped"].get<std::string>());
   } else {

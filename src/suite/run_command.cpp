@@ -23,17 +23,23 @@ namespace movebench {
 namespace {
 
 // A command as the user gets it (nothing left from an earlier run of the
-// suite), from the table of subcommands.
-std::unique_ptr<Command> fresh_command(CommandTable table, const std::string& name) {
+// suite), from the table of subcommands or the one made on its own.
+std::unique_ptr<Command> fresh_command(CommandTable table, CommandMaker fleet, const std::string& name) {
   for (auto& c : table()) {
     if (c->name() == name) return std::move(c);
   }
+  if (auto c = fleet(); c->name() == name) return c;
   throw std::logic_error("no command " + name);
 }
 
 class RunCommand : public Command {
  public:
-  explicit RunCommand(CommandTable table) : table_(table), commands_(table()) {}
+  // The fleet command goes last: it needs every rank of the job, and the
+  // per-node benchmarks before it run on rank 0 alone.
+  RunCommand(CommandTable table, CommandMaker fleet) : table_(table), fleet_maker_(fleet), commands_(table()) {
+    commands_.push_back(fleet());
+    fleet_name_ = commands_.back()->name();
+  }
   std::string name() const override { return "run"; }
   std::string summary() const override {
     return "The default suite: every benchmark this machine can run, with bounded settings (seconds to a minute)";
@@ -51,6 +57,10 @@ class RunCommand : public Command {
                    "Exit 1 when a verdict is at or worse than this: low (low or degraded) or degraded");
     app.add_option("--facts", facts_file_,
                    "The machine's facts from a file (movebench facts --json, or its `facts` key) instead of reading them");
+    app.add_flag("--fleet", fleet_,
+                 "Also run `movebench fleet` (per host), last: in place under srun or mpirun (every rank of the job), "
+                 "else as a local 2-rank job; its `fleet` and `outliers` go into the same result (--only fleet: the "
+                 "fleet alone; docs/fleet.md)");
   }
 
   void check_options() override {
@@ -74,7 +84,9 @@ class RunCommand : public Command {
   int run(Report& report) override {
     std::vector<Command*> chosen;
     for (const auto& c : commands_) {
-      if (!only_.empty() && std::find(only_.begin(), only_.end(), c->name()) == only_.end()) continue;
+      const bool named = std::find(only_.begin(), only_.end(), c->name()) != only_.end();
+      if (!only_.empty() && !named && !(fleet_ && c->name() == fleet_name_)) continue;
+      if (c->name() == fleet_name_ && !fleet_ && !named) continue;  // only when asked
       // Under a launcher, one copy of mem, link and stream is enough (and
       // copies on other ranks would disturb it): only rank 0 runs them.
       if (launcher_rank() > 0 && !c->collective()) continue;
@@ -99,7 +111,7 @@ class RunCommand : public Command {
       for (const auto& args : c->suite_runs(why)) {
         if (interrupted()) break;
         std::string run_why;
-        if (fresh_command(table_, c->name())->run_in_suite(report, args, run_why)) {
+        if (fresh_command(table_, fleet_maker_, c->name())->run_in_suite(report, args, run_why)) {
           ++ran;
         } else {
           failed = run_why;
@@ -152,7 +164,10 @@ class RunCommand : public Command {
   }
 
   CommandTable table_;
+  CommandMaker fleet_maker_;
   std::vector<std::unique_ptr<Command>> commands_;  // for names and suite_runs; runs use fresh copies
+  std::string fleet_name_;
+  bool fleet_ = false;
   std::string expect_file_, fail_on_, facts_file_;
   nlohmann::json bands_, given_facts_;
   bool dry_run_ = false;
@@ -161,8 +176,8 @@ class RunCommand : public Command {
 
 }  // namespace
 
-std::unique_ptr<Command> make_run_command(CommandTable table) {
-  return std::make_unique<RunCommand>(table);
+std::unique_ptr<Command> make_run_command(CommandTable table, CommandMaker fleet) {
+  return std::make_unique<RunCommand>(table, fleet);
 }
 
 }  // namespace movebench

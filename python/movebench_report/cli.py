@@ -17,7 +17,7 @@ import pathlib
 import stat
 import sys
 
-from . import __version__, importers
+from . import __version__, fleet, importers
 from .compare import REGRESSION, compare, compare_table
 from .model import BANDWIDTH_UNITS, VIEWS, Filter, ReportError, Source, labels_for, load_document, load_sources, names, \
     parse_size, parse_size_range
@@ -236,11 +236,18 @@ def emit(text: str, output, option: str = "-o"):
 
 def cmd_table(args):
     """The verdict lines first (text and Markdown: what a person reads), then
-    the detail; CSV and JSON stay one table, for programs."""
+    for a fleet result its answer and a table per figure across its units
+    and pairs, then the detail; CSV and JSON stay one table, for programs."""
     sources, filt = sources_of(args), filter_of(args)
     detail = render(merged_table(sources, filt, args.view, args.unit, args.figure), args.format)
-    summary = summary_table(sources, filt.benchmarks) if args.format in ("text", "markdown") else None
-    emit((render(summary, args.format) + "\n" if summary and summary.rows else "") + detail, args.output)
+    first = []
+    if args.format in ("text", "markdown"):
+        wants_fleet = not filt.benchmarks or "fleet" in filt.benchmarks
+        first = [summary_table(sources, filt.benchmarks)]
+        if wants_fleet:
+            first += [fleet.answer_table(sources)]
+            first += [t for label, f in fleet.fleets(sources) for t in fleet.figure_tables(label, f)]
+    emit("".join(render(t, args.format) + "\n" for t in first if t and t.rows) + detail, args.output)
 
 
 def cmd_compare(args):

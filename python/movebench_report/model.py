@@ -37,7 +37,8 @@ LATENCY_FIGURES = ("latency", "avg", "time_avg")
 # to measure. Not how a run chose to measure it: mem's calibrated loop shape
 # (params.shape, params.nontemporal) may differ between two runs of the same
 # command, and comparing them is what compare is for.
-VARIANT_PARAMS = ("threads", "ranks", "nodes", "comm", "pattern", "host_memory", "path", "src", "dst")
+# host, rank and hosts: a fleet unit or pair (movebench fleet), one row each.
+VARIANT_PARAMS = ("threads", "ranks", "nodes", "comm", "pattern", "host_memory", "path", "src", "dst", "host", "rank", "hosts")
 SCALE_PARAMS = ("threads", "ranks", "nodes")
 VIEWS = ("bandwidth", "latency")
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 from html import escape
 
-from . import pageplots
+from . import fleet, pageplots
 from .compare import MARKS, compare, compare_table
 from .model import Filter, ReportError
 from .facts import warnings_of
@@ -89,8 +89,8 @@ def _summary_one(sources: list) -> str:
         body.append(f"<tr>{first}<td>{escape(r.path)}</td><td>{escape(r.what)}</td><td>{escape(value_text(r.value, r.unit))}"
                     f"</td><td>{escape(value_text(r.peak, r.unit))}</td><td>{escape(fraction_text(r))}</td>"
                     f"{_verdict_cell(r.verdict)}<td class='reason'>{escape(reason_text(r))}</td><td>{link}</td></tr>")
-    if not body:
-        return "<p>No headline figure in this file: see the sections below.</p>"
+    if not body:  # a fleet result's answer stands above instead
+        return "" if fleet.fleets(sources) else "<p>No headline figure in this file: see the sections below.</p>"
     return f"<div class='wide'><table id='summary'><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table></div>"
 
 
@@ -149,10 +149,21 @@ def _shared_paths(sources: list, threshold: float) -> bool:
     return any(sum(r is not None for r in side.rows) > 1 for side in side_by_side(sources, threshold))
 
 
+def _fleet_answer(sources: list) -> str:
+    """A fleet result's answer before the rows: per file its units and
+    pairs, then every outlier, then what got slower than its baseline."""
+    parts = []
+    for label, f in fleet.fleets(sources):
+        items = "".join(f"<li class='bad'>{escape(line)}</li>" for line in fleet.answer_lines(f))
+        parts.append(f"<p><b>fleet {escape(label)}</b>: {escape(fleet.headline(f))} "
+                     f"(<a href='#{anchor('fleet')}'>strip plots and tables</a>)</p>" + (f"<ul>{items}</ul>" if items else ""))
+    return f"<div id='fleet'>{''.join(parts)}</div>" if parts else ""
+
+
 def summary_section(sources: list, threshold: float) -> str:
     side = len(sources) > 1 and _shared_paths(sources, threshold)
     table = _summary_side(sources, threshold) if side else _summary_one(sources)
-    return (f"<section><h2>Summary: one row per path measured</h2>{_origins(sources)}{table}"
+    return (f"<section><h2>Summary: one row per path measured</h2>{_origins(sources)}{_fleet_answer(sources)}{table}"
             "<p class='note'>verdict: normal, low or degraded against the path's theoretical peak "
             "(movebench facts); unknown where no peak is recorded, with the reason.</p></section>")
 
@@ -200,6 +211,12 @@ def _bench_plots(sources: list, filt: Filter) -> dict:
     return out
 
 
+def _fleet_tables(sources: list) -> str:
+    """A fleet result's table per figure across its units and pairs."""
+    tables = [to_html(t) for label, f in fleet.fleets(sources) for t in fleet.figure_tables(label, f)]
+    return f"<div class='wide'>{''.join(tables)}</div>"
+
+
 def benchmark_sections(sources: list, filt: Filter, threshold: float) -> str:
     benches = list(dict.fromkeys(rec["benchmark"] for s in sources for d in s.documents for rec in d["timings"]))
     benches = [b for b in benches if not filt.benchmarks or b in filt.benchmarks]
@@ -210,7 +227,8 @@ def benchmark_sections(sources: list, filt: Filter, threshold: float) -> str:
         count = sum(rec["benchmark"] == bench for s in sources for d in s.documents for rec in d["timings"])
         parts.append(f"<details><summary id='{anchor(bench)}'>{escape(bench)}: plots and tables ({count} records)"
                      f"</summary>{plots.get(bench, '<p>No figure to plot.</p>')}"
-                     f"{_bench_tables(sources, only, threshold)}</details>")
+                     f"{_fleet_tables(sources) if bench == 'fleet' else ''}{_bench_tables(sources, only, threshold)}"
+                     "</details>")
     return f"<section><h2>Per benchmark</h2>{''.join(parts)}</section>"
 
 

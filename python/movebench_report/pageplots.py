@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 import re
+import statistics
 from dataclasses import dataclass, field
 from html import escape
 
@@ -282,11 +283,78 @@ def svg_of(fig, title: str, alt: str) -> str:
 
 
 def benchmark_plots(source, filt: Filter) -> dict:
-    """{benchmark: [Plot]} of one source (one per view that has figures)."""
+    """{benchmark: [Plot]} of one source (one per view that has figures). A
+    fleet result's records are units and pairs, not sizes: its strip plot."""
+    from .fleet import fleet_of
     points = source.points()
     out = {}
+    for path, doc in zip(source.paths, source.documents):
+        fleet = fleet_of(doc, str(path))
+        plot = fleet_strip_plot(source.label, fleet) if fleet else None
+        if plot:
+            out.setdefault("fleet", []).append(plot)
     for bench in dict.fromkeys(p.benchmark for p in points):
+        if bench in out:
+            continue  # fleet: drawn above
         for view in ("bandwidth", "latency"):
             kept = select([p for p in points if p.benchmark == bench], filt, view)
             out.setdefault(bench, []).extend(benchmark_plot(kept, bench, view, source.caches))
     return out
+
+
+MAX_LABELS = 10  # labels per strip: more are coloured and listed in the text alternative, not labelled
+
+
+def _strip_heights(members: list, figure: str, tables: tuple) -> list:
+    """Each dot's height in a strip: the labelled ones evenly apart, so no
+    two labels overlap; the others a fixed spread (the page stays the same
+    for the same data)."""
+    named = [i for i, m in enumerate(members) if any((m.key, figure) in t for t in tables)]
+    ys = [((i * 7) % 11 - 5) / 10 for i in range(len(members))]
+    for n, i in enumerate(named):
+        ys[i] = 0.8 - 1.6 * n / max(1, len(named) - 1) if len(named) > 1 else 0.0
+    return ys
+
+
+def fleet_strip_plot(label: str, fleet) -> Plot | None:
+    """A fleet result's figures as strip plots, one axes per figure: one dot
+    per unit (or pair) along the value, spread up and down so that equal
+    values stay visible; the median as a line; outliers red and labelled,
+    what got slower than the baseline ringed and labelled."""
+    from .fleet import FIGURES, _marks  # one reading of the fleet section
+    rows = [(f, u, b, [m for m in getattr(fleet, of) if f in m.figures]) for f, u, b, of in FIGURES]
+    rows = [r for r in rows if r[3]]
+    if not rows:
+        return None
+    outliers, slower = _marks(fleet.outliers), _marks(fleet.regressions)
+    fig, axes = plt.subplots(len(rows), 1, figsize=(9, 0.3 + 1.25 * len(rows)), squeeze=False)
+    alt = []
+    for ax, (figure, unit, better, members) in zip(axes[:, 0], rows):
+        values = [m.figures[figure] for m in members]
+        ys = _strip_heights(members, figure, (outliers, slower))
+        bad = [(m, x, y) for m, x, y in zip(members, values, ys) if (m.key, figure) in outliers]
+        ax.scatter(values, ys, s=14, color="C0", alpha=0.7)
+        ax.scatter([x for _, x, _ in bad], [y for _, _, y in bad], s=30, color="C3", zorder=3)
+        median = statistics.median(values)
+        ax.axvline(median, color="0.4", lw=0.8, ls="--")
+        named = []
+        for m, x, y in zip(members, values, ys):
+            marks = [w for w, table in (("OUTLIER", outliers), ("SLOWER", slower)) if (m.key, figure) in table]
+            if "SLOWER" in marks:
+                ax.scatter([x], [y], s=70, facecolors="none", edgecolors="C1", zorder=4)
+            if marks and len(named) < MAX_LABELS:
+                right = x > (min(values) + max(values)) / 2  # the label toward the middle: inside the axes
+                ax.annotate(f"{m.name} ({', '.join(marks)})", (x, y), xytext=(-6 if right else 6, 0),
+                            textcoords="offset points", fontsize=7, va="center", ha="right" if right else "left")
+            if marks:
+                named.append(f"{m.name} {x:.4g} {unit} {' '.join(marks)}")
+        ax.set_ylim(-1, 1)
+        ax.set_yticks([])
+        ax.set_ylabel(figure, rotation=0, ha="right", va="center", fontsize=8)
+        ax.set_xlabel(f"{unit} ({better} is better; dashed: median)", fontsize=7)
+        ax.tick_params(labelsize=7)
+        ax.grid(True, axis="x", alpha=0.3)
+        alt.append(f"{figure}: {len(values)} values from {min(values):.4g} to {max(values):.4g} {unit}, median "
+                   f"{median:.4g}" + (f"; named: {'; '.join(named)}" if named else "; none named"))
+    title = f"{label}: fleet of {len(fleet.units)} units, every figure (outliers red, slower than baseline ringed)"
+    return _finish(fig, title, title + ". " + ". ".join(alt), [1] * len(rows))

@@ -1,0 +1,148 @@
+"""A fleet result (`movebench fleet`, docs/fleet.md): every unit's and
+pair's figures side by side, the outliers the run named and what got slower
+than its --baseline. For `table` (a table per figure across the units or
+pairs, the worst first), the page's summary (the fleet's answer, outliers
+named first) and its strip plots (one dot per unit or pair, the outliers
+labelled). Read from the document's `fleet`, `outliers` and `regressions`;
+a malformed one is a ReportError naming the file."""
+from __future__ import annotations
+
+import statistics
+from dataclasses import dataclass
+
+from .model import ReportError
+from .render import Table
+
+# (figure, unit, better, of): the figures of `fleet.units[]` and `fleet.pairs[]`.
+FIGURES = (("mem.copy", "MB/s", "higher", "units"), ("mem.triad", "MB/s", "higher", "units"),
+           ("mem.latency", "ns", "lower", "units"), ("p2p.latency", "us", "lower", "pairs"),
+           ("p2p.bw", "MB/s", "higher", "pairs"))
+
+
+@dataclass
+class Member:
+    """A unit or a pair: its name ('host vm rank 2', two joined by ' <-> '),
+    its key (to match outliers and regressions) and its figures."""
+    name: str
+    key: tuple
+    figures: dict
+
+
+@dataclass
+class Fleet:
+    per: str
+    units: list
+    pairs: list
+    outliers: list  # the document's, as written
+    regressions: list
+    baseline: dict | None
+
+
+def _who(host, rank) -> str:
+    return f"host {host} rank {rank}"
+
+
+def _key(entry: dict) -> tuple:
+    """('node', host, rank) or ('link', frozenset of (host, rank)) of an
+    outlier, a regression, a unit or a pair."""
+    if "pair" in entry or "hosts" in entry:
+        pair = entry.get("pair", entry)
+        return ("link", frozenset(zip(map(str, pair["hosts"]), pair["ranks"])))
+    return ("node", str(entry["host"]), entry["rank"])
+
+
+def _member(entry: dict) -> Member:
+    if "hosts" in entry:
+        name = " <-> ".join(_who(h, r) for h, r in zip(entry["hosts"], entry["ranks"]))
+    else:
+        name = _who(entry["host"], entry["rank"])
+    figures = {k: float(v) for k, v in entry["figures"].items() if isinstance(v, (int, float))}
+    return Member(name, _key(entry), figures)
+
+
+def fleet_of(doc: dict, where: str = "") -> Fleet | None:
+    """The fleet of a document, or None when it is no fleet result."""
+    section = doc.get("fleet")
+    if section is None:
+        return None
+    try:
+        return Fleet(str(section["per"]), [_member(u) for u in section["units"]],
+                     [_member(p) for p in section.get("pairs", [])], list(doc.get("outliers", [])),
+                     list(doc.get("regressions", [])), doc.get("baseline"))
+    except (KeyError, TypeError, ValueError, AttributeError) as e:
+        raise ReportError(f"{where}: `fleet` is not as movebench fleet writes it ({type(e).__name__}: {e})") from None
+
+
+def fleets(sources: list) -> list:
+    """[(label, Fleet)] of every fleet document of the sources."""
+    return [(s.label, f) for s in sources for p, d in zip(s.paths, s.documents) if (f := fleet_of(d, str(p)))]
+
+
+def _marks(entries: list) -> dict:
+    return {(_key(e), e["figure"]): e for e in entries}
+
+
+def _worst_first(members: list, figure: str, better: str) -> list:
+    have = [m for m in members if figure in m.figures]
+    return sorted(have, key=lambda m: m.figures[figure], reverse=better == "lower")
+
+
+def figure_tables(label: str, fleet: Fleet) -> list:
+    """One Table per figure across the units (or pairs), the worst first."""
+    outliers, slower = _marks(fleet.outliers), _marks(fleet.regressions)
+    out = []
+    for figure, unit, better, of in FIGURES:
+        members = _worst_first(getattr(fleet, of), figure, better)
+        if not members:
+            continue
+        median = statistics.median(m.figures[figure] for m in members)
+        columns = ["unit" if of == "units" else "pair", f"{figure} [{unit}]", "of median", "outlier"]
+        if fleet.baseline is not None:
+            columns += [f"before [{unit}]", "now/before", "since baseline"]
+        rows = []
+        for m in members:
+            value = m.figures[figure]
+            row = [m.name, value, f"{100 * value / median:.0f}%" if median else "-",
+                   "OUTLIER" if (m.key, figure) in outliers else ""]
+            if fleet.baseline is not None:
+                r = slower.get((m.key, figure))
+                row += [r["before"], round(r["ratio"], 4), "SLOWER"] if r else [None, None, ""]
+            rows.append(row)
+        note = f"{better} is better; worst first; median {median:.4g} {unit} over {len(members)} {of}"
+        out.append(Table(columns, rows, f"{label}: fleet {figure} per {'unit' if of == 'units' else 'pair'}", [note]))
+    return out
+
+
+def _outlier_who(o: dict) -> str:
+    if o.get("kind") == "link":
+        return "link " + " <-> ".join(_who(h, r) for h, r in zip(o["pair"]["hosts"], o["pair"]["ranks"]))
+    return "node " + _who(o["host"], o["rank"])
+
+
+def answer_lines(fleet: Fleet) -> list:
+    """The fleet's answer, outliers named first, then what got slower."""
+    lines = [f"OUTLIER {_outlier_who(o)}: {o['figure']} {o['value']:.4g} {o['unit']} vs median "
+             f"{o['median']:.4g} {o['unit']} ({100 * o['worse_by']:.0f}% worse)" for o in fleet.outliers]
+    lines += [f"SLOWER {_outlier_who(r)}: {r['figure']} {r['now']:.4g} {r['unit']}, before {r['before']:.4g} "
+              f"{r['unit']} (now/before {r['ratio']:.3g})" for r in fleet.regressions]
+    return lines
+
+
+def headline(fleet: Fleet) -> str:
+    """'4 units (per rank), 6 pairs: 1 outlier; against its baseline (file): 2 slower'."""
+    text = (f"{len(fleet.units)} units (per {fleet.per}), {len(fleet.pairs)} pairs: "
+            f"{len(fleet.outliers)} outlier{'' if len(fleet.outliers) == 1 else 's'}")
+    if fleet.baseline is not None:
+        text += (f"; against {fleet.baseline.get('file', '?')} ({fleet.baseline.get('kind', '?')}): "
+                 f"{len(fleet.regressions)} slower")
+    return text
+
+
+def answer_table(sources: list) -> Table | None:
+    """`table`'s first lines for fleet results: per file its headline, then
+    one row per outlier and per regression."""
+    rows = []
+    for label, fleet in fleets(sources):
+        rows.append([label, headline(fleet)])
+        rows += [[label, line] for line in answer_lines(fleet)]
+    return Table(["source", "fleet"], rows, "fleet: the answer (outliers first)") if rows else None

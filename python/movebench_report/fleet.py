@@ -60,16 +60,28 @@ def _member(entry: dict) -> Member:
     return Member(name, _key(entry), figures)
 
 
+def _named(entry: dict, numbers: tuple) -> dict:
+    """An outlier or a regression with its numbers as floats; raises on another shape."""
+    _key(entry)
+    out = dict(entry, figure=str(entry["figure"]), unit=str(entry["unit"]))
+    out.update({n: float(entry[n]) for n in numbers})
+    return out
+
+
 def fleet_of(doc: dict, where: str = "") -> Fleet | None:
     """The fleet of a document, or None when it is no fleet result."""
     section = doc.get("fleet")
     if section is None:
         return None
     try:
+        baseline = doc.get("baseline")
+        if baseline is not None and not isinstance(baseline, dict):
+            raise TypeError("baseline is not an object")
         return Fleet(str(section["per"]), [_member(u) for u in section["units"]],
-                     [_member(p) for p in section.get("pairs", [])], list(doc.get("outliers", [])),
-                     list(doc.get("regressions", [])), doc.get("baseline"))
-    except (KeyError, TypeError, ValueError, AttributeError) as e:
+                     [_member(p) for p in section.get("pairs", [])],
+                     [_named(o, ("value", "median", "worse_by")) for o in doc.get("outliers", [])],
+                     [_named(r, ("before", "now", "ratio")) for r in doc.get("regressions", [])], baseline)
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as e:
         raise ReportError(f"{where}: `fleet` is not as movebench fleet writes it ({type(e).__name__}: {e})") from None
 
 

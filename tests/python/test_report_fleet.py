@@ -8,6 +8,8 @@ one with rank 2 under a CPU quota, --baseline the calm one."""
 import json
 import re
 
+import pytest
+
 from conftest import REPO
 from reportkit import report, report_json
 
@@ -90,10 +92,18 @@ def test_compare_of_two_fleet_results_goes_unit_by_unit():
     assert {tuple(int(x) for x in re.search(r"ranks=([\d,]+)", p)[1].split(",")) for p in slower} == pairs
 
 
-def test_a_malformed_fleet_section_is_one_line(tmp_path):
+@pytest.mark.parametrize("breaks", [
+    lambda d: d["fleet"]["units"].__setitem__(0, {"host": "x"}),
+    lambda d: d["outliers"][0].pop("median"),
+    lambda d: d["regressions"][0].__setitem__("ratio", "fast"),
+    lambda d: d["regressions"][0]["pair"].__setitem__("hosts", 3),
+    lambda d: d.__setitem__("baseline", [1]),
+])
+def test_a_malformed_fleet_section_is_one_line(tmp_path, breaks):
     bad = doc(AFTER)
-    bad["fleet"]["units"][0] = {"host": "x"}
+    breaks(bad)
     path = tmp_path / "bad.json"
     path.write_text(json.dumps(bad))
-    code, out, err = report("table", path)
-    assert code == 2 and err.count("\n") == 1 and "`fleet` is not as movebench fleet writes it" in err, err
+    for command in (["table"], ["html", "-o", tmp_path / "p.html"]):
+        code, out, err = report(*command, path)
+        assert code == 2 and err.count("\n") == 1 and "`fleet` is not as movebench fleet writes it" in err, err

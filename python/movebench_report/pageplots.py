@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from html import escape
 
 from . import plots
-from .facts import peak_of
+from .facts import measured_link, peak_of
 from .model import BANDWIDTH_UNITS, TIME_UNITS, select, Filter, format_size
 from .render import display_unit
 
@@ -33,6 +33,8 @@ class Series:
     points: list = field(default_factory=list)  # (bytes, value in base units)
     stat: str = ""
     is_sweep: bool = True
+    accounting: str = ""  # the bytes a bandwidth counts, in words ('' for a time)
+    directions: int = 1  # 2: a bandwidth summed over both directions
 
 
 def _sweep_params(points: list) -> list:
@@ -66,6 +68,8 @@ def series_of(points: list, view: str) -> list:
             series = Series(label, segment[0].operation, [(p.bytes, p.value(view)) for p in segment])
             meaning = segment[0].meaning(view)
             series.stat = meaning.stat if meaning else ""
+            series.accounting = meaning.accounting.text() if meaning and meaning.accounting else ""
+            series.directions = meaning.accounting.directions if meaning and meaning.accounting else 1
             series.is_sweep = len({x for x, _ in series.points}) > 1  # one size: a bar, not a line
             out.append(series)
     return out
@@ -106,18 +110,21 @@ def _cut_at_repeats(points: list) -> list:
 
 def panels_of(series: list) -> list:
     """Small multiples: operations of one family (link's copy.* or kernel.*)
-    packed together up to MAX_SERIES series per panel, never two families in
-    one panel; an operation with more series than that is split over panels."""
+    and one byte accounting packed together up to MAX_SERIES series per
+    panel, never two families or two accountings in one panel (a duplex sum
+    counts both directions: its axis is another); an operation with more
+    series than that is split over panels."""
     panels, current, family = [], [], None
-    for op in dict.fromkeys(s.operation for s in series):
-        mine = [s for s in series if s.operation == op]
+    groups = dict.fromkeys((s.operation, s.accounting) for s in series)
+    for op, accounting in groups:
+        mine = [s for s in series if (s.operation, s.accounting) == (op, accounting)]
         chunks = [mine[i:i + MAX_SERIES] for i in range(0, len(mine), MAX_SERIES)]
         for chunk in chunks:
-            if current and (len(current) + len(chunk) > MAX_SERIES or _family(op) != family):
+            if current and (len(current) + len(chunk) > MAX_SERIES or (_family(op), accounting) != family):
                 panels.append(current)
                 current = []
             current = current + chunk
-            family = _family(op)
+            family = (_family(op), accounting)
     return panels + ([current] if current else [])
 
 
@@ -126,12 +133,20 @@ def _family(op: str) -> str:
     return op.split(".")[0] if "." in op else ""
 
 
-def _axis_text(points: list, view: str, unit: str) -> str:
-    meaning = next((p.meaning(view) for p in points if p.meaning(view)), None)
+def _axis_text(series: list, view: str, unit: str) -> str:
+    """The y axis: the unit, and the bytes counted where every series of
+    the figure counts the same (else each panel's title says its own)."""
     text = f"{view} [{unit}]"
-    if meaning and view == "bandwidth" and meaning.accounting:
-        text += f", {meaning.accounting.text()}"
+    accountings = {s.accounting for s in series}
+    if view == "bandwidth" and len(accountings) == 1 and "" not in accountings:
+        text += f", {accountings.pop()}"
     return text
+
+
+def _panel_title(panel: list, mixed: bool) -> str:
+    """The operations of a panel, and its bytes counted where the figure's panels differ in that."""
+    title = ", ".join(dict.fromkeys(s.operation for s in panel))[:70]
+    return f"{title}\n({panel[0].accounting})" if mixed and panel[0].accounting else title
 
 
 def _draw_series(ax, panel: list, divisor: float):
@@ -154,6 +169,18 @@ def _peak_lines(ax, points: list, view: str, divisor: float):
                            label=f"peak ({peak.source})"[:60])
 
 
+def _in_panel(point, panel: list) -> bool:
+    return any(s.operation == point.operation for s in panel)
+
+
+def _link_peak_line(ax, link, directions: int, divisor: float):
+    """The PCIe link's peak (facts: per direction), twice it on a panel of
+    sums over both directions."""
+    both = " x 2 directions" if directions == 2 else " per direction"
+    ax.axhline(link.peak * directions / divisor, color="black", linestyle="--", linewidth=1,
+               label=f"PCIe peak, {link.trained()}{both}"[:60])
+
+
 @dataclass
 class Plot:
     title: str
@@ -162,7 +189,7 @@ class Plot:
     series_per_axes: list
 
 
-def benchmark_plot(source_points: list, bench: str, view: str, caches: list) -> list:
+def benchmark_plot(source_points: list, bench: str, view: str, caches: list, link=None) -> list:
     """The figures of a benchmark's view: its sweeps as small multiples of
     lines, its single-size points as labelled bars (a cloud of dots at one
     size says nothing)."""
@@ -174,7 +201,7 @@ def benchmark_plot(source_points: list, bench: str, view: str, caches: list) -> 
     unit, divisor = display_unit(view, [p.value(view) for p in points])
     sweeps = [s for s in series if s.is_sweep]
     singles = [s for s in series if not s.is_sweep]
-    out = [_sweep_plot(points, bench, view, sweeps, caches, unit, divisor)] if sweeps else []
+    out = [_sweep_plot(points, bench, view, sweeps, caches, unit, divisor, link)] if sweeps else []
     return out + ([_bar_plot(points, bench, view, singles, unit, divisor)] if singles else [])
 
 
@@ -190,26 +217,29 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}" + ("" if n == 1 else "s")
 
 
-def _sweep_plot(points, bench, view, series, caches, unit, divisor) -> Plot:
+def _sweep_plot(points, bench, view, series, caches, unit, divisor, link=None) -> Plot:
     panels = panels_of(series)
+    mixed = len({s.accounting for s in series}) > 1
     cols = min(2, len(panels))
     rows = (len(panels) + cols - 1) // cols
     fig, axes = plt.subplots(rows, cols, figsize=(6.2 * cols, 3.6 * rows), squeeze=False, sharex=True,
                              sharey=True)
     for ax, panel in zip(axes.flat, panels):
         _draw_series(ax, panel, divisor)
-        _peak_lines(ax, points, view, divisor)
+        _peak_lines(ax, [p for p in points if _in_panel(p, panel)], view, divisor)
+        if link is not None and link.peak and view == "bandwidth" and bench == "link":
+            _link_peak_line(ax, link, panel[0].directions, divisor)
         ax.set_xscale("log", base=2)
         ax.set_yscale("log")
         ax.grid(True, alpha=0.3)
         ax.legend(fontsize=7, title=_marker_key(panel), title_fontsize=7)
-        ax.set_title(", ".join(dict.fromkeys(s.operation for s in panel))[:70], fontsize=9)
+        ax.set_title(_panel_title(panel, mixed), fontsize=9)
         if bench == "mem":
             plots._draw_caches(ax, caches)
     for ax in axes[-1]:
         ax.set_xlabel(x_label(bench, view))
     for ax in axes[:, 0]:
-        ax.set_ylabel(_axis_text(points, view, unit), fontsize=8)
+        ax.set_ylabel(_axis_text(series, view, unit), fontsize=8)
     for ax in list(axes.flat)[len(panels):]:
         ax.set_visible(False)
     title = f"{bench}: size against {view} ({_plural(len(series), 'sweep')} in {_plural(len(panels), 'panel')})"
@@ -221,8 +251,9 @@ MAX_BARS = 24  # bars per axes: more go to another axes
 
 def _bar_plot(points, bench, view, series, unit, divisor) -> Plot:
     """Single-size points as horizontal bars, each labelled with what it is."""
-    bars = [(f"{s.label} @ {format_size(x)}", v / divisor, s.stat)
-            for s in series for x, v in sorted(s.points)]
+    mixed = len({s.accounting for s in series}) > 1  # then each bar says the bytes it counts
+    bars = [(f"{s.label} @ {format_size(x)}" + (f" ({s.accounting})" if mixed and s.accounting else ""),
+             v / divisor, s.stat) for s in series for x, v in sorted(s.points)]
     groups = [bars[i:i + MAX_BARS] for i in range(0, len(bars), MAX_BARS)]
     fig, axes = plt.subplots(len(groups), 1, figsize=(9, 0.9 + 0.26 * max(len(g) for g in groups) * len(groups)),
                              squeeze=False, sharex=True)
@@ -235,7 +266,7 @@ def _bar_plot(points, bench, view, series, unit, divisor) -> Plot:
         ax.grid(True, axis="x", alpha=0.3)
         ax.margins(x=0.15)
     stats = ", ".join(sorted({st for _, _, st in bars if st}))
-    axes[-1, 0].set_xlabel(_axis_text(points, view, unit) + (f" ({stats})" if stats else ""), fontsize=8)
+    axes[-1, 0].set_xlabel(_axis_text(series, view, unit) + (f" ({stats})" if stats else ""), fontsize=8)
     title = f"{bench}: {view} of the single-size runs ({_plural(len(bars), 'point')})"
     alt = f"{title}: " + "; ".join(f"{label} {v:.4g} {unit}" for label, v, _ in bars)
     return _finish(fig, title, alt, [1] * len(groups))
@@ -284,9 +315,10 @@ def svg_of(fig, title: str, alt: str) -> str:
 def benchmark_plots(source, filt: Filter) -> dict:
     """{benchmark: [Plot]} of one source (one per view that has figures)."""
     points = source.points()
+    link = measured_link(source.documents[0]) if source.documents else None
     out = {}
     for bench in dict.fromkeys(p.benchmark for p in points):
         for view in ("bandwidth", "latency"):
             kept = select([p for p in points if p.benchmark == bench], filt, view)
-            out.setdefault(bench, []).extend(benchmark_plot(kept, bench, view, source.caches))
+            out.setdefault(bench, []).extend(benchmark_plot(kept, bench, view, source.caches, link))
     return out

@@ -157,7 +157,7 @@ def _devices(doc: dict, rows: list) -> list:
     out = []
     for link in links:
         nic = next((n for n in nics if _same(n, link)), None)
-        edge = net_rows if link.kind == "nic" else link_rows if link is measured else []
+        edge = net_rows if link.kind == "nic" else link_rows if link == measured else []
         out.append((_link_lines(doc, link, nic), _node_package(link.numa_node, doc),
                     edge if edge and not _drawn(out, edge) else []))
     for nic in nics:
@@ -166,7 +166,7 @@ def _devices(doc: dict, rows: list) -> list:
         out.append(([nic.name or "NIC", f"{nic.kind or 'network'} {_rate(nic)}"], 0,
                     net_rows if not _drawn(out, net_rows) else []))
     if link_rows and not _drawn(out, link_rows):
-        name = link_rows[0].path.split(" ")[0][5:] or "device"
+        name = link_rows[0].path[5:].rsplit(" ", 1)[0] or "device"  # 'link:NVIDIA H200 H2D': the device
         words = ["host backend: no device", "(copies in RAM by a worker thread)"] if name == "host" else \
             [name, "accelerator (no PCIe facts)"]
         out.append((words, 0, link_rows))

@@ -136,6 +136,8 @@ def _derived(doc: dict, rule: Rule, key: str, m) -> Row:
 def _no_peak(doc: dict) -> str:
     """Why a figure has no peak: the document predates the facts layer, or
     the facts layer holds this figure against none (a latency, a stream)."""
+    if is_imported(doc):
+        return "no peak recorded (an imported output)"
     return "no peak recorded for this figure" if facts_of(doc) else NO_PEAK
 
 
@@ -229,9 +231,22 @@ def _timing_row(doc: dict, rule: tuple) -> Row | None:
     else:
         best = min(points, key=lambda p: (p.bytes <= 0, p.bytes, p.value(view)))
     what = f"{best.operation} at {format_size(best.bytes)}" + (f" ({best.variant})" if best.variant else "")
+    if path == "dram" and doc["settings"].get("mem", {}).get("device_memory") is True:
+        path = "device-memory"  # a GPU's own memory (BabelStream's CUDA model), not the host's DRAM
+    path = path.replace("link:device", f"link:{_imported_device(doc)}", 1)
     return Row(path, what, f"{bench}.{best.operation}@{best.bytes}", best.value(view),
                "B/s" if view == "bandwidth" else "s", "higher" if view == "bandwidth" else "lower",
-               reasons=[NO_PEAK], spread=best.spread(view))
+               reasons=[_no_peak(doc)], spread=best.spread(view))
+
+
+def _imported_device(doc: dict) -> str:
+    """The device an imported tool names: nvbandwidth's '0: NVIDIA H200
+    (00000000:00:06): (vm)' reads 'NVIDIA H200'; several devices or none:
+    'device'."""
+    name = doc.get("device") if isinstance(doc.get("device"), str) else ""
+    if not name or ";" in name:
+        return "device"
+    return re.sub(r"\s*\(.*$", "", re.sub(r"^\d+:\s*", "", name)).strip() or "device"
 
 
 def rows_of(doc: dict) -> list:
@@ -318,10 +333,11 @@ def value_text(value, unit: str) -> str:
     if value is None:
         return "-"
     if unit in BANDWIDTH_UNITS:
-        return f"{value * BANDWIDTH_UNITS[unit] / 1e9:.3g} GB/s"
+        rate = value * BANDWIDTH_UNITS[unit]
+        return f"{rate / 1e12:.3g} TB/s" if rate >= 1e12 else f"{rate / 1e9:.3g} GB/s"
     if unit in TIME_UNITS:
         seconds = value * TIME_UNITS[unit]
-        return f"{seconds * 1e9:.3g} ns" if seconds < 1e-5 else f"{seconds * 1e6:.4g} us"
+        return f"{seconds * 1e9:.4g} ns" if seconds < 1e-5 else f"{seconds * 1e6:.4g} us"
     return f"{value:.4g} {unit}".strip()
 
 

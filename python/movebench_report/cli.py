@@ -176,11 +176,13 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--by", type=name_arg, help="parameter to scale over (default: threads, ranks or nodes, whichever varies)")
     p.add_argument("--size", type=size_arg, help="use this size (default: the largest of each operation)")
 
-    p = sub.add_parser("plot", help="size vs bandwidth/latency plots (PNG or SVG)")
+    p = sub.add_parser("plot", help="size vs bandwidth/latency plots (PNG or SVG): the html page's small "
+                       "multiples, at most 8 series per axes")
     add_sources(p, "*"); add_filters(p)
     p.add_argument("--view", choices=VIEWS + ("both",), default="both")
     p.add_argument("--unit", choices=list(BANDWIDTH_UNITS), help="bandwidth unit (default MB/s)")
-    p.add_argument("--combined", action="store_true", help="every benchmark's operations in one panel per view")
+    p.add_argument("--combined", action="store_true", help="every benchmark's sweeps of a view in shared panels "
+                   "(still at most 8 series each)")
     p.add_argument("--per-array", action="store_true", help="x axis: bytes per array instead of the dataset "
                    "(mem records carry the dataset size), like TheBandwidthBenchmark's array-size plot")
     p.add_argument("-o", "--output", type=plot_arg, required=True, help="out.png or out.svg")

@@ -151,17 +151,29 @@ def links_of(facts: dict) -> list:
     return out
 
 
+def measured_link(doc: dict):
+    """The PCIe link the link benchmark ran over: the one at the link
+    device's bus id, else the first that is no NIC (None where the facts
+    list none)."""
+    links = links_of(_dict(doc.get("facts")))
+    bus = _dict(doc.get("link_device")).get("bus_id")
+    return next((link for link in links if bus and link.bus_id == bus), None) or \
+        next((link for link in links if link.kind != "nic"), None)
+
+
 @dataclass
 class Nic:
     name: str
     kind: str
     rate_bits: float | None
     peak: float | None  # bytes per second
+    bus_id: str = ""  # the PCIe function it sits on, where the facts say
 
 
 def nics_of(facts: dict) -> list:
     return [Nic(_text(n.get("name")), _text(n.get("kind")), _number(n.get("rate_bits_per_second")),
-                _number(n.get("peak_bytes_per_second"))) for n in map(_dict, _list(facts.get("nics")))]
+                _number(n.get("peak_bytes_per_second")), _text(n.get("bus_id")))
+            for n in map(_dict, _list(facts.get("nics")))]
 
 
 @dataclass

@@ -11,11 +11,11 @@ from __future__ import annotations
 import io
 import re
 import statistics
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from html import escape
 
 from . import plots
-from .facts import peak_of
+from .facts import measured_link, peak_of
 from .model import BANDWIDTH_UNITS, TIME_UNITS, select, Filter, format_size
 from .render import display_unit
 
@@ -34,6 +34,8 @@ class Series:
     points: list = field(default_factory=list)  # (bytes, value in base units)
     stat: str = ""
     is_sweep: bool = True
+    accounting: str = ""  # the bytes a bandwidth counts, in words ('' for a time)
+    directions: int = 1  # 2: a bandwidth summed over both directions
 
 
 def _sweep_params(points: list) -> list:
@@ -52,14 +54,14 @@ def _sweep_params(points: list) -> list:
     return sorted(names)
 
 
-def series_of(points: list, view: str) -> list:
+def series_of(points: list, view: str, by_source: bool = False) -> list:
     """Sweeps of one benchmark: one Series per operation and distinguishing
     parameters, cut where the same key comes back at a size it already has
     (another sweep with the same parameters: stream's design comparison at
     16 KiB, then its chunk-size sweep through 16 KiB); one whose points are
     all of one size is no sweep."""
     names = _sweep_params(points)
-    runs = _runs(points, names)
+    runs = _runs(points, names, by_source)
     out = []
     for key, segments in runs.items():
         for i, segment in enumerate(_sweeps_of(segments)):
@@ -67,16 +69,20 @@ def series_of(points: list, view: str) -> list:
             series = Series(label, segment[0].operation, [(p.bytes, p.value(view)) for p in segment])
             meaning = segment[0].meaning(view)
             series.stat = meaning.stat if meaning else ""
+            series.accounting = meaning.accounting.text() if meaning and meaning.accounting else ""
+            series.directions = meaning.accounting.directions if meaning and meaning.accounting else 1
             series.is_sweep = len({x for x, _ in series.points}) > 1  # one size: a bar, not a line
             out.append(series)
     return out
 
 
-def _runs(points: list, names: list) -> dict:
-    """{key: [runs]}: each run the consecutive points (document order) of one key."""
+def _runs(points: list, names: list, by_source: bool = False) -> dict:
+    """{key: [runs]}: each run the consecutive points (document order) of one
+    key; `by_source`: each file's points their own key (a comparison)."""
     runs, last = {}, None
     for p in points:
-        key = " ".join([p.operation] + [f"{n}={p.params[n]}" for n in names if n in p.params])
+        key = " ".join([p.operation] + [f"{n}={p.params[n]}" for n in names if n in p.params]
+                       + ([f"({p.source})"] if by_source else []))
         if key != last:
             runs.setdefault(key, []).append([])
         runs[key][-1].append(p)
@@ -107,18 +113,21 @@ def _cut_at_repeats(points: list) -> list:
 
 def panels_of(series: list) -> list:
     """Small multiples: operations of one family (link's copy.* or kernel.*)
-    packed together up to MAX_SERIES series per panel, never two families in
-    one panel; an operation with more series than that is split over panels."""
+    and one byte accounting packed together up to MAX_SERIES series per
+    panel, never two families or two accountings in one panel (a duplex sum
+    counts both directions: its axis is another); an operation with more
+    series than that is split over panels."""
     panels, current, family = [], [], None
-    for op in dict.fromkeys(s.operation for s in series):
-        mine = [s for s in series if s.operation == op]
+    groups = dict.fromkeys((s.operation, s.accounting) for s in series)
+    for op, accounting in groups:
+        mine = [s for s in series if (s.operation, s.accounting) == (op, accounting)]
         chunks = [mine[i:i + MAX_SERIES] for i in range(0, len(mine), MAX_SERIES)]
         for chunk in chunks:
-            if current and (len(current) + len(chunk) > MAX_SERIES or _family(op) != family):
+            if current and (len(current) + len(chunk) > MAX_SERIES or (_family(op), accounting) != family):
                 panels.append(current)
                 current = []
             current = current + chunk
-            family = _family(op)
+            family = (_family(op), accounting)
     return panels + ([current] if current else [])
 
 
@@ -127,19 +136,29 @@ def _family(op: str) -> str:
     return op.split(".")[0] if "." in op else ""
 
 
-def _axis_text(points: list, view: str, unit: str) -> str:
-    meaning = next((p.meaning(view) for p in points if p.meaning(view)), None)
+def _axis_text(series: list, view: str, unit: str) -> str:
+    """The y axis: the unit, and the bytes counted where every series of
+    the figure counts the same (else each panel's title says its own)."""
     text = f"{view} [{unit}]"
-    if meaning and view == "bandwidth" and meaning.accounting:
-        text += f", {meaning.accounting.text()}"
+    accountings = {s.accounting for s in series}
+    if view == "bandwidth" and len(accountings) == 1 and "" not in accountings:
+        text += f", {accountings.pop()}"
     return text
 
 
-def _draw_series(ax, panel: list, divisor: float):
+def _panel_title(panel: list, mixed: bool) -> str:
+    """The operations of a panel, and its bytes counted where the figure's panels differ in that."""
+    title = ", ".join(dict.fromkeys(s.operation for s in panel))[:70]
+    return f"{title}\n({panel[0].accounting})" if mixed and panel[0].accounting else title
+
+
+def _draw_series(ax, panel: list, divisor: float, index: int = 0):
     for i, s in enumerate(panel):
         pts = sorted(s.points)
-        ax.plot([x for x, _ in pts], [v / divisor for _, v in pts], marker=MARKERS.get(s.stat, "o"),
-                markersize=4, linestyle="-" if s.is_sweep else "none", color=f"C{i % 10}", label=s.label)
+        lines = ax.plot([x for x, _ in pts], [v / divisor for _, v in pts], marker=MARKERS.get(s.stat, "o"),
+                        markersize=4, linestyle="-" if s.is_sweep else "none", color=f"C{i % 10}", label=s.label)
+        for line in lines:  # the SVG's <g id='series-P-S'>: a reader (and the tests) can count them per axes
+            line.set_gid(f"series-{index}-{i}")
 
 
 def _peak_lines(ax, points: list, view: str, divisor: float):
@@ -155,6 +174,18 @@ def _peak_lines(ax, points: list, view: str, divisor: float):
                            label=f"peak ({peak.source})"[:60])
 
 
+def _in_panel(point, panel: list) -> bool:
+    return any(s.operation == point.operation for s in panel)
+
+
+def _link_peak_line(ax, link, directions: int, divisor: float):
+    """The PCIe link's peak (facts: per direction), twice it on a panel of
+    sums over both directions."""
+    both = " x 2 directions" if directions == 2 else " per direction"
+    ax.axhline(link.peak * directions / divisor, color="black", linestyle="--", linewidth=1,
+               label=f"PCIe peak, {link.trained()}{both}"[:60])
+
+
 @dataclass
 class Plot:
     title: str
@@ -163,7 +194,7 @@ class Plot:
     series_per_axes: list
 
 
-def benchmark_plot(source_points: list, bench: str, view: str, caches: list) -> list:
+def benchmark_plot(source_points: list, bench: str, view: str, caches: list, link=None) -> list:
     """The figures of a benchmark's view: its sweeps as small multiples of
     lines, its single-size points as labelled bars (a cloud of dots at one
     size says nothing)."""
@@ -175,7 +206,7 @@ def benchmark_plot(source_points: list, bench: str, view: str, caches: list) -> 
     unit, divisor = display_unit(view, [p.value(view) for p in points])
     sweeps = [s for s in series if s.is_sweep]
     singles = [s for s in series if not s.is_sweep]
-    out = [_sweep_plot(points, bench, view, sweeps, caches, unit, divisor)] if sweeps else []
+    out = [_sweep_plot(points, bench, view, sweeps, caches, unit, divisor, link)] if sweeps else []
     return out + ([_bar_plot(points, bench, view, singles, unit, divisor)] if singles else [])
 
 
@@ -191,26 +222,47 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}" + ("" if n == 1 else "s")
 
 
-def _sweep_plot(points, bench, view, series, caches, unit, divisor) -> Plot:
+@dataclass
+class Panel:
+    """What drawing one axes needs besides its series."""
+    bench: str
+    view: str
+    points: list  # the records plotted (their peaks)
+    caches: list
+    unit: str
+    divisor: float
+    link: object = None  # facts.Link of the link benchmark, for its PCIe peak
+    mixed: bool = False  # the figure's series count bytes in more than one way
+
+
+def draw_sweeps(ax, panel: list, ctx: Panel, index: int = 0):
+    """One axes of sweeps: a line per series, the peaks, caches on mem."""
+    _draw_series(ax, panel, ctx.divisor, index)
+    _peak_lines(ax, [p for p in ctx.points if _in_panel(p, panel)], ctx.view, ctx.divisor)
+    if ctx.link is not None and ctx.link.peak and ctx.view == "bandwidth" and ctx.bench == "link":
+        _link_peak_line(ax, ctx.link, panel[0].directions, ctx.divisor)
+    ax.set_xscale("log", base=2)
+    ax.set_yscale("log")
+    ax.grid(True, alpha=0.3)
+    ax.legend(fontsize=7, title=_marker_key(panel), title_fontsize=7)
+    ax.set_title(_panel_title(panel, ctx.mixed), fontsize=9)
+    if ctx.bench in ("mem", "all") and ctx.caches:
+        plots._draw_caches(ax, ctx.caches)
+
+
+def _sweep_plot(points, bench, view, series, caches, unit, divisor, link=None) -> Plot:
     panels = panels_of(series)
+    ctx = Panel(bench, view, points, caches, unit, divisor, link, len({s.accounting for s in series}) > 1)
     cols = min(2, len(panels))
     rows = (len(panels) + cols - 1) // cols
     fig, axes = plt.subplots(rows, cols, figsize=(6.2 * cols, 3.6 * rows), squeeze=False, sharex=True,
                              sharey=True)
-    for ax, panel in zip(axes.flat, panels):
-        _draw_series(ax, panel, divisor)
-        _peak_lines(ax, points, view, divisor)
-        ax.set_xscale("log", base=2)
-        ax.set_yscale("log")
-        ax.grid(True, alpha=0.3)
-        ax.legend(fontsize=7, title=_marker_key(panel), title_fontsize=7)
-        ax.set_title(", ".join(dict.fromkeys(s.operation for s in panel))[:70], fontsize=9)
-        if bench == "mem":
-            plots._draw_caches(ax, caches)
+    for i, (ax, panel) in enumerate(zip(axes.flat, panels)):
+        draw_sweeps(ax, panel, ctx, i)
     for ax in axes[-1]:
         ax.set_xlabel(x_label(bench, view))
     for ax in axes[:, 0]:
-        ax.set_ylabel(_axis_text(points, view, unit), fontsize=8)
+        ax.set_ylabel(_axis_text(series, view, unit), fontsize=8)
     for ax in list(axes.flat)[len(panels):]:
         ax.set_visible(False)
     title = f"{bench}: size against {view} ({_plural(len(series), 'sweep')} in {_plural(len(panels), 'panel')})"
@@ -220,23 +272,38 @@ def _sweep_plot(points, bench, view, series, caches, unit, divisor) -> Plot:
 MAX_BARS = 24  # bars per axes: more go to another axes
 
 
+def bars_of(series: list, divisor: float) -> list:
+    """[(label, value, statistic)] of single-size series, in groups of MAX_BARS (one axes each)."""
+    mixed = len({s.accounting for s in series}) > 1  # then each bar says the bytes it counts
+    bars = [(f"{s.label} @ {format_size(x)}" + (f" ({s.accounting})" if mixed and s.accounting else ""),
+             v / divisor, s.stat) for s in series for x, v in sorted(s.points)]
+    return [bars[i:i + MAX_BARS] for i in range(0, len(bars), MAX_BARS)]
+
+
+def draw_bars(ax, group: list):
+    """Single-size points as horizontal bars, each labelled with what it is and its value."""
+    ax.barh(range(len(group)), [v for _, v, _ in group], color="C0", height=0.6)
+    ax.set_yticks(range(len(group)), [label for label, _, _ in group], fontsize=7)
+    ax.invert_yaxis()
+    for i, (_, v, _) in enumerate(group):
+        ax.annotate(f"{v:.4g}", (v, i), xytext=(3, 0), textcoords="offset points", va="center", fontsize=7)
+    ax.grid(True, axis="x", alpha=0.3)
+    ax.margins(x=0.15)
+
+
+def bar_label(series: list, view: str, unit: str, groups: list) -> str:
+    stats = ", ".join(sorted({st for group in groups for _, _, st in group if st}))
+    return _axis_text(series, view, unit) + (f" ({stats})" if stats else "")
+
+
 def _bar_plot(points, bench, view, series, unit, divisor) -> Plot:
-    """Single-size points as horizontal bars, each labelled with what it is."""
-    bars = [(f"{s.label} @ {format_size(x)}", v / divisor, s.stat)
-            for s in series for x, v in sorted(s.points)]
-    groups = [bars[i:i + MAX_BARS] for i in range(0, len(bars), MAX_BARS)]
+    groups = bars_of(series, divisor)
     fig, axes = plt.subplots(len(groups), 1, figsize=(9, 0.9 + 0.26 * max(len(g) for g in groups) * len(groups)),
                              squeeze=False, sharex=True)
     for ax, group in zip(axes[:, 0], groups):
-        ax.barh(range(len(group)), [v for _, v, _ in group], color="C0", height=0.6)
-        ax.set_yticks(range(len(group)), [label for label, _, _ in group], fontsize=7)
-        ax.invert_yaxis()
-        for i, (_, v, _) in enumerate(group):
-            ax.annotate(f"{v:.4g}", (v, i), xytext=(3, 0), textcoords="offset points", va="center", fontsize=7)
-        ax.grid(True, axis="x", alpha=0.3)
-        ax.margins(x=0.15)
-    stats = ", ".join(sorted({st for _, _, st in bars if st}))
-    axes[-1, 0].set_xlabel(_axis_text(points, view, unit) + (f" ({stats})" if stats else ""), fontsize=8)
+        draw_bars(ax, group)
+    axes[-1, 0].set_xlabel(bar_label(series, view, unit, groups), fontsize=8)
+    bars = [bar for group in groups for bar in group]
     title = f"{bench}: {view} of the single-size runs ({_plural(len(bars), 'point')})"
     alt = f"{title}: " + "; ".join(f"{label} {v:.4g} {unit}" for label, v, _ in bars)
     return _finish(fig, title, alt, [1] * len(groups))
@@ -287,6 +354,7 @@ def benchmark_plots(source, filt: Filter) -> dict:
     fleet result's records are units and pairs, not sizes: its strip plot."""
     from .fleet import fleet_of
     points = source.points()
+    link = measured_link(source.documents[0]) if source.documents else None
     out = {}
     for path, doc in zip(source.paths, source.documents):
         fleet = fleet_of(doc, str(path))
@@ -298,7 +366,7 @@ def benchmark_plots(source, filt: Filter) -> dict:
             continue  # fleet: drawn above
         for view in ("bandwidth", "latency"):
             kept = select([p for p in points if p.benchmark == bench], filt, view)
-            out.setdefault(bench, []).extend(benchmark_plot(kept, bench, view, source.caches))
+            out.setdefault(bench, []).extend(benchmark_plot(kept, bench, view, source.caches, link))
     return out
 
 
@@ -358,3 +426,59 @@ def fleet_strip_plot(label: str, fleet) -> Plot | None:
                    f"{median:.4g}" + (f"; named: {'; '.join(named)}" if named else "; none named"))
     title = f"{label}: fleet of {len(fleet.units)} units, every figure (outliers red, slower than baseline ringed)"
     return _finish(fig, title, title + ". " + ". ".join(alt), [1] * len(rows))
+
+
+def plot_panels(sources: list, filt: Filter, views, combined=False, per_array=False, unit=None) -> list:
+    """`plot`'s axes, as the page draws them: [(draw(ax), its series
+    count)] per sweep panel (at most MAX_SERIES series, one family and byte
+    accounting each; several files: each file's sweeps their own series) and
+    per group of single-size bars, for every benchmark and view
+    (`combined`: all benchmarks' sweeps of a view in shared panels)."""
+    out = []
+    link = measured_link(sources[0].documents[0]) if sources and sources[0].documents else None
+    for view in views:
+        points = _plot_points(sources, filt, view, combined, per_array)
+        for bench in (["all"] if combined and points else dict.fromkeys(p.benchmark for p in points)):
+            mine = [p for p in points if combined or p.benchmark == bench]
+            series = series_of(mine, view, by_source=len(sources) > 1)
+            name, divisor = display_unit(view, [p.value(view) for p in mine], unit if view == "bandwidth" else None)
+            sweeps = [s for s in series if s.is_sweep]
+            ctx = Panel(bench, view, mine, [] if per_array else sources[0].caches, name, divisor,
+                        link if bench == "link" else None, len({s.accounting for s in sweeps}) > 1)
+            axis = _axis_text(sweeps, view, name)
+            xlabel = "bytes per array" if per_array and bench in ("mem", "all") else x_label(bench, view)
+            for i, panel in enumerate(panels_of(sweeps)):
+                out.append((_labelled(draw_sweeps, (panel, ctx, i), f"{bench}: {view}", xlabel, axis), len(panel)))
+            singles = [s for s in series if not s.is_sweep]
+            groups = bars_of(singles, divisor) if singles else []
+            for group in groups:
+                out.append((_labelled(draw_bars, (group,), f"{bench}: {view} of the single-size runs",
+                                      bar_label(singles, view, name, groups), None), 1))
+    return out
+
+
+def _plot_points(sources: list, filt: Filter, view: str, combined: bool, per_array: bool) -> list:
+    """The points of every source for one view, as `plot` draws them: mem's
+    sizes per array with --per-array, operations named with their benchmark
+    where --combined puts benchmarks together."""
+    out = []
+    for s in sources:
+        settings = s.documents[0]["settings"] if s.documents else {}
+        for p in select(s.points(), filt, view):
+            if p.operation == plots.LOADED or not p.value(view) or p.bytes <= 0:
+                continue  # loaded latency has its own panel; a log axis has no place for zero
+            if per_array:
+                p = replace(p, bytes=plots.array_bytes(p, settings))
+            out.append(replace(p, operation=f"{p.benchmark}.{p.operation}") if combined else p)
+    return [p for p in out if p.bytes > 0]
+
+
+def _labelled(draw, args: tuple, title: str, xlabel: str, ylabel: str | None):
+    """draw(ax, *args), then the axes' own labels (plot's axes share nothing)."""
+    def run(ax):
+        draw(ax, *args)
+        ax.set_title(f"{title}\n{ax.get_title()}" if ax.get_title() else title, fontsize=9)
+        ax.set_xlabel(xlabel, fontsize=8)
+        if ylabel:
+            ax.set_ylabel(ylabel, fontsize=8)
+    return run

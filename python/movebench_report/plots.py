@@ -1,9 +1,12 @@
-"""`plot`: size against bandwidth and latency, log axes, one panel per
-benchmark and view; several sources are drawn in one panel (a comparison);
-`combined` puts every operation of every benchmark in one panel per view.
-For `mem`, the host's cache sizes are drawn as vertical lines so the memory
-hierarchy shows as steps in the sweep. `mem loaded-latency` records get their
-own panel: latency against the bandwidth of the load (the curve and its knee)."""
+"""`plot`: the page's small multiples (pageplots) in one PNG or SVG: size
+against bandwidth and latency, log axes, per benchmark and view at most 8
+series per axes, one series per sweep (and per file, where several are
+compared), never a line across two sweeps; `combined` puts every
+benchmark's sweeps of a view in shared panels. For `mem`, the cache sizes
+are drawn as vertical lines so the memory hierarchy shows as steps; peaks
+as dashed lines. `mem loaded-latency` records get their own panel: latency
+against the bandwidth of the load (the curve and its knee). Bounds, the
+ratio plot of `compare` and the writing of files are here too."""
 from __future__ import annotations
 
 import io
@@ -31,31 +34,13 @@ MAX_PIXELS = 40_000_000
 DPI_RANGE = (10, 1200)
 
 
-def _array_bytes(p, doc_settings: dict) -> int:
+def array_bytes(p, doc_settings: dict) -> int:
     """mem records carry the dataset size (all arrays of the kernel); this is
     the size of one array (TheBandwidthBenchmark's 'array size' plot)."""
     traffic = doc_settings.get(p.benchmark, {}).get("traffic", {})
     arrays = traffic.get(p.operation, {}).get("arrays", 1) if isinstance(traffic, dict) and isinstance(
         traffic.get(p.operation), dict) else 1
     return p.bytes // arrays if isinstance(arrays, int) and arrays >= 1 else p.bytes
-
-
-def collect(sources: list, filt: Filter, views, per_array: bool) -> dict:
-    """{(panel, view): {(source, series): [(x, value)]}} with the points kept."""
-    panels = {}
-    for s in sources:
-        settings = s.documents[0]["settings"] if s.documents else {}
-        for view in views:
-            for p in select(s.points(), filt, view):
-                if p.operation == LOADED:
-                    continue  # drawn in its own panel (loaded_curves)
-                x = _array_bytes(p, settings) if per_array else p.bytes
-                if p.value(view) <= 0 or x <= 0:
-                    continue  # a log axis has no place for zero (e.g. 0-byte messages)
-                series = f"{p.operation} {p.variant}".strip()
-                panels.setdefault((p.benchmark, view), {}).setdefault((s.label, series), []).append(
-                    (x, p.value(view)))
-    return panels
 
 
 def loaded_curves(sources: list, filt: Filter) -> dict:
@@ -105,59 +90,30 @@ def _draw_caches(ax, caches: list):
                         color="grey")
 
 
-def _draw_panel(ax, view: str, lines: dict, title: str, labels: list, unit=None):
-    name, div = display_unit(view, [v for pts in lines.values() for _, v in pts], unit if view == "bandwidth"
-                             else None)
-    colours = {}
-    several = len({label for label, _ in lines}) > 1
-    for (label, series), pts in sorted(lines.items()):
-        pts = sorted(pts)
-        colour = colours.setdefault(series, f"C{len(colours) % 10}")
-        style = LINESTYLES[labels.index(label) % len(LINESTYLES)] if several else "-"
-        legend = f"{series} ({label})" if several else series
-        ax.plot([x for x, _ in pts], [v / div for _, v in pts], marker="o", markersize=3, linestyle=style,
-                color=colour, label=legend)
-    ax.set_xscale("log", base=2)
-    ax.set_yscale("log")
-    ax.set_title(title, fontsize=10)
-    ax.set_xlabel("bytes")
-    ax.set_ylabel(f"{view} [{name}]")
-    ax.grid(True, which="major", alpha=0.3)
-    ax.legend(fontsize=6, ncol=2)
-
-
 def figure_for(sources: list, filt: Filter, views=VIEWS, combined=False, per_array=False, unit=None):
-    panels = collect(sources, filt, views, per_array)
-    if combined:
-        merged = {}
-        for (bench, view), lines in panels.items():
-            for (label, series), pts in lines.items():
-                merged.setdefault(("all", view), {})[(label, f"{bench}.{series}")] = pts
-        panels = merged
+    """One figure of the page's small multiples (pageplots): per benchmark
+    and view its sweep panels (at most 8 series each, no line across two
+    sweeps, caches on mem, peaks dashed) and its single-size bars; mem's
+    loaded latency against the load in a panel of its own."""
+    from . import pageplots  # it draws with this module's pyplot
+    panels = pageplots.plot_panels(sources, filt, views, combined, per_array, unit)
     loaded = loaded_curves(sources, filt) if "latency" in views else {}
     if not panels and not loaded:
         raise ReportError(f"{names(sources)}: nothing to plot: no bandwidth or latency figures above zero left "
                           "after filtering")
-    keys = sorted(panels) + ([("mem", LOADED)] if loaded else [])
-    lines = sum(len(v) for v in panels.values()) + len(loaded)
-    if len(keys) > MAX_PANELS or lines > MAX_LINES:
-        raise ReportError(f"{names(sources)}: {len(keys)} panels and {lines} lines is more than one plot holds "
+    count = len(panels) + bool(loaded)
+    lines = sum(n for _, n in panels) + len(loaded)
+    if count > MAX_PANELS or lines > MAX_LINES:
+        raise ReportError(f"{names(sources)}: {count} panels and {lines} lines is more than one plot holds "
                           f"({MAX_PANELS} panels, {MAX_LINES} lines): choose with -b, --op or --sizes")
-    cols = min(2, len(keys))
-    rows = (len(keys) + cols - 1) // cols
+    cols = min(2, count)
+    rows = (count + cols - 1) // cols
     fig, axes = plt.subplots(rows, cols, figsize=(6.4 * cols, 4.2 * rows), squeeze=False)
-    labels = [s.label for s in sources]
-    for ax, key in zip(axes.flat, keys):
-        bench, view = key
-        if view == LOADED:
-            _draw_loaded(ax, loaded, labels, unit)
-            continue
-        _draw_panel(ax, view, panels[key], f"{bench}: size vs {view}", labels, unit)
-        ax.set_xlabel("bytes per array" if per_array else "bytes (dataset: all arrays of a kernel)"
-                      if bench == "mem" else "bytes")
-        if bench in ("mem", "all") and not per_array:
-            _draw_caches(ax, sources[0].caches)
-    for ax in list(axes.flat)[len(keys):]:
+    for ax, (draw, _) in zip(axes.flat, panels):
+        draw(ax)
+    if loaded:
+        _draw_loaded(axes.flat[len(panels)], loaded, [s.label for s in sources], unit)
+    for ax in list(axes.flat)[count:]:
         ax.set_visible(False)
     fig.tight_layout()
     return fig

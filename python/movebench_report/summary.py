@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, field
 
 from .compare import judge
-from .facts import NO_PEAK, peak_of, peak_why, verdicts_of
+from .facts import NO_PEAK, facts_of, links_of, peak_of, peak_why, verdicts_of
 from .model import BANDWIDTH_UNITS, TIME_UNITS, format_size, point_from_record
 from .render import Table
 
@@ -50,7 +50,7 @@ class Rule:
     path: str
     pattern: str
     what: str  # format string over the match's groups
-    rank: object = None  # match -> sortable; None: the first key in order
+    rank: object = None  # match -> sortable; None: the first key in order; "value": the greatest value
 
 
 def _threads(m):
@@ -68,7 +68,7 @@ RULES = (
          lambda m: m.group(1) == "pinned"),
     Rule("link duplex", r"^link\.copy\.duplex\.total(?:\.(\w+))?$", "copy both ways, sum ({0} memory)",
          lambda m: m.group(1) == "pinned"),
-    Rule("stream", r"^stream\.(\w+)\.throughput$", "{0} design throughput", None),
+    Rule("stream", r"^stream\.(\w+)\.throughput$", "{0} design throughput (the fastest design)", "value"),
     Rule("network latency", r"^p2p\.latency$", "MPI ping-pong latency", None),
     Rule("network", r"^p2p\.bw$", "MPI point-to-point bandwidth", None),
     Rule("network coll", r"^coll\.(\w+)\.busbw$", "{0} bus bandwidth", None),
@@ -81,7 +81,13 @@ def _pick(rule: Rule, results: dict):
     found = [(key, m) for key in results if (m := re.match(rule.pattern, key))]
     if not found:
         return None
+    if rule.rank == "value":  # no design is the path: the fastest one says what the path gives
+        return max(found, key=lambda km: _number_or(results[km[0]].get("value")))
     return max(found, key=lambda km: rule.rank(km[1])) if rule.rank else sorted(found)[0]
+
+
+def _number_or(value, default=float("-inf")) -> float:
+    return value if isinstance(value, (int, float)) and not isinstance(value, bool) else default
 
 
 def _source_point(doc: dict, figure: dict):
@@ -117,7 +123,7 @@ def _derived(doc: dict, rule: Rule, key: str, m) -> Row:
     figure = doc["results"][key]
     peak = peak_of(figure)
     words = _words(key)
-    reasons = [peak_why(figure) or NO_PEAK] if peak is None else ["no verdict recorded"]
+    reasons = [peak_why(figure) or _no_peak(doc)] if peak is None else ["no verdict recorded"]
     path = rule.path.replace("link", f"link:{_device(doc)}", 1) if rule.path.startswith("link") else rule.path
     cached = _in_cache(doc, figure) if path == "dram" else ""
     if cached:  # a DRAM path measured in cache is not the DRAM path
@@ -127,15 +133,49 @@ def _derived(doc: dict, rule: Rule, key: str, m) -> Row:
                peak.source if peak else "", _figure_spread(doc, figure))
 
 
+def _no_peak(doc: dict) -> str:
+    """Why a figure has no peak: the document predates the facts layer, or
+    the facts layer holds this figure against none (a latency, a stream)."""
+    if is_imported(doc):
+        return "no peak recorded (an imported output)"
+    return "no peak recorded for this figure" if facts_of(doc) else NO_PEAK
+
+
 def _device(doc: dict) -> str:
-    """The link's device: its name, 'host' for the host backend (copies in
-    RAM by a worker thread: no device), else 'device'."""
+    """The link's device: its name (link_device's, else the document's
+    device), 'host' for the host backend (copies in RAM by a worker thread:
+    no device), else 'device'."""
     device = doc.get("link_device")
-    name = device.get("name") if isinstance(device, dict) else None
-    if isinstance(name, str) and name:
-        return name
-    backend = device.get("backend") if isinstance(device, dict) else None
-    return "host" if backend == "host" else "device"
+    device = device if isinstance(device, dict) else {}
+    if device.get("backend") == "host":
+        return "host"
+    for name in (device.get("name"), doc.get("device")):
+        if isinstance(name, str) and name:
+            return name
+    return "device"
+
+
+DIRECTIONS = (("link.copy.read", "H2D"), ("link.copy.write", "D2H"), ("link.copy.duplex", "duplex"))
+
+
+def device_name(doc: dict, bus_id: str) -> str:
+    """The name of the device at a PCIe bus id: the link's device where it is
+    that one, else the facts' PCIe name, else the bus id."""
+    device = doc.get("link_device")
+    if isinstance(device, dict) and bus_id and device.get("bus_id") == bus_id:
+        return _device(doc)
+    return next((link.name for link in links_of(facts_of(doc)) if link.bus_id == bus_id and link.name), bus_id)
+
+
+def _link_path(doc: dict, path: str, figure: str) -> str:
+    """A link verdict's path as the derived rows name theirs: 'link:<device>
+    H2D'. The facts layer names the link by its bus id ('link 0000:00:06.0')
+    and leaves the direction to the figure."""
+    direction = next((d for prefix, d in DIRECTIONS if figure.startswith(prefix + ".")), "")
+    if not direction or not path.startswith("link") or path.endswith(direction):
+        return path
+    name = path[5:] if path.startswith("link:") else device_name(doc, path[5:].strip())
+    return f"link:{name} {direction}"
 
 
 def _words(key: str) -> str:
@@ -157,8 +197,12 @@ def _from_verdict(doc: dict, v) -> Row:
     fraction = v.fraction
     if fraction is None and value is not None and v.peak and unit == figure.get("unit", unit):
         fraction = value / v.peak  # the writer left it out: the same division it would make
-    reasons = v.reasons or ([NO_PEAK] if v.peak is None and v.verdict == "unknown" else [])
-    return Row(v.path, _words(v.figure), v.figure, value, unit, better, v.peak, fraction,
+    reasons = v.reasons or ([_no_peak(doc)] if v.peak is None and v.verdict == "unknown" else [])
+    if v.verdict in ("low", "degraded") and v.normal_from and fraction is not None and fraction < v.normal_from:
+        # the measure behind the word, before the facts' own reasons
+        reasons = [f"{100 * fraction:.0f}% of peak, under the normal band (from {100 * v.normal_from:.0f}%)"] \
+            + reasons
+    return Row(_link_path(doc, v.path, v.figure), _words(v.figure), v.figure, value, unit, better, v.peak, fraction,
                v.verdict, reasons, v.peak_source, _figure_spread(doc, figure) if figure else 0.0)
 
 
@@ -187,9 +231,22 @@ def _timing_row(doc: dict, rule: tuple) -> Row | None:
     else:
         best = min(points, key=lambda p: (p.bytes <= 0, p.bytes, p.value(view)))
     what = f"{best.operation} at {format_size(best.bytes)}" + (f" ({best.variant})" if best.variant else "")
+    if path == "dram" and doc["settings"].get("mem", {}).get("device_memory") is True:
+        path = "device-memory"  # a GPU's own memory (BabelStream's CUDA model), not the host's DRAM
+    path = path.replace("link:device", f"link:{_imported_device(doc)}", 1)
     return Row(path, what, f"{bench}.{best.operation}@{best.bytes}", best.value(view),
                "B/s" if view == "bandwidth" else "s", "higher" if view == "bandwidth" else "lower",
-               reasons=[NO_PEAK], spread=best.spread(view))
+               reasons=[_no_peak(doc)], spread=best.spread(view))
+
+
+def _imported_device(doc: dict) -> str:
+    """The device an imported tool names: nvbandwidth's '0: NVIDIA H200
+    (00000000:00:06): (vm)' reads 'NVIDIA H200'; several devices or none:
+    'device'."""
+    name = doc.get("device") if isinstance(doc.get("device"), str) else ""
+    if not name or ";" in name:
+        return "device"
+    return re.sub(r"\s*\(.*$", "", re.sub(r"^\d+:\s*", "", name)).strip() or "device"
 
 
 def rows_of(doc: dict) -> list:
@@ -276,10 +333,11 @@ def value_text(value, unit: str) -> str:
     if value is None:
         return "-"
     if unit in BANDWIDTH_UNITS:
-        return f"{value * BANDWIDTH_UNITS[unit] / 1e9:.3g} GB/s"
+        rate = value * BANDWIDTH_UNITS[unit]
+        return f"{rate / 1e12:.3g} TB/s" if rate >= 1e12 else f"{rate / 1e9:.3g} GB/s"
     if unit in TIME_UNITS:
         seconds = value * TIME_UNITS[unit]
-        return f"{seconds * 1e9:.3g} ns" if seconds < 1e-5 else f"{seconds * 1e6:.4g} us"
+        return f"{seconds * 1e9:.4g} ns" if seconds < 1e-5 else f"{seconds * 1e6:.4g} us"
     return f"{value:.4g} {unit}".strip()
 
 

@@ -109,7 +109,7 @@ def test_gpu_compare_runs_movebench_in_the_shared_names(tmp_path):
                     "--stream-chunks", "2", "--stream-sweep", "4K", "--stream-sweep-total", "16K",
                     "--out", str(out)], check=True, capture_output=True, timeout=300)
     lines = (out / "commands.txt").read_text().splitlines()
-    assert len(lines) == 5
+    assert len(lines) == 6  # link bandwidth twice (copy on pinned, kernel on mapped), latency, mem, stream twice
     for line in lines:
         argv = shlex.split(line)
         assert argv[0] == str(binary_path()) and not not_shared(argv[1:]), line

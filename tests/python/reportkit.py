@@ -165,3 +165,5 @@ def with_facts(src, dst):
 
 # A real result of the whole default suite (`movebench run`, tests/data/README.md).
 SUITE = REPO / "tests" / "data" / "results" / "run.json"
+# A real run of the suite on an H200 (facts with its PCIe link, a link verdict: tests/data/README.md).
+GPU_SUITE = REPO / "tests" / "data" / "results" / "run-h200.json"

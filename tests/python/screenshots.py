@@ -1,6 +1,7 @@
 """The screenshots of docs/report.md: the first screen (1400x900) of the page
-for this machine's full-suite run, a 2-file comparison, and an imported OSU +
-STREAM + nvbandwidth set, made by headless Chromium and reduced to a small
+for this machine's full-suite run, a 2-file comparison, an imported OSU +
+STREAM + nvbandwidth set (all real outputs) and a real run on an H200, made
+by headless Chromium and reduced to a small
 palette (ImageMagick's convert, where it is there).
 
     .venv/bin/python tests/python/screenshots.py RUN.json OTHER_RUN.json docs/"""
@@ -10,7 +11,7 @@ import sys
 import tempfile
 
 sys.path[:0] = [str(pathlib.Path(__file__).parent), str(pathlib.Path(__file__).parents[1])]
-from reportkit import DATA, PEER_SAMPLES, chromium, report, with_facts  # noqa: E402
+from reportkit import GPU_SUITE, PEER_SAMPLES, chromium, report, with_facts  # noqa: E402
 
 
 def shoot(html: pathlib.Path, png: pathlib.Path, scratch: pathlib.Path, height: int = 900):
@@ -40,7 +41,7 @@ def page(scratch: pathlib.Path, name: str, *args) -> pathlib.Path:
 
 def imported(scratch: pathlib.Path) -> list:
     inputs = [PEER_SAMPLES / "osu_latency.txt", PEER_SAMPLES / "osu_bw.txt", PEER_SAMPLES / "stream-mccalpin-1t.txt",
-              DATA / "nvbandwidth.txt"]
+              PEER_SAMPLES / "nvbandwidth-h200.txt"]
     code, _, err = report("import", *inputs, "--outdir", scratch)
     assert code == 0, err
     return [scratch / f"{p.stem}.json" for p in inputs]
@@ -53,6 +54,8 @@ def main(run: str, other: str, docs: str):
           docs / "report-compare.png", scratch)
     shoot(page(scratch, "imported", *imported(scratch), "--title", "movebench report: OSU, STREAM, nvbandwidth"),
           docs / "report-imported.png", scratch)
+    shoot(page(scratch, "gpu", GPU_SUITE, "--title", "movebench report: a run on an H200"),
+          docs / "report-gpu-node.png", scratch)
     facts = with_facts(run, scratch / "run-with-facts.json")  # the hand-made facts layer fixture
     shoot(page(scratch, "facts", facts, "--title", "movebench report: with facts and verdicts (hand-made)"),
           docs / "report-facts.png", scratch)

@@ -10,7 +10,7 @@ import subprocess
 
 import pytest
 
-from reportkit import SUITE, chromium, png_size, report, with_facts
+from reportkit import GPU_SUITE, SUITE, chromium, png_size, report, with_facts
 
 WIDTH, HEIGHT = 1400, 900
 
@@ -86,6 +86,12 @@ def test_real_suite_first_screen(tmp_path):
 def test_suite_with_facts_and_a_comparison(tmp_path):
     facts = with_facts(SUITE, tmp_path / "facts.json")
     check_layout(measured(tmp_path, page(tmp_path, SUITE, facts)))
+
+
+def test_real_gpu_run_first_screen(tmp_path):
+    """The H200 run: its longer device names and the node picture's four
+    boxes still fit the viewport, the summary in the first screen."""
+    check_layout(measured(tmp_path, page(tmp_path, GPU_SUITE)))
 
 
 def test_hostile_names_render_as_text(tmp_path):

@@ -1,5 +1,6 @@
 """`import`: other tools' outputs into valid movebench result documents."""
 import json
+import re
 
 import pytest
 
@@ -318,3 +319,45 @@ def test_nvbandwidth_json():
     assert len(recs) == 7
     # the text layout of 0.5: its default was still 64 MiB
     assert {r["bytes"] for r in records("nvbandwidth") if "bandwidth" in r["figures"]} == {64 * 2**20}
+
+
+def test_nvbandwidth_json_of_a_real_h200():
+    """A real `nvbandwidth -j` (v0.8, on an H200: tests/data/README.md): one
+    record per Passed test case and matrix cell, with the value it printed,
+    the direction its matrix title says, 512 MiB (its 0.7+ default) or the
+    latency test's 2 MiB, and the device and driver it names."""
+    real = json.loads((PEERS / "nvbandwidth-h200.txt").read_text())["nvbandwidth"]
+    doc = json.loads(imported()["nvbandwidth-h200"].read_text())
+    recs = {r["operation"]: r for r in doc["timings"]}
+    cases = [c for c in real["testcases"] if c["status"] == "Passed"]
+    assert cases and len(doc["timings"]) == sum(len(row) for c in cases for row in c["bandwidth_matrix"])
+    for case in cases:
+        rec = recs[case["name"]]
+        name = "latency" if "latency" in case["bandwidth_description"] else "bandwidth"
+        assert rec["figures"][name]["value"] == float(case["bandwidth_matrix"][0][0]), case["name"]
+        assert rec["bytes"] == (2 if name == "latency" else 512) * 2**20
+        to_cpu = re.search(r"\(row\) (\S+) ", case["bandwidth_description"]).group(1) == "<-"  # <->: row first
+        assert (rec["params"]["src"], rec["params"]["dst"]) == (("gpu0", "cpu0") if to_cpu else ("cpu0", "gpu0"))
+    assert doc["settings"]["link"]["driver_version"] == real["Driver Version"]
+    assert doc["settings"]["link"]["tool_version"] == real["version"] and real["GPU Device list"][0] in doc["device"]
+    code, out, err = report("table", imported()["nvbandwidth-h200"])
+    assert code == 0, err
+    name = real["GPU Device list"][0].split(": ")[1].split(" (")[0]  # '0: NVIDIA H200 (...)': the summary's name
+    assert f"link:{name} H2D" in out and f"link:{name} D2H" in out
+
+
+def test_babelstream_cuda_csv_of_a_real_h200():
+    """BabelStream 5.0's CUDA model with --csv on an H200, its preamble kept:
+    the device named, its arrays in device memory (the summary says
+    device-memory, not dram), every kernel's rate as printed."""
+    text = (PEERS / "babelstream-cuda-h200-csv.txt").read_text()
+    doc = json.loads(imported()["babelstream-cuda-h200-csv"].read_text())
+    device = re.search(r'CUDA Device 0: "([^"]+)"', text).group(1)
+    assert doc["device"] == device and doc["settings"]["mem"]["device_memory"] is True
+    rows = [line.split(",") for line in text.splitlines() if re.match(r"^[A-Z][a-z]+,\d", line)]
+    assert rows and {r["operation"]: r["figures"]["bandwidth"]["value"] for r in doc["timings"]} == \
+        {row[0].lower(): float(row[4]) for row in rows}
+    code, out, err = report("table", imported()["babelstream-cuda-h200-csv"])
+    assert code == 0 and "device-memory" in out and " dram " not in out, err + out
+    omp = json.loads(imported()["babelstream-omp-csv"].read_text())
+    assert "device_memory" not in omp["settings"]["mem"]  # the OpenMP model's arrays are the host's

@@ -1,7 +1,20 @@
-"""`plot`: valid PNG of the expected pixel size and parseable SVG."""
+"""`plot`: valid PNG of the expected pixel size and parseable SVG, drawn as
+the page draws its plots (pageplots: at most 8 series per axes)."""
 import xml.etree.ElementTree as ET
 
-from reportkit import imported, png_size, report, results
+from reportkit import GPU_SUITE, imported, png_size, report, results
+
+from movebench_report import pageplots
+from movebench_report.model import load_sources
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def series_per_axes(svg) -> list:
+    """Per axes of a plot's SVG, its series: the <g id='series-...'> groups
+    pageplots gives each line (grid, ticks, peaks and caches are others)."""
+    axes = [g for g in ET.parse(svg).getroot().iter(SVG + "g") if (g.get("id") or "").startswith("axes_")]
+    return [sum(1 for d in g.iter(SVG + "g") if (d.get("id") or "").startswith("series-")) for g in axes]
 
 
 def test_png_two_panels(tmp_path):
@@ -19,7 +32,8 @@ def test_svg_with_cache_lines_and_every_kernel(tmp_path):
     assert root.tag.endswith("svg") and root.get("width") == "460.8pt"
     text = out.read_text()
     assert "L1 " in text and "L2 " in text  # the host's caches as vertical lines
-    assert "copy threads=1" in text and "triad threads=1" in text
+    assert "copy" in text and "triad" in text
+    assert series_per_axes(out) == [2]  # copy and triad, one sweep each
 
 
 def test_comparison_and_combined(tmp_path):
@@ -69,3 +83,29 @@ def test_a_device_sweep_marks_the_device_caches_not_the_hosts(tmp_path):
     assert code == 0, err
     text = out.read_text()
     assert "L2 50 MiB" in text and "L1 " not in text
+
+
+def test_a_gpu_run_plots_as_the_page_at_most_8_series_per_axes(tmp_path):
+    """The H200 run's 40 link sweeps: the same panels as the page, each at
+    most 8 series, the PCIe peak dashed (twice it on both-direction sums)."""
+    out = tmp_path / "gpu.svg"
+    code, _, err = report("plot", GPU_SUITE, "-b", "link", "--view", "bandwidth", "-o", out)
+    assert code == 0, err
+    counts = series_per_axes(out)
+    assert counts and max(counts) <= pageplots.MAX_SERIES and sum(counts) >= 40
+    points = [p for p in load_sources([GPU_SUITE])[0].points() if p.benchmark == "link" and p.bandwidth]
+    sweeps = [s for s in pageplots.series_of(points, "bandwidth") if s.is_sweep]
+    assert counts == [len(panel) for panel in pageplots.panels_of(sweeps)]  # the page's panels
+    text = out.read_text()
+    assert "PCIe peak, 32 GT/s x16 per direction" in text and "x 2 directions" in text
+
+
+def test_two_files_never_share_a_line(tmp_path):
+    """A comparison: each file's sweep its own series (labelled with the file), never one line through both."""
+    other = tmp_path / "other.json"
+    other.write_text(results()["seq"].read_text())
+    out = tmp_path / "ab.svg"
+    code, _, err = report("plot", results()["seq"], other, "--view", "bandwidth", "-o", out)
+    assert code == 0, err
+    assert series_per_axes(out) == [4]
+    assert "copy (other)" in out.read_text() and "(sweep 2)" not in out.read_text()

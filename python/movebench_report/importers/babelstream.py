@@ -17,6 +17,11 @@ TO_MB = {"MB": 1.0, "MBytes": 1.0, "mbytes": 1.0, "MiB": 2**20 / 1e6, "MiBytes":
          "mibytes": 2**20 / 1e6, "GB": 1e3, "GBytes": 1e3, "gbytes": 1e3, "GiB": 2**30 / 1e6,
          "GiBytes": 2**30 / 1e6, "gibytes": 2**30 / 1e6, "TB": 1e6, "TiB": 2**40 / 1e6}
 HEADER = re.compile(r"^Function\s+(?P<unit>[A-Za-z]+)(/s|/sec)\s+Min \(sec\)\s+Max\s+Average\s*$")
+# A GPU model names its device: 'CUDA Device 0: "NVIDIA H200" 132 SMs...'
+# (--csv, on stderr with the other preamble), 'Using CUDA device NVIDIA H200'
+# (the table's preamble); HIP's the same way.
+GPU = re.compile(r'^(?:(?:CUDA|HIP) Device \d+: "(?P<name>[^"]+)"|Using (?:CUDA|HIP) device (?P<used>.+)$)',
+                 re.MULTILINE)
 CSV_HEADER = re.compile(r"^function,num_times,n_elements,sizeof,max_(?P<unit>[A-Za-z]+)_per_sec,"
                         r"min_runtime,max_runtime,avg_runtime\s*$")
 
@@ -77,8 +82,12 @@ def parse(text: str, path):
     # 'FAILED validation of a[i]' (5.0, stderr, then it exits before the
     # table). A table with no such line has validated.
     failed = re.search(r"^(Validation failed|FAILED validation)", text, re.MULTILINE)
+    gpu = GPU.search(text)
+    if gpu:  # its arrays were in that device's memory, not the host's DRAM
+        settings["device_memory"] = True
     return document(path, NAME, records, settings, validated=not failed,
-                    device=implementation[1].strip() if implementation else "")
+                    device=(gpu["name"] or gpu["used"]).strip() if gpu
+                    else implementation[1].strip() if implementation else "")
 
 
 def _field(pattern: str, text: str) -> str:

@@ -2,7 +2,9 @@
 by a cgroup CPU quota compared against it, both real (mpirun -np 4 --per
 rank, as test_fleet.py); what got slower is named by compare's rule, and
 movebench-report's Python rule gives the same verdict on every figure of
-the two files. Bad baselines: one line, exit 2, before MPI starts."""
+the two files. Bad baselines: one line, exit 2, before MPI starts. Open MPI
+only in `make test` (docs/fleet.md, Open: under MPICH on a heavily loaded
+machine every rank slowed between the two runs)."""
 import json
 import subprocess
 from types import SimpleNamespace

@@ -55,6 +55,43 @@ def test_every_commands_document_records_the_facts(tmp_path):
     assert {"cpu", "dram", "pcie", "nics", "memory_tiers", "settings", "warnings"} <= doc["facts"].keys()
 
 
+def test_accelerators_come_from_the_real_opencl_backend(tmp_path):
+    """PoCL's CPU device is listed by the OpenCL lister, apart from the
+    accelerators (it is this machine's cores and DRAM); the document that
+    opened it names the same device, and the table says why it is not one."""
+    out = tmp_path / "mem.json"
+    run_movebench("mem", "--backend", "opencl", "-n", "4K", "-r", "1", "--json", out, check=0)
+    doc = load_result(out)  # schema-checked, the accelerators section with it
+    acc = doc["facts"]["accelerators"]
+    assert acc["status"] == "known"
+    assert {"backend": "opencl", "devices": len([d for d in acc["devices"] if d["backend"] == "opencl"])} \
+        in acc["backends"]
+    assert all(d["type"] != "cpu" for d in acc["devices"])
+    cpu = [d for d in acc["cpu_devices"] if d["backend"] == "opencl"]
+    assert doc["mem_device"]["device_type"] == "cpu" and doc["device"] in [d["name"] for d in cpu]
+    meminfo = pathlib.Path("/proc/meminfo").read_text().split()
+    mem_total = int(meminfo[meminfo.index("MemTotal:") + 1]) * 1024
+    for d in cpu:
+        assert d["type"] == "cpu" and 0 < d["memory_bytes"] <= mem_total
+        assert d["memory_peak"] == {"status": "unknown",
+                                    "why": "OpenCL does not report the memory's clock or bus width"}
+        assert d["bus_id"] is None and "cl_khr_pci_bus_info" in d["bus_id_why"]
+    # indexed as --device counts every platform's devices
+    indices = sorted(d["index"] for d in acc["devices"] + acc["cpu_devices"] if d["backend"] == "opencl")
+    assert indices == list(range(len(indices)))
+    proc = run_movebench("facts", check=0)
+    assert f"not listed: opencl {cpu[0]['index']} {cpu[0]['name']} (a CPU device" in proc.stdout
+    assert "Accelerators " in proc.stdout and "opencl " in proc.stdout
+
+
+def test_another_machines_lspci_gets_no_accelerators_of_this_one(tmp_path):
+    out = tmp_path / "facts.json"
+    lspci = REPO / "tests" / "data" / "lspci" / "supermicro-as4124gs-tnr-excerpt.txt"
+    run_movebench("facts", "--lspci", lspci, "--json", out, check=0)
+    acc = load_result(out)["facts"]["accelerators"]
+    assert acc["status"] == "unknown" and "another machine" in acc["why"]
+
+
 def bad_files(tmp_path):
     truncated = tmp_path / "truncated.txt"
     truncated.write_text("# dmidecode 3.3\nGetting SMBIOS data from sysfs.\nSMBIOS 3.3.0 present.\n\nHand")

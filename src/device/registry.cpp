@@ -5,6 +5,7 @@
 #include <exception>
 
 #include "core/errors.hpp"
+#include "device/pcie.hpp"
 
 namespace movebench::device {
 
@@ -53,7 +54,9 @@ std::unique_ptr<Device> open_device(const DeviceChoice& choice) {
 
 nlohmann::json list_accelerators() {
   if (accelerator_listers().empty()) {
-    return {{"status", "unknown"}, {"why", "no accelerator backend is built into this movebench (host only)"}};
+    return {{"status", "unknown"},
+            {"why", "no accelerator backend is built into this movebench (host only)"},
+            {"nvlink", nvlink_facts()}};
   }
   nlohmann::json out = {{"status", "known"},
                         {"devices", nlohmann::json::array()},
@@ -72,6 +75,9 @@ nlohmann::json list_accelerators() {
     }
     out["backends"].push_back(row);
   }
+  // NVML is read whatever backend is built: the driver's library, loaded
+  // at run time (device/pcie.cpp).
+  out["nvlink"] = nvlink_facts();
   return out;
 }
 

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <exception>
+#include <set>
 
 #include "facts/pcie_link.hpp"
 
@@ -41,6 +42,39 @@ std::string pcie_link_of(const nlohmann::json& pcie, const std::string& bus_id) 
                        d.value("peak_bytes_per_second", 0.0) / 1e9, d.value("degraded", false) ? " (DEGRADED)" : "");
   }
   return bus_id + " is not among the PCIe devices listed";
+}
+
+// "18 of 18 links active (NVLink version 4)" of the GPU NVML lists on
+// `bus_id`; empty when NVML lists none there.
+std::string nvlink_of(const nlohmann::json& nvlink, const std::string& bus_id) {
+  if (!nvlink.is_object() || !nvlink.contains("devices")) return {};
+  for (const auto& g : nvlink["devices"]) {
+    if (text(g["bus_id"]) != bus_id) continue;
+    std::set<unsigned> versions;
+    for (const auto& l : g["links"]) {
+      if (l.value("active", false) && l.contains("version")) versions.insert(l["version"].get<unsigned>());
+    }
+    std::string v;
+    for (unsigned x : versions) v += (v.empty() ? "" : ", ") + std::to_string(x);
+    return fmt::format("{} of {} links active{}", text(g["links_active"]), g["links"].size(),
+                       v.empty() ? "" : " (NVML's NVLink version " + v + ")");
+  }
+  return {};
+}
+
+// The NVLink block: why it is unknown or none, else one line per GPU NVML
+// lists, with the accelerators on its bus.
+std::string nvlink_section(const nlohmann::json& acc) {
+  if (!acc.contains("nvlink")) return {};
+  const auto& nv = acc["nvlink"];
+  if (nv.value("status", "") != "known") return fmt::format("  NVLink: {}: {}\n", text(nv["status"]), text(nv["why"]));
+  std::string out;
+  for (const auto& g : nv["devices"]) {
+    const std::string bus = text(g["bus_id"]), on_bus = accelerators_on_bus(acc, bus);
+    out += fmt::format("  NVLink: {}{}: {}  [{}]\n", bus, on_bus.empty() ? "" : " (" + on_bus + ")",
+                       nvlink_of(nv, bus), text(nv["source"]));
+  }
+  return out;
 }
 
 std::string device_line(const nlohmann::json& d, const nlohmann::json& pcie) {
@@ -98,7 +132,8 @@ std::string accelerators_on_bus(const nlohmann::json& accelerators, const std::s
 
 std::string accelerator_section(const nlohmann::json& acc, const nlohmann::json& pcie) {
   if (!acc.is_object() || acc.value("status", "") != "known") {
-    return "Accelerators unknown: " + (acc.is_object() ? text(acc.value("why", nlohmann::json())) : "not recorded") + "\n";
+    return "Accelerators unknown: " + (acc.is_object() ? text(acc.value("why", nlohmann::json())) : "not recorded") +
+           "\n" + (acc.is_object() ? nvlink_section(acc) : "");
   }
   std::string backends;
   for (const auto& b : acc["backends"]) {
@@ -111,7 +146,7 @@ std::string accelerator_section(const nlohmann::json& acc, const nlohmann::json&
     out += fmt::format("  not listed: {} {} {} (a CPU device: this machine's cores and DRAM, see CPU and DRAM)\n",
                        text(d["backend"]), text(d["index"]), text(d["name"]));
   }
-  return out;
+  return out + nvlink_section(acc);
 }
 
 }  // namespace movebench::facts

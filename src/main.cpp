@@ -12,6 +12,8 @@
 #include "core/interrupt.hpp"
 #include "core/launcher.hpp"
 #include "core/vocabulary.hpp"
+#include "device/registry.hpp"
+#include "facts/accelerators.hpp"
 #include "facts/apply.hpp"
 #include "facts/facts.hpp"
 #include "facts/facts_command.hpp"
@@ -148,6 +150,9 @@ int main(int argc, char** argv) {
   std::vector<std::string> command_line(argv, argv + argc);
   // `movebench report ...` is the Python tool movebench-report: none of our options apply.
   if (argc > 1 && std::string(argv[1]) == "report") return exec_report_tool(argc - 2, argv + 2);
+  // The facts layer is below the device layer: the device layer lists the
+  // accelerators for it (facts/accelerators.hpp).
+  facts::set_accelerator_lister(device::list_accelerators);
 
   CLI::App app{"movebench: how fast data moves on and between HPC machines", "movebench"};
   app.require_subcommand(0, 1);

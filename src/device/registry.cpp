@@ -2,7 +2,10 @@
 
 #include <fmt/format.h>
 
+#include <exception>
+
 #include "core/errors.hpp"
+#include "device/pcie.hpp"
 
 namespace movebench::device {
 
@@ -47,6 +50,35 @@ std::unique_ptr<Device> open_device(const DeviceChoice& choice) {
     }
   }
   return open_named("host", choice);
+}
+
+nlohmann::json list_accelerators() {
+  if (accelerator_listers().empty()) {
+    return {{"status", "unknown"},
+            {"why", "no accelerator backend is built into this movebench (host only)"},
+            {"nvlink", nvlink_facts()}};
+  }
+  nlohmann::json out = {{"status", "known"},
+                        {"devices", nlohmann::json::array()},
+                        {"cpu_devices", nlohmann::json::array()},
+                        {"backends", nlohmann::json::array()}};
+  for (const auto& b : accelerator_listers()) {
+    nlohmann::json row = {{"backend", b.backend}, {"devices", 0}};
+    try {
+      const auto found = b.function();
+      for (const char* part : {"devices", "cpu_devices"}) {
+        for (const auto& d : found.value(part, nlohmann::json::array())) out[part].push_back(d);
+      }
+      row["devices"] = found.value("devices", nlohmann::json::array()).size();
+    } catch (const std::exception& e) {
+      row["why"] = e.what();
+    }
+    out["backends"].push_back(row);
+  }
+  // NVML is read whatever backend is built: the driver's library, loaded
+  // at run time (device/pcie.cpp).
+  out["nvlink"] = nvlink_facts();
+  return out;
 }
 
 }  // namespace movebench::device

@@ -28,6 +28,21 @@ struct Registered {
 using BackendFactory = std::unique_ptr<Device>(const DeviceChoice& choice, bool accelerators_only);
 // The backends built, in the order src/device/CMakeLists.txt adds them (generated).
 const std::vector<Registered<BackendFactory>>& backend_factories();
+// Lists the backend's devices for the facts' accelerators section
+// (facts/accelerators.hpp): {"devices": [GPU and accelerator entries],
+// "cpu_devices": [CPU device entries]}, each made by
+// facts::accelerator_entry, without opening any (no context, no kernels).
+// Throws with the reason when the backend finds none (no driver, no
+// platform). Every built backend but host defines
+//   nlohmann::json list_<name>_accelerators();
+using AcceleratorLister = nlohmann::json();
+// The built backends' listers, host left out (generated).
+const std::vector<Registered<AcceleratorLister>>& accelerator_listers();
+// Every lister's devices in one facts section: {"status": "known",
+// "devices", "cpu_devices", "backends": [{"backend", "devices", "why"}]},
+// or {"status": "unknown", "why"} in a build with no accelerator backend.
+// What main.cpp gives facts::set_accelerator_lister.
+nlohmann::json list_accelerators();
 // Every backend movebench has a folder for, built or not (generated): a
 // name among them that is not built is "not built", not "unknown".
 const std::vector<std::string>& known_backends();

@@ -2,12 +2,22 @@
 // them, and the settings' warnings gathered in one list.
 #include "facts/facts.hpp"
 
+#include "facts/accelerators.hpp"
+
 namespace movebench::facts {
 namespace {
 
-// The links a machine has: PCIe devices, NICs and memory tiers.
+// The links a machine has: PCIe devices, the accelerators on them (their
+// memory and its peak, from the lister the device layer gives), NICs and
+// memory tiers.
 void link_facts(const Sources& sources, nlohmann::json& out) {
   out["pcie"] = pcie_facts(sources);
+  // The backends see this machine only: another machine's lspci gets no
+  // accelerators of this one beside its buses.
+  out["accelerators"] = sources.lspci_file.empty()
+                            ? accelerator_facts()
+                            : nlohmann::json{{"status", "unknown"},
+                                             {"why", "--lspci describes another machine; the device backends see only this one"}};
   out["nics"] = nic_facts(sources);
   out["memory_tiers"] = memory_tier_facts(sources);
 }

@@ -72,8 +72,9 @@ nlohmann::json memory_tier_facts(const Sources& sources);
 // it lowers the figures, "warning" (one line, printed once per run).
 nlohmann::json setting_facts(const Sources& sources);
 
-// All of the above: {"cpu", "dram", "pcie", "nics", "memory_tiers",
-// "settings", "warnings": [...]}.
+// All of the above: {"cpu", "dram", "pcie", "accelerators"
+// (facts/accelerators.hpp: this machine's, whatever the sources), "nics",
+// "memory_tiers", "settings", "warnings": [...]}.
 nlohmann::json collect(const Sources& sources);
 
 }  // namespace movebench::facts

@@ -15,7 +15,8 @@ class FactsCommand : public Command {
  public:
   std::string name() const override { return "facts"; }
   std::string summary() const override {
-    return "What movebench knows of the machine: CPU, DRAM (DIMMs, channels, peak), settings; each with its source";
+    return "What movebench knows of the machine: CPU, DRAM (DIMMs, channels, peak), PCIe, accelerators (memory, peak), "
+           "NICs, memory tiers, settings; each with its source";
   }
   std::vector<std::string> cases() const override { return {}; }
 

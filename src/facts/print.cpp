@@ -2,6 +2,7 @@
 // "unknown" with the reason where a fact could not be read.
 #include <fmt/format.h>
 
+#include "facts/accelerators.hpp"
 #include "facts/facts_command.hpp"
 
 namespace movebench::facts {
@@ -63,8 +64,9 @@ void dram_section(const nlohmann::json& dram, std::string& out) {
 }
 
 // One line per device: its trained link against its maximum and the peak
-// per direction; DEGRADED with the reason where it trained below both ends.
-void pcie_section(const nlohmann::json& pcie, std::string& out) {
+// per direction; DEGRADED with the reason where it trained below both ends;
+// the accelerators on its bus beside its name.
+void pcie_section(const nlohmann::json& pcie, const nlohmann::json& accelerators, std::string& out) {
   out += fmt::format("PCIe      {} device(s) listed (GPUs, accelerators, NICs, NVMe)\n", pcie.size());
   for (const auto& d : pcie) {
     std::string link = "no link facts";
@@ -72,8 +74,9 @@ void pcie_section(const nlohmann::json& pcie, std::string& out) {
       link = fmt::format("Gen{} x{} of Gen{} x{}, peak {} per direction", text(d["gen"]), text(d["width"]),
                          text(d["max_gen"]), text(d["max_width"]), rate(d["peak_bytes_per_second"]));
     }
-    out += fmt::format("  {} {:<11} {}: {}  [{}]\n", text(d["bus_id"]), text(d["kind"]), text(d["name"]), link,
-                       text(d["source"]));
+    const std::string on_bus = accelerators_on_bus(accelerators, text(d["bus_id"]));
+    out += fmt::format("  {} {:<11} {}{}: {}  [{}]\n", text(d["bus_id"]), text(d["kind"]), text(d["name"]),
+                       on_bus.empty() ? "" : " = " + on_bus, link, text(d["source"]));
     if (d.value("degraded", false)) out += "                   DEGRADED: " + text(d["why"]) + "\n";
   }
 }
@@ -106,7 +109,10 @@ std::string facts_table(const nlohmann::json& facts) {
   std::string out;
   cpu_section(facts["cpu"], out);
   dram_section(facts["dram"], out);
-  if (facts["pcie"].is_array()) pcie_section(facts["pcie"], out);
+  const auto accelerators = facts.value("accelerators", nlohmann::json());
+  if (facts["pcie"].is_array()) pcie_section(facts["pcie"], accelerators, out);
+  // Documents from before the section have none: nothing to say of them.
+  if (!accelerators.is_null()) out += accelerator_section(accelerators, facts["pcie"]);
   if (facts["nics"].is_array()) nic_section(facts["nics"], out);
   for (const char* part : {"pcie", "nics", "memory_tiers"}) {
     const auto& p = facts[part];

@@ -2,12 +2,13 @@
 document (schema 3), from this machine or from another's saved dmidecode
 text (tests/data/dmi, real servers: README there); bad files are one line
 and exit 2; every command's document records the facts."""
+import ctypes.util
 import os
 import pathlib
 
 import pytest
 
-from conftest import REPO, load_result, run_movebench
+from conftest import REPO, binary_path, load_result, run_movebench
 
 DUMPS = sorted((REPO / "tests" / "data" / "dmi").glob("*.txt"))
 
@@ -55,6 +56,43 @@ def test_every_commands_document_records_the_facts(tmp_path):
     assert {"cpu", "dram", "pcie", "nics", "memory_tiers", "settings", "warnings"} <= doc["facts"].keys()
 
 
+def test_accelerators_come_from_the_real_opencl_backend(tmp_path):
+    """PoCL's CPU device is listed by the OpenCL lister, apart from the
+    accelerators (it is this machine's cores and DRAM); the document that
+    opened it names the same device, and the table says why it is not one."""
+    out = tmp_path / "mem.json"
+    run_movebench("mem", "--backend", "opencl", "-n", "4K", "-r", "1", "--json", out, check=0)
+    doc = load_result(out)  # schema-checked, the accelerators section with it
+    acc = doc["facts"]["accelerators"]
+    assert acc["status"] == "known"
+    assert {"backend": "opencl", "devices": len([d for d in acc["devices"] if d["backend"] == "opencl"])} \
+        in acc["backends"]
+    assert all(d["type"] != "cpu" for d in acc["devices"])
+    cpu = [d for d in acc["cpu_devices"] if d["backend"] == "opencl"]
+    assert doc["mem_device"]["device_type"] == "cpu" and doc["device"] in [d["name"] for d in cpu]
+    meminfo = pathlib.Path("/proc/meminfo").read_text().split()
+    mem_total = int(meminfo[meminfo.index("MemTotal:") + 1]) * 1024
+    for d in cpu:
+        assert d["type"] == "cpu" and 0 < d["memory_bytes"] <= mem_total
+        assert d["memory_peak"] == {"status": "unknown",
+                                    "why": "OpenCL does not report the memory's clock or bus width"}
+        assert d["bus_id"] is None and "cl_khr_pci_bus_info" in d["bus_id_why"]
+    # indexed as --device counts every platform's devices
+    indices = sorted(d["index"] for d in acc["devices"] + acc["cpu_devices"] if d["backend"] == "opencl")
+    assert indices == list(range(len(indices)))
+    proc = run_movebench("facts", check=0)
+    assert f"not listed: opencl {cpu[0]['index']} {cpu[0]['name']} (a CPU device" in proc.stdout
+    assert "Accelerators " in proc.stdout and "opencl " in proc.stdout
+
+
+def test_another_machines_lspci_gets_no_accelerators_of_this_one(tmp_path):
+    out = tmp_path / "facts.json"
+    lspci = REPO / "tests" / "data" / "lspci" / "supermicro-as4124gs-tnr-excerpt.txt"
+    run_movebench("facts", "--lspci", lspci, "--json", out, check=0)
+    acc = load_result(out)["facts"]["accelerators"]
+    assert acc["status"] == "unknown" and "another machine" in acc["why"]
+
+
 def bad_files(tmp_path):
     truncated = tmp_path / "truncated.txt"
     truncated.write_text("# dmidecode 3.3\nGetting SMBIOS data from sysfs.\nSMBIOS 3.3.0 present.\n\nHand")
@@ -100,3 +138,46 @@ def test_a_real_lspci_names_the_degraded_link_in_the_table_and_the_document(tmp_
     assert "DEGRADED: trained at 8 GT/s (Gen3) x8, below the 8 GT/s (Gen3) x16 both ends support" in after, after
     nic = next(d for d in load_result(out)["facts"]["pcie"] if d["bus_id"] == "0000:01:00.0")
     assert nic["degraded"] is True and nic["width"] == 8 and nic["max_width"] == 16
+
+
+def nvlink_of(tmp_path, spec, **extra):
+    """accelerators.nvlink and the table's NVLink lines, with the stand-in
+    libnvidia-ml.so.1 (tests/standin/nvml_standin.cpp) on LD_LIBRARY_PATH."""
+    standin = binary_path().parent / "tests" / "nvml"
+    assert (standin / "libnvidia-ml.so.1").exists(), standin
+    out = tmp_path / "facts.json"
+    env = {"LD_LIBRARY_PATH": str(standin), "MOVEBENCH_NVML_STANDIN": spec, **extra}
+    proc = run_movebench("facts", "--json", out, env=env, check=0)
+    lines = [line for line in proc.stdout.splitlines() if line.startswith("  NVLink: ")]
+    return load_result(out)["facts"]["accelerators"]["nvlink"], lines
+
+
+def test_nvlink_from_nvml_where_the_library_is(tmp_path):
+    nv, lines = nvlink_of(tmp_path, "00000000:07:00.0=4,4,4,0;0000:08:00.0=")
+    assert nv["status"] == "known" and nv["source"] == "nvml (libnvidia-ml.so.1)"
+    assert nv["devices"] == [
+        {"bus_id": "0000:07:00.0", "links_active": 3,
+         "links": [{"link": 0, "active": True, "version": 4}, {"link": 1, "active": True, "version": 4},
+                   {"link": 2, "active": True, "version": 4}, {"link": 3, "active": False}]},
+        {"bus_id": "0000:08:00.0", "links_active": 0, "links": []}]
+    assert lines == ["  NVLink: 0000:07:00.0: 3 of 4 links active (NVML's NVLink version 4)  [nvml (libnvidia-ml.so.1)]",
+                     "  NVLink: 0000:08:00.0: 0 of 0 links active  [nvml (libnvidia-ml.so.1)]"]
+
+
+@pytest.mark.parametrize("spec,extra,status,why", [
+    ("0000:08:00.0=0,0", {}, "none", "NVML lists 1 GPU(s), none with an active NVLink link"),
+    ("", {}, "none", "NVML lists 0 GPU(s), none with an active NVLink link"),
+    ("0000:08:00.0=4", {"MOVEBENCH_NVML_STANDIN_INIT": "9"}, "unknown", "nvmlInit_v2 failed (NVML error 9)"),
+])
+def test_nvlink_none_or_unknown_says_why(tmp_path, spec, extra, status, why):
+    nv, lines = nvlink_of(tmp_path, spec, **extra)
+    assert (nv["status"], nv["why"]) == (status, why)
+    assert lines == [f"  NVLink: {status}: {why}"]
+
+
+@pytest.mark.skipif(ctypes.util.find_library("nvidia-ml") is not None, reason="an NVIDIA driver is installed here")
+def test_nvlink_without_the_library_is_unknown(tmp_path):
+    out = tmp_path / "facts.json"
+    run_movebench("facts", "--json", out, check=0)
+    nv = load_result(out)["facts"]["accelerators"]["nvlink"]
+    assert nv == {"status": "unknown", "why": "libnvidia-ml.so.1 not found"}

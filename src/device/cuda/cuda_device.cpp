@@ -19,6 +19,7 @@
 #include "core/errors.hpp"
 #include "core/host_info.hpp"
 #include "device/registry.hpp"
+#include "facts/accelerators.hpp"
 
 namespace movebench::device {
 namespace cuda {
@@ -160,7 +161,7 @@ nlohmann::json CudaDevice::facts() const {
           {"caches", cache_facts(caches)},
           {"memory_clock_khz", memory_khz},
           {"memory_bus_bits", memory_bits},
-          {"memory_peak_bytes_per_s", 2.0 * memory_khz * 1e3 * memory_bits / 8},
+          {"memory_peak_bytes_per_s", facts::device_memory_peak(memory_khz, memory_bits)},
           {"index", index_},
           {"compute_capability", fmt::format("{}.{}", prop_.major, prop_.minor)},
           {"multiprocessors", sms_},
@@ -206,6 +207,45 @@ std::shared_ptr<Event> CudaDevice::launch_persistent(const PersistentJob& job) {
 }
 
 }  // namespace cuda
+
+namespace cuda {
+namespace {
+
+// From the properties and attributes alone: no context, no kernels loaded
+// (the facts of every document must not cost a GPU's set-up).
+facts::AcceleratorInfo describe(int index) {
+  facts::AcceleratorInfo info;
+  info.backend = "cuda";
+  info.index = index;
+  info.type = "gpu";
+  cudaDeviceProp p{};
+  check(cudaGetDeviceProperties(&p, index), "cudaGetDeviceProperties");
+  info.name = p.name;
+  info.memory_bytes = static_cast<double>(p.totalGlobalMem);
+  int khz = 0, bits = 0;
+  cudaDeviceGetAttribute(&khz, cudaDevAttrMemoryClockRate, index);
+  cudaDeviceGetAttribute(&bits, cudaDevAttrGlobalMemoryBusWidth, index);
+  info.memory_clock_khz = khz;
+  info.memory_bus_bits = bits;
+  info.peak_source = "cuda: cudaDevAttrMemoryClockRate, cudaDevAttrGlobalMemoryBusWidth";
+  info.peak_why = "the driver reports no memory clock or bus width for it";
+  char bus[32] = {};
+  if (cudaDeviceGetPCIBusId(bus, sizeof bus, index) == cudaSuccess) info.bus_id = bus;
+  info.bus_why = "cudaDeviceGetPCIBusId failed";
+  return info;
+}
+
+}  // namespace
+}  // namespace cuda
+
+nlohmann::json list_cuda_accelerators() {
+  int count = 0;
+  const cudaError_t err = cudaGetDeviceCount(&count);
+  if (err != cudaSuccess) throw std::runtime_error(fmt::format("no CUDA device ({})", cudaGetErrorString(err)));
+  nlohmann::json out = {{"devices", nlohmann::json::array()}};
+  for (int i = 0; i < count; ++i) out["devices"].push_back(facts::accelerator_entry(cuda::describe(i)));
+  return out;
+}
 
 std::unique_ptr<Device> open_cuda_device(const DeviceChoice& choice, bool /*accelerators_only: every GPU is one*/) {
   if (!choice.platform.empty()) throw UsageError("--platform applies to the opencl backend only");

@@ -22,6 +22,7 @@
 #include "device/registry.hpp"
 #include "device/opencl/kernels.cl.hpp"
 #include "device/wait.hpp"
+#include "facts/accelerators.hpp"
 
 namespace movebench::device {
 namespace opencl {
@@ -233,6 +234,16 @@ class ClQueue : public Queue {
   cl_kernel transform_;
 };
 
+// The device's PCI address from cl_khr_pci_bus_info; empty where the
+// platform does not have the extension (PoCL's CPU device, most GPUs' older
+// drivers).
+std::string pci_bus_id(cl_device_id device) {
+  if (device_text(device, CL_DEVICE_EXTENSIONS).find("cl_khr_pci_bus_info") == std::string::npos) return {};
+  cl_device_pci_bus_info_khr bus{};
+  if (clGetDeviceInfo(device, CL_DEVICE_PCI_BUS_INFO_KHR, sizeof bus, &bus, nullptr) != CL_SUCCESS) return {};
+  return fmt::format("{:04x}:{:02x}:{:02x}.{:x}", bus.pci_domain, bus.pci_bus, bus.pci_device, bus.pci_function);
+}
+
 struct Candidate {
   cl_platform_id platform;
   cl_device_id device;
@@ -356,13 +367,8 @@ nlohmann::json ClDevice::facts() const {
   } else {
     j["caches"] = cache_facts(global_cache > 0 ? std::vector<CacheLevel>{{2, global_cache, 1}} : std::vector<CacheLevel>{});
   }
-  if (device_text(device_, CL_DEVICE_EXTENSIONS).find("cl_khr_pci_bus_info") != std::string::npos) {
-    cl_device_pci_bus_info_khr bus{};
-    if (clGetDeviceInfo(device_, CL_DEVICE_PCI_BUS_INFO_KHR, sizeof bus, &bus, nullptr) == CL_SUCCESS) {
-      j["bus_id"] = fmt::format("{:04x}:{:02x}:{:02x}.{:x}", bus.pci_domain, bus.pci_bus, bus.pci_device,
-                                bus.pci_function);
-    }
-  }
+  const std::string bus = pci_bus_id(device_);
+  if (!bus.empty()) j["bus_id"] = bus;
   return j;
 }
 
@@ -399,6 +405,48 @@ std::shared_ptr<Event> ClDevice::launch_persistent(const PersistentJob& job) {
 cl_command_queue queue_of(Queue& queue) { return static_cast<ClQueue&>(queue).get(); }
 
 }  // namespace opencl
+
+namespace opencl {
+namespace {
+
+std::string type_name(cl_device_type type) {
+  if (type & CL_DEVICE_TYPE_CPU) return "cpu";
+  return (type & CL_DEVICE_TYPE_GPU) ? "gpu" : "accelerator";
+}
+
+// OpenCL tells a device's memory size but not its clock or bus width (no
+// Khronos query has them), so its peak stays unknown.
+facts::AcceleratorInfo describe(cl_device_id id, int index) {
+  facts::AcceleratorInfo info;
+  info.backend = "opencl";
+  info.index = index;
+  info.name = device_text(id, CL_DEVICE_NAME);
+  info.type = type_name(device_value<cl_device_type>(id, CL_DEVICE_TYPE));
+  info.memory_bytes = static_cast<double>(device_value<cl_ulong>(id, CL_DEVICE_GLOBAL_MEM_SIZE));
+  info.peak_why = "OpenCL does not report the memory's clock or bus width";
+  info.bus_id = pci_bus_id(id);
+  info.bus_why = "the platform has no cl_khr_pci_bus_info";
+  return info;
+}
+
+}  // namespace
+}  // namespace opencl
+
+// Indexed as --device counts them without --platform: every platform's
+// devices in order.
+nlohmann::json list_opencl_accelerators() {
+  const auto plats = opencl::platforms();
+  if (plats.empty()) throw std::runtime_error("no OpenCL platform found");
+  nlohmann::json out = {{"devices", nlohmann::json::array()}, {"cpu_devices", nlohmann::json::array()}};
+  int index = 0;
+  for (auto p : plats) {
+    for (const auto& c : opencl::devices_of(p, false)) {
+      const auto info = opencl::describe(c.device, index++);
+      out[info.type == "cpu" ? "cpu_devices" : "devices"].push_back(facts::accelerator_entry(info));
+    }
+  }
+  return out;
+}
 
 std::unique_ptr<Device> open_opencl_device(const DeviceChoice& choice, bool accelerators_only) {
   using opencl::ClDevice;

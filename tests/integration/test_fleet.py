@@ -158,12 +158,17 @@ def test_srun_four_ranks_under_real_slurm(tmp_path_factory, tmp_path):
         pytest.skip("this movebench was built without MPI")
     srun_mpi = {"openmpi": "pmix", "mpich": "pmi2"}[MPI_FAMILY]  # as test_slurm.py
     with slurm_cluster.cluster(tmp_path_factory.mktemp("slurm")) as env:
-        # -O: four tasks on a node of two CPUs. Unbound (task/affinity would
-        # put two tasks on one CPU, each spinning in MPI's progress loop for a
-        # whole time slice while its peer waits), and told to yield when idle,
-        # as mpirun --oversubscribe tells Open MPI itself.
+        # -O: four tasks on a node of two CPUs. -O alone allocates the job one
+        # CPU (overcommit: cpus per task per node, not per task) and
+        # task/affinity keeps every task on it even with --cpu-bind=none; -c
+        # with the node's CPUs gives them all. On one CPU a ping-pong costs a
+        # scheduler time slice per message while the peer spins in its
+        # progress loop: 12 ms a round trip measured with MPICH (which never
+        # yields), so the 20000 of the first pair never ended. Unbound, and
+        # Open MPI told to yield when idle, as mpirun --oversubscribe tells it.
         env = dict(env, OMPI_MCA_mpi_yield_when_idle="1")
-        cmd = ["srun", f"--mpi={srun_mpi}", "-n", "4", "-O", "--cpu-bind=none", "--kill-on-bad-exit=1", "--time=5",
+        cmd = ["srun", f"--mpi={srun_mpi}", "-n", "4", "-O", "-c", str(os.cpu_count() or 1), "--cpu-bind=none",
+               "--kill-on-bad-exit=1", "--time=5",
                f"--chdir={tmp_path}", str(binary_path()), "fleet", "--per", "rank", *SMALL, "--json", "out.json"]
         proc = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=240)
     assert proc.returncode == 0, report(proc)

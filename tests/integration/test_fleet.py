@@ -1,5 +1,6 @@
 """movebench fleet on one machine modelling a fleet (--per rank): a rank
-slowed by a cgroup CPU quota is named and no other; nothing slowed names
+slowed by a cgroup CPU quota is named and no other; a link slowed by tc
+between network namespaces is named as its pair, no node; nothing slowed names
 nothing; the result document; bad input; under the tests' real Slurm.
 Open MPI and MPICH (MOVEBENCH_MPI_FAMILY), as the other MPI tests."""
 import os

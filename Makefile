@@ -78,12 +78,7 @@ MPI_TESTS := $(addprefix tests/integration/,test_net_beff.py test_net_coll.py te
 mpich: setup
 	@cmake --preset mpich >/dev/null
 	@cmake --build --preset mpich -j $(JOBS)
-	MOVEBENCH_MPI_FAMILY=mpich MOVEBENCH_BIN=$(abspath build/mpich/movebench) $(VENV)/bin/python -m pytest -q $(MPI_TESTS) \
-	  --deselect $(MPICH_OPEN)
-# Open (docs/fleet.md): fleet under srun with MPICH (pmi2) does not finish its
-# first pair exchange, even as 2 tasks on 2 CPUs; under MPICH's own mpirun,
-# and under srun with Open MPI, it runs and is tested.
-MPICH_OPEN := tests/integration/test_fleet.py::test_srun_four_ranks_under_real_slurm
+	MOVEBENCH_MPI_FAMILY=mpich MOVEBENCH_BIN=$(abspath build/mpich/movebench) $(VENV)/bin/python -m pytest -q $(MPI_TESTS)
 
 test: unit integration mpich sanitize aarch64 fuzz
 

@@ -1,5 +1,6 @@
 """movebench fleet on one machine modelling a fleet (--per rank): a rank
-slowed by a cgroup CPU quota is named and no other; nothing slowed names
+slowed by a cgroup CPU quota is named and no other; a link slowed by tc
+between network namespaces is named as its pair, no node; nothing slowed names
 nothing; the result document; bad input; under the tests' real Slurm.
 Open MPI and MPICH (MOVEBENCH_MPI_FAMILY), as the other MPI tests."""
 import os
@@ -9,6 +10,7 @@ import subprocess
 import pytest
 
 import cgroup_quota
+import netns
 from conftest import binary_path
 from net_mpi import MPI_FAMILY, MPIRUN, ROOT_ENV, built_with_mpi, load, needs_mpirun
 
@@ -157,12 +159,17 @@ def test_srun_four_ranks_under_real_slurm(tmp_path_factory, tmp_path):
         pytest.skip("this movebench was built without MPI")
     srun_mpi = {"openmpi": "pmix", "mpich": "pmi2"}[MPI_FAMILY]  # as test_slurm.py
     with slurm_cluster.cluster(tmp_path_factory.mktemp("slurm")) as env:
-        # -O: four tasks on a node of two CPUs. Unbound (task/affinity would
-        # put two tasks on one CPU, each spinning in MPI's progress loop for a
-        # whole time slice while its peer waits), and told to yield when idle,
-        # as mpirun --oversubscribe tells Open MPI itself.
+        # -O: four tasks on a node of two CPUs. -O alone allocates the job one
+        # CPU (overcommit: cpus per task per node, not per task) and
+        # task/affinity keeps every task on it even with --cpu-bind=none; -c
+        # with the node's CPUs gives them all. On one CPU a ping-pong costs a
+        # scheduler time slice per message while the peer spins in its
+        # progress loop: 12 ms a round trip measured with MPICH (which never
+        # yields), so the 20000 of the first pair never ended. Unbound, and
+        # Open MPI told to yield when idle, as mpirun --oversubscribe tells it.
         env = dict(env, OMPI_MCA_mpi_yield_when_idle="1")
-        cmd = ["srun", f"--mpi={srun_mpi}", "-n", "4", "-O", "--cpu-bind=none", "--kill-on-bad-exit=1", "--time=5",
+        cmd = ["srun", f"--mpi={srun_mpi}", "-n", "4", "-O", "-c", str(os.cpu_count() or 1), "--cpu-bind=none",
+               "--kill-on-bad-exit=1", "--time=5",
                f"--chdir={tmp_path}", str(binary_path()), "fleet", "--per", "rank", *SMALL, "--json", "out.json"]
         proc = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=240)
     assert proc.returncode == 0, report(proc)
@@ -170,3 +177,45 @@ def test_srun_four_ranks_under_real_slurm(tmp_path_factory, tmp_path):
     assert doc["mpi"]["ranks"] == 4 and doc["mpi"]["launcher"] == "yes" and doc["mpi"]["family"] == MPI_FAMILY
     assert [u["rank"] for u in doc["fleet"]["units"]] == [0, 1, 2, 3]
     assert len(doc["fleet"]["pairs"]) == 6 and doc["validated"] is True
+
+
+# Four hosts (network namespaces, one rank each) joined by one veth pair
+# per two hosts (tests/integration/netns.py); the link between hosts 1 and 2
+# is limited by tc tbf to 50 Mbit/s (6 MB/s), over 50 times under what a
+# veth carries over TCP here. Its pair must be named as a link, and no node:
+# hosts 1 and 2 have two other pairs each, at full speed. Fewer bytes per
+# pair than SMALL, so that the slowed pair's measurements and
+# re-measurements take seconds. Over TCP at a load of 15 on two cores the
+# unslowed pairs spread from 344 to 3165 MB/s (one run: a MAD of 516 MB/s
+# around a median of 822), and the four "hosts" measure their memory at
+# once on two cores (triad 572 to 18842 MB/s), so k x MAD would hide even a
+# 100x slower link and the 75% floor names contended memory (a node named
+# by its memory takes the blame for its slow pairs): k = 0 and a 97% floor,
+# a pair is named under 3% of the median bandwidth (the slowed one is under
+# 1%), and only if it stays there when measured again.
+LINK = SMALL[:SMALL.index("--outlier-floor")] + SMALL[SMALL.index("--message-bytes"):SMALL.index("--latency-iterations")] + \
+    ["--timeout", "120", "--latency-iterations", "1000", "--bandwidth-iterations", "4", "--outlier-k", "0", "--outlier-floor", "97%"]
+
+
+@pytest.mark.skipif(netns.missing() is not None, reason=str(netns.missing()))
+def test_a_link_slowed_by_tc_is_named_as_its_pair_and_no_node(tmp_path):
+    with netns.hosts(4, tmp_path) as hosts:
+        hosts.slow_link(1, 2, "50mbit")
+        proc = hosts.mpirun(1, "fleet", "--per", "host", *LINK, "--json", tmp_path / "fleet.json", timeout=180)
+    assert proc.returncode == 0, report(proc)
+    doc = load(tmp_path / "fleet.json")
+    assert [u["host"] for u in doc["fleet"]["units"]] == ["mbhost1", "mbhost2", "mbhost3", "mbhost4"]
+    # The four "hosts" share two cores for their memory figures (measured at
+    # once, as hosts are): those may name any of them. The pairs must name
+    # the one link and no node.
+    by_pairs = [o for o in doc["outliers"] if o["figure"].startswith("p2p.")]
+    assert all(o["kind"] == "link" for o in by_pairs), report(proc)
+    by_bw = [o for o in by_pairs if o["figure"] == "p2p.bw"]
+    assert len(by_bw) == 1, report(proc)
+    assert by_bw[0]["pair"]["ranks"] == [1, 2] and by_bw[0]["pair"]["hosts"] == ["mbhost2", "mbhost3"]
+    slow = next(p for p in doc["fleet"]["pairs"] if p["units"] == [1, 2])
+    others = [p["figures"]["p2p.bw"] for p in doc["fleet"]["pairs"] if p["units"] != [1, 2]]
+    assert slow["figures"]["p2p.bw"] * 5 < min(others), report(proc)
+    lines = proc.stdout.splitlines()
+    assert sum(l.startswith("OUTLIER link host mbhost2 rank 1 <-> host mbhost3 rank 2: p2p.bw ") for l in lines) == 1
+    assert not any(l.startswith("OUTLIER node ") and ": p2p." in l for l in lines), proc.stdout

@@ -40,8 +40,54 @@ constexpr std::array<LinkCase, 11> kCases{{
      Path::kCopy, kRoundtripKind, "link.roundtrip.<bytes>"},
 }};
 
-constexpr std::array<Direction, 3> kDirections{Direction::kRead, Direction::kWrite, Direction::kDuplex};
-constexpr std::array<Path, 2> kPaths{Path::kCopy, Path::kKernel};
+// A value of --directions or --paths: its name and what --help says of it.
+template <class E>
+struct Choice {
+  E value;
+  std::string_view name, help;
+};
+constexpr std::array<Choice<Direction>, 3> kDirectionRows{{{Direction::kRead, "read", "host to device"},
+                                                           {Direction::kWrite, "write", "device to host"},
+                                                           {Direction::kDuplex, "duplex", "both at once"}}};
+constexpr std::array<Choice<Path>, 2> kPathRows{{{Path::kCopy, "copy", "copy engine"},
+                                                 {Path::kKernel, "kernel", "device kernel on host memory it reaches"}}};
+
+template <class E, std::size_t N>
+constexpr std::array<E, N> values_of(const std::array<Choice<E>, N>& rows) {
+  std::array<E, N> out{};
+  for (std::size_t i = 0; i < N; ++i) out[i] = rows[i].value;
+  return out;
+}
+constexpr auto kDirections = values_of(kDirectionRows);
+constexpr auto kPaths = values_of(kPathRows);
+
+template <class E, std::size_t N>
+std::string_view name_in(const std::array<Choice<E>, N>& rows, E value) {
+  for (const auto& r : rows) {
+    if (r.value == value) return r.name;
+  }
+  throw std::logic_error("link: a direction or path without its row");
+}
+
+// "read, write or duplex" (last = " or ") or "read,write,duplex" (last = ",");
+// with_help: "read (host to device), ...".
+template <class E, std::size_t N>
+std::string join(const std::array<Choice<E>, N>& rows, std::string_view sep, std::string_view last, bool with_help) {
+  std::string out;
+  for (std::size_t i = 0; i < N; ++i) {
+    if (i > 0) out += i + 1 == N ? last : sep;
+    out += with_help ? fmt::format("{} ({})", rows[i].name, rows[i].help) : std::string(rows[i].name);
+  }
+  return out;
+}
+
+template <class E, std::size_t N>
+E parse_in(const std::array<Choice<E>, N>& rows, std::string_view s, const char* what) {
+  for (const auto& r : rows) {
+    if (s == r.name) return r.value;
+  }
+  throw UsageError(fmt::format("unknown {} '{}': {}", what, s, join(rows, ", ", " or ", false)));
+}
 
 }  // namespace
 
@@ -64,25 +110,22 @@ std::vector<const LinkCase*> cases_of(Routine r) {
 
 std::string list_name(const LinkCase& c) { return fmt::format("link.{}", c.name); }
 
-std::string direction_name(Direction d) {
-  return d == Direction::kRead ? "read" : d == Direction::kWrite ? "write" : "duplex";
-}
-std::string path_name(Path p) { return p == Path::kCopy ? "copy" : "kernel"; }
+std::string direction_name(Direction d) { return std::string(name_in(kDirectionRows, d)); }
+std::string path_name(Path p) { return std::string(name_in(kPathRows, p)); }
 std::span<const Direction> all_directions() { return kDirections; }
 std::span<const Path> all_paths() { return kPaths; }
+std::string direction_names() { return join(kDirectionRows, ",", ",", false); }
+std::string path_names() { return join(kPathRows, ",", ",", false); }
+std::string directions_help() { return join(kDirectionRows, ", ", ", ", true); }
+std::string paths_help() { return join(kPathRows, ", ", ", ", true); }
 
-Direction parse_direction(std::string_view s) {
-  for (auto d : kDirections) {
-    if (s == direction_name(d)) return d;
-  }
-  throw UsageError(fmt::format("unknown direction '{}': read, write or duplex", s));
-}
+Direction parse_direction(std::string_view s) { return parse_in(kDirectionRows, s, "direction"); }
+Path parse_path(std::string_view s) { return parse_in(kPathRows, s, "path"); }
 
-Path parse_path(std::string_view s) {
-  for (auto p : kPaths) {
-    if (s == path_name(p)) return p;
-  }
-  throw UsageError(fmt::format("unknown path '{}': copy or kernel", s));
+std::string case_names() {
+  std::string out;
+  for (const auto& c : kCases) out += fmt::format("{}{}", out.empty() ? "" : ", ", list_name(c));
+  return out;
 }
 
 }  // namespace movebench::link

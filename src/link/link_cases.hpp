@@ -43,6 +43,14 @@ std::string direction_name(Direction d);
 std::string path_name(Path p);
 std::span<const Direction> all_directions();
 std::span<const Path> all_paths();
+// "read,write,duplex", "copy,kernel": every name, the options' defaults.
+std::string direction_names();
+std::string path_names();
+// "read (host to device), write (device to host), ...": --help's lists.
+std::string directions_help();
+std::string paths_help();
+// "link.copy.read, link.copy.write, ...": every row's --list name.
+std::string case_names();
 // Throw UsageError naming the accepted values.
 Direction parse_direction(std::string_view s);
 Path parse_path(std::string_view s);

@@ -50,16 +50,17 @@ class LinkCommand : public Command {
   void add_options(CLI::App& app) override {
     app.add_option("mode", mode_, "all (default), bandwidth or latency")
         ->check(CLI::IsMember({"all", "bandwidth", "latency"}));
+    app.footer(fmt::format("Cases (movebench --list, docs/link.md): {}", case_names()));
     device::add_common_options(app, opt_.common);
     // Each option that one mode only uses names it (and all, which runs
     // both); given to the other mode it is refused (modes_).
     const std::vector<std::string> bandwidth{"bandwidth", "all"}, latency{"latency", "all"};
+    // The lists come from link_cases' rows: a direction, a path or a case
+    // added there shows here.
     modes_.only(bandwidth, app.add_option("--directions", directions_,
-                                          "bandwidth: read (host to device), write, duplex; comma-separated")
+                                          fmt::format("bandwidth: {}; comma-separated", directions_help()))
                                ->capture_default_str());
-    modes_.only(bandwidth, app.add_option("--paths", paths_,
-                                          "bandwidth: copy (copy engine) and/or kernel (device kernel on host memory "
-                                          "it reaches)")
+    modes_.only(bandwidth, app.add_option("--paths", paths_, fmt::format("bandwidth: {}; comma-separated", paths_help()))
                                ->capture_default_str());
     app.add_option("--host-memory", kinds_,
                    fmt::format("Host memory kinds, comma-separated: {} (default: all the backend has)",
@@ -212,7 +213,7 @@ class LinkCommand : public Command {
   }
 
   LinkOptions opt_;
-  std::string mode_ = "all", directions_ = "read,write,duplex", paths_ = "copy,kernel", kinds_;
+  std::string mode_ = "all", directions_ = direction_names(), paths_ = path_names(), kinds_;
   std::string sizes_ = "4K:16M", ring_ = "4M", write_ = "4K", roundtrip_ = "4,64,4K";
   int fine_ = 1;
   ModeOptions modes_{"link"};  // options only bandwidth or latency uses

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/affinity.hpp"
+#include "core/repetitions.hpp"
 #include "device/device.hpp"
 #include "mem/kernels.hpp"
 
@@ -56,6 +57,14 @@ std::vector<std::string> names_of(const std::array<Named<E>, N>& names) {
   for (const auto& n : names) out.emplace_back(n.name);
   return out;
 }
+
+// The timed count, one option for every mode (core/repetitions.hpp):
+// bandwidth's calls of each kernel, recorded as `repetitions`; the other
+// modes' samples per point, recorded as `samples`, which the older
+// --samples also sets (and wins).
+inline constexpr Repetitions kRounds{"--repetitions (-r)", "repetitions"};
+inline constexpr Repetitions kSamples{"--repetitions (-r)", "samples"};
+inline constexpr Repetitions kOlderSamples{"--samples", "samples"};
 
 struct MemOptions {
   Mode mode = Mode::kBandwidth;

@@ -13,7 +13,6 @@
 #include "core/errors.hpp"
 #include "core/host_info.hpp"
 #include "core/sizes.hpp"
-#include "core/vocabulary.hpp"
 #include "device/options.hpp"
 #include "device/registry.hpp"
 #include "mem/loaded_latency.hpp"
@@ -61,13 +60,6 @@ std::int64_t parse_delay(std::string_view item) {
   }
   if (value > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) throw bad();
   return static_cast<std::int64_t>(value);
-}
-
-// A count of -r or --samples: 1 to the most a result keeps.
-void check_count(int value, const char* option) {
-  if (value < 1 || value > vocabulary::kMaxKeptRepetitions) {
-    throw UsageError(fmt::format("invalid {} '{}': 1 to {}", option, value, vocabulary::kMaxKeptRepetitions));
-  }
 }
 
 }  // namespace
@@ -133,11 +125,12 @@ void MemCli::resolve_types(MemOptions& o) const {
 void MemCli::resolve_counts(MemOptions& o) const {
   const bool chase = o.mode == Mode::kLatency || o.mode == Mode::kLoadedLatency;
   if (repetitions_option_ && repetitions_option_->count() > 0) {
-    check_count(repetitions_, "--repetitions");
-    (o.mode == Mode::kBandwidth ? o.repetitions : o.samples) = repetitions_;
+    const bool rounds = o.mode == Mode::kBandwidth;
+    (rounds ? kRounds : kSamples).check(repetitions_);
+    (rounds ? o.repetitions : o.samples) = repetitions_;
   }
   if (samples_option_ && samples_option_->count() > 0) {
-    check_count(samples_, "--samples");
+    kOlderSamples.check(samples_);
     o.samples = samples_;
   }
   // Latency samples are short so that one of them is likely to run

@@ -25,7 +25,7 @@ void record_mode_settings(const MemOptions& opt, nlohmann::json& s) {
   }
   if (opt.mode != Mode::kBandwidth) {
     s["point_time"] = opt.point_time;
-    s["samples"] = opt.samples;
+    kSamples.record(s, opt.samples);
   }
 }
 
@@ -51,7 +51,7 @@ void record_settings(const MemOptions& opt, Report& report) {
   s["backend"] = opt.on_device() ? opt.choice.backend : "host";
   s["elements"] = opt.elements;
   s["type"] = opt.type_name();
-  s["repetitions"] = opt.repetitions;
+  kRounds.record(s, opt.repetitions);
   s["threads"] = opt.threads;
   s["bind"] = opt.placement.describe();
   s["alignment"] = opt.alignment;

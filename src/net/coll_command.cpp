@@ -97,7 +97,7 @@ class CollCommand : public MpiCommand {
     for (const auto& n : op_names_) {
       auto info = coll_by_name(n);
       if (!info) throw UsageError(fmt::format("unknown operation '{}' ({})", n, coll_names()));
-      if (std::none_of(ops_.begin(), ops_.end(), [&](const CollInfo& o) { return o.op == info->op; })) {
+      if (std::none_of(ops_.begin(), ops_.end(), [&](const CollInfo& o) { return o.index == info->index; })) {
         ops_.push_back(*info);
       }
     }
@@ -109,7 +109,7 @@ class CollCommand : public MpiCommand {
       }
     }
     // mpiBench runs them in its own order, whatever the command line order.
-    std::sort(ops_.begin(), ops_.end(), [](const CollInfo& a, const CollInfo& b) { return a.op < b.op; });
+    std::sort(ops_.begin(), ops_.end(), [](const CollInfo& a, const CollInfo& b) { return a.index < b.index; });
     start_ = parse_size(start_text_, true);
     stop_ = parse_size(stop_text_, true);
     mem_limit_ = parse_size(mem_text_);
@@ -179,7 +179,7 @@ class CollCommand : public MpiCommand {
  private:
   // Sizes of one operation: Barrier once at 0 bytes; reductions from 8 bytes.
   std::vector<std::uint64_t> sizes_for(const CollInfo& op) const {
-    if (op.op == Coll::kBarrier) return {0};
+    if (!op.sized) return {0};
     auto sizes = coll_sizes(start_, stop_fit_);
     if (op.reduction) std::erase_if(sizes, [](std::uint64_t s) { return s < sizeof(double); });
     return sizes;
@@ -291,7 +291,7 @@ class CollCommand : public MpiCommand {
                  Figure::latency("max", s.max, Stat::kMax)};
     const bool headline = comm.comm == MPI_COMM_WORLD;
     if (headline) report.set_result(r.figures.front().named(fmt::format("coll.{}.avg", coll_key(op))));
-    if (op.op != Coll::kBarrier && s.max > 0) {
+    if (op.sized && s.max > 0) {
       // The call is done when the slowest rank is: bandwidths use the max.
       const double algbw = op.moved_bytes(c.bytes, c.nranks) / s.max;
       const double factor = op.bus_factor(c.nranks);

@@ -4,23 +4,17 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
-#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace movebench::net {
 
-enum class Coll {
-  kBarrier, kBcast, kAlltoall, kAlltoallv, kAllgather, kAllgatherv,
-  kGather, kGatherv, kScatter, kAllreduce, kReduce, kReduceScatter,
-};
-
 // Who holds which elements in one call of a collective: what its check
 // needs, with no MPI in it (coll_ops.hpp adds the communicator, the buffers
 // and the MPI datatype).
 struct CollShape {
-  Coll op = Coll::kBarrier;
+  std::size_t op = 0;       // the row's index in coll_table()
   int rank = 0, nranks = 1, root = 0;
   std::uint64_t bytes = 0;  // mpiBench's "Bytes"
   int count = 0;            // elements per block
@@ -41,38 +35,35 @@ struct Segment {
   std::size_t length;
 };
 
-// One collective, one row (nccl-tests' struct testColl): its name, its
+// A collective's row as data (coll_rows.hpp has one struct per collective,
+// the single place it is written; this is made from it): its name, its
 // buffers, the bytes it moves and its bus factor, its counts and its check.
-// The MPI call itself is coll_ops.cpp's call_collective (a switch over Coll:
-// the compiler names a row without one). --list, the record operations, the
-// result keys, the default set and docs/coll.md (checked by a test) follow
-// this table.
 struct CollInfo {
-  Coll op;
+  std::size_t index;      // its place in coll_table(): mpiBench's order; keys its send data
   std::string_view name;  // mpiBench's spelling, also its output label
   bool reduction;         // vectors of doubles summed: sizes below 8 bytes are skipped; else bytes
   bool by_default;        // in mpiBench's default set (Reduce_scatter, unknown to it, only by name)
+  bool sized;             // false: run once at 0 bytes, no bandwidth (Barrier)
   // nccl-tests' size S for mpiBench's Bytes (the v-variants: the mean bytes
   // a rank receives) and bus factor (busbw = algbw * factor; docs/coll.md).
   double (*moved_bytes)(std::uint64_t bytes, int ranks);
   double (*bus_factor)(int ranks);
-  // The v-variants' counts and displacements; nullptr: blocks of `count`.
+  // The v-variants' counts and displacements (the others: nothing to set).
   void (*set_counts)(CollShape& shape);
   // The check: which data each rank must hold after the call.
   std::vector<Segment> (*expected)(const CollShape& shape);
 };
 
-// mpiBench's order (its default run), then Reduce_scatter; row i is Coll(i).
+// One row per struct of coll_rows.hpp's CollRows, in that order.
 const std::vector<CollInfo>& coll_table();
-const CollInfo& coll_info(Coll op);
-// Case-insensitive, as mpiBench matches names; nullopt when unknown.
-std::optional<CollInfo> coll_by_name(std::string_view name);
+// Case-insensitive, as mpiBench matches names; nullptr when unknown.
+const CollInfo* coll_by_name(std::string_view name);
 // "Reduce_scatter" -> "reduce_scatter": the dotted --list name and record operation.
 std::string coll_key(const CollInfo& info);
 // "Barrier, Bcast, ..., Reduce_scatter": the names, for messages.
 std::string coll_names();
-// The shape of `op` at `bytes` for `rank` of `nranks` (root 0).
-CollShape coll_shape(Coll op, int rank, int nranks, std::uint64_t bytes);
+// The shape of `info`'s collective at `bytes` for `rank` of `nranks` (root 0).
+CollShape coll_shape(const CollInfo& info, int rank, int nranks, std::uint64_t bytes);
 
 // mpiBench's sweep: start, then doubling (0 is followed by 1), up to stop.
 std::vector<std::uint64_t> coll_sizes(std::uint64_t start, std::uint64_t stop);
@@ -91,13 +82,12 @@ int v_count(int i, int shift, int count, int ranks);
 std::vector<int> v_counts(int shift, int count, int ranks);
 std::vector<int> displacements(const std::vector<int>& counts);
 
-// nccl-tests' convention (docs/coll.md): the size S they use for an
-// operation whose mpiBench Bytes is `bytes` (for the v-variants, the mean
-// bytes a rank receives), and the factor busbw = algbw * factor.
-double nccl_size_bytes(Coll op, std::uint64_t bytes, int ranks);
-double bus_factor(Coll op, int ranks);
-// Mean bytes a rank receives in a v-variant with mpiBench's counts.
-double v_mean_received_bytes(Coll op, int count, int ranks, std::uint64_t elem_bytes);
+// Who receives in a v-variant: every rank from every rank (Alltoallv, its
+// own counts), every rank the same parts (Allgatherv), the root (Gatherv).
+enum class VReceivers { kAlltoall, kEveryRank, kRoot };
+// Mean bytes a receiving rank gets in a v-variant with mpiBench's counts:
+// nccl-tests' size S for them (docs/coll.md).
+double v_mean_received_bytes(VReceivers who, int count, int ranks, std::uint64_t elem_bytes);
 
 // One mpiBench result line (times in microseconds), without the newline:
 // "%-20.20s\tBytes:\t%8u\tIters:\t%7d\tAvg:\t%8.4f\tMin:\t%8.4f\tMax:\t%8.4f\tComm: %s\tRanks: %d"

@@ -1,4 +1,4 @@
-// The MPI side of a collective's row (coll_logic.hpp's CollInfo): its call,
+// The MPI side of a collective's row (coll_rows.hpp): its call bound to mpi.h,
 // and the send data and checks on real buffers. The harness
 // (coll_command.cpp) does the rest, the same way for all of them.
 #pragma once

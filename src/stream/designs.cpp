@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstring>
 #include <stdexcept>
@@ -180,6 +181,24 @@ std::vector<const Design*> available_designs(Device& device) {
     if (d.available(device)) out.push_back(&d);
   }
   return out;
+}
+
+bool has_curve(std::string_view design) { return design != "offload"; }
+
+void check_limits(const std::vector<const Design*>& designs, std::uint64_t chunks,
+                  const std::vector<std::uint64_t>& sweep_chunks) {
+  for (const Design* d : designs) {
+    if (d->max_chunks == 0) continue;
+    std::uint64_t most = chunks;
+    if (has_curve(*d)) {
+      for (auto n : sweep_chunks) most = std::max(most, n);
+    }
+    if (most > d->max_chunks) {
+      throw UsageError(fmt::format("the {} design runs at most {} chunks a pass, this run asks for {} (fewer "
+                                   "--chunks, larger --sizes-bytes, or --designs without {})",
+                                   d->name, d->max_chunks, most, d->name));
+    }
+  }
 }
 
 const std::vector<Design>& designs() {

@@ -34,11 +34,6 @@ using device::first_stream_mismatch;
 // as kept samples are; recorded under simple-host-streaming's name.
 constexpr Repetitions kPasses{"--repetitions (--iterations)", "iterations"};
 
-// offload moves one chunk whatever the size: no chunk-size curve (and no
-// chunks in flight).
-bool has_curve(std::string_view design) { return design != "offload"; }
-bool has_curve(const Design& d) { return has_curve(d.name); }
-
 struct Shape {
   std::size_t chunks = 64, chunk_count = 32768;  // chunk_count: 32-bit elements per chunk
   int inflight = 2, iterations = 4;
@@ -162,15 +157,22 @@ class StreamCommand : public Command {
     return checked_product(words, 4, "--chunks x --chunk-elements");
   }
 
+  // The designs that will run on `device`, each checked against its row's
+  // limits for the shape and every sweep size before anything is measured.
   std::vector<const Design*> chosen(Device& device) const {
-    const auto have = available_designs(device);
-    if (designs_.empty()) return have;
-    std::vector<const Design*> out;
-    for (const auto& name : designs_) {
-      auto it = std::find_if(have.begin(), have.end(), [&](const Design* d) { return name == d->name; });
-      if (it == have.end()) throw UsageError(fmt::format("the {} backend has no '{}' design", device.backend(), name));
-      out.push_back(*it);
+    auto out = available_designs(device);
+    if (!designs_.empty()) {
+      const auto have = std::move(out);
+      out.clear();
+      for (const auto& name : designs_) {
+        auto it = std::find_if(have.begin(), have.end(), [&](const Design* d) { return name == d->name; });
+        if (it == have.end()) throw UsageError(fmt::format("the {} backend has no '{}' design", device.backend(), name));
+        out.push_back(*it);
+      }
     }
+    std::vector<std::uint64_t> sweep_chunks;
+    for (auto chunk : sweep_) sweep_chunks.push_back(total_bytes() / chunk);
+    check_limits(out, shape_.chunks, sweep_chunks);
     return out;
   }
 

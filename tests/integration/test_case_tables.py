@@ -32,3 +32,25 @@ def test_docs_coll_names_every_collective_and_its_bus_factor():
     factors = doc.split("### Algorithm and bus bandwidth")[1].split("\n\n")[1]  # its table
     for op in ops:
         assert re.search(rf"^\|[^|\n]*\b{op}\b[^|\n]*\|", factors, re.M | re.I), op
+
+
+def test_link_help_names_every_row():
+    """--help's lists of directions, paths, host memory and cases were typed
+    by hand beside the table; now they come from it: every --list row is
+    named, and every direction and path of a bandwidth row (path.direction)."""
+    names = listed("link")
+    # CLI11 puts a long option's description on the next line: read as one line
+    text = " ".join(run_movebench("link", "--help", check=0).stdout.split())
+    cases = re.search(r"Cases \(movebench --list, docs/link\.md\): (.*)$", text).group(1)
+    assert cases.split(", ") == names
+    directions = re.search(r"--directions TEXT=(\S+) bandwidth: (.*?); comma-separated", text)
+    paths = re.search(r"--paths TEXT=(\S+) bandwidth: (.*?); comma-separated", text)
+    bandwidth = [n.split(".")[1:] for n in names if re.fullmatch(r"link\.(copy|kernel)\.[a-z]+", n)]
+    assert len(bandwidth) == 6
+    for path, direction in bandwidth:
+        assert direction in directions.group(1).split(",") and re.search(rf"\b{direction} \(", directions.group(2))
+        assert path in paths.group(1).split(",") and re.search(rf"\b{path} \(", paths.group(2))
+    # the kinds --host-memory takes: the ones its own refusal lists
+    refusal = run_movebench("link", "--backend", "host", "--host-memory", "bogus", check=2).stderr
+    kinds = re.search(r"unknown host memory kind 'bogus': (.*?) \(see --help\)", refusal).group(1)
+    assert f"--host-memory TEXT Host memory kinds, comma-separated: {kinds} (" in text

@@ -132,6 +132,33 @@ def test_every_count_of_timed_repetitions_is_named_by_the_pattern(place):
         assert counts == {"--repetitions", "--roundtrip-repetitions"}, counts
 
 
+@pytest.mark.parametrize("args,spelling", [
+    # mem checked -r and --samples by hand, with a message of its own; now
+    # core/repetitions' one message, as link and stream (their lines here for
+    # comparison).
+    (["mem", "-r", "0"], "--repetitions (-r)"),
+    (["mem", "seq", "--repetitions", "1000001"], "--repetitions (-r)"),
+    (["mem", "latency", "--samples", "0"], "--samples"),
+    (["link", "--backend", "host", "-c", "0"], "--repetitions (-c, --count)"),
+    (["stream", "--backend", "host", "--repetitions", "0"], "--repetitions (--iterations)"),
+])
+def test_a_count_out_of_range_is_the_one_repetitions_message(args, spelling, tmp_path):
+    proc = run_movebench(*args, cwd=tmp_path)
+    value = args[-1]
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr.strip().splitlines() == [f"movebench {args[0]}: error: invalid {spelling} '{value}': 1 to 1000000 "
+                                                "(see --help)"], proc.stderr
+
+
+def test_mem_records_its_count_under_its_keys(tmp_path):
+    out = tmp_path / "mem.json"
+    run_movebench("mem", "-n", "1K", "-r", "3", "-t", "1", "-k", "copy", "-q", "--json", out, check=0)
+    assert load_result(out)["settings"]["mem"]["repetitions"] == 3
+    run_movebench("mem", "seq", "--sizes-elements", "1K", "--time-budget", "0.01", "-r", "2", "-k", "copy", "-q",
+                  "--json", out, check=0)
+    assert load_result(out)["settings"]["mem"]["samples"] == 2
+
+
 @pytest.mark.parametrize("place,alias,name", ALIASES)
 def test_upstream_short_forms_and_older_names_are_the_same_option(place, alias, name):
     needs_place(place)

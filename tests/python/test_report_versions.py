@@ -167,3 +167,24 @@ def test_version_3_documents_validate_and_read_as_version_2():
                                                      "median of times; application bytes"}, rows
     table = report_json("table", RESULTS / "v2" / "mem.json", "-data", "v3", RESULTS / "v3" / "mem.json")
     assert not any(r["figure"].startswith("DIFFERS") for r in table["rows"])
+
+
+def test_busbw_factor_is_read_from_the_record_not_the_copy(tmp_path):
+    """movebench coll writes each busbw figure's factor (accounting.factor,
+    from its row in src/net/coll_rows.hpp); vocabulary.BUS_FACTOR is only for
+    documents that carry none. A factor no collective has (0.125) must show
+    as written, for every collective."""
+    def odd_factor(d):
+        for rec in d["timings"]:
+            if "busbw" in rec["figures"]:
+                rec["figures"]["busbw"]["accounting"]["factor"] = 0.125
+    path = edited(RESULTS / "run.json", tmp_path / "odd.json", odd_factor)
+    d = doc(path)
+    busbw = [rec for rec in d["timings"] if "busbw" in rec["figures"]]
+    assert {rec["operation"] for rec in busbw} >= {"allreduce", "bcast"}
+    for rec in busbw:
+        assert meaning("busbw", rec, d["schema_version"]).accounting.factor == 0.125, rec["operation"]
+    code, out, _ = report("table", path)
+    assert code == 0
+    bus_lines = [line for line in out.splitlines() if "(busbw)" in line]
+    assert bus_lines and all("bus bytes x0.125 (busbw)" in line for line in bus_lines)

@@ -29,11 +29,11 @@ using device::cuda::MemOps;
 
 // Graph launches: one instantiated graph per chunk (its kernel node bound to
 // the chunk), built and uploaded to the GPU before the pass (else the first
-// launch of each graph does the upload); the pass only launches them.
+// launch of each graph does the upload); the pass only launches them. One
+// graph per chunk is why its row has a chunk limit (kGraphMaxChunks).
 //   host:    launch g0, g1 .. (wait c0) seen0, launch g2 ...
 //   stream:    [K0][K1][K2] ...
 ChunkTimes graph(Device& device, const StreamJob& job, DesignState&) {
-  if (job.chunks > 4096) throw UsageError("the graph design builds one graph per chunk: at most 4096 chunks");
   const int blocks = static_cast<CudaDevice&>(device).transform_blocks();
   CudaQueue q;
   // Destroyed before the stream is drained: the runtime frees a graph still
@@ -131,10 +131,14 @@ bool has_memops(Device& device) { return on_cuda(device) && static_cast<CudaDevi
 // Both make what they need per pass (their graphs, their flags and stream).
 DesignState nothing(Device&, const StreamJob&) { return {}; }
 
+// One instantiated graph (and its device-side upload) per chunk: bounded so a
+// pass never holds more than this many graphs at once.
+constexpr std::size_t kGraphMaxChunks = 4096;
+
 }  // namespace
 
 void add_cuda_designs(std::vector<Design>& table) {
-  table.push_back({"graph", "CUDA graph launches per chunk", on_cuda, nothing, graph});
+  table.push_back({"graph", "CUDA graph launches per chunk", on_cuda, nothing, graph, kGraphMaxChunks});
   table.push_back({"memops", "pre-queued kernels gated by stream memory operations", has_memops, nothing, memops});
 }
 

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <regex>
 #include <sstream>
 
 #include "core/errors.hpp"
@@ -37,6 +38,24 @@ void check_row(const nlohmann::json& row, std::size_t i, const std::string& what
   if (row.contains("cpu_model_contains") && !row["cpu_model_contains"].is_string()) {
     fail("'cpu_model_contains' must be a string");
   }
+  if (row.contains("cpu_model_matches")) {
+    if (!row["cpu_model_matches"].is_string()) fail("'cpu_model_matches' must be a string");
+    try {
+      std::regex(row["cpu_model_matches"].get<std::string>());
+    } catch (const std::regex_error&) {
+      fail("'cpu_model_matches' is not a regular expression (ECMAScript)");
+    }
+  }
+}
+
+// A row's CPU filters: the model names the text (cpu_model_contains), and
+// a regular expression finds a match in it (cpu_model_matches: a CPU
+// family's model numbers, e.g. "AMD EPYC 9[0-9]{2}4" for Genoa).
+bool cpu_matches(const nlohmann::json& row, const std::string& cpu_model) {
+  const std::string model_text = row.value("cpu_model_contains", "");
+  if (!model_text.empty() && cpu_model.find(model_text) == std::string::npos) return false;
+  const std::string pattern = row.value("cpu_model_matches", "");
+  return pattern.empty() || std::regex_search(cpu_model, std::regex(pattern));
 }
 
 }  // namespace
@@ -66,10 +85,7 @@ nlohmann::json load_bands(const std::string& expect_file) {
 
 nlohmann::json band_for(const nlohmann::json& bands, std::string_view kind, const std::string& cpu_model) {
   for (const auto& row : bands) {
-    if (row.value("kind", "") != kind) continue;
-    const std::string model_text = row.value("cpu_model_contains", "");
-    if (!model_text.empty() && cpu_model.find(model_text) == std::string::npos) continue;
-    return row;
+    if (row.value("kind", "") == kind && cpu_matches(row, cpu_model)) return row;
   }
   return nullptr;
 }

@@ -17,7 +17,7 @@ inline constexpr std::string_view kBandKinds[] = {"dram", "device_memory", "pcie
 std::string_view builtin_bands_text();
 
 // The rows of a bands document ({"bands": [{"kind", "normal_from", "source",
-// ["cpu_model_contains"], ["citations"]}]}), checked: every row has a known
+// ["cpu_model_contains"], ["cpu_model_matches"], ["citations"]}]}), checked: every row has a known
 // kind, a normal_from above 0 and at most 1000 (a fraction: 0.75 is 75%), and
 // a non-empty source. Throws UsageError naming `what` and the fault.
 nlohmann::json parse_bands(std::string_view text, const std::string& what);
@@ -26,8 +26,9 @@ nlohmann::json parse_bands(std::string_view text, const std::string& what);
 // A file that cannot be read or is malformed is a UsageError: one line, exit 2.
 nlohmann::json load_bands(const std::string& expect_file);
 
-// The first row of `kind` that applies to this CPU (cpu_model_contains, when
-// a row has it, is found in cpu_model); null when none.
+// The first row of `kind` that applies to this CPU (cpu_model_contains found
+// in cpu_model, cpu_model_matches matching in it, where a row has them);
+// null when none.
 nlohmann::json band_for(const nlohmann::json& bands, std::string_view kind, const std::string& cpu_model);
 
 }  // namespace movebench::facts

@@ -6,9 +6,11 @@
 #include <cstdio>
 #include <fstream>
 #include <string>
+#include <utility>
 
 #include "core/errors.hpp"
 #include "facts/bands.hpp"
+#include "facts/facts.hpp"
 #include "facts/machine_facts.hpp"
 #include "facts/peaks.hpp"
 #include "facts/verdict.hpp"
@@ -105,11 +107,11 @@ TEST(Verdicts, FractionUnderTheBandIsLowWithTheSettingsThatCouldExplainIt) {
   ASSERT_EQ(v.size(), 1u);
   EXPECT_EQ(v[0]["verdict"], "low");
   EXPECT_NEAR(v[0]["fraction"].get<double>(), 0.41, 1e-9);
-  EXPECT_DOUBLE_EQ(v[0]["band"]["normal_from"].get<double>(), 0.6);
+  EXPECT_DOUBLE_EQ(v[0]["band"]["normal_from"].get<double>(), 0.75);  // the EPYC 7003 (Milan) row of data/bands.json
   const std::string line = facts::verdict_line(v[0]);
   EXPECT_NE(line.find("= 41% of 2.048e+05 MB/s DRAM peak (8 channels x 3200 MT/s x 8 B, SMBIOS)"), std::string::npos)
       << line;
-  EXPECT_NE(line.find("normal from 60%"), std::string::npos) << line;
+  EXPECT_NE(line.find("normal from 75%"), std::string::npos) << line;
   EXPECT_NE(line.find("THP never"), std::string::npos) << line;
   EXPECT_NE(line.find("governor powersave"), std::string::npos) << line;
 }
@@ -237,4 +239,39 @@ TEST(Verdicts, FailOnLowOrDegraded) {
   EXPECT_FALSE(facts::any_at_or_worse(v, "degraded"));
   EXPECT_FALSE(facts::any_at_or_worse(v, ""));
   EXPECT_TRUE(facts::any_at_or_worse(json::array({{{"verdict", "degraded"}}}), "low"));
+}
+
+// The DRAM band per CPU family (data/bands.json's cpu_model_matches rows),
+// chosen for the CPU the real dmidecode dumps of tests/data/dmi name.
+TEST(Bands, DramRowPerCpuFamilyOfTheRealDumps) {
+  const json rows = facts::load_bands("");
+  const std::pair<const char*, const char*> cases[] = {
+      {"epyc9454p_genoad12_9of12.txt", "AMD EPYC 9004 (Genoa, Zen 4)"},
+      {"epyc9534_r7625_2s_dell.txt", "AMD EPYC 9004 (Genoa, Zen 4)"},
+      {"epyc7313p_r6515_dell.txt", "AMD EPYC 7003 (Milan, Zen 3)"},
+      {"epyc7373x_romed8_8of8.txt", "AMD EPYC 7003 (Milan, Zen 3)"},
+      {"epyc7642_sr645_2s.txt", "AMD EPYC 7002 (Rome, Zen 2)"},
+      {"epyc7272_romed8_4of8.txt", "AMD EPYC 7002 (Rome, Zen 2)"},
+      {"epyc7351p_s8026_8of16.txt", "AMD EPYC 7001 (Naples, Zen 1)"},
+      // No per-family row: the general DRAM row (no cpu_family).
+      {"epyc4244p_msis366_outofspec.txt", ""},
+      {"xeon6426y_flagman_outofspec.txt", ""},
+      {"xeon6346_r1g3d32_2s.txt", ""},
+      {"altra_altrad8ud_4of8.txt", ""}};
+  for (const auto& [file, family] : cases) {
+    facts::Sources sources;
+    sources.dmidecode_file = std::string(MOVEBENCH_TEST_DATA) + "/dmi/" + file;
+    const std::string model = facts::cpu_facts(sources)["model"].get<std::string>();
+    const json row = facts::band_for(rows, "dram", model);
+    ASSERT_FALSE(row.is_null()) << file;
+    EXPECT_EQ(row.value("cpu_family", ""), family) << file << ": " << model;
+    if (*family) {
+      EXPECT_FALSE(row["citations"].empty()) << file;
+    }
+  }
+}
+
+TEST(Bands, BadCpuModelRegexIsOneLine) {
+  EXPECT_THROW(facts::load_bands(write_temp("bad_regex.json", R"({"bands": [{"kind": "dram", "normal_from": 0.7,
+      "source": "x", "cpu_model_matches": "EPYC ("}]})")), UsageError);
 }

@@ -12,7 +12,7 @@ from conftest import binary_path
 
 # The MPI family of the binary under test (MOVEBENCH_BIN): `make test` runs
 # these tests once against the Open MPI build and once against the MPICH
-# one (build/mpich). Each family is started by its own launcher, named
+# one (build/release/mpich/movebench, the MPICH twin). Each family is started by its own launcher, named
 # explicitly: plain `mpirun` is whichever Debian's alternatives chose.
 MPI_FAMILY = os.environ.get("MOVEBENCH_MPI_FAMILY", "openmpi")
 _LAUNCHERS = {"openmpi": ("mpirun.openmpi", "mpirun"), "mpich": ("mpiexec.mpich", "mpirun.mpich")}

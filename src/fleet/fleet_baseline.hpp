@@ -79,5 +79,7 @@ struct BaselineVerdict {
 // `threshold`: a fraction, as compare's --threshold. The verdict points
 // into `now`, which must outlive it.
 BaselineVerdict compare_with(const Baseline& baseline, const std::vector<Subject>& now, double threshold);
+// The verdict points into `now`: a temporary would leave it dangling.
+BaselineVerdict compare_with(const Baseline& baseline, std::vector<Subject>&& now, double threshold) = delete;
 
 }  // namespace movebench::fleet

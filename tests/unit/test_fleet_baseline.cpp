@@ -54,7 +54,8 @@ TEST(FleetBaseline, AnEarlierResultIsMatchedByUnitAndJudgedWithItsNoise) {
 
 TEST(FleetBaseline, UnitsTheBaselineLacksAreListedNotCompared) {
   const auto before = parse_baseline(fleet_doc({1000}, {1.0, 1.0}).dump(), "b.json", true);
-  const auto v = compare_with(before, subjects_of(fleet_doc({1000, 10}, {1.0, 1.0}), true), 0.05);
+  const auto now = subjects_of(fleet_doc({1000, 10}, {1.0, 1.0}), true);
+  const auto v = compare_with(before, now, 0.05);
   EXPECT_TRUE(v.regressions.empty());
   EXPECT_EQ(v.missing, std::vector<std::string>{"host n rank 1"});  // the pair is in both (fleet_doc adds it)
 }
@@ -62,7 +63,9 @@ TEST(FleetBaseline, UnitsTheBaselineLacksAreListedNotCompared) {
 TEST(FleetBaseline, ReferenceFiguresApplyToEveryUnitAndPair) {
   const auto ref = parse_baseline(R"({"mem.triad": 900, "p2p.bw": 200})", "ref.json", true);
   EXPECT_EQ(ref.kind, "reference");
-  const auto v = compare_with(ref, subjects_of(fleet_doc({1000, 880, 500}, {1.0, 1.01}), true), 0.05);
+  // The verdict points into the subjects: they must outlive it.
+  const auto now = subjects_of(fleet_doc({1000, 880, 500}, {1.0, 1.01}), true);
+  const auto v = compare_with(ref, now, 0.05);
   // 880 is 2% under 900 (same); 500 slower; the pair's 100 against 200 slower.
   ASSERT_EQ(v.regressions.size(), 2u);
   EXPECT_EQ(v.regressions[0].subject->name, "host n rank 2");

@@ -79,6 +79,10 @@ NVBW_LATENCY_RING = 2 << 20  # nvbandwidth's latency buffer: 2 MiB whatever -b s
 BABELSTREAM_TWINS = {"copy": "Copy", "update": "Mul", "triad": "Triad", "daxpy": "Add", "sum": "Dot"}
 MEM_KERNELS = ["init", "sum", "copy", "update", "triad", "daxpy", "striad", "sdaxpy"]
 
+# The job's units: movebench's own, then each peer's (run only when given).
+MOVEBENCH_UNITS = ["link-bw", "link-lat", "mem", "stream"]
+PEER_UNITS = ["nvbw", "babelstream"]
+
 STREAM_ROUNDTRIP_GOAL_NS = 2000.0
 STREAM_THROUGHPUT_GOAL = 0.90
 
@@ -214,7 +218,7 @@ class Comparison:
         self.nvbandwidth_about = None  # its version, driver and GPU list, from its own JSON
 
     def units(self):
-        units = ["link-bw", "link-lat", "mem", "stream"]
+        units = list(MOVEBENCH_UNITS)
         if self.a.nvbandwidth:
             units.append("nvbw")
         if self.a.babelstream:
@@ -469,9 +473,9 @@ def main():
         if path and not (Path(path).is_file() and os.access(path, os.X_OK)):
             print(f"gpu_compare.py: --{opt} '{path}' is not an executable", file=sys.stderr)
             return 2
-    known = {"link-bw", "link-lat", "mem", "stream", "nvbw", "babelstream"}
-    if a.only and not set(a.only.split(",")) <= known:
-        print(f"gpu_compare.py: --only takes some of {', '.join(sorted(known))}, got '{a.only}'", file=sys.stderr)
+    known = MOVEBENCH_UNITS + PEER_UNITS
+    if a.only and not set(a.only.split(",")) <= set(known):
+        print(f"gpu_compare.py: --only takes some of {', '.join(known)}, got '{a.only}'", file=sys.stderr)
         return 2
     signal.signal(signal.SIGTERM, signal.default_int_handler)
     return run_job(Comparison, a, "gpu_compare.py")

@@ -6,7 +6,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cstdio>
 #include <cstring>
 #include <optional>
 
@@ -16,6 +15,7 @@
 #include "core/stats.hpp"
 #include "link/figures.hpp"
 #include "link/link_bench.hpp"
+#include "link/link_output.hpp"
 #include "device/pattern.hpp"
 
 namespace movebench::link {
@@ -170,18 +170,6 @@ std::optional<std::string> first_bad_slot(std::vector<Lane>& lanes, int batch, d
   return std::nullopt;
 }
 
-std::string label(Direction d) {
-  return d == Direction::kRead ? "Read (Host->Device)" : d == Direction::kWrite ? "Write (Device->Host)" : "Duplex";
-}
-
-struct Series {
-  std::string operation;
-  double bytes_per_test;
-  std::vector<double> seconds;
-  std::vector<double> overlap;  // duplex total: how much the two directions overlapped, per test
-  int directions = 1;           // duplex total: 2, both directions' bytes summed
-};
-
 // 1 when the two directions ran fully at the same time, 0 when one waited
 // for the other: (read + write - span) / the shorter of the two.
 double overlap(const TestTimes& t) {
@@ -210,17 +198,11 @@ void add_record(Report& report, const Series& s, std::uint64_t bytes, const nloh
   report.add(std::move(rec));
 }
 
-struct Combo {
-  Direction dir;
-  Path path;
-  MemKind kind;
-};
-
 // One size of one combination: allocate, warm up, `count` tests, check
 // each, record. Returns the series measured (one per lane, plus the total
 // for duplex).
 std::vector<Series> measure_size(Device& device, const Combo& c, std::uint64_t bytes, const LinkOptions& o,
-                                 Report& report, bool& corrupt) {
+                                 Report& report, Output& out, bool& corrupt) {
   std::vector<Lane> lanes;
   if (c.dir != Direction::kWrite) lanes.emplace_back(device, Direction::kRead, c.kind, bytes, o.batch);
   if (c.dir != Direction::kRead) lanes.emplace_back(device, Direction::kWrite, c.kind, bytes, o.batch);
@@ -245,8 +227,7 @@ std::vector<Series> measure_size(Device& device, const Combo& c, std::uint64_t b
     if (auto bad = first_bad_slot(lanes, batch, o.common.timeout_s, corrupt)) {
       report.validation(false, fmt::format("link {} {} B ({}): {}", series.front().operation, bytes,
                                            kind_name(c.kind), *bad));
-      std::fprintf(stderr, "movebench link: validation FAILED: %s %llu B (%s): %s\n", series.front().operation.c_str(),
-                   static_cast<unsigned long long>(bytes), std::string(kind_name(c.kind)).c_str(), bad->c_str());
+      write_bandwidth_failed(out, series.front(), bytes, c.kind, *bad);
       return series;
     }
     if (test < 0) continue;
@@ -264,37 +245,27 @@ std::vector<Series> measure_size(Device& device, const Combo& c, std::uint64_t b
   return series;
 }
 
-void run_combo(Device& device, const Combo& c, const LinkOptions& o, Report& report, bool& corrupt) {
-  std::printf("\n== link %s %s, %s host memory, %d tests of %d transfers per size%s, as many as fit %g s ==\n",
-              path_name(c.path).c_str(), direction_name(c.dir).c_str(), std::string(kind_name(c.kind)).c_str(),
-              o.count, o.batch, o.batch > 1 ? " (the first untimed)" : "", o.time_budget);
-  std::printf("%12s %6s %12s %12s %12s %14s %12s  %s\n", "bytes", "tests", "avg MB/s", "min MB/s", "max MB/s",
-              "variance", "median MB/s", "series");
-  if (c.dir == Direction::kDuplex) std::printf("(total: both directions over the span from the first start to the last end)\n");
+void run_combo(Device& device, const Combo& c, const LinkOptions& o, Report& report, Output& out, bool& corrupt) {
+  write_combo_heading(out, c, o);
   std::vector<Series> last;
   for (auto bytes : o.sizes) {
     if (interrupted()) break;
     report.progress().step(fmt::format("{} {} {} {}", path_name(c.path), direction_name(c.dir), kind_name(c.kind),
                                        format_bytes(static_cast<double>(bytes))));
-    auto series = measure_size(device, c, bytes, o, report, corrupt);
+    auto series = measure_size(device, c, bytes, o, report, out, corrupt);
     const nlohmann::json params = {{"backend", device.backend()}, {"host_memory", kind_name(c.kind)},
                                    {"path", path_name(c.path)},   {"batch", o.batch}};
     for (const auto& s : series) {
       if (s.seconds.empty()) continue;
       add_record(report, s, bytes, params);
-      const RateStats r = rate_stats(s.bytes_per_test, s.seconds);
-      std::printf("%12llu %6zu %12.1f %12.1f %12.1f %14.3f %12.1f  %s", static_cast<unsigned long long>(bytes),
-                  r.count, r.average, r.min, r.max, r.variance, r.median, s.operation.c_str());
-      if (!s.overlap.empty()) std::printf(" (overlap %.2f)", summarize(s.overlap).median);
-      std::printf("\n");
+      write_size_row(out, bytes, s);
     }
     last = std::move(series);
   }
+  write_engine_lines(out, c, last);
   for (const auto& s : last) {
     if (s.seconds.empty()) continue;
     const RateStats r = rate_stats(s.bytes_per_test, s.seconds);
-    std::string text = engine_lines(c.dir == Direction::kDuplex ? label(c.dir) + " " + s.operation : label(c.dir), r);
-    std::fputs(text.c_str(), stdout);
     report.set_result(Figure::bandwidth(fmt::format("link.{}.{}", s.operation, kind_name(c.kind)), r.average * 1e6,
                                         Stat::kMean, Of::kTime, application_bytes(s.directions)));
   }
@@ -302,7 +273,7 @@ void run_combo(Device& device, const Combo& c, const LinkOptions& o, Report& rep
 
 }  // namespace
 
-void run_link_bandwidth(Device& device, const LinkOptions& o, Report& report) {
+void run_link_bandwidth(Device& device, const LinkOptions& o, Report& report, Output& out) {
   bool corrupt = o.common.corrupt_for_test;
   const auto kinds = o.kinds.empty() ? device.host_kinds() : o.kinds;
   std::size_t combos = 0;
@@ -315,18 +286,17 @@ void run_link_bandwidth(Device& device, const LinkOptions& o, Report& report) {
       if (path == Path::kKernel && !device.kernel_reaches(kind)) {
         // "not given", not "cannot reach": OpenCL pinned is the mapped
         // allocation, kept to the copy engine so its figures stay the copy's.
-        std::printf("\n(link kernel path skipped for %s memory: %s kernels are not given it)\n",
-                    std::string(kind_name(kind)).c_str(), device.backend().c_str());
+        write_kernel_skipped(out, kind, device.backend());
         continue;
       }
-      for (auto dir : o.directions) run_combo(device, {dir, path, kind}, o, report, corrupt);
+      for (auto dir : o.directions) run_combo(device, {dir, path, kind}, o, report, out, corrupt);
     }
   }
 }
 
-void run_link(Device& device, const LinkOptions& o, Report& report) {
-  if (o.bandwidth) run_link_bandwidth(device, o, report);
-  if (o.latency && !interrupted()) run_link_latency(device, o, report);
+void run_link(Device& device, const LinkOptions& o, Report& report, Output& out) {
+  if (o.bandwidth) run_link_bandwidth(device, o, report, out);
+  if (o.latency && !interrupted()) run_link_latency(device, o, report, out);
 }
 
 }  // namespace movebench::link

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "core/output.hpp"
 #include "core/report.hpp"
 #include "device/device.hpp"
 #include "device/options.hpp"
@@ -51,9 +52,10 @@ struct LinkOptions {
 constexpr std::size_t kSlotBytes = std::size_t{1} << 30;
 std::size_t slots_for(std::size_t bytes, int batch);
 
-// Every measurement of the options; records go to `report`.
-void run_link(Device& device, const LinkOptions& o, Report& report);
-void run_link_bandwidth(Device& device, const LinkOptions& o, Report& report);
-void run_link_latency(Device& device, const LinkOptions& o, Report& report);
+// Every measurement of the options; records go to `report`, the text to
+// `out` (link_output.hpp writes it).
+void run_link(Device& device, const LinkOptions& o, Report& report, Output& out);
+void run_link_bandwidth(Device& device, const LinkOptions& o, Report& report, Output& out);
+void run_link_latency(Device& device, const LinkOptions& o, Report& report, Output& out);
 
 }  // namespace movebench::link

@@ -14,6 +14,7 @@
 #include "core/vocabulary.hpp"
 #include "link/figures.hpp"
 #include "link/link_bench.hpp"
+#include "link/link_output.hpp"
 
 namespace movebench {
 namespace {
@@ -107,8 +108,8 @@ class LinkCommand : public Command {
     auto device = device::open_and_describe(opt_.common.choice, report, "link");
     check_kinds(*device);
     record_settings(report, *device);
-    run_link(*device, opt_, report);
-    std::printf("\nvalidation: %s\n", report.failed() ? "FAILED" : "PASSED");
+    run_link(*device, opt_, report, out_);
+    write_verdict(out_, report.failed());
     return kExitOk;
   }
 
@@ -130,6 +131,9 @@ class LinkCommand : public Command {
   }
 
  private:
+  // Where the text goes (core/output.hpp): the standard streams.
+  Output& out_ = standard_output();
+
   void resolve() {
     device::check_common_options(opt_.common);
     modes_.check(mode_);

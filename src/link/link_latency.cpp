@@ -11,7 +11,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cstdio>
 #include <cstring>
 #include <numeric>
 #include <optional>
@@ -21,6 +20,7 @@
 #include "core/interrupt.hpp"
 #include "core/stats.hpp"
 #include "link/link_bench.hpp"
+#include "link/link_output.hpp"
 #include "device/pattern.hpp"
 
 namespace movebench::link {
@@ -93,11 +93,10 @@ void add_latency(Report& report, const std::string& op, std::uint64_t bytes, nlo
   report.add(std::move(rec));
 }
 
-void run_chase(Device& device, const LinkOptions& o, Report& report) {
+void run_chase(Device& device, const LinkOptions& o, Report& report, Output& out) {
   const MemKind kind = chase_kind(device, o);
   if (kind == MemKind::kDevice) {
-    std::printf("\n(link latency chase skipped: %s kernels reach none of the host memory kinds asked for)\n",
-                device.backend().c_str());
+    write_chase_skipped(out, device.backend());
     return;
   }
   auto ring = device.alloc(kind, o.ring_bytes);
@@ -121,23 +120,9 @@ void run_chase(Device& device, const LinkOptions& o, Report& report) {
   add_latency(report, std::string(rows[0]->name), 4, params, std::move(one), empty, 1);
   add_latency(report, std::string(rows[1]->name), o.ring_bytes, params, std::move(many), empty,
               static_cast<double>(o.steps));
-  std::printf("\n== link latency from the device through %s host memory (%s, T(n) - T(0)) ==\n",
-              std::string(kind_name(kind)).c_str(), clock.c_str());
-  if (first > 0) {
-    std::printf("first word:            %10.1f ns (median of %zu)\n", first, samples);
-  } else {
-    std::printf("first word:            below the resolution of the %s (T(1) - T(0) <= 0 over %zu samples)\n",
-                clock.c_str(), samples);
-  }
+  write_chase(out, {kind, clock, samples, first, per, o.steps});
   // A chase no longer than an empty one is below the clock's resolution, not
   // 0 ns: it gets no figure (a zero would read as an infinitely fast link).
-  if (per > 0) {
-    std::printf("%llu dependent words:  %10.1f ns in all, %.1f ns per word\n",
-                static_cast<unsigned long long>(o.steps), per * static_cast<double>(o.steps), per);
-  } else {
-    std::printf("%llu dependent words:  below the resolution of the %s (T(n) - T(0) <= 0 over %zu samples)\n",
-                static_cast<unsigned long long>(o.steps), clock.c_str(), samples);
-  }
   if (first > 0) report.set_result(Figure::latency(list_name(*rows[0]), first * 1e-9, Stat::kMedian));
   if (per > 0) report.set_result(Figure::latency(list_name(*rows[1]), per * 1e-9, Stat::kMedian));
 }
@@ -160,7 +145,7 @@ std::vector<double> writes(Device& device, Buffer& buf, std::size_t n, int count
 
 // hdl_single_engine's write latency: the first word and a burst of
 // --write-bytes written by the device into host memory, each until performed.
-void run_write(Device& device, const LinkOptions& o, Report& report) {
+void run_write(Device& device, const LinkOptions& o, Report& report, Output& out) {
   const MemKind kind = chase_kind(device, o);
   if (kind == MemKind::kDevice) return;  // run_chase said why
   const std::size_t n = o.write_bytes / 4;
@@ -173,7 +158,7 @@ void run_write(Device& device, const LinkOptions& o, Report& report) {
   if (empties.empty() || one.empty() || burst.empty()) return;
   report.validation(ok, ok ? "link latency: every word the device wrote arrived"
                            : "link latency: a word the device wrote into host memory is wrong");
-  if (!ok) std::fprintf(stderr, "movebench link: validation FAILED: a word the device wrote into host memory is wrong\n");
+  if (!ok) write_write_failed(out);
   const double empty = summarize(empties).median;
   const nlohmann::json params = {{"backend", device.backend()}, {"host_memory", kind_name(kind)},
                                  {"clock", clock}, {"empty_probe_s", empty}};
@@ -182,17 +167,7 @@ void run_write(Device& device, const LinkOptions& o, Report& report) {
   const auto rows = cases_of(Routine::kWrite);  // first word, then the burst
   add_latency(report, std::string(rows[0]->name), 4, params, std::move(one), empty, 1);
   add_latency(report, std::string(rows[1]->name), o.write_bytes, params, std::move(burst), empty, 1);
-  std::printf("\n== link write latency from the device into %s host memory (%s, T(n) - T(0)) ==\n",
-              std::string(kind_name(kind)).c_str(), clock.c_str());
-  auto line = [&](const std::string& what, double ns) {
-    if (ns > 0) {
-      std::printf("%-22s %10.1f ns (median of %zu)\n", what.c_str(), ns, samples);
-    } else {
-      std::printf("%-22s below the resolution of the %s\n", what.c_str(), clock.c_str());
-    }
-  };
-  line("first word written:", first);
-  line(fmt::format("{} B written:", o.write_bytes), all);
+  write_write_latency(out, {kind, clock, samples, first, all, o.write_bytes});
   if (first > 0) report.set_result(Figure::latency(list_name(*rows[0]), first * 1e-9, Stat::kMedian));
   if (all > 0) report.set_result(Figure::latency(list_name(*rows[1]), all * 1e-9, Stat::kMedian));
 }
@@ -201,14 +176,13 @@ void run_write(Device& device, const LinkOptions& o, Report& report) {
 // round (the priming one too) carries its own pattern into a cleared return
 // buffer and is checked, untimed, so a dropped or damaged copy in any round
 // fails: the device buffer still holds the last round's pattern.
-void run_roundtrip(Device& device, const LinkOptions& o, Report& report) {
+void run_roundtrip(Device& device, const LinkOptions& o, Report& report, Output& out) {
   const auto kinds = o.kinds.empty() ? device.host_kinds() : o.kinds;
   // Pinned where it is among the kinds asked for (the copy engine's own
   // path), else the first of them.
   const bool pinned = std::find(kinds.begin(), kinds.end(), MemKind::kPinned) != kinds.end();
   const MemKind kind = pinned ? MemKind::kPinned : kinds.front();
-  std::printf("\n== link small-copy round trip (%s host memory, host clock) ==\n",
-              std::string(kind_name(kind)).c_str());
+  write_roundtrip_heading(out, kind);
   auto queue = device.queue();
   for (auto bytes : o.roundtrip_sizes) {
     auto src = device.alloc(kind, bytes), back = device.alloc(kind, bytes);
@@ -231,8 +205,7 @@ void run_roundtrip(Device& device, const LinkOptions& o, Report& report) {
     if (bad) {
       report.validation(false, fmt::format("link roundtrip {} B: round {} came back with word {} wrong", bytes,
                                            round + 1, *bad));
-      std::fprintf(stderr, "movebench link: validation FAILED: round trip %llu B, round %d: word %zu is wrong\n",
-                   static_cast<unsigned long long>(bytes), round + 1, *bad);
+      write_roundtrip_failed(out, bytes, round + 1, *bad);
       return;
     }
     if (samples.empty()) return;
@@ -241,22 +214,21 @@ void run_roundtrip(Device& device, const LinkOptions& o, Report& report) {
     add_latency(report, std::string(row.name), bytes, {{"backend", device.backend()}, {"host_memory", kind_name(kind)}},
                 samples, 0, 1);
     const Summary s = summarize(samples);
-    std::printf("%10llu B: median %10.2f us, min %10.2f us over %zu round trips\n",
-                static_cast<unsigned long long>(bytes), s.median * 1e6, s.min * 1e6, s.count);
+    write_roundtrip_row(out, bytes, s);
     report.set_result(Figure::latency(fmt::format("{}.{}", list_name(row), bytes), s.median, Stat::kMedian));
   }
 }
 
 }  // namespace
 
-void run_link_latency(Device& device, const LinkOptions& o, Report& report) {
+void run_link_latency(Device& device, const LinkOptions& o, Report& report, Output& out) {
   report.progress().begin("link latency", 3);
   report.progress().step("read (chase)");
-  run_chase(device, o, report);
+  run_chase(device, o, report, out);
   report.progress().step("write");
-  if (!interrupted()) run_write(device, o, report);
+  if (!interrupted()) run_write(device, o, report, out);
   report.progress().step("round trip");
-  if (!interrupted()) run_roundtrip(device, o, report);
+  if (!interrupted()) run_roundtrip(device, o, report, out);
 }
 
 }  // namespace movebench::link

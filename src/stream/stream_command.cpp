@@ -4,13 +4,12 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cctype>
-#include <cstdio>
 #include <cstring>
 
 #include "core/buffer.hpp"
 #include "core/errors.hpp"
 #include "core/interrupt.hpp"
+#include "core/output.hpp"
 #include "core/repetitions.hpp"
 #include "core/sizes.hpp"
 #include "core/summary.hpp"
@@ -20,6 +19,7 @@
 #include "device/pattern.hpp"
 #include "stream/curve.hpp"
 #include "stream/designs.hpp"
+#include "stream/stream_output.hpp"
 #include "stream/stream_command.hpp"
 
 namespace movebench {
@@ -152,6 +152,9 @@ class StreamCommand : public Command {
   }
 
  private:
+  // Where the text goes (core/output.hpp): the standard streams.
+  Output& out_ = standard_output();
+
   std::uint64_t total_bytes() const {
     const auto words = checked_product(shape_.chunks, shape_.chunk_count, "--chunks x --chunk-elements");
     return checked_product(words, 4, "--chunks x --chunk-elements");
@@ -179,9 +182,7 @@ class StreamCommand : public Command {
   void run_all(Device& device, Report& report, const Shape& shape, const std::vector<std::uint64_t>& sweep) {
     const auto designs = chosen(device);
     record_settings(report, device, shape, designs, sweep);
-    std::printf("# Chunks:             %zu\nChunk count:          %zu\nTotal count:          %zu\n"
-                "Iterations:           %d\n",
-                shape.chunks, shape.chunk_count, shape.chunks * shape.chunk_count, shape.iterations);
+    write_shape(out_, shape.chunks, shape.chunk_count, shape.iterations);
     launch_bound(device, report);
     bool passed = true;
     const auto curves = std::count_if(designs.begin(), designs.end(), [](const Design* d) { return has_curve(*d); });
@@ -189,18 +190,15 @@ class StreamCommand : public Command {
     for (const Design* d : designs) {
       if (interrupted()) break;
       report.progress().step(d->name);
-      std::printf("\nRunning %s\n", d->title);
+      write_design_begun(out_, d->title);
       const Point p = measure(device, *d, shape, report);
       passed = passed && p.passed;
-      std::string title(d->name);
-      title[0] = static_cast<char>(std::toupper(title[0]));
-      std::printf("%s average latency:          %.4f ms\n", title.c_str(), mean(p.latency) * 1e3);
-      std::printf("%s average throughput:       %.4f MB/s\n", title.c_str(), mean(p.throughput) / 1e6);
+      write_design_done(out_, d->name, mean(p.latency), mean(p.throughput));
       report.set_result(latency_figure(fmt::format("stream.{}.latency", d->name), p));
       report.set_result(throughput_figure(fmt::format("stream.{}.throughput", d->name), p));
     }
     if (!sweep.empty()) passed = run_sweep(device, report, shape, designs, sweep) && passed;
-    std::printf("\n%s\n", passed ? "PASSED" : "FAILED");
+    write_verdict(out_, passed);
   }
 
   static double mean(const std::vector<double>& v) { return v.empty() ? 0 : summarize(v).mean; }
@@ -223,8 +221,7 @@ class StreamCommand : public Command {
     const auto seconds = empty_kernel_roundtrips(device, *host, kCount, common_.timeout_s);
     if (seconds.empty()) return;
     const Summary s = summarize(seconds);
-    std::printf("\nEmpty kernel, queued to completion seen (t_launch + t_finish): median %.2f us, min %.2f us "
-                "over %zu\n", s.median * 1e6, s.min * 1e6, seconds.size());
+    write_launch_bound(out_, s);
     Record rec;
     rec.benchmark = "stream";
     rec.operation = "launch_bound";
@@ -263,8 +260,7 @@ class StreamCommand : public Command {
       if (auto bad = first_stream_mismatch(out->as<std::uint32_t>(), words, seed)) {
         p.passed = false;
         report.validation(false, fmt::format("stream {}: output element {} is wrong", design.name, *bad));
-        std::fprintf(stderr, "movebench stream: validation FAILED: %s output element %zu is wrong\n",
-                     design.name, *bad);
+        write_check_failed(out_, design.name, *bad);
       }
       if (it < 0) continue;
       p.latency.push_back(pass_latency(t));
@@ -307,9 +303,7 @@ class StreamCommand : public Command {
     bool passed = true;
     for (const Design* d : designs) {
       if (!has_curve(*d)) continue;
-      std::printf("\n== chunk-size sweep: %s, %s in all, %d in flight ==\n%12s %8s %14s %14s\n", d->name,
-                  format_bytes(static_cast<double>(total)).c_str(), shape.inflight, "chunk bytes", "chunks",
-                  "latency us", "MB/s");
+      write_sweep_heading(out_, d->name, total, shape.inflight);
       std::vector<CurvePoint> curve;
       for (auto chunk : sweep) {
         if (interrupted()) break;
@@ -320,13 +314,10 @@ class StreamCommand : public Command {
         const Point p = measure(device, *d, s, report);
         passed = passed && p.passed;
         curve.push_back({chunk, mean(p.latency), mean(p.throughput)});
-        std::printf("%12llu %8zu %14.2f %14.1f\n", static_cast<unsigned long long>(chunk), s.chunks,
-                    curve.back().latency_s * 1e6, curve.back().throughput / 1e6);
+        write_sweep_row(out_, curve.back(), s.chunks);
       }
       if (auto pick = smallest_chunk_keeping(curve, 0.9)) {
-        std::printf("smallest chunk keeping 90%% of the best throughput: %llu bytes (latency %.2f us, %.1f MB/s)\n",
-                    static_cast<unsigned long long>(pick->chunk_bytes), pick->latency_s * 1e6,
-                    pick->throughput / 1e6);
+        write_chunk90(out_, *pick);
         // Chosen on the mean throughputs of the curve; a smaller chunk is better.
         report.set_result(Figure::size(fmt::format("stream.{}.chunk90", d->name), static_cast<double>(pick->chunk_bytes),
                                        Stat::kMean, Of::kRate, false));

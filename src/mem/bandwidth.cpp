@@ -2,23 +2,15 @@
 // threads.
 #include <fmt/format.h>
 
-#include <cstdio>
-
 #include "core/affinity.hpp"
 #include "core/interrupt.hpp"
-#include "core/sizes.hpp"
 #include "mem/measure.hpp"
+#include "mem/mem_output.hpp"
 #include "mem/modes.hpp"
 #include "mem/runner.hpp"
 
 namespace movebench::mem {
 namespace {
-
-void print_placement(const std::vector<ThreadPlacement>& placement) {
-  for (const auto& p : placement) {
-    std::printf("thread %d running on CPU %d, affinity mask %s\n", p.thread, p.cpu, p.mask.c_str());
-  }
-}
 
 nlohmann::json placement_json(const std::vector<ThreadPlacement>& placement) {
   nlohmann::json out = nlohmann::json::array();
@@ -26,24 +18,30 @@ nlohmann::json placement_json(const std::vector<ThreadPlacement>& placement) {
   return out;
 }
 
+// What the table's header says about a host runner, once it has prepared
+// (calibrated) its kernels.
+template <class T>
+HostTableSetup host_setup(const MemOptions& opt, const HostRunner<T>& runner, int threads) {
+  HostTableSetup s;
+  s.threads = threads;
+  s.placement = opt.placement.describe();
+  s.elements = opt.elements;
+  s.element_bytes = static_cast<int>(sizeof(T));
+  s.type = opt.type_name();
+  if (!opt.shape) s.calibration_s = runner.calibration().seconds;
+  s.forced_shape = opt.shape_text();
+  s.shapes = describe_shapes(runner.team(), selected_kernels(opt));
+  if (opt.verbose_affinity) s.placement_of_threads = runner.placement();
+  return s;
+}
+
 // One thread count. Returns the best bandwidth of each selected kernel.
 template <class T>
-std::vector<double> run_one(const MemOptions& opt, int threads, Report& report) {
+std::vector<double> run_one(const MemOptions& opt, int threads, Report& report, Output& out) {
   const auto kernels = selected_kernels(opt);
-  const std::uint64_t n = opt.elements;
-  HostRunner<T> runner(opt, threads, true, n);
-  auto header = [&] {
-    std::printf("%d threads, placement %s, %s per array (%llu elements of %s)\n", threads,
-                opt.placement.describe().c_str(), format_bytes(static_cast<double>(n * sizeof(T))).c_str(),
-                static_cast<unsigned long long>(n), opt.type_name().c_str());
-    std::printf("Shapes (%s): %s\n",
-                !opt.shape ? fmt::format("calibrated in {:.2f} s", runner.calibration().seconds).c_str()
-                           : fmt::format("--shape {}", opt.shape_text()).c_str(),
-                describe_shapes(runner.team(), kernels).c_str());
-    std::printf("Total allocated datasize: %.2f MB\n", 4.0 * n * sizeof(T) * 1e-6);
-    if (opt.verbose_affinity) print_placement(runner.placement());
-  };
-  auto best = run_table(opt, runner, fmt::format("{}t", threads), header, report);
+  HostRunner<T> runner(opt, threads, true, opt.elements);
+  auto header = [&](Output& o) { write_setup(o, host_setup(opt, runner, threads)); };
+  auto best = run_table(opt, runner, fmt::format("{}t", threads), header, report, out);
   if (best.empty()) return best;
   report.settings("mem")["placement"][std::to_string(threads)] = placement_json(runner.placement());
   report.settings("mem")["calibration"][std::to_string(threads)] =
@@ -51,23 +49,10 @@ std::vector<double> run_one(const MemOptions& opt, int threads, Report& report) 
   return best;
 }
 
-void print_scaling_table(const MemOptions& opt, const std::vector<int>& counts,
-                         const std::vector<std::vector<double>>& rates) {
-  const auto kernels = selected_kernels(opt);
-  std::printf("\n%-8s", "#nt");
-  for (auto k : kernels) std::printf("%-10s", std::string(info(k).label).c_str());
-  std::printf("\n");
-  for (std::size_t i = 0; i < rates.size(); ++i) {
-    std::printf("%-8d", counts[i]);
-    for (double r : rates[i]) std::printf("%-10.0f", r);
-    std::printf("\n");
-  }
-}
-
 }  // namespace
 
 std::vector<double> run_table(const MemOptions& opt, Runner& runner, const std::string& result_suffix,
-                              const std::function<void()>& header, Report& report) {
+                              const std::function<void(Output&)>& header, Report& report, Output& out) {
   const auto kernels = selected_kernels(opt);
   const std::uint64_t n = opt.elements;
   runner.reset(n);
@@ -82,28 +67,28 @@ std::vector<double> run_table(const MemOptions& opt, Runner& runner, const std::
   if (done < 2) return {};
   const Validation check = runner.check(kernels, done, sum);
 
-  print_rule();
-  header();
-  print_rule();
-  print_table_header(opt);
+  write_rule(out);
+  header(out);
+  write_rule(out);
+  write_table_header(out, opt);
   std::vector<double> best;
   for (std::size_t k = 0; k < kernels.size(); ++k) {
     std::vector<double> samples(times[k].begin() + 1, times[k].end());
     Record r = kernel_record(opt, kernels[k], n, runner.params(kernels[k]), runner.nontemporal(kernels[k]), samples);
     r.params["warmup_samples"] = {times[k][0]};
-    print_table_row(opt, kernels[k], n, r);
+    write_table_row(out, opt, kernels[k], n, r);
     const Figure& bandwidth = r.figures.front();  // traffic over the best time
     best.push_back(bandwidth.value());
     report.set_result(bandwidth.named(fmt::format("mem.{}.{}", info(kernels[k]).name, result_suffix)));
     report.add(std::move(r));
   }
-  print_rule();
-  std::printf("%s\n", check.passed ? "Solution Validates" : ("Solution does not validate: " + check.message).c_str());
+  write_rule(out);
+  write_validation(out, check.passed, check.message);
   report.validation(check.passed, "mem: " + check.message);
   return best;
 }
 
-void run_bandwidth(const MemOptions& opt, Report& report) {
+void run_bandwidth(const MemOptions& opt, Report& report, Output& out) {
   const ScopedAffinity restore;  // teams pin the main thread
   std::vector<std::vector<double>> rates;
   std::vector<int> counts;
@@ -111,13 +96,13 @@ void run_bandwidth(const MemOptions& opt, Report& report) {
   for (int threads : opt.threads) {
     if (interrupted()) break;
     report.progress().step(fmt::format("{} thread{}", threads, threads > 1 ? "s" : ""));
-    auto best = opt.element_type == ElementType::kFloat ? run_one<float>(opt, threads, report)
-                                            : run_one<double>(opt, threads, report);
+    auto best = opt.element_type == ElementType::kFloat ? run_one<float>(opt, threads, report, out)
+                                                        : run_one<double>(opt, threads, report, out);
     if (best.empty()) break;  // interrupted before a round was measured
     rates.push_back(std::move(best));
     counts.push_back(threads);
   }
-  if (opt.threads.size() > 1) print_scaling_table(opt, counts, rates);
+  if (opt.threads.size() > 1) write_scaling_table(out, selected_kernels(opt), counts, rates);
 }
 
 }  // namespace movebench::mem

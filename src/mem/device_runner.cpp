@@ -25,6 +25,7 @@
 #include "device/options.hpp"
 #include "mem/device_kernels.hpp"
 #include "mem/measure.hpp"
+#include "mem/mem_output.hpp"
 #include "mem/modes.hpp"
 #include "mem/runner.hpp"
 
@@ -173,31 +174,26 @@ class DeviceRunner : public Runner {
 };
 
 template <class T>
-void run(const MemOptions& opt, device::Device& device, DeviceKernels& kernels, Report& report) {
+void run(const MemOptions& opt, device::Device& device, DeviceKernels& kernels, Report& report, Output& out) {
   if (opt.mode == Mode::kSeq) {
     DeviceRunner<T> runner(opt, device, kernels, *std::max_element(opt.sweep_sizes.begin(), opt.sweep_sizes.end()));
     run_sweep_on(opt, runner, fmt::format("sequential, in the memory of {} [{} backend]", device.name(), device.backend()),
-                 "mem seq", report);
+                 "mem seq", report, out);
     return;
   }
   const std::uint64_t n = opt.elements;
   DeviceRunner<T> runner(opt, device, kernels, n);
-  auto header = [&] {
-    std::printf("Device memory of %s [%s backend], %s per array (%llu elements of %s)\n", device.name().c_str(),
-                device.backend().c_str(), format_bytes(static_cast<double>(n * sizeof(T))).c_str(),
-                static_cast<unsigned long long>(n), opt.type_name().c_str());
-    std::printf("Timed on the device clock (events), rounds queued back to back; sum: %s\n",
-                kernels.reduction().c_str());
-    std::printf("Total allocated datasize: %.2f MB\n", 4.0 * n * sizeof(T) * 1e-6);
-  };
+  const DeviceTableSetup setup{device.name(), device.backend(), n, static_cast<int>(sizeof(T)), opt.type_name(),
+                               kernels.reduction()};
+  auto header = [&](Output& o) { write_setup(o, setup); };
   report.progress().begin("mem bandwidth", 1);
   report.progress().step(device.backend());
-  run_table(opt, runner, device.backend(), header, report);
+  run_table(opt, runner, device.backend(), header, report, out);
 }
 
 }  // namespace
 
-void run_on_device(const MemOptions& opt, Report& report) {
+void run_on_device(const MemOptions& opt, Report& report, Output& out) {
   auto device = device::open_and_describe(opt.choice, report, "mem", "mem_device");
   const DeviceKernelsPart* make = nullptr;
   for (const auto& part : device_kernel_parts()) {
@@ -208,9 +204,9 @@ void run_on_device(const MemOptions& opt, Report& report) {
   kernels->check_fits(checked_product(opt.elements, static_cast<std::uint64_t>(opt.element_bytes()), "an array"));
   report.settings("mem")["reduction"] = kernels->reduction();
   if (opt.element_type == ElementType::kFloat) {
-    run<float>(opt, *device, *kernels, report);
+    run<float>(opt, *device, *kernels, report, out);
   } else {
-    run<double>(opt, *device, *kernels, report);
+    run<double>(opt, *device, *kernels, report, out);
   }
 }
 

@@ -1,5 +1,6 @@
 // mem --backend opencl|cuda (device_runner.cpp).
 #pragma once
+#include "core/output.hpp"
 #include "core/report.hpp"
 #include "mem/mem_options.hpp"
 
@@ -7,7 +8,7 @@ namespace movebench::mem {
 
 // Opens opt.choice's device and runs opt.mode (bandwidth or seq) on four
 // arrays in its memory. Throws UsageError when the backend is not built, has
-// no such device, or has no mem kernels.
-void run_on_device(const MemOptions& opt, Report& report);
+// no such device, or has no mem kernels. The text goes to `out`.
+void run_on_device(const MemOptions& opt, Report& report, Output& out);
 
 }  // namespace movebench::mem

@@ -83,8 +83,6 @@ std::vector<std::size_t> ChaseRing::walk() const {
 // ---- the latency mode of `movebench mem` ----
 #include <fmt/format.h>
 
-#include <cstdio>
-
 #include <sys/resource.h>
 
 #include "core/clock.hpp"
@@ -92,6 +90,7 @@ std::vector<std::size_t> ChaseRing::walk() const {
 #include "core/sizes.hpp"
 #include "core/stats.hpp"
 #include "mem/measure.hpp"
+#include "mem/mem_output.hpp"
 #include "mem/modes.hpp"
 
 namespace movebench::mem {
@@ -151,19 +150,11 @@ std::vector<double> time_chase(const ChaseRing& ring, int samples, double target
   return clean;
 }
 
-std::string tlb_window_text(std::uint64_t window) {
-  return window == 0 ? "none (the whole working set)" : format_bytes(static_cast<double>(window));
-}
-
-void run_latency(const MemOptions& opt, Report& report) {
+void run_latency(const MemOptions& opt, Report& report, Output& out) {
   const ScopedAffinity restore;  // teams pin the main thread
   const Team team = make_team(opt, 1);
   if (!team.cpus.empty()) pin_current_thread(team.cpus.front());
-  std::printf("Memory latency: pointer chase through a random cyclic permutation, %llu B per node, TLB window %s, "
-              "1 thread%s\n",
-              static_cast<unsigned long long>(opt.stride), tlb_window_text(opt.tlb_window).c_str(),
-              team.cpus.empty() ? "" : fmt::format(" on CPU {}", team.cpus.front()).c_str());
-  std::printf("%14s %16s %16s\n", "Working set", "ns/load (min)", "ns/load (median)");
+  write_latency_heading(out, opt.stride, opt.tlb_window, team.cpus.empty() ? -1 : team.cpus.front());
   bool all_cycles = true;
   const double target = opt.point_time / opt.samples;
   report.progress().begin("mem latency", opt.latency_sizes.size());
@@ -189,12 +180,11 @@ void run_latency(const MemOptions& opt, Report& report) {
     r.samples = per_load;
     r.figures = {Figure::latency("latency", st.min, Stat::kMin),
                  Figure::latency("latency_median", st.median, Stat::kMedian)};
-    std::printf("%14s %16.2f %16.2f%s\n", format_bytes(static_cast<double>(bytes)).c_str(), st.min * 1e9,
-                st.median * 1e9, cycle ? "" : "  NOT A SINGLE CYCLE");
+    write_latency_row(out, bytes, st, cycle);
     report.set_result(r.figures.front().named(fmt::format("mem.latency.{}", bytes)));
     report.add(std::move(r));
   }
-  std::printf("%s\n", all_cycles ? "Solution Validates" : "Solution does not validate: a chase ring is broken");
+  write_validation(out, all_cycles, "a chase ring is broken");
   report.validation(all_cycles, "mem latency: a chase ring is not a single cycle");
 }
 

@@ -17,11 +17,11 @@
 #include "core/errors.hpp"
 #include "core/host_info.hpp"
 #include "core/interrupt.hpp"
-#include "core/sizes.hpp"
 #include "core/stats.hpp"
 #include "mem/kernels.hpp"
 #include "mem/latency.hpp"
 #include "mem/measure.hpp"
+#include "mem/mem_output.hpp"
 #include "mem/modes.hpp"
 
 namespace movebench::mem {
@@ -190,34 +190,11 @@ class Loaders {
   std::vector<std::thread> threads_;
 };
 
-std::string delay_text(std::int64_t delay) { return delay == kIdleLoad ? "idle" : std::to_string(delay); }
-
 // The load: its kernel's loads plus stores over the whole window (one
 // stretch of time, so the mean), in the unit of --unit.
 Figure load_bandwidth(std::string name, double bytes_per_second, const MemOptions& opt) {
   return Figure::bandwidth(std::move(name), bytes_per_second, Stat::kMean, Of::kTime, application_bytes(),
                            scale_of_unit(opt.unit_name()));
-}
-
-// What runs where: the chase's working set and CPU, the load's kernel,
-// threads, arrays, chunk and shape, then the table's header.
-void print_header(const MemOptions& opt, const LoadedLatencyPlan& plan, const LoadSpec& spec) {
-  const KernelInfo& ki = info(spec.kernel);
-  const int loaders = static_cast<int>(plan.loader_cpus.size());
-  std::vector<int> loader_cpus = plan.loader_cpus;
-  loader_cpus.erase(std::remove(loader_cpus.begin(), loader_cpus.end(), -1), loader_cpus.end());
-  std::printf("Loaded latency: pointer chase over %s (%llu B per node, TLB window %s) on %s\n",
-              format_bytes(static_cast<double>(opt.chase_bytes)).c_str(),
-              static_cast<unsigned long long>(opt.stride), tlb_window_text(opt.tlb_window).c_str(),
-              plan.chaser_cpu >= 0 ? fmt::format("CPU {}", plan.chaser_cpu).c_str() : "an unpinned thread");
-  std::printf("Load: %s (%s) on %d thread%s%s, %llu elements of double per array per thread, %s chunks, "
-              "shape %s; delay: spin iterations after each chunk\n",
-              std::string(ki.name).c_str(), std::string(ki.formula).c_str(), loaders, loaders == 1 ? "" : "s",
-              loader_cpus.empty() ? "" : fmt::format(" (CPU {})", format_cpu_list(loader_cpus)).c_str(),
-              static_cast<unsigned long long>(opt.elements),
-              format_bytes(static_cast<double>(spec.chunk * sizeof(double))).c_str(),
-              std::string(shape_name(spec.shape)).c_str());
-  std::printf("%10s %14s %16s %16s\n", "Delay", "Load (MB/s)", "ns/load (min)", "ns/load (median)");
 }
 
 // One level's measurement: the chase's samples and what the load moved meanwhile.
@@ -262,7 +239,7 @@ Record level_record(const MemOptions& opt, const LoadedLatencyPlan& plan, const 
 }
 
 // The results over all levels: least and most load, and the knee.
-void report_knee(const std::vector<LoadedPoint>& points, const MemOptions& opt, Report& report) {
+void report_knee(const std::vector<LoadedPoint>& points, const MemOptions& opt, Report& report, Output& out) {
   if (points.empty()) return;
   const auto least = std::min_element(points.begin(), points.end(),
                                       [](const auto& a, const auto& b) { return a.bandwidth < b.bandwidth; });
@@ -271,25 +248,24 @@ void report_knee(const std::vector<LoadedPoint>& points, const MemOptions& opt, 
   report.set_result(Figure::latency("mem.loaded_latency.least_load", least->latency, Stat::kMin));
   report.set_result(Figure::latency("mem.loaded_latency.most_load", most->latency, Stat::kMin));
   report.set_result(load_bandwidth("mem.loaded_latency.most_load_bandwidth", most->bandwidth, opt));
-  const auto knee = knee_index(points, kKneeRise);
+  std::optional<LoadedPoint> knee;
+  if (const auto at = knee_index(points, kKneeRise)) knee = points[*at];
+  write_knee(out, *least, *most, knee);
   if (knee) {
-    const LoadedPoint& k = points[*knee];
-    std::printf("Knee: %.1f MB/s of load at %.2f ns (delay %s); beyond it the latency (min) is more than %.0f %% "
-                "above the least-loaded %.2f ns\n",
-                k.bandwidth * 1e-6, k.latency * 1e9, delay_text(k.delay).c_str(), (kKneeRise - 1) * 100,
-                least->latency * 1e9);
-    report.set_result(load_bandwidth("mem.loaded_latency.knee_bandwidth", k.bandwidth, opt));
-    report.set_result(Figure::latency("mem.loaded_latency.knee", k.latency, Stat::kMin));
-  } else {
-    std::printf("Knee: not reached; the latency (min) stays within %.0f %% of the least-loaded %.2f ns up to "
-                "%.1f MB/s of load\n",
-                (kKneeRise - 1) * 100, least->latency * 1e9, most->bandwidth * 1e-6);
+    report.set_result(load_bandwidth("mem.loaded_latency.knee_bandwidth", knee->bandwidth, opt));
+    report.set_result(Figure::latency("mem.loaded_latency.knee", knee->latency, Stat::kMin));
   }
+}
+
+// The header's facts: what runs where.
+LoadedLatencySetup setup_of(const MemOptions& opt, const LoadedLatencyPlan& plan, const LoadSpec& spec) {
+  return {opt.chase_bytes, opt.stride,   opt.tlb_window,              plan.chaser_cpu, spec.kernel,
+          plan.loader_cpus, opt.elements, spec.chunk * sizeof(double), spec.shape};
 }
 
 }  // namespace
 
-void run_loaded_latency(const MemOptions& opt, Report& report) {
+void run_loaded_latency(const MemOptions& opt, Report& report, Output& out) {
   const ScopedAffinity restore;
   const int threads = opt.threads.front();
   const LoadedLatencyPlan plan =
@@ -307,7 +283,7 @@ void run_loaded_latency(const MemOptions& opt, Report& report) {
 
   const ChaseRing ring(opt.chase_bytes, opt.stride, opt.seed, opt.huge_pages, opt.tlb_window);
   const bool cycle = ring.is_single_cycle();  // validation, and it warms caches and TLB
-  print_header(opt, plan, spec);
+  write_loaded_heading(out, setup_of(opt, plan, spec));
 
   Loaders team(plan, spec);
   std::string error;
@@ -325,15 +301,16 @@ void run_loaded_latency(const MemOptions& opt, Report& report) {
     const Summary st = summarize(level.per_load);
     const double bandwidth = level.load_bytes / level.seconds;
     points.push_back({delay, bandwidth, st.min});  // the min: what a context switch did not inflate
-    std::printf("%10s %14.1f %16.2f %16.2f\n", delay_text(delay).c_str(), bandwidth * 1e-6, st.min * 1e9,
-                st.median * 1e9);
+    write_loaded_row(out, points.back(), st.median);
     Record r = level_record(opt, plan, spec, delay, level);
+    // Each level lasts about --time-budget: its row is shown as it comes,
+    // stdout being a pipe or a file too (Output has no flush of its own).
     std::fflush(stdout);
     report.add(std::move(r));
   }
   team.set_delay(kIdleLoad);
-  report_knee(points, opt, report);
-  std::printf("%s\n", cycle ? "Solution Validates" : "Solution does not validate: the chase ring is broken");
+  report_knee(points, opt, report, out);
+  write_validation(out, cycle, "the chase ring is broken");
   report.validation(cycle, "mem loaded-latency: the chase ring is not a single cycle");
 }
 

@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <cstdio>
 #include <utility>
 
 #include "core/clock.hpp"
@@ -139,30 +138,6 @@ Record kernel_record(const MemOptions& opt, Kernel k, std::uint64_t elements, nl
   }
   r.samples = std::move(per_call_seconds);
   return r;
-}
-
-void print_rule() { std::printf("%s\n", std::string(92, '-').c_str()); }
-
-void print_table_header(const MemOptions& opt) {
-  const std::string rate = fmt::format("Rate({})", opt.unit_name());
-  const std::string flops = fmt::format("Rate({})", opt.flop_unit());
-  std::printf("%-12s%12s  %-13s  %-11s  %-11s  %-11s  %-11s%s\n", "Function", rate.c_str(), flops.c_str(),
-              "Avg time", "Min time", "Max time", "Med time", opt.write_allocate ? "  Rate+WA" : "");
-}
-
-void print_table_row(const MemOptions& opt, Kernel k, std::uint64_t elements, const Record& r) {
-  const Summary s = summarize(r.samples);
-  const KernelInfo& ki = info(k);
-  const std::string label = fmt::format("{}:", ki.label);
-  std::string flops = "-";
-  std::string wa;
-  for (const auto& f : r.figures) {
-    if (f.name() == "flops") flops = fmt::format("{:.2f}", f.value());
-    if (f.name() == "bandwidth_write_allocate") wa = fmt::format("  {:.2f}", f.value());
-  }
-  if (opt.write_allocate && wa.empty()) wa = "  -";
-  std::printf("%-12s%12.2f  %-13s  %-11.6f  %-11.6f  %-11.6f  %-11.6f%s\n", label.c_str(),
-              best_rate(opt, k, elements, s.min), flops.c_str(), s.mean, s.min, s.max, s.median, wa.c_str());
 }
 
 }  // namespace movebench::mem

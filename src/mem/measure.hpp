@@ -1,5 +1,5 @@
 // What the modes of `movebench mem` share: building the team, choosing
-// streaming stores, turning samples into a record, printing the table.
+// streaming stores, turning samples into a record (mem_output.hpp prints it).
 #pragma once
 #include <cstdint>
 #include <span>
@@ -45,11 +45,5 @@ Record kernel_record(const MemOptions& opt, Kernel k, std::uint64_t elements, nl
 // Bandwidth (in opt.unit) of `elements` per array moved in `seconds`, as
 // TheBandwidthBenchmark counts the kernel's traffic.
 double best_rate(const MemOptions& opt, Kernel k, std::uint64_t elements, double seconds);
-
-// TheBandwidthBenchmark's table: Function, Rate, Rate(flops), Avg, Min,
-// Max, then the median (and the write-allocate rate when asked).
-void print_table_header(const MemOptions& opt);
-void print_table_row(const MemOptions& opt, Kernel k, std::uint64_t elements, const Record& r);
-void print_rule();
 
 }  // namespace movebench::mem

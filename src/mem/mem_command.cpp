@@ -9,6 +9,7 @@
 #include "core/affinity.hpp"
 #include "core/errors.hpp"
 #include "core/host_info.hpp"
+#include "core/output.hpp"
 #include "core/summary.hpp"
 #include "mem/device_runner.hpp"
 #include "mem/mem_cli.hpp"
@@ -39,15 +40,15 @@ class MemCommand : public Command {
   int run(Report& report) override {
     mem::record_settings(opt_, report);
     if (opt_.on_device()) {
-      mem::run_on_device(opt_, report);
+      mem::run_on_device(opt_, report, out_);
       return kExitOk;
     }
     switch (opt_.mode) {
-      case Mode::kBandwidth: mem::run_bandwidth(opt_, report); break;
+      case Mode::kBandwidth: mem::run_bandwidth(opt_, report, out_); break;
       case Mode::kSeq:
-      case Mode::kTp: mem::run_sweep(opt_, report); break;
-      case Mode::kLatency: mem::run_latency(opt_, report); break;
-      case Mode::kLoadedLatency: mem::run_loaded_latency(opt_, report); break;
+      case Mode::kTp: mem::run_sweep(opt_, report, out_); break;
+      case Mode::kLatency: mem::run_latency(opt_, report, out_); break;
+      case Mode::kLoadedLatency: mem::run_loaded_latency(opt_, report, out_); break;
     }
     return kExitOk;
   }
@@ -80,6 +81,8 @@ class MemCommand : public Command {
   }
 
  private:
+  // Where the text goes (core/output.hpp): the standard streams.
+  Output& out_ = standard_output();
   mem::MemOptions opt_;
   mem::MemCli cli_;
 };

@@ -165,7 +165,8 @@ void write_loaded_row(Output& out, const LoadedPoint& p, double median_s) {
                         median_s * 1e9));
 }
 
-void write_knee(Output& out, const LoadedPoint& least, const LoadedPoint& most, const std::optional<LoadedPoint>& knee) {
+void write_knee(Output& out, const LoadedPoint& least, const LoadedPoint& most,
+                const std::optional<LoadedPoint>& knee) {
   if (knee) {
     out.text(fmt::sprintf("Knee: %.1f MB/s of load at %.2f ns (delay %s); beyond it the latency (min) is more than "
                           "%.0f %% above the least-loaded %.2f ns\n",

@@ -9,10 +9,18 @@
 
 namespace movebench::device {
 
+std::vector<std::string> known_backends() {
+  std::vector<std::string> out;
+  for (const auto& b : backends()) out.emplace_back(b.name);
+  return out;
+}
+
 std::vector<std::string> built_backends() {
   std::vector<std::string> out;
-  const auto& all = backend_factories();
-  for (auto it = all.rbegin(); it != all.rend(); ++it) out.emplace_back(it->backend);
+  const auto& all = backends();
+  for (auto it = all.rbegin(); it != all.rend(); ++it) {
+    if (it->built()) out.emplace_back(it->name);
+  }
   return out;
 }
 
@@ -28,8 +36,8 @@ std::string or_list(const std::vector<std::string>& names) {
 namespace {
 
 std::unique_ptr<Device> open_named(const std::string& backend, const DeviceChoice& choice) {
-  for (const auto& b : backend_factories()) {
-    if (backend == b.backend) return b.function(choice, false);
+  for (const auto& b : backends()) {
+    if (b.built() && backend == b.name) return b.open(choice, false);
   }
   std::string list;
   for (const auto& b : built_backends()) list += (list.empty() ? "" : ", ") + b;
@@ -42,10 +50,11 @@ std::unique_ptr<Device> open_device(const DeviceChoice& choice) {
   if (!choice.backend.empty()) return open_named(choice.backend, choice);
   // No choice: an accelerator when one is built and present, else the host.
   // A CPU OpenCL device (PoCL) is not an accelerator: it is asked for by name.
-  const auto& all = backend_factories();
+  const auto& all = backends();
   for (auto it = all.rbegin(); it != all.rend(); ++it) {
+    if (!it->built()) continue;
     try {
-      return it->function(choice, true);
+      return it->open(choice, true);
     } catch (const UsageError&) {
     }
   }
@@ -53,7 +62,11 @@ std::unique_ptr<Device> open_device(const DeviceChoice& choice) {
 }
 
 nlohmann::json list_accelerators() {
-  if (accelerator_listers().empty()) {
+  std::vector<const Backend*> listers;
+  for (const auto& b : backends()) {
+    if (b.list_accelerators) listers.push_back(&b);
+  }
+  if (listers.empty()) {
     return {{"status", "unknown"},
             {"why", "no accelerator backend is built into this movebench (host only)"},
             {"nvlink", nvlink_facts()}};
@@ -62,10 +75,10 @@ nlohmann::json list_accelerators() {
                         {"devices", nlohmann::json::array()},
                         {"cpu_devices", nlohmann::json::array()},
                         {"backends", nlohmann::json::array()}};
-  for (const auto& b : accelerator_listers()) {
-    nlohmann::json row = {{"backend", b.backend}, {"devices", 0}};
+  for (const Backend* b : listers) {
+    nlohmann::json row = {{"backend", b->name}, {"devices", 0}};
     try {
-      const auto found = b.function();
+      const auto found = b->list_accelerators();
       for (const char* part : {"devices", "cpu_devices"}) {
         for (const auto& d : found.value(part, nlohmann::json::array())) out[part].push_back(d);
       }

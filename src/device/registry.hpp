@@ -1,9 +1,8 @@
-// The backends of this build and how one is opened. The table is written by
-// CMake (cmake/Registry.cmake) from the backend folders it built: a backend
-// is a folder under src/device/ whose CMakeLists.txt calls
-// movebench_device_backend(<name> ...) and whose code defines
-//   std::unique_ptr<Device> open_<name>_device(const DeviceChoice&, bool accelerators_only);
-// Nothing here names a backend but host, which is always built.
+// The backends movebench has a folder for, and how one is opened: one table,
+// written by CMake (cmake/Registry.cmake) from the folders under
+// src/backends/ (one per backend: its device, mem's kernels on it, the
+// stream designs only it has). Nothing here names a backend but host, which
+// is always built.
 #pragma once
 #include <memory>
 #include <string>
@@ -11,41 +10,62 @@
 
 #include "device/device.hpp"
 
-namespace movebench::device {
+// The parts a backend gives the layers above this one are columns of the
+// same table, so their types are named here; the device layer neither
+// includes nor calls them (mem/device_kernels.hpp, stream/designs.hpp).
+namespace movebench::mem {
+class DeviceKernels;
+}
+namespace movebench::stream {
+struct Design;
+}
 
-// One part a backend adds to a registry (here its factory; stream and mem
-// keep registries of their own of the same shape): the backend's name and
-// its function, in the order of src/device/CMakeLists.txt.
-template <class Function>
-struct Registered {
-  const char* backend;
-  Function* function;
-};
+namespace movebench::device {
 
 // Opens the backend's device that `choice` names. accelerators_only: GPUs
 // and accelerators only (used when no backend was named); a backend
-// without one throws UsageError.
+// without one throws UsageError. Every built backend defines
+//   std::unique_ptr<Device> open_<name>_device(const DeviceChoice&, bool accelerators_only);
 using BackendFactory = std::unique_ptr<Device>(const DeviceChoice& choice, bool accelerators_only);
-// The backends built, in the order src/device/CMakeLists.txt adds them (generated).
-const std::vector<Registered<BackendFactory>>& backend_factories();
 // Lists the backend's devices for the facts' accelerators section
 // (facts/accelerators.hpp): {"devices": [GPU and accelerator entries],
 // "cpu_devices": [CPU device entries]}, each made by
 // facts::accelerator_entry, without opening any (no context, no kernels).
 // Throws with the reason when the backend finds none (no driver, no
-// platform). Every built backend but host defines
+// platform). A backend with accelerators defines
 //   nlohmann::json list_<name>_accelerators();
 using AcceleratorLister = nlohmann::json();
-// The built backends' listers, host left out (generated).
-const std::vector<Registered<AcceleratorLister>>& accelerator_listers();
-// Every lister's devices in one facts section: {"status": "known",
+// mem's kernels (mem/device_kernels.hpp) for `device`, of this backend, and
+// element type ("double" or "float"): `mem --backend <name>`. A backend
+// with them defines mem::make_<name>_mem_kernels.
+using MemKernelsMaker = std::unique_ptr<mem::DeviceKernels>(Device& device, const std::string& type);
+// Appends the stream designs only this backend has to the design table
+// (stream/designs.hpp). A backend with them defines stream::add_<name>_designs.
+using DesignsAdder = void(std::vector<stream::Design>& table);
+
+// One backend's row: what it gives each layer that asks a backend for
+// something, null where it gives nothing, and every part null when the
+// backend is not built (its toolkit missing or turned off).
+struct Backend {
+  const char* name;
+  BackendFactory* open;
+  AcceleratorLister* list_accelerators;
+  MemKernelsMaker* mem_kernels;
+  DesignsAdder* add_designs;
+  bool built() const { return open != nullptr; }
+};
+// Every backend movebench has a folder for, built or not, in the order of
+// src/backends/CMakeLists.txt (generated; defined in the backends layer,
+// which every binary that opens a device links: movebench_backend_registry).
+const std::vector<Backend>& backends();
+// Their names: a name among them that is not built is "not built", not
+// "unknown".
+std::vector<std::string> known_backends();
+// Every built backend's lister, in one facts section: {"status": "known",
 // "devices", "cpu_devices", "backends": [{"backend", "devices", "why"}]},
 // or {"status": "unknown", "why"} in a build with no accelerator backend.
 // What main.cpp gives facts::set_accelerator_lister.
 nlohmann::json list_accelerators();
-// Every backend movebench has a folder for, built or not (generated): a
-// name among them that is not built is "not built", not "unknown".
-const std::vector<std::string>& known_backends();
 
 // The backends compiled into this build, in preference order: the last
 // added first (accelerators are added after host).

@@ -23,6 +23,7 @@
 #include "core/interrupt.hpp"
 #include "core/sizes.hpp"
 #include "device/options.hpp"
+#include "device/registry.hpp"
 #include "mem/device_kernels.hpp"
 #include "mem/measure.hpp"
 #include "mem/mem_output.hpp"
@@ -195,9 +196,9 @@ void run(const MemOptions& opt, device::Device& device, DeviceKernels& kernels, 
 
 void run_on_device(const MemOptions& opt, Report& report, Output& out) {
   auto device = device::open_and_describe(opt.choice, report, "mem", "mem_device");
-  const DeviceKernelsPart* make = nullptr;
-  for (const auto& part : device_kernel_parts()) {
-    if (device->backend() == part.backend) make = part.function;
+  device::MemKernelsMaker* make = nullptr;
+  for (const auto& b : device::backends()) {
+    if (device->backend() == b.name) make = b.mem_kernels;
   }
   if (!make) throw UsageError(fmt::format("mem has no kernels for the {} backend", device->backend()));
   auto kernels = make(*device, opt.type_name());

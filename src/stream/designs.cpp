@@ -11,6 +11,7 @@
 #include "core/errors.hpp"
 #include "core/interrupt.hpp"
 #include "device/persistent.hpp"
+#include "device/registry.hpp"
 #include "device/wait.hpp"
 
 namespace movebench::stream {
@@ -210,7 +211,9 @@ const std::vector<Design>& designs() {
         {"persistent", "the persistent kernel fed through mapped-memory flags", has_persistent, prepare_persistent,
          persistent},
     };
-    for (const auto& part : backend_design_parts()) part.function(t);
+    for (const auto& b : device::backends()) {
+      if (b.add_designs) b.add_designs(t);
+    }
     return t;
   }();
   return table;

@@ -143,7 +143,7 @@ TEST(DeviceRegistry, HostIsBuiltAndTheFallback) {
   const auto built = built_backends();
   ASSERT_FALSE(built.empty());
   EXPECT_EQ(built.back(), "host");
-  EXPECT_EQ(std::string(backend_factories().front().backend), "host");
+  EXPECT_EQ(std::string(backends().front().name), "host");
   const auto& known = known_backends();
   for (const auto& b : built) EXPECT_NE(std::find(known.begin(), known.end(), b), known.end()) << b;
   EXPECT_EQ(open_device({"host", "", ""})->backend(), "host");

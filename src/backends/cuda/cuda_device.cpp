@@ -3,9 +3,9 @@
 // cudaHostRegister for registered (the program's own) memory, the
 // nvbandwidth blocker as the gate, a clock64 pointer chase through host
 // memory and a persistent kernel. Stream's CUDA-only designs (graph
-// launches, stream memory operations) are in src/stream/cuda/. Needs a CUDA
+// launches, stream memory operations) are in cuda_designs.cpp. Needs a CUDA
 // 12.0 or newer toolkit (CMake leaves the backend out before that).
-#include "device/cuda/cuda_device.hpp"
+#include "backends/cuda/cuda_device.hpp"
 
 #include <fmt/format.h>
 

@@ -1,6 +1,6 @@
 // Stream's CUDA-only designs: graph launches and kernels gated by stream
 // memory operations, rows the CUDA backend adds to the design table
-// (src/stream/CMakeLists.txt compiles this file when the backend is built).
+// (its row of the backend registry: add_designs).
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -9,9 +9,9 @@
 #include <stdexcept>
 #include <vector>
 
+#include "backends/cuda/cuda_device.hpp"
 #include "core/clock.hpp"
 #include "core/errors.hpp"
-#include "device/cuda/cuda_device.hpp"
 #include "device/wait.hpp"
 #include "stream/designs.hpp"
 

@@ -1,5 +1,5 @@
-// The OpenCL backend's handles, for the OpenCL-only code above the device
-// layer (mem's kernels in src/mem/opencl/): a device's context and id, a
+// The OpenCL backend's handles, for its part above the device layer (mem's
+// kernels, mem_opencl.cpp): a device's context and id, a
 // buffer's cl_mem, a queue's command queue, and the program build the
 // backend's own kernels use. Everything else goes through the Device
 // interface.

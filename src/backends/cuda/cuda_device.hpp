@@ -1,6 +1,7 @@
-// The CUDA backend's types, for the CUDA-only code above the device layer
-// (stream's graph and memops designs in src/stream/cuda/): a buffer's device
-// pointer, a queue's stream, the driver's stream memory operations.
+// The CUDA backend's types, for its parts above the device layer (mem's
+// kernels, mem_cuda.cpp; stream's graph and memops designs, cuda_designs.cpp):
+// a buffer's device pointer, a queue's stream, the driver's stream memory
+// operations.
 // Everything else goes through the Device interface.
 #pragma once
 #include <cuda.h>
@@ -12,8 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "backends/cuda/cuda_kernels.hpp"
 #include "core/buffer.hpp"
-#include "device/cuda/cuda_kernels.hpp"
 #include "device/device.hpp"
 #include "device/persistent.hpp"
 #include "device/wait.hpp"

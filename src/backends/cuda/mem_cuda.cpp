@@ -3,9 +3,9 @@
 #include <cuda_runtime_api.h>
 #include <fmt/format.h>
 
+#include "backends/cuda/cuda_device.hpp"
+#include "backends/cuda/mem_kernels.hpp"
 #include "core/errors.hpp"
-#include "device/cuda/cuda_device.hpp"
-#include "mem/cuda/mem_kernels.hpp"
 #include "mem/device_kernels.hpp"
 
 namespace movebench::mem {

@@ -8,19 +8,19 @@
 // "registered" is the program's own page-aligned memory wrapped in a
 // USE_HOST_PTR buffer, used both ways. Timestamps come from event
 // profiling (the device's clock); the gate is a user event.
-#include "device/opencl/opencl_device.hpp"
+#include "backends/opencl/opencl_device.hpp"
 
 #include <fmt/format.h>
 
 #include <stdexcept>
 
+#include "backends/opencl/kernels.cl.hpp"
 #include "core/buffer.hpp"
 #include "core/clock.hpp"
 #include "core/errors.hpp"
 #include "core/host_info.hpp"
 #include "device/persistent.hpp"
 #include "device/registry.hpp"
-#include "device/opencl/kernels.cl.hpp"
 #include "device/wait.hpp"
 #include "facts/accelerators.hpp"
 

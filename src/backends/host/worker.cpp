@@ -1,4 +1,4 @@
-#include "device/host/worker.hpp"
+#include "backends/host/worker.hpp"
 
 #include <chrono>
 

@@ -15,7 +15,7 @@
 #include <cstdint>
 #include <utility>
 
-#include "mem/cuda/mem_kernels.hpp"
+#include "backends/cuda/mem_kernels.hpp"
 #include "mem/kernels.hpp"
 
 namespace movebench::mem::cuda {

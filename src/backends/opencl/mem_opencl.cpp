@@ -8,8 +8,8 @@
 #include <algorithm>
 #include <array>
 
+#include "backends/opencl/opencl_device.hpp"
 #include "core/errors.hpp"
-#include "device/opencl/opencl_device.hpp"
 #include "mem/device_kernels.hpp"
 
 namespace movebench::mem {

@@ -1,7 +1,8 @@
 # The CUDA toolkit, found once for the whole source tree: CMake enables a
 # language for the folder that asks and those below it, and the CUDA
-# backend's kernels (src/device/cuda/) and the binary that links them
-# (src/) must both see it. Included by src/CMakeLists.txt before any folder.
+# backend's kernels (src/backends/cuda/) and the binaries that link them
+# (src/, tests/) must both see it. Included by src/CMakeLists.txt before any
+# folder.
 #
 # Built whenever nvcc 12.0 or newer is found; nothing probes a GPU here.
 # Unless the user chose (CMAKE_CUDA_ARCHITECTURES or CUDAARCHS), the code is

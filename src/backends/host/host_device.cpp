@@ -11,12 +11,12 @@
 #include <stdexcept>
 #include <thread>
 
+#include "backends/host/worker.hpp"
 #include "core/affinity.hpp"
 #include "core/buffer.hpp"
 #include "core/clock.hpp"
 #include "core/errors.hpp"
 #include "core/host_info.hpp"
-#include "device/host/worker.hpp"
 #include "device/persistent.hpp"
 #include "device/registry.hpp"
 #include "device/wait.hpp"

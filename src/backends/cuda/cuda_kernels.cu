@@ -1,4 +1,4 @@
-#include "device/cuda/cuda_kernels.hpp"
+#include "backends/cuda/cuda_kernels.hpp"
 
 #include <algorithm>
 #include <cstdint>

@@ -255,10 +255,16 @@ TEST(Bands, DramRowPerCpuFamilyOfTheRealDumps) {
       {"epyc7642_sr645_2s.txt", "AMD EPYC 7002 (Rome, Zen 2)"},
       {"epyc7272_romed8_4of8.txt", "AMD EPYC 7002 (Rome, Zen 2)"},
       {"epyc7351p_s8026_8of16.txt", "AMD EPYC 7001 (Naples, Zen 1)"},
+      {"xeon6140_b7109_2s.txt", "Intel Xeon Scalable 1st gen (Skylake-SP) Platinum/Gold 6"},
+      {"xeon8124m_epc621d8a_1dimm.txt", "Intel Xeon Scalable 1st gen (Skylake-SP) Platinum/Gold 6"},
+      {"xeon8171m_ep2c622d16_2s.txt", "Intel Xeon Scalable 1st gen (Skylake-SP) Platinum/Gold 6"},
       // No per-family row: the general DRAM row (no cpu_family).
       {"epyc4244p_msis366_outofspec.txt", ""},
       {"xeon6426y_flagman_outofspec.txt", ""},
       {"xeon6346_r1g3d32_2s.txt", ""},
+      {"xeon6263cy_hr630x_2s_2dpc.txt", ""},  // Cascade Lake: no published figure found
+      {"xeon5317_altairz_2s.txt", ""},
+      {"xeone52680v4_r280_2s_2dpc.txt", ""},
       {"altra_altrad8ud_4of8.txt", ""}};
   for (const auto& [file, family] : cases) {
     facts::Sources sources;
@@ -276,6 +282,23 @@ TEST(Bands, DramRowPerCpuFamilyOfTheRealDumps) {
 TEST(Bands, BadCpuModelRegexIsOneLine) {
   EXPECT_THROW(facts::load_bands(write_temp("bad_regex.json", R"({"bands": [{"kind": "dram", "normal_from": 0.7,
       "source": "x", "cpu_model_matches": "EPYC ("}]})")), UsageError);
+}
+
+// Grace has no dump in tests/data/dmi: its SMBIOS type 4 Version as lscpu's
+// "BIOS Model name" prints it on a GH200 (docs/facts.md#bands), against the
+// other families' model strings, which must not take Grace's row.
+TEST(Bands, DramRowOfGraceByItsModelString) {
+  const json rows = facts::load_bands("");
+  const auto family = [&](const std::string& model) {
+    return facts::band_for(rows, "dram", model).value("cpu_family", "");
+  };
+  EXPECT_EQ(family("Grace A02P 900-2G548-0001-000 CPU @ 3.3GHz"),
+            "NVIDIA Grace (Grace Hopper, Grace CPU Superchip; LPDDR5X)");
+  EXPECT_EQ(facts::band_for(rows, "dram", "Grace A02P").value("normal_from", 0.0), 0.75);
+  for (const char* other : {"Ampere(R) Altra(R) Processor", "Neoverse-V2", "AmpereOne A192-32X",
+                            "Intel(R) Xeon(R) Gold 6426Y", "AMD EPYC 9454P 48-Core Processor", "Gracemont"}) {
+    EXPECT_EQ(family(other).find("Grace"), std::string::npos) << other;
+  }
 }
 
 namespace {

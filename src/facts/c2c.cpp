@@ -60,7 +60,7 @@ std::vector<std::string> names_of(const nlohmann::json& gpu, const nlohmann::jso
 // beside NVML's where both are known, so a difference shows.
 std::string peak_text(const nlohmann::json& gpu) {
   const auto peak = gpu.value("peak", nlohmann::json::object());
-  if (!peak.contains("bytes_per_second")) return "peak unknown: " + text(peak.value("why", nlohmann::json()));
+  if (!peak.contains("bytes_per_second")) return "peak unknown: " + peak.value("why", std::string("not computed"));
   std::string out = fmt::format("peak {:.1f} GB/s per direction ({}; {})", peak["bytes_per_second"].get<double>() / 1e9,
                                 text(peak["formula"]), text(peak["source"]));
   if (gpu.contains("published") && peak.value("source", "") == "nvml field values") {

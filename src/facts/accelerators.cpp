@@ -5,6 +5,7 @@
 #include <exception>
 #include <set>
 
+#include "facts/c2c.hpp"
 #include "facts/pcie_link.hpp"
 
 namespace movebench::facts {
@@ -113,7 +114,9 @@ void set_accelerator_lister(AcceleratorLister l) { lister() = std::move(l); }
 nlohmann::json accelerator_facts() {
   if (!lister()) return {{"status", "unknown"}, {"why", "no device layer in this program to list them"}};
   try {
-    return lister()();
+    auto out = lister()();
+    add_c2c_peaks(out);  // NVML's C2C links, and the peak they give
+    return out;
   } catch (const std::exception& e) {
     return {{"status", "unknown"}, {"why", e.what()}};
   }
@@ -133,7 +136,7 @@ std::string accelerators_on_bus(const nlohmann::json& accelerators, const std::s
 std::string accelerator_section(const nlohmann::json& acc, const nlohmann::json& pcie) {
   if (!acc.is_object() || acc.value("status", "") != "known") {
     return "Accelerators unknown: " + (acc.is_object() ? text(acc.value("why", nlohmann::json())) : "not recorded") +
-           "\n" + (acc.is_object() ? nvlink_section(acc) : "");
+           "\n" + (acc.is_object() ? nvlink_section(acc) + c2c_section(acc) : "");
   }
   std::string backends;
   for (const auto& b : acc["backends"]) {
@@ -146,7 +149,7 @@ std::string accelerator_section(const nlohmann::json& acc, const nlohmann::json&
     out += fmt::format("  not listed: {} {} {} (a CPU device: this machine's cores and DRAM, see CPU and DRAM)\n",
                        text(d["backend"]), text(d["index"]), text(d["name"]));
   }
-  return out + nvlink_section(acc);
+  return out + nvlink_section(acc) + c2c_section(acc);
 }
 
 }  // namespace movebench::facts

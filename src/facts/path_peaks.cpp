@@ -3,6 +3,7 @@
 
 #include <set>
 
+#include "facts/c2c.hpp"
 #include "facts/pcie_link.hpp"
 #include "facts/peak_sources.hpp"
 
@@ -27,6 +28,20 @@ std::string link_words(double gts, int width) {
                      encoding ? encoding->name : "unknown encoding");
 }
 
+// A GPU on NVLink-C2C (Grace Hopper) moves host data over C2C, not over
+// the PCIe function sysfs may list for it: its C2C peak, known or not.
+nlohmann::json c2c_link_peak(const nlohmann::json& gpu, const std::string& path) {
+  const auto peak = gpu.value("peak", nlohmann::json::object());
+  if (!peak.contains("bytes_per_second")) {
+    const std::string why = peak.value("why", std::string("not read"));
+    return {{"path", path}, {"kind", "c2c"}, {"status", "unknown"},
+            {"why", "the device is on NVLink-C2C, whose peak is unknown: " + why}};
+  }
+  return {{"path", path}, {"kind", "c2c"}, {"label", "NVLink-C2C"},
+          {"bytes_per_second", peak["bytes_per_second"].get<double>()},
+          {"source", peak.value("formula", "") + ", " + peak.value("source", "")}};
+}
+
 }  // namespace
 
 nlohmann::json link_peak(const nlohmann::json& doc, const nlohmann::json& facts) {
@@ -39,6 +54,7 @@ nlohmann::json link_peak(const nlohmann::json& doc, const nlohmann::json& facts)
   }
   const std::string bus = normalize_bus_id(device["bus_id"].get<std::string>());
   const std::string path = "link " + bus;
+  if (const auto gpu = c2c_device(facts, bus); !gpu.is_null()) return c2c_link_peak(gpu, path);
   const auto fact = pcie_fact(facts, bus);
   if (!fact.is_null() && fact.value("max_peak_bytes_per_second", 0.0) > 0) {
     return {{"path", path}, {"kind", "pcie"}, {"label", "PCIe"},

@@ -10,8 +10,6 @@
 namespace movebench::facts {
 namespace {
 
-nlohmann::json none(const std::string& why) { return {{"status", "none"}, {"why", why}}; }
-
 // The facts' PCIe entry of this bus id (facts.pcie, from pcie_facts());
 // null when it has none.
 nlohmann::json pcie_fact(const nlohmann::json& facts, const std::string& bus_id) {
@@ -47,7 +45,7 @@ nlohmann::json c2c_link_peak(const nlohmann::json& gpu, const std::string& path)
 nlohmann::json link_peak(const nlohmann::json& doc, const nlohmann::json& facts) {
   const auto device = doc.value("link_device", nlohmann::json::object());
   const std::string backend = device.value("backend", "");
-  if (backend == "host" || backend.empty()) return none("the host backend moves data within host memory: no link");
+  if (backend == "host" || backend.empty()) return peak_none("the host backend moves data within host memory: no link");
   if (!device.contains("bus_id")) {
     return {{"path", fmt::format("link ({})", backend)}, {"kind", "pcie"}, {"status", "unknown"},
             {"why", "the device reports no PCI bus id"}};
@@ -79,12 +77,12 @@ nlohmann::json link_peak(const nlohmann::json& doc, const nlohmann::json& facts)
 nlohmann::json network_peak(const nlohmann::json& doc, const nlohmann::json& facts, const std::string& name) {
   const bool one_link = name == "p2p.bw" || name == "p2p.bibw" || name.ends_with(".busbw") ||
                         name == "beff.pingpong.bandwidth_Lmax";
-  if (!one_link) return none("an aggregate over ranks that share NICs: not held against one NIC's rate");
+  if (!one_link) return peak_none("an aggregate over ranks that share NICs: not held against one NIC's rate");
   std::set<std::string> hosts;
   if (doc.contains("mpi") && doc["mpi"].is_object() && doc["mpi"].contains("hosts")) {
     for (const auto& h : doc["mpi"]["hosts"]) hosts.insert(h.get<std::string>());
   }
-  if (hosts.size() <= 1) return none("same host: the ranks share memory, no NIC is on the path");
+  if (hosts.size() <= 1) return peak_none("same host: the ranks share memory, no NIC is on the path");
   const nlohmann::json nics = facts.value("nics", nlohmann::json::array());
   const nlohmann::json* fastest = nullptr;
   for (const auto& nic : nics) {

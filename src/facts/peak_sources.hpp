@@ -8,6 +8,9 @@
 
 namespace movebench::facts {
 
+// A figure with no peak by its nature, and why ({"status": "none", "why"}).
+nlohmann::json peak_none(const std::string& why);
+
 // mem.<kernel>.<N>t (host memory) or mem.<kernel>.<backend> (a device's).
 nlohmann::json mem_peak(const nlohmann::json& doc, const nlohmann::json& facts, const std::string& rest);
 // link.*: the NVLink-C2C peak of the document's link_device where it is on C2C,

@@ -142,6 +142,24 @@ int no_command(const std::vector<Entry>& entries) {
   return kExitUsage;
 }
 
+// The command's subcommand, with the options every command has (--json,
+// --parsable, -q) and its own.
+Entry add_command(CLI::App& app, Command& command, OutputOptions& output) {
+  CLI::App* sub = app.add_subcommand(command.name(), command.summary());
+  sub->add_option(vocabulary::names(vocabulary::kJson), output.json_path,
+                  vocabulary::help(vocabulary::kJson, "write it (JSON) to this file"));
+  sub->add_flag("--parsable", output.parsable,
+                "Also print one MOVEBENCH_RESULT line per figure (for ReFrame, JUBE, Ramble)");
+  sub->add_flag("-q,--quiet", output.quiet, "No live progress line on the terminal (it is never drawn when stderr is not one)");
+  command.add_options(*sub);
+  // An empty value ("--json ''", "-n ''") is a mistake for every option:
+  // refused here rather than taken as "not given" or as zero.
+  for (CLI::Option* option : sub->get_options()) {
+    if (option->get_type_size() != 0) option->check(non_empty_value());
+  }
+  return {&command, sub};
+}
+
 }  // namespace
 }  // namespace movebench
 
@@ -169,25 +187,8 @@ int main(int argc, char** argv) {
   OutputOptions output;
   output.write_file = launcher_rank() <= 0;  // under mpirun/srun, rank 0 alone writes --json
   std::vector<Entry> entries;
-  auto add = [&](Command& command) {
-    CLI::App* sub = app.add_subcommand(command.name(), command.summary());
-    sub->add_option(vocabulary::names(vocabulary::kJson), output.json_path,
-                    vocabulary::help(vocabulary::kJson, "write it (JSON) to this file"));
-    sub->add_flag("--parsable", output.parsable,
-                  "Also print one MOVEBENCH_RESULT line per figure (for ReFrame, JUBE, Ramble)");
-    sub->add_flag("-q,--quiet", output.quiet, "No live progress line on the terminal (it is never drawn when stderr is not one)");
-    command.add_options(*sub);
-    // An empty value ("--json ''", "-n ''") is a mistake for every option:
-    // refused here rather than taken as "not given" or as zero.
-    for (CLI::Option* option : sub->get_options()) {
-      if (option->get_type_size() != 0) option->check(non_empty_value());
-    }
-    entries.push_back({&command, sub});
-  };
-  for (auto& c : commands) add(*c);
-  add(*fleet);
-  add(*run);
-  add(*facts_command);
+  for (auto& c : commands) entries.push_back(add_command(app, *c, output));
+  for (Command* c : {fleet.get(), run.get(), facts_command.get()}) entries.push_back(add_command(app, *c, output));
   // After the subcommands, which would inherit it.
   app.footer("Reports from result files (tables, comparisons, plots, HTML): movebench report --help");
 

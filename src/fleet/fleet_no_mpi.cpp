@@ -15,7 +15,8 @@ class NoMpiFleet : public Command {
   std::vector<std::string> cases() const override { return {}; }
   void add_options(CLI::App& app) override { app.allow_extras(); }
   int run(Report&) override {
-    standard_output().problem("movebench fleet: this build has no MPI (rebuild with MPI installed and -DMOVEBENCH_WITH_MPI=ON)");
+    standard_output().problem(
+        "movebench fleet: this build has no MPI (rebuild with MPI installed and -DMOVEBENCH_WITH_MPI=ON)");
     return kExitSkipped;
   }
   std::vector<std::vector<std::string>> suite_runs(std::string& why) const override {

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <string_view>
 
 namespace movebench::fleet {
 namespace {
@@ -60,9 +61,11 @@ void add_pair_records(const FleetOptions& opt, const Layout& layout, const std::
 
 // The whole: the sum of the units' bandwidth and its spread per unit.
 // Returns triad's, which the text shows.
-Whole add_whole(const std::vector<MemoryFigures>& units, const Bisection& bisection, Report& report, nlohmann::json& whole) {
+Whole add_whole(const std::vector<MemoryFigures>& units, const Bisection& bisection, Report& report,
+                nlohmann::json& whole) {
+  using Get = double (*)(const MemoryFigures&);
   Whole triad;
-  for (const auto& [key, get] : {std::pair<std::string_view, double (*)(const MemoryFigures&)>{"copy", [](const MemoryFigures& m) { return m.copy_mbs; }},
+  for (const auto& [key, get] : {std::pair<std::string_view, Get>{"copy", [](const MemoryFigures& m) { return m.copy_mbs; }},
                                  {"triad", [](const MemoryFigures& m) { return m.triad_mbs; }}}) {
     std::vector<double> v;
     for (const auto& m : units) v.push_back(get(m));
@@ -75,7 +78,8 @@ Whole add_whole(const std::vector<MemoryFigures>& units, const Bisection& bisect
     report.set_result(mbs(base + ".min", s.min, Stat::kMedian, Of::kRate));
     report.set_result(mbs(base + ".median", s.median, Stat::kMedian, Of::kRate));
     report.set_result(mbs(base + ".max", s.max, Stat::kMedian, Of::kRate));
-    whole["mem." + std::string(key)] = {{"sum", sum}, {"min", s.min}, {"median", s.median}, {"max", s.max}, {"unit", "MB/s"}};
+    whole["mem." + std::string(key)] = {
+        {"sum", sum}, {"min", s.min}, {"median", s.median}, {"max", s.max}, {"unit", "MB/s"}};
   }
   if (!bisection.pairs.empty()) {
     report.set_result(mbs("fleet.bisection", bisection.total_mbs, Stat::kMean, Of::kTime, 2));

@@ -18,8 +18,8 @@ class NoMpiCommand : public Command {
   std::vector<std::string> cases() const override { return {}; }
   void add_options(CLI::App& app) override { app.allow_extras(); }
   int run(Report&) override {
-    standard_output().problem(
-        fmt::format("movebench {}: this build has no MPI (rebuild with MPI installed and -DMOVEBENCH_WITH_MPI=ON)", name_));
+    standard_output().problem(fmt::format(
+        "movebench {}: this build has no MPI (rebuild with MPI installed and -DMOVEBENCH_WITH_MPI=ON)", name_));
     return kExitSkipped;
   }
   std::vector<std::vector<std::string>> suite_runs(std::string& why) const override {

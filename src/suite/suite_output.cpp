@@ -30,7 +30,8 @@ std::string verdicts_text(const nlohmann::json& verdicts) {
   return text;
 }
 
-std::string runs_text(const std::string& name, const std::string& why, const std::vector<std::vector<std::string>>& runs) {
+std::string runs_text(const std::string& name, const std::string& why,
+                      const std::vector<std::vector<std::string>>& runs) {
   if (runs.empty()) return fmt::format("# {}: skipped ({})\n", name, why);
   std::string text;
   for (const auto& args : runs) text += fmt::format("movebench {} {}\n", name, fmt::join(args, " "));

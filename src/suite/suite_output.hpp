@@ -29,7 +29,8 @@ std::string summary_text(const std::vector<SuiteStep>& steps, const std::string&
 // facts::verdict_line per verdict, or one line saying there is none.
 std::string verdicts_text(const nlohmann::json& verdicts);
 // --dry-run: a command line per run, or why a benchmark has none.
-std::string runs_text(const std::string& name, const std::string& why, const std::vector<std::vector<std::string>>& runs);
+std::string runs_text(const std::string& name, const std::string& why,
+                      const std::vector<std::vector<std::string>>& runs);
 
 class SuiteWriter {
  public:

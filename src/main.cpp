@@ -51,7 +51,9 @@ int usage_error(const std::string& where, const std::string& what) {
 // this itself, before each summary line.
 void add_peaks(const Command& command, Report& report) {
   const auto peaks = facts::attach_peaks(report, facts::machine_facts(report.document()));
-  if (!command.collective() && launcher_rank() <= 0) facts::print_peak_lines(peaks, report.document()["results"]);
+  if (!command.collective() && launcher_rank() <= 0) {
+    facts::print_peak_lines(standard_output(), peaks, report.document()["results"]);
+  }
 }
 
 // Every result document records what movebench knows of the machine (its
@@ -65,7 +67,9 @@ void record_facts(const Command& command, Report& report) {
   } catch (const std::exception& e) {
     report.extra("facts") = {{"status", "unknown"}, {"why", one_line(e.what())}};
   }
-  if (command.name() == "run" && launcher_rank() <= 0) facts::print_warnings(report.extra("facts"), "movebench run");
+  if (command.name() == "run" && launcher_rank() <= 0) {
+    facts::print_warnings(standard_output(), report.extra("facts"), "movebench run");
+  }
 }
 
 // Checks, then runs one command into its report. A run that fails with an

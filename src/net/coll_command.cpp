@@ -16,6 +16,7 @@
 #include "core/vocabulary.hpp"
 #include "core/stats.hpp"
 #include "net/coll_ops.hpp"
+#include "net/coll_output.hpp"
 #include "net/mpi_command.hpp"
 #include "net/net_commands.hpp"
 
@@ -168,11 +169,7 @@ class CollCommand : public MpiCommand {
       if (stopped_) break;
     }
     free_comms(comms);
-    if (is_root()) {
-      std::printf("Message buffers (KB):\t%llu\nEND mpiBench\n",
-                  static_cast<unsigned long long>(2 * stop_fit_ * static_cast<std::uint64_t>(n) / 1024));
-      std::fflush(stdout);
-    }
+    if (is_root()) out_.end(2 * stop_fit_ * static_cast<std::uint64_t>(n));
     return kExitOk;
   }
 
@@ -279,9 +276,7 @@ class CollCommand : public MpiCommand {
     const auto per_rank = gather_to_root(t.seconds_per_call);
     if (!is_root()) return;
     const auto s = summarize(per_rank);
-    std::printf("%s\n", mpibench_line(op.name, c.bytes, t.iters, s.mean * 1e6, s.min * 1e6, s.max * 1e6, comm.name,
-                                      c.nranks).c_str());
-    std::fflush(stdout);
+    out_.step({op.name, c.bytes, t.iters, s, comm.name, c.nranks});
     Record r{"coll", coll_key(op), c.bytes, {}, per_rank, {}};
     r.params = {{"iters", t.iters}, {"comm", comm.name}, {"ranks", c.nranks}, {"barrier", !no_barrier_},
                 {"timing", per_call_ ? "per-call" : "loop"},
@@ -344,12 +339,8 @@ class CollCommand : public MpiCommand {
     }
   }
 
-  void print_header(const Report& report) const {
-    if (!is_root()) return;
-    std::printf("START mpiBench v1.5\n");
-    const auto& hosts = report.document()["mpi"]["hosts"];
-    for (std::size_t r = 0; r < hosts.size(); ++r) std::printf("%zu : %s\n", r, hosts[r].get<std::string>().c_str());
-    std::fflush(stdout);
+  void print_header(const Report& report) {
+    if (is_root()) out_.start(report.document()["mpi"]["hosts"].get<std::vector<std::string>>());
   }
 
   void record_settings(Report& report) const {
@@ -386,6 +377,7 @@ class CollCommand : public MpiCommand {
   CLI::Option* time_opt_ = nullptr;
   CLI::Option* budget_opt_ = nullptr;
   HostBuffer send_, recv_;
+  CollWriter out_{standard_output()};
 };
 
 }  // namespace

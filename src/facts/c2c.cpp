@@ -1,3 +1,4 @@
+#include "facts/facts.hpp"
 #include "facts/c2c.hpp"
 
 #include <fmt/format.h>
@@ -13,7 +14,6 @@ namespace {
 
 nlohmann::json unknown(const std::string& why) { return {{"status", "unknown"}, {"why", why}}; }
 
-std::string text(const nlohmann::json& v) { return v.is_string() ? v.get<std::string>() : v.dump(); }
 
 const nlohmann::json& published_rows() {
   static const nlohmann::json rows = nlohmann::json::parse(builtin_c2c_text())["parts"];
@@ -62,10 +62,10 @@ std::string peak_text(const nlohmann::json& gpu) {
   const auto peak = gpu.value("peak", nlohmann::json::object());
   if (!peak.contains("bytes_per_second")) return "peak unknown: " + peak.value("why", std::string("not computed"));
   std::string out = fmt::format("peak {:.1f} GB/s per direction ({}; {})", peak["bytes_per_second"].get<double>() / 1e9,
-                                text(peak["formula"]), text(peak["source"]));
+                                fact_text(peak["formula"]), fact_text(peak["source"]));
   if (gpu.contains("published") && peak.value("source", "") == "nvml field values") {
     out += fmt::format("; NVIDIA publishes {:.1f} GB/s for the {}",
-                       gpu["published"]["bytes_per_second"].get<double>() / 1e9, text(gpu["published"]["part"]));
+                       gpu["published"]["bytes_per_second"].get<double>() / 1e9, fact_text(gpu["published"]["part"]));
   }
   return out;
 }
@@ -94,8 +94,8 @@ nlohmann::json c2c_peak(const nlohmann::json& gpu, const std::vector<std::string
                                "'{}'", names.empty() ? "" : names.front()));
   }
   return {{"bytes_per_second", row["bytes_per_second"]},
-          {"formula", fmt::format("NVIDIA's figure for the {}", text(row["part"]))},
-          {"source", text(row["source"]) + " (" + text(row["citations"][0]["url"]) + ")"}};
+          {"formula", fmt::format("NVIDIA's figure for the {}", fact_text(row["part"]))},
+          {"source", fact_text(row["source"]) + " (" + fact_text(row["citations"][0]["url"]) + ")"}};
 }
 
 void add_c2c_peaks(nlohmann::json& accelerators) {
@@ -127,16 +127,16 @@ std::string c2c_section(const nlohmann::json& acc) {
   if (!acc.contains("c2c")) return {};
   const auto& c2c = acc["c2c"];
   if (c2c.value("status", "") != "known") {
-    return fmt::format("  C2C: {}: {}\n", text(c2c.value("status", nlohmann::json())),
-                       text(c2c.value("why", nlohmann::json())));
+    return fmt::format("  C2C: {}: {}\n", fact_text(c2c.value("status", nlohmann::json())),
+                       fact_text(c2c.value("why", nlohmann::json())));
   }
   std::string out;
   for (const auto& gpu : c2c["devices"]) {
     if (gpu.value("links_active", 0) <= 0) continue;
-    const std::string bus = text(gpu["bus_id"]), on_bus = accelerators_on_bus(acc, bus);
+    const std::string bus = fact_text(gpu["bus_id"]), on_bus = accelerators_on_bus(acc, bus);
     out += fmt::format("  C2C: {}{}: {} of {} links active, {}  [{}]\n", bus, on_bus.empty() ? "" : " (" + on_bus + ")",
-                       text(gpu["links_active"]), text(gpu["link_count"]),
-                       peak_text(gpu), text(c2c["source"]));
+                       fact_text(gpu["links_active"]), fact_text(gpu["link_count"]),
+                       peak_text(gpu), fact_text(c2c["source"]));
   }
   return out;
 }

@@ -17,6 +17,10 @@
 
 namespace movebench::facts {
 
+// A fact as the text output shows it: a string as it is, null as "unknown",
+// anything else as its JSON.
+std::string fact_text(const nlohmann::json& v);
+
 // Where the facts come from. Every root is a parameter so the tests can point
 // at committed real outputs and at a made-up sysfs tree.
 struct Sources {

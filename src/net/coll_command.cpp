@@ -28,7 +28,7 @@ using namespace net;
 constexpr int kEstimateIters = 5;             // mpiBench's ITRS_EST
 constexpr double kDefaultTimeLimitUs = 50000;  // mpiBench's limit when neither -i nor -t is given
 // -i is an upper bound on a timed loop that keeps no sample per call.
-constexpr Repetitions kIterations{"-i", "max_iterations", Repetitions::kUnbounded};
+constexpr Repetitions kMaxIterations{"-i", "max_iterations", Repetitions::kUnbounded};
 
 struct CommEntry {
   MPI_Comm comm;
@@ -116,7 +116,7 @@ class CollCommand : public MpiCommand {
     mem_limit_ = parse_size(mem_text_);
     if (start_ > stop_) throw UsageError(fmt::format("-b {} is above -e {}", start_text_, stop_text_));
     if (stop_ > (1ull << 30)) throw UsageError("-e above 1G: MPI counts are ints");
-    kIterations.check(iters_);
+    kMaxIterations.check(iters_);
     if (!std::isfinite(time_limit_us_) || time_limit_us_ < 0 || time_limit_us_ > 3.6e9) {
       throw UsageError("-t must be from 0 to 3.6e9 microseconds (an hour)");
     }
@@ -351,7 +351,7 @@ class CollCommand : public MpiCommand {
     s["begin_bytes"] = start_;
     s["end_bytes"] = stop_;
     s["end_bytes_after_memory_limit"] = stop_fit_;
-    kIterations.record(s, iters_);
+    kMaxIterations.record(s, iters_);
     s["memory_limit_bytes"] = mem_limit_;
     s["time_limit_us"] = time_limit_s_ * 1e6;
     s["cartesian_dims"] = ndims_;

@@ -30,7 +30,9 @@ void cpu_section(const nlohmann::json& cpu, std::string& out) {
                           c["bytes"].get<double>() / 1024, fact_text(c["instances"]));
   }
   if (!caches.empty()) out += "          caches " + caches + "\n";
-  out += "          source: " + fact_text(cpu["source"]) + "\n";
+  // Where the model came from (facts of movebench before model_from have none).
+  const std::string model_from = cpu.contains("model_from") ? "; model from " + fact_text(cpu["model_from"]) : "";
+  out += "          source: " + fact_text(cpu["source"]) + model_from + "\n";
 }
 
 void dimm_lines(const nlohmann::json& dram, std::string& out) {

@@ -23,6 +23,8 @@ def test_a_real_dump_gives_a_valid_document_with_its_peak(dump, tmp_path):
     assert dram["status"] == "known" and dram["peak_bytes_per_second"] > 0
     assert dram["source"].startswith(f"dmidecode output {dump}")
     assert doc["facts"]["cpu"]["model"] != "unknown"
+    assert doc["facts"]["cpu"]["model_source"] == "smbios"  # type 4's Version
+    assert "; model from SMBIOS type 4 Version" in proc.stdout
     # the table says the peak and the limit, in the document's words
     assert f"{dram['peak_bytes_per_second'] / 1e9:.1f} GB/s" in proc.stdout
     assert f"limit: {dram['limit']['kind']}" in proc.stdout
@@ -34,8 +36,13 @@ def test_on_this_machine_it_names_the_cpu_and_says_why_dram_is_unknown(tmp_path)
     facts = load_result(out)["facts"]
     model = facts["cpu"]["model"]
     cpuinfo = pathlib.Path("/proc/cpuinfo").read_text()
-    assert model != "unknown" and model in cpuinfo
+    assert model != "unknown"
     assert proc.stdout.startswith(f"CPU       {model}")
+    if "model name" in cpuinfo:  # x86: the model as every result's host names it
+        assert model in cpuinfo and facts["cpu"]["model_source"] == "cpuinfo"
+        assert "source: hwloc and /proc/cpuinfo; model from /proc/cpuinfo model name" in proc.stdout
+    else:  # arm64: SMBIOS type 4 where the table can be read, else the core the MIDR names
+        assert facts["cpu"]["model_source"] in ("smbios", "midr", "none")
     if not pathlib.Path("/sys/firmware/dmi/tables/DMI").exists():  # the development VM
         assert facts["dram"]["status"] == "unknown"
         assert "/sys/firmware/dmi/tables/DMI absent" in facts["dram"]["why"]

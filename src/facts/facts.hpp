@@ -35,8 +35,9 @@ struct Sources {
 // A malformed, truncated, binary, empty or hostile --dmidecode/--lspci file is
 // a UsageError (core/errors.hpp): one line, exit 2.
 
-// {"model", "vendor", "family", "model_number", "sockets", "cores",
-//  "threads_per_core", "numa_nodes", "caches": [...], "source"}
+// {"model", "model_source": "cpuinfo"|"smbios"|"midr"|"none", "model_from"
+//  (in words; facts/cpu_model.hpp), "vendor", "family", "model_number",
+//  "sockets", "cores", "threads_per_core", "numa_nodes", "caches": [...], "source"}
 nlohmann::json cpu_facts(const Sources& sources);
 
 // {"status": "known"|"unknown", "why", "source",

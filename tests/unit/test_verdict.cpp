@@ -258,6 +258,7 @@ TEST(Bands, DramRowPerCpuFamilyOfTheRealDumps) {
       {"xeon6140_b7109_2s.txt", "Intel Xeon Scalable 1st gen (Skylake-SP) Platinum/Gold 6"},
       {"xeon8124m_epc621d8a_1dimm.txt", "Intel Xeon Scalable 1st gen (Skylake-SP) Platinum/Gold 6"},
       {"xeon8171m_ep2c622d16_2s.txt", "Intel Xeon Scalable 1st gen (Skylake-SP) Platinum/Gold 6"},
+      {"grace_csit_c1_lpddr5.txt", "NVIDIA Grace (Grace Hopper, Grace CPU Superchip; LPDDR5X)"},
       // No per-family row: the general DRAM row (no cpu_family).
       {"epyc4244p_msis366_outofspec.txt", ""},
       {"xeon6426y_flagman_outofspec.txt", ""},
@@ -284,9 +285,10 @@ TEST(Bands, BadCpuModelRegexIsOneLine) {
       "source": "x", "cpu_model_matches": "EPYC ("}]})")), UsageError);
 }
 
-// Grace has no dump in tests/data/dmi: its SMBIOS type 4 Version as lscpu's
-// "BIOS Model name" prints it on a GH200 (docs/facts.md#bands), against the
-// other families' model strings, which must not take Grace's row.
+// Grace's SMBIOS type 4 Version as lscpu's "BIOS Model name" prints it on a
+// GH200 (docs/facts.md#bands; the one Grace dump, tests/data/dmi, says
+// "Grace A02"), against the other families' model strings, which must not
+// take Grace's row.
 TEST(Bands, DramRowOfGraceByItsModelString) {
   const json rows = facts::load_bands("");
   const auto family = [&](const std::string& model) {

@@ -81,7 +81,8 @@ TEST(FactsCpuModel, DmidecodeOfGraceAndAltraTakeTheirRows) {
   EXPECT_EQ(grace_cpu["model"], "Grace A02");
   EXPECT_EQ(grace_cpu["model_source"], "smbios");
   EXPECT_EQ(grace_cpu["vendor"], "NVIDIA");  // type 4 Manufacturer: the model names no vendor
-  EXPECT_EQ(dram_band_family(grace_cpu["model"].get<std::string>()), "NVIDIA Grace (Grace Hopper, Grace CPU Superchip; LPDDR5X)");
+  EXPECT_EQ(dram_band_family(grace_cpu["model"].get<std::string>()),
+            "NVIDIA Grace (Grace Hopper, Grace CPU Superchip; LPDDR5X)");
   Sources altra;
   altra.dmidecode_file = (kData / "dmi" / "altra_altrad8ud_4of8.txt").string();
   const auto altra_cpu = cpu_facts(altra);

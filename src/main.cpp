@@ -51,7 +51,9 @@ int usage_error(const std::string& where, const std::string& what) {
 // this itself, before each summary line.
 void add_peaks(const Command& command, Report& report) {
   const auto peaks = facts::attach_peaks(report, facts::machine_facts(report.document()));
-  if (!command.collective() && launcher_rank() <= 0) facts::print_peak_lines(peaks, report.document()["results"]);
+  if (!command.collective() && launcher_rank() <= 0) {
+    facts::print_peak_lines(standard_output(), peaks, report.document()["results"]);
+  }
 }
 
 // Every result document records what movebench knows of the machine (its
@@ -65,7 +67,9 @@ void record_facts(const Command& command, Report& report) {
   } catch (const std::exception& e) {
     report.extra("facts") = {{"status", "unknown"}, {"why", one_line(e.what())}};
   }
-  if (command.name() == "run" && launcher_rank() <= 0) facts::print_warnings(report.extra("facts"), "movebench run");
+  if (command.name() == "run" && launcher_rank() <= 0) {
+    facts::print_warnings(standard_output(), report.extra("facts"), "movebench run");
+  }
 }
 
 // Checks, then runs one command into its report. A run that fails with an
@@ -142,6 +146,24 @@ int no_command(const std::vector<Entry>& entries) {
   return kExitUsage;
 }
 
+// The command's subcommand, with the options every command has (--json,
+// --parsable, -q) and its own.
+Entry add_command(CLI::App& app, Command& command, OutputOptions& output) {
+  CLI::App* sub = app.add_subcommand(command.name(), command.summary());
+  sub->add_option(vocabulary::names(vocabulary::kJson), output.json_path,
+                  vocabulary::help(vocabulary::kJson, "write it (JSON) to this file"));
+  sub->add_flag("--parsable", output.parsable,
+                "Also print one MOVEBENCH_RESULT line per figure (for ReFrame, JUBE, Ramble)");
+  sub->add_flag("-q,--quiet", output.quiet, "No live progress line on the terminal (it is never drawn when stderr is not one)");
+  command.add_options(*sub);
+  // An empty value ("--json ''", "-n ''") is a mistake for every option:
+  // refused here rather than taken as "not given" or as zero.
+  for (CLI::Option* option : sub->get_options()) {
+    if (option->get_type_size() != 0) option->check(non_empty_value());
+  }
+  return {&command, sub};
+}
+
 }  // namespace
 }  // namespace movebench
 
@@ -169,25 +191,8 @@ int main(int argc, char** argv) {
   OutputOptions output;
   output.write_file = launcher_rank() <= 0;  // under mpirun/srun, rank 0 alone writes --json
   std::vector<Entry> entries;
-  auto add = [&](Command& command) {
-    CLI::App* sub = app.add_subcommand(command.name(), command.summary());
-    sub->add_option(vocabulary::names(vocabulary::kJson), output.json_path,
-                    vocabulary::help(vocabulary::kJson, "write it (JSON) to this file"));
-    sub->add_flag("--parsable", output.parsable,
-                  "Also print one MOVEBENCH_RESULT line per figure (for ReFrame, JUBE, Ramble)");
-    sub->add_flag("-q,--quiet", output.quiet, "No live progress line on the terminal (it is never drawn when stderr is not one)");
-    command.add_options(*sub);
-    // An empty value ("--json ''", "-n ''") is a mistake for every option:
-    // refused here rather than taken as "not given" or as zero.
-    for (CLI::Option* option : sub->get_options()) {
-      if (option->get_type_size() != 0) option->check(non_empty_value());
-    }
-    entries.push_back({&command, sub});
-  };
-  for (auto& c : commands) add(*c);
-  add(*fleet);
-  add(*run);
-  add(*facts_command);
+  for (auto& c : commands) entries.push_back(add_command(app, *c, output));
+  for (Command* c : {fleet.get(), run.get(), facts_command.get()}) entries.push_back(add_command(app, *c, output));
   // After the subcommands, which would inherit it.
   app.footer("Reports from result files (tables, comparisons, plots, HTML): movebench report --help");
 

@@ -34,6 +34,24 @@ def run_movebench(*args, timeout=120, check=None, env=None, **kwargs):
     return proc
 
 
+@pytest.fixture(scope="session")
+def suite_run(tmp_path_factory):
+    """`movebench run --only ONLY` measured once per session (and binary:
+    MOVEBENCH_BIN is one per pytest run) for every test that only reads what
+    it printed and wrote: (proc, path of its --json). A suite run takes up to
+    a minute here, and several tests ask the same one (docs/reliability.md,
+    "Time of make test"). Any exit code is kept: each test checks its own."""
+    runs = {}
+
+    def run(only, env=None, timeout=150):
+        key = (only, tuple(sorted((env or {}).items())))
+        if key not in runs:
+            out = tmp_path_factory.mktemp("suite") / "run.json"
+            runs[key] = (run_movebench("run", "--only", only, "--json", out, env=env, timeout=timeout), out)
+        return runs[key]
+    return run
+
+
 def validate_result(doc):
     """Raises jsonschema.ValidationError when doc is not a valid result
     document, AssertionError when a version 2 figure breaks a rule of the

@@ -105,7 +105,7 @@ nlohmann::json host_facts() {
       {"os", uts.sysname},
       {"kernel", uts.release},
       {"machine", uts.machine},
-      {"transparent_hugepages", first_line_of("/sys/kernel/mm/transparent_hugepage/enabled").value_or("")},
+      {"transparent_hugepages", first_line_or_empty("/sys/kernel/mm/transparent_hugepage/enabled")},
   };
 }
 

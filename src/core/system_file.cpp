@@ -12,4 +12,6 @@ std::optional<std::string> first_line_of(const std::string& path) {
   return line;
 }
 
+std::string first_line_or_empty(const std::string& path) { return first_line_of(path).value_or(""); }
+
 }  // namespace movebench

@@ -23,15 +23,6 @@ using facts::read_pcie_link;
 // version; nullopt when NVML is absent or does not know the device.
 std::optional<nlohmann::json> nvml_link_facts(const std::string& bus_id);
 
-// NVLink of every GPU NVML lists (libnvidia-ml.so.1 via dlopen, at run
-// time): per GPU its bus id and, for links 0..17, whether each is active
-// and NVML's NVLink version number, as NVML gives it:
-//   {"status": "known", "source", "devices": [{"bus_id", "links_active",
-//     "links": [{"link", "active", "version"}]}]}
-// "status": "none" (with "why") where NVML lists no GPU or no GPU has an
-// NVLink; "unknown" where the library is missing or does not start.
-nlohmann::json nvlink_facts();
-
 // JSON of a link, and one warning line when it runs below its maximum
 // (empty when not).
 nlohmann::json to_json(const PcieLink& link);

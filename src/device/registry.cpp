@@ -5,7 +5,7 @@
 #include <exception>
 
 #include "core/errors.hpp"
-#include "device/pcie.hpp"
+#include "device/nvml_links.hpp"
 
 namespace movebench::device {
 
@@ -67,9 +67,10 @@ nlohmann::json list_accelerators() {
     if (b.list_accelerators) listers.push_back(&b);
   }
   if (listers.empty()) {
-    return {{"status", "unknown"},
-            {"why", "no accelerator backend is built into this movebench (host only)"},
-            {"nvlink", nvlink_facts()}};
+    nlohmann::json out = {{"status", "unknown"},
+                          {"why", "no accelerator backend is built into this movebench (host only)"}};
+    out.update(nvml_interconnect_facts());  // "nvlink", "c2c"
+    return out;
   }
   nlohmann::json out = {{"status", "known"},
                         {"devices", nlohmann::json::array()},
@@ -89,8 +90,8 @@ nlohmann::json list_accelerators() {
     out["backends"].push_back(row);
   }
   // NVML is read whatever backend is built: the driver's library, loaded
-  // at run time (device/pcie.cpp).
-  out["nvlink"] = nvlink_facts();
+  // at run time (device/nvml_links.cpp).
+  out.update(nvml_interconnect_facts());  // "nvlink", "c2c"
   return out;
 }
 

@@ -1,3 +1,4 @@
+#include "facts/facts.hpp"
 #include "facts/accelerators.hpp"
 
 #include <fmt/format.h>
@@ -5,6 +6,7 @@
 #include <exception>
 #include <set>
 
+#include "facts/c2c.hpp"
 #include "facts/pcie_link.hpp"
 
 namespace movebench::facts {
@@ -25,20 +27,14 @@ nlohmann::json memory_peak(const AcceleratorInfo& info) {
           {"source", info.peak_source}};
 }
 
-std::string text(const nlohmann::json& v) {
-  if (v.is_string()) return v.get<std::string>();
-  if (v.is_null()) return "unknown";
-  return v.dump();
-}
-
 // "Gen5 x16, peak 63.0 GB/s per direction" of the PCIe entry on `bus_id`;
 // why not where none is listed.
 std::string pcie_link_of(const nlohmann::json& pcie, const std::string& bus_id) {
   if (!pcie.is_array()) return "its PCIe link is unknown (no PCIe facts)";
   for (const auto& d : pcie) {
-    if (!d.contains("bus_id") || normalize_bus_id(text(d["bus_id"])) != bus_id) continue;
+    if (!d.contains("bus_id") || normalize_bus_id(fact_text(d["bus_id"])) != bus_id) continue;
     if (!d.value("has_link", false)) return "its PCIe entry has no link facts";
-    return fmt::format("PCIe Gen{} x{}, peak {:.1f} GB/s per direction{}", text(d["gen"]), text(d["width"]),
+    return fmt::format("PCIe Gen{} x{}, peak {:.1f} GB/s per direction{}", fact_text(d["gen"]), fact_text(d["width"]),
                        d.value("peak_bytes_per_second", 0.0) / 1e9, d.value("degraded", false) ? " (DEGRADED)" : "");
   }
   return bus_id + " is not among the PCIe devices listed";
@@ -49,14 +45,14 @@ std::string pcie_link_of(const nlohmann::json& pcie, const std::string& bus_id) 
 std::string nvlink_of(const nlohmann::json& nvlink, const std::string& bus_id) {
   if (!nvlink.is_object() || !nvlink.contains("devices")) return {};
   for (const auto& g : nvlink["devices"]) {
-    if (text(g["bus_id"]) != bus_id) continue;
+    if (fact_text(g["bus_id"]) != bus_id) continue;
     std::set<unsigned> versions;
     for (const auto& l : g["links"]) {
       if (l.value("active", false) && l.contains("version")) versions.insert(l["version"].get<unsigned>());
     }
     std::string v;
     for (unsigned x : versions) v += (v.empty() ? "" : ", ") + std::to_string(x);
-    return fmt::format("{} of {} links active{}", text(g["links_active"]), g["links"].size(),
+    return fmt::format("{} of {} links active{}", fact_text(g["links_active"]), g["links"].size(),
                        v.empty() ? "" : " (NVML's NVLink version " + v + ")");
   }
   return {};
@@ -67,12 +63,12 @@ std::string nvlink_of(const nlohmann::json& nvlink, const std::string& bus_id) {
 std::string nvlink_section(const nlohmann::json& acc) {
   if (!acc.contains("nvlink")) return {};
   const auto& nv = acc["nvlink"];
-  if (nv.value("status", "") != "known") return fmt::format("  NVLink: {}: {}\n", text(nv["status"]), text(nv["why"]));
+  if (nv.value("status", "") != "known") return fmt::format("  NVLink: {}: {}\n", fact_text(nv["status"]), fact_text(nv["why"]));
   std::string out;
   for (const auto& g : nv["devices"]) {
-    const std::string bus = text(g["bus_id"]), on_bus = accelerators_on_bus(acc, bus);
+    const std::string bus = fact_text(g["bus_id"]), on_bus = accelerators_on_bus(acc, bus);
     out += fmt::format("  NVLink: {}{}: {}  [{}]\n", bus, on_bus.empty() ? "" : " (" + on_bus + ")",
-                       nvlink_of(nv, bus), text(nv["source"]));
+                       nvlink_of(nv, bus), fact_text(nv["source"]));
   }
   return out;
 }
@@ -84,12 +80,12 @@ std::string device_line(const nlohmann::json& d, const nlohmann::json& pcie) {
   const std::string peak_text =
       peak.contains("bytes_per_second")
           ? fmt::format("peak {:.1f} GB/s ({}; {})", peak["bytes_per_second"].get<double>() / 1e9,
-                        text(peak["formula"]), text(peak["source"]))
-          : "peak unknown: " + text(peak["why"]);
-  std::string line = fmt::format("  {:<12} {:<6} {} {} ({}): memory {}, {}\n", text(d["bus_id"]), text(d["backend"]),
-                                 text(d["index"]), text(d["name"]), text(d["type"]), memory, peak_text);
+                        fact_text(peak["formula"]), fact_text(peak["source"]))
+          : "peak unknown: " + fact_text(peak["why"]);
+  std::string line = fmt::format("  {:<12} {:<6} {} {} ({}): memory {}, {}\n", fact_text(d["bus_id"]), fact_text(d["backend"]),
+                                 fact_text(d["index"]), fact_text(d["name"]), fact_text(d["type"]), memory, peak_text);
   const std::string bus = d["bus_id"].is_string() ? d["bus_id"].get<std::string>() : "";
-  line += "               " + (bus.empty() ? "bus id unknown: " + text(d["bus_id_why"]) : pcie_link_of(pcie, bus)) + "\n";
+  line += "               " + (bus.empty() ? "bus id unknown: " + fact_text(d["bus_id_why"]) : pcie_link_of(pcie, bus)) + "\n";
   return line;
 }
 
@@ -113,7 +109,9 @@ void set_accelerator_lister(AcceleratorLister l) { lister() = std::move(l); }
 nlohmann::json accelerator_facts() {
   if (!lister()) return {{"status", "unknown"}, {"why", "no device layer in this program to list them"}};
   try {
-    return lister()();
+    auto out = lister()();
+    add_c2c_peaks(out);  // NVML's C2C links, and the peak they give
+    return out;
   } catch (const std::exception& e) {
     return {{"status", "unknown"}, {"why", e.what()}};
   }
@@ -124,7 +122,7 @@ std::string accelerators_on_bus(const nlohmann::json& accelerators, const std::s
   if (!accelerators.is_object() || !accelerators.contains("devices")) return out;
   for (const auto& d : accelerators["devices"]) {
     if (d["bus_id"].is_string() && d["bus_id"].get<std::string>() == normalize_bus_id(bus_id)) {
-      out += (out.empty() ? "" : ", ") + text(d["backend"]) + " " + text(d["name"]);
+      out += (out.empty() ? "" : ", ") + fact_text(d["backend"]) + " " + fact_text(d["name"]);
     }
   }
   return out;
@@ -132,21 +130,21 @@ std::string accelerators_on_bus(const nlohmann::json& accelerators, const std::s
 
 std::string accelerator_section(const nlohmann::json& acc, const nlohmann::json& pcie) {
   if (!acc.is_object() || acc.value("status", "") != "known") {
-    return "Accelerators unknown: " + (acc.is_object() ? text(acc.value("why", nlohmann::json())) : "not recorded") +
-           "\n" + (acc.is_object() ? nvlink_section(acc) : "");
+    return "Accelerators unknown: " + (acc.is_object() ? fact_text(acc.value("why", nlohmann::json())) : "not recorded") +
+           "\n" + (acc.is_object() ? nvlink_section(acc) + c2c_section(acc) : "");
   }
   std::string backends;
   for (const auto& b : acc["backends"]) {
-    backends += fmt::format("{}{} {}", backends.empty() ? "" : "; ", text(b["backend"]),
-                            b.contains("why") ? text(b["why"]) : text(b["devices"]) + " device(s)");
+    backends += fmt::format("{}{} {}", backends.empty() ? "" : "; ", fact_text(b["backend"]),
+                            b.contains("why") ? fact_text(b["why"]) : fact_text(b["devices"]) + " device(s)");
   }
   std::string out = fmt::format("Accelerators {} device(s) ({})\n", acc["devices"].size(), backends);
   for (const auto& d : acc["devices"]) out += device_line(d, pcie);
   for (const auto& d : acc.value("cpu_devices", nlohmann::json::array())) {
     out += fmt::format("  not listed: {} {} {} (a CPU device: this machine's cores and DRAM, see CPU and DRAM)\n",
-                       text(d["backend"]), text(d["index"]), text(d["name"]));
+                       fact_text(d["backend"]), fact_text(d["index"]), fact_text(d["name"]));
   }
-  return out + nvlink_section(acc);
+  return out + nvlink_section(acc) + c2c_section(acc);
 }
 
 }  // namespace movebench::facts

@@ -1,8 +1,8 @@
 #include "facts/apply.hpp"
 
 #include <fmt/format.h>
+#include <fmt/printf.h>
 
-#include <cstdio>
 #include <set>
 #include <string>
 
@@ -20,16 +20,17 @@ nlohmann::json attach_peaks(Report& report, const nlohmann::json& facts) {
   return peaks;
 }
 
-void print_peak_lines(const nlohmann::json& peaks, const nlohmann::json& results) {
+// printf's formats, kept (fmt::sprintf): the text is as it was.
+void print_peak_lines(Output& out, const nlohmann::json& peaks, const nlohmann::json& results) {
   std::set<std::string> unknown_said;
   for (const auto& [name, peak] : peaks.items()) {
     const auto& figure = results[name];
     if (peak.contains("fraction")) {
-      std::printf("peak: %s %.4g %s = %.0f%% of %s\n", name.c_str(), figure.value("value", 0.0),
-                  figure.value("unit", "").c_str(), 100 * peak["fraction"].get<double>(), peak_words(peak).c_str());
+      out.text(fmt::sprintf("peak: %s %.4g %s = %.0f%% of %s\n", name, figure.value("value", 0.0),
+                            figure.value("unit", ""), 100 * peak["fraction"].get<double>(), peak_words(peak)));
     } else if (peak.value("status", "") == "unknown" && unknown_said.insert(peak.value("path", "")).second) {
       // Once per path: every figure on it has the same why.
-      std::printf("peak: %s: unknown (%s)\n", peak.value("path", "").c_str(), peak.value("why", "").c_str());
+      out.text(fmt::sprintf("peak: %s: unknown (%s)\n", peak.value("path", ""), peak.value("why", "")));
     }
   }
 }

@@ -4,6 +4,7 @@
 #pragma once
 #include <nlohmann/json.hpp>
 
+#include "core/output.hpp"
 #include "core/report.hpp"
 
 namespace movebench::facts {
@@ -15,6 +16,6 @@ nlohmann::json attach_peaks(Report& report, const nlohmann::json& facts);
 // One line per figure with a known peak: "peak: mem.triad.2t 41200 MB/s =
 // 62% of 66500 MB/s DRAM peak (...)", and one per path whose peak is unknown:
 // "peak: dram: unknown (why)". Figures no peak applies to print nothing.
-void print_peak_lines(const nlohmann::json& peaks, const nlohmann::json& results);
+void print_peak_lines(Output& out, const nlohmann::json& peaks, const nlohmann::json& results);
 
 }  // namespace movebench::facts

@@ -27,7 +27,7 @@ void check_row(const nlohmann::json& row, std::size_t i, const std::string& what
   };
   if (!row.is_object()) fail("not an object");
   if (!row.contains("kind") || !row["kind"].is_string() || !known_kind(row["kind"].get<std::string>())) {
-    fail("'kind' must be one of dram, device_memory, pcie, network");
+    fail("'kind' must be one of dram, device_memory, pcie, c2c, network");
   }
   if (!row.contains("normal_from") || !row["normal_from"].is_number()) fail("'normal_from' must be a number");
   const double from = row["normal_from"].get<double>();

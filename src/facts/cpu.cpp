@@ -1,34 +1,49 @@
 // cpu_facts: this machine's CPU from host_info (hwloc, /proc: the same
-// figures every result's "host" holds), or another machine's from its
-// dmidecode text (SMBIOS type 4), where only the model and the sockets are told.
+// figures every result's "host" holds) and its model as cpu_model chooses it
+// (cpuinfo, SMBIOS type 4, the MIDR), or another machine's from its dmidecode
+// text (SMBIOS type 4), where only the model and the sockets are told.
 #include <fmt/format.h>
 #include <hwloc.h>
 
 #include <fstream>
+#include <sstream>
 
 #include "core/host_info.hpp"
+#include "facts/cpu_model.hpp"
 #include "facts/facts.hpp"
 #include "facts/smbios.hpp"
 
 namespace movebench::facts {
 namespace {
 
+// The whole of <proc_root>/cpuinfo ("" where it cannot be read).
+CpuinfoFields read_cpuinfo(const std::string& proc_root) {
+  const std::string path = proc_root + "/cpuinfo";
+  std::ifstream in(path);
+  std::ostringstream text;
+  text << in.rdbuf();
+  CpuinfoFields fields = parse_cpuinfo(text.str());
+  fields.path = path;
+  return fields;
+}
+
 // "vendor_id", "cpu family", "model" of the first CPU in cpuinfo.
-nlohmann::json cpuinfo_ids(const std::string& proc_root) {
-  std::ifstream in(proc_root + "/cpuinfo");
+nlohmann::json cpuinfo_ids(const CpuinfoFields& f) {
   nlohmann::json ids = {{"vendor", "unknown"}, {"family", "unknown"}, {"model_number", "unknown"}};
-  std::string line;
-  while (std::getline(in, line) && !line.empty()) {
-    const auto colon = line.find(':');
-    if (colon == std::string::npos) continue;
-    std::string key = line.substr(0, line.find_last_not_of(" \t", colon - 1) + 1);
-    std::string value = colon + 2 <= line.size() ? line.substr(colon + 2) : "";
-    if (key == "vendor_id") ids["vendor"] = value;
-    if (key == "cpu family") ids["family"] = value;
-    if (key == "model") ids["model_number"] = value;
-    if (key == "CPU implementer") ids["vendor"] = "ARM implementer " + value;  // aarch64 cpuinfo
-  }
+  if (!f.vendor_id.empty()) ids["vendor"] = f.vendor_id;
+  if (!f.family.empty()) ids["family"] = f.family;
+  if (!f.model_number.empty()) ids["model_number"] = f.model_number;
+  if (!f.implementer.empty()) ids["vendor"] = "ARM implementer " + f.implementer;  // aarch64 cpuinfo
   return ids;
+}
+
+// This machine's model: cpuinfo's, else (arm64) SMBIOS type 4's, else the
+// MIDR's core. The SMBIOS table is read only where cpuinfo names no model.
+CpuModel live_cpu_model(const Sources& sources, const CpuinfoFields& cpuinfo) {
+  if (!cpuinfo.model_name.empty()) return choose_cpu_model(cpuinfo, std::nullopt, "");
+  std::string why;
+  std::optional<SmbiosMemory> smbios = read_smbios(sources, why);
+  return choose_cpu_model(cpuinfo, smbios, why);
 }
 
 // The vendor as the model string itself names it; "unknown" otherwise.
@@ -42,19 +57,25 @@ std::string vendor_in(const std::string& model) {
 nlohmann::json from_dmidecode(const Sources& sources) {
   std::string why;
   const auto memory = read_smbios(sources, why);
-  std::string model;
   int sockets = 0;
+  std::string vendor = "unknown";
   for (const auto& p : memory->processors) {
     if (!p.populated) continue;
     ++sockets;
-    if (model.empty()) model = p.version;
+    if (vendor == "unknown" && !p.manufacturer.empty()) vendor = p.manufacturer;
   }
+  std::string field;
+  const std::string model = smbios_cpu_model(*memory, field).value_or("");
+  // The model's own word for the vendor where it has one ("Intel", not "Intel(R) Corporation").
+  if (vendor_in(model) != "unknown") vendor = vendor_in(model);
   const std::string unknown = "unknown (not in dmidecode output)";
-  nlohmann::json cpu = {{"model", model.empty() ? "unknown" : model}, {"vendor", vendor_in(model)},
+  nlohmann::json cpu = {{"model", model.empty() ? "unknown" : model}, {"vendor", vendor},
                         {"family", unknown}, {"model_number", unknown},
                         {"sockets", sockets > 0 ? nlohmann::json(sockets) : nlohmann::json("unknown")},
                         {"cores", unknown}, {"threads_per_core", unknown}, {"numa_nodes", unknown},
                         {"caches", nlohmann::json::array()}, {"source", memory->source + " (SMBIOS type 4)"}};
+  cpu["model_source"] = model.empty() ? "none" : "smbios";
+  cpu["model_from"] = model.empty() ? "no populated processor (SMBIOS type 4) names one" : "SMBIOS type 4 " + field;
   if (model.empty()) cpu["why"] = "no populated processor (type 4) in the dmidecode output";
   return cpu;
 }
@@ -86,10 +107,14 @@ nlohmann::json package_numa_nodes() {
 nlohmann::json cpu_facts(const Sources& sources) {
   if (!sources.dmidecode_file.empty()) return from_dmidecode(sources);
   const nlohmann::json host = host_facts();
-  nlohmann::json cpu = cpuinfo_ids(sources.proc_root);
+  const CpuinfoFields cpuinfo = read_cpuinfo(sources.proc_root);
+  const CpuModel model = live_cpu_model(sources, cpuinfo);
+  nlohmann::json cpu = cpuinfo_ids(cpuinfo);
   const int cores = host.value("cores", 0);
   const int logical = host.value("logical_cpus", 0);
-  cpu.update({{"model", host.value("cpu_model", std::string("unknown"))},
+  cpu.update({{"model", model.model},
+              {"model_source", model.source},
+              {"model_from", model.from},
               {"sockets", host.value("packages", 0)},
               {"cores", cores},
               {"logical_cpus", logical},

@@ -140,6 +140,8 @@ Processor processor(const Fields& f) {
   Processor p;
   p.socket = field(f, {"Socket Designation"});
   p.version = known_text(field(f, {"Version"}));
+  p.manufacturer = known_text(field(f, {"Manufacturer"}));
+  p.family = known_text(field(f, {"Family"}));  // "<OUT OF SPEC>" (a family newer than dmidecode): ""
   const std::string status = field(f, {"Status"});
   p.populated = status.starts_with("Populated");
   return p;

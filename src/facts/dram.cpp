@@ -152,6 +152,18 @@ nlohmann::json channels_source(const DramLayout& layout) {
           {"memory_type", r.memory_type}, {"max_mts", optional_json(r.max_mts)}, {"source", r.source}};
 }
 
+std::string peak_formula(const DramLayout& layout) {
+  const bool lpddr = std::any_of(layout.dimms.begin(), layout.dimms.end(),
+                                 [](const PlacedDimm& d) { return d.device.type.starts_with("LPDDR"); });
+  if (lpddr) {
+    return "sum over channels in use (each memory entry, where its channel is not told) of configured (else rated) "
+           "MT/s x the entry's data width / 8 B "
+           "(soldered LPDDR: each entry's data width is its share of the bus)";
+  }
+  return "sum over channels in use of configured MT/s x 8 B (64 data bits per channel; "
+         "= channels in use x configured MT/s x 8 B at one speed)";
+}
+
 }  // namespace
 
 std::optional<int> channels_total(const DramLayout& layout) {
@@ -180,8 +192,7 @@ nlohmann::json dram_facts(const Sources& sources, const nlohmann::json& cpu) {
   out["sockets"] = sockets_json(layout);
   out["peak_bytes_per_second"] = channels_peak(layout, -2) + unplaced_bound(layout);
   out["peak_kind"] = layout.unplaced.empty() ? "exact" : "upper_bound";
-  out["peak_formula"] = "sum over channels in use of configured MT/s x 8 B (64 data bits per channel; "
-                        "= channels in use x configured MT/s x 8 B at one speed)";
+  out["peak_formula"] = peak_formula(layout);
   out["faults"] = dram_faults(layout);
   out["limit"] = limiting_fault(layout, out["faults"]);
   return out;

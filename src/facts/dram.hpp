@@ -36,7 +36,9 @@ struct DramLayout {
 // Bytes one channel moves per transfer: 8 (64 data bits) for a DIMM whatever
 // width its entry reports: 72 counts the ECC bits, and DDR5's 32 or 40 is one
 // of its two sub-channels, both on the same 64-bit channel. Soldered LPDDR
-// reports each device's own width, which is its share.
+// reports each entry's own data width, which is its share, narrower or wider
+// than 64 bits: NVIDIA Grace lists all its LPDDR5X as one entry of 480 data
+// bits (540 with ECC; tests/data/dmi/grace_csit_c1_lpddr5.txt).
 double bytes_per_transfer(const MemoryDevice& device);
 
 // The slowest configured speed of a channel's DIMMs (they run together);

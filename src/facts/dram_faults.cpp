@@ -118,7 +118,7 @@ void slow_dimms(const DramLayout& layout, nlohmann::json& faults) {
 }  // namespace
 
 double bytes_per_transfer(const MemoryDevice& device) {
-  if (device.type.starts_with("LPDDR") && device.data_width_bits && *device.data_width_bits < 64) {
+  if (device.type.starts_with("LPDDR") && device.data_width_bits) {
     return *device.data_width_bits / 8.0;
   }
   return 8.0;

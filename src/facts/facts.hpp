@@ -17,6 +17,10 @@
 
 namespace movebench::facts {
 
+// A fact as the text output shows it: a string as it is, null as "unknown",
+// anything else as its JSON.
+std::string fact_text(const nlohmann::json& v);
+
 // Where the facts come from. Every root is a parameter so the tests can point
 // at committed real outputs and at a made-up sysfs tree.
 struct Sources {
@@ -31,8 +35,9 @@ struct Sources {
 // A malformed, truncated, binary, empty or hostile --dmidecode/--lspci file is
 // a UsageError (core/errors.hpp): one line, exit 2.
 
-// {"model", "vendor", "family", "model_number", "sockets", "cores",
-//  "threads_per_core", "numa_nodes", "caches": [...], "source"}
+// {"model", "model_source": "cpuinfo"|"smbios"|"midr"|"none", "model_from"
+//  (in words; facts/cpu_model.hpp), "vendor", "family", "model_number",
+//  "sockets", "cores", "threads_per_core", "numa_nodes", "caches": [...], "source"}
 nlohmann::json cpu_facts(const Sources& sources);
 
 // {"status": "known"|"unknown", "why", "source",

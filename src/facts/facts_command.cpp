@@ -1,6 +1,6 @@
 // movebench facts [--dmidecode FILE] [--lspci FILE]: collect() as a table
 // and, with --json, as the result document's `facts`.
-#include <cstdio>
+#include <fmt/format.h>
 
 #include "core/errors.hpp"
 #include "facts/facts.hpp"
@@ -44,8 +44,8 @@ class FactsCommand : public Command {
     report.settings("facts") = {{"dmidecode", sources_.dmidecode_file}, {"lspci", sources_.lspci_file}};
     const nlohmann::json facts = collect(sources_);
     report.extra("facts") = facts;
-    std::fputs(facts_table(facts).c_str(), stdout);
-    print_warnings(facts, "movebench facts");
+    standard_output().text(facts_table(facts));
+    print_warnings(standard_output(), facts, "movebench facts");
     return kExitOk;
   }
 
@@ -63,10 +63,10 @@ class FactsCommand : public Command {
 
 std::unique_ptr<Command> make_facts_command() { return std::make_unique<FactsCommand>(); }
 
-void print_warnings(const nlohmann::json& facts, const std::string& where) {
+void print_warnings(Output& out, const nlohmann::json& facts, const std::string& where) {
   if (!facts.contains("warnings")) return;
   for (const auto& w : facts["warnings"]) {
-    if (w.is_string()) std::fprintf(stderr, "%s: warning: %s\n", where.c_str(), w.get<std::string>().c_str());
+    if (w.is_string()) out.problem(fmt::format("{}: warning: {}", where, w.get<std::string>()));
   }
 }
 

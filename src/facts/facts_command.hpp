@@ -4,6 +4,7 @@
 #include <string>
 
 #include "core/command.hpp"
+#include "core/output.hpp"
 
 namespace movebench::facts {
 
@@ -14,7 +15,7 @@ std::unique_ptr<Command> make_facts_command();
 std::string facts_table(const nlohmann::json& facts);
 
 // The settings' warnings, one "<where>: warning: <text>" line each on
-// stderr: once per run, by `facts` and `run`.
-void print_warnings(const nlohmann::json& facts, const std::string& where);
+// stderr (out's problems): once per run, by `facts` and `run`.
+void print_warnings(Output& out, const nlohmann::json& facts, const std::string& where);
 
 }  // namespace movebench::facts

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "core/figure.hpp"
+#include "facts/c2c.hpp"
 #include "facts/pcie_link.hpp"
 
 namespace movebench::facts {
@@ -51,6 +52,18 @@ nlohmann::json link_faults(const nlohmann::json& doc, const nlohmann::json& fact
   return out;
 }
 
+// Inactive C2C links: the peak counts the active ones only, so a lost link
+// shows here and not as a lower fraction.
+nlohmann::json c2c_faults(const nlohmann::json& doc, const nlohmann::json& facts) {
+  nlohmann::json out = nlohmann::json::array();
+  const auto device = doc.value("link_device", nlohmann::json::object());
+  const auto gpu = c2c_device(facts, normalize_bus_id(device.value("bus_id", "")));
+  if (gpu.is_null() || !gpu.value("link_count", nlohmann::json()).is_number()) return out;
+  const int active = gpu.value("links_active", 0), count = gpu["link_count"].get<int>();
+  if (active < count) out.push_back(fmt::format("{} of {} NVLink-C2C links inactive (NVML)", count - active, count));
+  return out;
+}
+
 nlohmann::json network_faults(const nlohmann::json& facts) {
   nlohmann::json out = nlohmann::json::array();
   for (const auto& p : facts.value("pcie", nlohmann::json::array())) {
@@ -71,6 +84,7 @@ nlohmann::json path_faults(const nlohmann::json& doc, const nlohmann::json& fact
   const std::string kind = peak.value("kind", "");
   if (kind == "dram") return dram_faults(facts);
   if (kind == "pcie") return link_faults(doc, facts, figure);
+  if (kind == "c2c") return c2c_faults(doc, facts);
   if (kind == "network") return network_faults(facts);
   return nlohmann::json::array();
 }

@@ -14,6 +14,7 @@ namespace movebench::facts {
 //         when the figure does not exceed what the link as read could carry
 //         (a GPU lowers its link when idle: a figure above the lowered rate
 //         shows it ran faster while measured);
+//   c2c: NVLink-C2C links NVML lists inactive on the document's link device;
 //   network: a NIC flagged degraded (facts.pcie kind "nic", facts.nics).
 nlohmann::json path_faults(const nlohmann::json& doc, const nlohmann::json& facts, const nlohmann::json& peak,
                            const nlohmann::json& figure);

@@ -17,7 +17,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string first_line(const fs::path& path) { return first_line_of(path.string()).value_or(""); }
 
 std::vector<fs::path> sorted_dirs(const fs::path& dir) {
   std::vector<fs::path> out;
@@ -46,14 +45,14 @@ std::string pci_bus_id(const fs::path& class_dir) {
 nlohmann::json ethernet_json(const fs::path& dir) {
   const std::string name = dir.filename().string();
   // ARPHRD_INFINIBAND (32, linux/if_arp.h): an IPoIB interface of an HCA.
-  const bool ipoib = first_line(dir / "type") == "32";
+  const bool ipoib = first_line_or_empty(dir / "type") == "32";
   nlohmann::json j = {{"name", name},
                       {"kind", ipoib ? "infiniband" : "ethernet"},
                       {"port", nullptr},
                       {"bus_id", pci_bus_id(dir)},
-                      {"state", first_line(dir / "operstate")},
+                      {"state", first_line_or_empty(dir / "operstate")},
                       {"source", "sysfs /sys/class/net/" + name + "/speed"}};
-  const std::string speed_text = first_line(dir / "speed");  // Mb/s; -1 or unreadable when down
+  const std::string speed_text = first_line_or_empty(dir / "speed");  // Mb/s; -1 or unreadable when down
   char* end = nullptr;
   const double mbps = std::strtod(speed_text.c_str(), &end);
   if (end == speed_text.c_str() || !std::isfinite(mbps) || mbps <= 0) {
@@ -75,10 +74,10 @@ nlohmann::json ib_port_json(const fs::path& device_dir, const fs::path& port_dir
                       {"kind", "infiniband"},
                       {"port", std::atoi(port.c_str())},
                       {"bus_id", pci_bus_id(device_dir)},
-                      {"link_layer", first_line(port_dir / "link_layer")},
-                      {"state", first_line(port_dir / "state")},
+                      {"link_layer", first_line_or_empty(port_dir / "link_layer")},
+                      {"state", first_line_or_empty(port_dir / "state")},
                       {"source", "sysfs /sys/class/infiniband/" + device + "/ports/" + port + "/rate"}};
-  const std::string rate_text = first_line(port_dir / "rate");
+  const std::string rate_text = first_line_or_empty(port_dir / "rate");
   const auto rate = parse_ib_rate(rate_text);
   if (!rate) {
     j["status"] = "unknown";

@@ -3,13 +3,12 @@
 
 #include <set>
 
+#include "facts/c2c.hpp"
 #include "facts/pcie_link.hpp"
 #include "facts/peak_sources.hpp"
 
 namespace movebench::facts {
 namespace {
-
-nlohmann::json none(const std::string& why) { return {{"status", "none"}, {"why", why}}; }
 
 // The facts' PCIe entry of this bus id (facts.pcie, from pcie_facts());
 // null when it has none.
@@ -27,18 +26,33 @@ std::string link_words(double gts, int width) {
                      encoding ? encoding->name : "unknown encoding");
 }
 
+// A GPU on NVLink-C2C (Grace Hopper) moves host data over C2C, not over
+// the PCIe function sysfs may list for it: its C2C peak, known or not.
+nlohmann::json c2c_link_peak(const nlohmann::json& gpu, const std::string& path) {
+  const auto peak = gpu.value("peak", nlohmann::json::object());
+  if (!peak.contains("bytes_per_second")) {
+    const std::string why = peak.value("why", std::string("not read"));
+    return {{"path", path}, {"kind", "c2c"}, {"status", "unknown"},
+            {"why", "the device is on NVLink-C2C, whose peak is unknown: " + why}};
+  }
+  return {{"path", path}, {"kind", "c2c"}, {"label", "NVLink-C2C"},
+          {"bytes_per_second", peak["bytes_per_second"].get<double>()},
+          {"source", peak.value("formula", "") + ", " + peak.value("source", "")}};
+}
+
 }  // namespace
 
 nlohmann::json link_peak(const nlohmann::json& doc, const nlohmann::json& facts) {
   const auto device = doc.value("link_device", nlohmann::json::object());
   const std::string backend = device.value("backend", "");
-  if (backend == "host" || backend.empty()) return none("the host backend moves data within host memory: no link");
+  if (backend == "host" || backend.empty()) return peak_none("the host backend moves data within host memory: no link");
   if (!device.contains("bus_id")) {
     return {{"path", fmt::format("link ({})", backend)}, {"kind", "pcie"}, {"status", "unknown"},
             {"why", "the device reports no PCI bus id"}};
   }
   const std::string bus = normalize_bus_id(device["bus_id"].get<std::string>());
   const std::string path = "link " + bus;
+  if (const auto gpu = c2c_device(facts, bus); !gpu.is_null()) return c2c_link_peak(gpu, path);
   const auto fact = pcie_fact(facts, bus);
   if (!fact.is_null() && fact.value("max_peak_bytes_per_second", 0.0) > 0) {
     return {{"path", path}, {"kind", "pcie"}, {"label", "PCIe"},
@@ -63,12 +77,12 @@ nlohmann::json link_peak(const nlohmann::json& doc, const nlohmann::json& facts)
 nlohmann::json network_peak(const nlohmann::json& doc, const nlohmann::json& facts, const std::string& name) {
   const bool one_link = name == "p2p.bw" || name == "p2p.bibw" || name.ends_with(".busbw") ||
                         name == "beff.pingpong.bandwidth_Lmax";
-  if (!one_link) return none("an aggregate over ranks that share NICs: not held against one NIC's rate");
+  if (!one_link) return peak_none("an aggregate over ranks that share NICs: not held against one NIC's rate");
   std::set<std::string> hosts;
   if (doc.contains("mpi") && doc["mpi"].is_object() && doc["mpi"].contains("hosts")) {
     for (const auto& h : doc["mpi"]["hosts"]) hosts.insert(h.get<std::string>());
   }
-  if (hosts.size() <= 1) return none("same host: the ranks share memory, no NIC is on the path");
+  if (hosts.size() <= 1) return peak_none("same host: the ranks share memory, no NIC is on the path");
   const nlohmann::json nics = facts.value("nics", nlohmann::json::array());
   const nlohmann::json* fastest = nullptr;
   for (const auto& nic : nics) {

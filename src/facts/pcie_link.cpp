@@ -11,10 +11,9 @@
 namespace movebench::facts {
 namespace {
 
-std::string read_line(const std::string& path) { return first_line_of(path).value_or(""); }
 
 int read_int(const std::string& path, int fallback) {
-  const std::string text = read_line(path);
+  const std::string text = first_line_or_empty(path);
   char* end = nullptr;
   const long v = std::strtol(text.c_str(), &end, 10);
   return end == text.c_str() ? fallback : static_cast<int>(v);
@@ -76,8 +75,8 @@ std::optional<PcieLink> read_pcie_link(const std::string& bus_id, const std::str
   link.bus_id = normalize_bus_id(bus_id);
   const std::string dir = sysfs_root + "/bus/pci/devices/" + link.bus_id + "/";
   if (!std::ifstream(dir + "current_link_speed")) return std::nullopt;
-  link.speed_gts = parse_link_speed(read_line(dir + "current_link_speed"));
-  link.max_speed_gts = parse_link_speed(read_line(dir + "max_link_speed"));
+  link.speed_gts = parse_link_speed(first_line_or_empty(dir + "current_link_speed"));
+  link.max_speed_gts = parse_link_speed(first_line_or_empty(dir + "max_link_speed"));
   link.gen = pcie_generation(link.speed_gts);
   link.max_gen = pcie_generation(link.max_speed_gts);
   link.width = read_int(dir + "current_link_width", 0);

@@ -16,11 +16,10 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string first_line(const fs::path& path) { return first_line_of(path.string()).value_or(""); }
 
 // "0x10de" -> "10de"; empty when not a hex id.
 std::string hex_id(const fs::path& path) {
-  std::string text = first_line(path);
+  std::string text = first_line_or_empty(path);
   if (text.rfind("0x", 0) == 0) text = text.substr(2);
   return text.size() == 4 ? text : std::string();
 }
@@ -50,7 +49,7 @@ nlohmann::json read_sysfs_pcie(const std::string& sysfs_root) {
   std::sort(dirs.begin(), dirs.end());
   for (const auto& dir : dirs) {
     PcieDeviceFacts d;
-    const std::string class_text = first_line(dir / "class");  // "0x030200": class, subclass, interface
+    const std::string class_text = first_line_or_empty(dir / "class");  // "0x030200": class, subclass, interface
     char* end = nullptr;
     const long class_value = std::strtol(class_text.c_str(), &end, 16);
     if (end == class_text.c_str()) continue;

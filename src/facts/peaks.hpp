@@ -2,7 +2,7 @@
 // the machine (facts.hpp) and what the result document records of the run:
 // mem's all-thread figures against the DRAM peak when the working set is
 // beyond the last-level cache, mem --backend cuda against the device
-// memory's peak, link against its device's PCIe link, p2p/coll/beff across
+// memory's peak, link against its device's NVLink-C2C or PCIe link, p2p/coll/beff across
 // hosts against the NIC rate (docs/facts.md#peaks-and-verdicts). Pure: documents in, JSON out.
 #pragma once
 #include <nlohmann/json.hpp>

@@ -31,8 +31,10 @@ struct MemoryDevice {
 
 // SMBIOS type 4: a processor socket.
 struct Processor {
-  std::string socket;   // "CPU1", "P0"
-  std::string version;  // the model string
+  std::string socket;        // "CPU1", "P0"
+  std::string version;       // the model string; "" where not given
+  std::string manufacturer;  // "NVIDIA", "Ampere(R)"; "" where not given
+  std::string family;        // "ARMv8", "Xeon"; "" where not given or not named (dmidecode's <OUT OF SPEC>)
   bool populated = false;
 };
 

@@ -119,10 +119,28 @@ MemoryDevice memory_device(const Structure& s) {
   return d;
 }
 
+// The Arm families of type 4 (SMBIOS 3.x table 23, "Processor Family 2"
+// values above 0xFF): the only ones the model fallback needs a name for, on
+// Arm servers whose /proc/cpuinfo names no model. Others: "".
+std::string arm_processor_family(std::uint16_t code) {
+  switch (code) {
+    case 0x100: return "ARMv7";
+    case 0x101: return "ARMv8";
+    case 0x102: return "ARMv9";
+    case 0x118: return "ARM";
+    default: return "";
+  }
+}
+
 Processor processor(const Structure& s) {
   Processor p;
   p.socket = s.text(0x04);
+  p.manufacturer = s.text(0x07);
   p.version = s.text(0x10);
+  // 0xFE in the family byte: "see Processor Family 2" (the word at 0x28, SMBIOS 2.6+).
+  if (auto family = s.byte(0x06); family == std::uint8_t{0xFE}) {
+    if (auto family2 = s.word(0x28)) p.family = arm_processor_family(*family2);
+  }
   auto status = s.byte(0x18);
   p.populated = status && (*status & 0x40) != 0;
   return p;

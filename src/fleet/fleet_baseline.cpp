@@ -150,14 +150,6 @@ Baseline parse_baseline(std::string_view text, const std::string& path, bool per
 
 namespace {
 
-std::string value_text(double v, const char* unit) { return fmt::format("{:.4g} {}", v, unit); }
-
-std::string line_of(const Regression& r) {
-  return fmt::format("SLOWER {} {}: {} {}, before {} (now/before {:.3g}; noise {:.1f}% / {:.1f}%)",
-                     r.subject->pair ? "link" : "node", r.subject->name, r.figure->name, value_text(r.now.value, r.figure->unit),
-                     value_text(r.before.value, r.figure->unit), r.ratio, 100 * r.before.noise, 100 * r.now.noise);
-}
-
 nlohmann::json json_of(const Regression& r) {
   nlohmann::json j = {{"figure", r.figure->name}, {"unit", r.figure->unit},   {"before", r.before.value},
                       {"now", r.now.value},       {"ratio", r.ratio},          {"noise", {{"before", r.before.noise}, {"now", r.now.noise}}}};
@@ -209,14 +201,7 @@ BaselineVerdict compare_with(const Baseline& baseline, const std::vector<Subject
   v.json = {{"file", baseline.path}, {"kind", baseline.kind},  {"threshold", threshold},
             {"compared", v.compared}, {"missing", v.missing}};
   v.regressions_json = nlohmann::json::array();
-  v.lines.push_back(fmt::format("baseline: {} ({}), {} figures compared, threshold {:g}%: {} slower{}", baseline.path,
-                                baseline.kind == "fleet" ? "an earlier fleet result" : "reference figures", v.compared,
-                                100 * threshold, v.regressions.size(),
-                                v.missing.empty() ? "" : fmt::format("; not in it: {}", fmt::join(v.missing, ", "))));
-  for (const auto& r : v.regressions) {
-    v.regressions_json.push_back(json_of(r));
-    v.lines.push_back(line_of(r));
-  }
+  for (const auto& r : v.regressions) v.regressions_json.push_back(json_of(r));
   return v;
 }
 

@@ -73,7 +73,6 @@ struct BaselineVerdict {
   std::vector<std::string> missing;  // units and pairs of this run the baseline lacks
   nlohmann::json json;        // `baseline` of the document: file, kind, threshold, compared, missing
   nlohmann::json regressions_json;  // `regressions` of the document, one per regression
-  std::vector<std::string> lines;  // the summary line, then one per regression
 };
 
 // `threshold`: a fraction, as compare's --threshold. The verdict points

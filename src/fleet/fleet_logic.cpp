@@ -90,6 +90,13 @@ Spread robust_spread(std::span<const double> values) {
   return s;
 }
 
+Whole whole_of(std::span<const double> per_unit) {
+  Whole w;
+  w.spread = robust_spread(per_unit);
+  for (double v : per_unit) w.sum += v;
+  return w;
+}
+
 std::vector<Outlier> find_outliers(std::span<const double> values, bool higher_is_better, const OutlierRule& rule) {
   std::vector<Outlier> out;
   if (values.size() < 3) return out;

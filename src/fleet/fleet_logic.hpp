@@ -33,6 +33,14 @@ struct Spread {
 // Throws std::invalid_argument on no values.
 Spread robust_spread(std::span<const double> values);
 
+// One figure over the units: their sum (what the whole moves at once) and
+// its spread per unit. Throws std::invalid_argument on no values.
+struct Whole {
+  double sum = 0;
+  Spread spread;
+};
+Whole whole_of(std::span<const double> per_unit);
+
 struct Outlier {
   std::size_t index = 0;  // into the values
   double value = 0, median = 0;

@@ -10,21 +10,13 @@
 #include <vector>
 
 #include "core/affinity.hpp"
+#include "fleet/fleet_figures.hpp"
 #include "fleet/fleet_options.hpp"
 #include "mem/latency.hpp"
 #include "mem/mem_options.hpp"
 #include "mem/runner.hpp"
 
 namespace movebench::fleet {
-
-struct MemoryFigures {
-  double copy_mbs = 0, triad_mbs = 0;  // the best timed round, MB/s
-  double latency_ns = 0;               // the fastest sample, ns per load
-  int threads = 0;
-  std::vector<double> copy_seconds, triad_seconds;  // per kernel call, one per round
-  std::vector<double> chase_seconds;                // per load, one per sample
-  std::string error;  // the validation's message when it failed; empty: good
-};
 
 // Each call gives the main thread its mask back when it returns (the team
 // pins it): between turns a waiting rank must not sit on the CPU the next

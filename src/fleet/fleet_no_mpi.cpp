@@ -1,9 +1,8 @@
 // fleet in a build without MPI: the command exists (scripts get a clear
 // answer, not "unknown command"), accepts any options, and says in one line
 // that this build has no MPI; exit 77 (skipped), as beff, coll and p2p.
-#include <cstdio>
-
 #include "core/errors.hpp"
+#include "core/output.hpp"
 #include "fleet/fleet.hpp"
 
 namespace movebench {
@@ -16,7 +15,8 @@ class NoMpiFleet : public Command {
   std::vector<std::string> cases() const override { return {}; }
   void add_options(CLI::App& app) override { app.allow_extras(); }
   int run(Report&) override {
-    std::fprintf(stderr, "movebench fleet: this build has no MPI (rebuild with MPI installed and -DMOVEBENCH_WITH_MPI=ON)\n");
+    standard_output().problem(
+        "movebench fleet: this build has no MPI (rebuild with MPI installed and -DMOVEBENCH_WITH_MPI=ON)");
     return kExitSkipped;
   }
   std::vector<std::vector<std::string>> suite_runs(std::string& why) const override {

@@ -6,25 +6,13 @@
 #include <string>
 #include <vector>
 
+#include "fleet/fleet_figures.hpp"
 #include "fleet/fleet_logic.hpp"
 #include "fleet/fleet_options.hpp"
 #include "fleet/fleet_units.hpp"
 #include "net/mpi_env.hpp"
 
 namespace movebench::fleet {
-
-struct PairFigures {
-  UnitPair pair;
-  int round = 0;
-  double latency_us = 0;  // one way, 8 bytes
-  double bw_mbs = 0;      // opt.message_bytes, one way
-  double latency_seconds = 0, bw_seconds = 0;  // the timed loops
-};
-
-struct Bisection {
-  std::vector<PairFigures> pairs;  // unit u with u + units/2; bw_mbs both ways
-  double total_mbs = 0;            // the sum: what crosses the cut at once
-};
 
 // Collective; rank 0 gets the figures (others empty). `error` is this
 // rank's failed check, if any.

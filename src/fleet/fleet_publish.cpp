@@ -2,10 +2,7 @@
 
 #include <fmt/format.h>
 
-#include <cstdio>
-#include <set>
-
-#include "core/sizes.hpp"
+#include <string_view>
 
 namespace movebench::fleet {
 namespace {
@@ -63,81 +60,51 @@ void add_pair_records(const FleetOptions& opt, const Layout& layout, const std::
 }
 
 // The whole: the sum of the units' bandwidth and its spread per unit.
-void add_whole(const std::vector<MemoryFigures>& units, const Bisection& bisection, Report& report, nlohmann::json& whole) {
-  for (const auto& [key, get] : {std::pair<const char*, double (*)(const MemoryFigures&)>{"copy", [](const MemoryFigures& m) { return m.copy_mbs; }},
+// Returns triad's, which the text shows.
+Whole add_whole(const std::vector<MemoryFigures>& units, const Bisection& bisection, Report& report,
+                nlohmann::json& whole) {
+  using Get = double (*)(const MemoryFigures&);
+  Whole triad;
+  for (const auto& [key, get] : {std::pair<std::string_view, Get>{"copy", [](const MemoryFigures& m) { return m.copy_mbs; }},
                                  {"triad", [](const MemoryFigures& m) { return m.triad_mbs; }}}) {
     std::vector<double> v;
-    double sum = 0;
-    for (const auto& m : units) {
-      v.push_back(get(m));
-      sum += get(m);
-    }
-    const Spread s = robust_spread(v);
+    for (const auto& m : units) v.push_back(get(m));
+    const Whole w = whole_of(v);
+    if (key == "triad") triad = w;
+    const double sum = w.sum;
+    const Spread& s = w.spread;
     const std::string base = fmt::format("fleet.mem.{}", key);
     report.set_result(mbs(base + ".sum", sum, Stat::kMedian, Of::kRate));
     report.set_result(mbs(base + ".min", s.min, Stat::kMedian, Of::kRate));
     report.set_result(mbs(base + ".median", s.median, Stat::kMedian, Of::kRate));
     report.set_result(mbs(base + ".max", s.max, Stat::kMedian, Of::kRate));
-    whole[std::string("mem.") + key] = {{"sum", sum}, {"min", s.min}, {"median", s.median}, {"max", s.max}, {"unit", "MB/s"}};
+    whole["mem." + std::string(key)] = {
+        {"sum", sum}, {"min", s.min}, {"median", s.median}, {"max", s.max}, {"unit", "MB/s"}};
   }
   if (!bisection.pairs.empty()) {
     report.set_result(mbs("fleet.bisection", bisection.total_mbs, Stat::kMean, Of::kTime, 2));
     whole["bisection"] = {{"total", bisection.total_mbs}, {"pairs", bisection.pairs.size()}, {"unit", "MB/s"}};
   }
-}
-
-void print_units(const Layout& layout, const std::vector<MemoryFigures>& units) {
-  std::printf("%-6s %-24s %6s %8s %14s %14s %12s\n", "# unit", "host", "rank", "threads", "copy MB/s", "triad MB/s",
-              "latency ns");
-  for (std::size_t u = 0; u < units.size(); ++u) {
-    const auto& m = units[u];
-    std::printf("%-6zu %-24s %6d %8d %14.0f %14.0f %12.1f\n", u, layout.host[u].c_str(), layout.leader[u], m.threads,
-                m.copy_mbs, m.triad_mbs, m.latency_ns);
-  }
-}
-
-void print_pairs(const std::vector<PairFigures>& pairs) {
-  if (pairs.empty()) return;
-  std::vector<double> lat, bw;
-  for (const auto& p : pairs) {
-    lat.push_back(p.latency_us);
-    bw.push_back(p.bw_mbs);
-  }
-  const Spread l = robust_spread(lat), b = robust_spread(bw);
-  std::printf("pairs: %zu, latency us min/median/max %.2f / %.2f / %.2f, bandwidth MB/s min/median/max %.0f / %.0f / %.0f\n",
-              pairs.size(), l.min, l.median, l.max, b.min, b.median, b.max);
+  return triad;
 }
 
 // This run's units and pairs as its document has them (the same reading
 // as the baseline's, so both sides' noise comes from the same records)
 // against --baseline: `baseline` and `regressions`, and the lines last.
-int compare_with_baseline(const FleetOptions& opt, Report& report) {
+int compare_with_baseline(const FleetOptions& opt, Report& report, FleetWriter& out) {
   const auto now = subjects_of(report.document(), opt.per_rank);
   const BaselineVerdict v = compare_with(*opt.baseline, now, opt.baseline_threshold);
   report.extra("baseline") = v.json;
   report.extra("regressions") = v.regressions_json;
-  for (const auto& line : v.lines) std::printf("%s\n", line.c_str());
+  out.baseline(*opt.baseline, v, opt.baseline_threshold);
   return static_cast<int>(v.regressions.size());
 }
 
 }  // namespace
 
-void print_header(const FleetOptions& opt, const Layout& layout, const std::vector<Round>& schedule) {
-  std::size_t pairs = 0;
-  for (const auto& r : schedule) pairs += r.size();
-  std::printf("# movebench fleet: %d units (per %s), %zu hosts, %d turn%s per host; arrays %s, chase %s\n", layout.units,
-              opt.per_rank ? "rank" : "host", std::set<std::string>(layout.host.begin(), layout.host.end()).size(),
-              layout.slots, layout.slots == 1 ? "" : "s", format_bytes(static_cast<double>(opt.mem_bytes)).c_str(),
-              format_bytes(static_cast<double>(opt.chase_bytes)).c_str());
-  std::printf("# pairs: %zu rounds (ring, then %d random from seed %llu), %zu pairs; outlier: worse than the median by "
-              "more than max(%g x MAD, %g%%)\n",
-              schedule.size(), opt.random_rounds, static_cast<unsigned long long>(opt.seed), pairs, opt.rule.k,
-              100 * opt.rule.floor);
-  std::fflush(stdout);
-}
-
 int publish(const FleetOptions& opt, const Layout& layout, const std::vector<MemoryFigures>& units,
-             const std::vector<nlohmann::json>& facts, const std::vector<PairFigures>& pairs, const Bisection& bisection, const Verdict& verdict, Report& report) {
+            const std::vector<nlohmann::json>& facts, const std::vector<PairFigures>& pairs, const Bisection& bisection,
+            const Verdict& verdict, Report& report, FleetWriter& out) {
   add_unit_records(opt, layout, units, report);
   add_pair_records(opt, layout, pairs, bisection, report);
   nlohmann::json fleet = {{"per", opt.per_rank ? "rank" : "host"}, {"units", nlohmann::json::array()},
@@ -148,23 +115,12 @@ int publish(const FleetOptions& opt, const Layout& layout, const std::vector<Mem
     j["figures"] = {{"p2p.latency", p.latency_us}, {"p2p.bw", p.bw_mbs}};
     fleet["pairs"].push_back(std::move(j));
   }
-  add_whole(units, bisection, report, fleet["whole"]);
+  const Whole triad = add_whole(units, bisection, report, fleet["whole"]);
   report.extra("fleet") = std::move(fleet);
   report.extra("outliers") = verdict.json;
-  print_units(layout, units);
-  print_pairs(pairs);
-  const auto& whole = report.document()["fleet"]["whole"];
-  std::printf("memory triad: sum %.0f MB/s over %d units (per unit min %.0f, median %.0f, max %.0f)\n",
-              whole["mem.triad"]["sum"].get<double>(), layout.units, whole["mem.triad"]["min"].get<double>(),
-              whole["mem.triad"]["median"].get<double>(), whole["mem.triad"]["max"].get<double>());
-  if (!bisection.pairs.empty()) {
-    std::printf("bisection: %.0f MB/s (%zu pairs across the cut, both ways at once)\n", bisection.total_mbs,
-                bisection.pairs.size());
-  }
-  std::printf("outliers: %zu\n", verdict.outliers.size());
-  for (const auto& line : verdict.lines) std::printf("%s\n", line.c_str());
-  const int regressions = opt.baseline ? compare_with_baseline(opt, report) : 0;
-  std::fflush(stdout);
+  out.results({layout, units, pairs, triad, bisection, verdict.outliers});
+  const int regressions = opt.baseline ? compare_with_baseline(opt, report, out) : 0;
+  out.end();
   return regressions;
 }
 

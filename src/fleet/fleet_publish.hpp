@@ -1,18 +1,20 @@
-// What rank 0 writes of a fleet run: the header, a line per unit, the
-// whole's figures and the outliers (text); a record per unit and per pair,
-// the headline results, `fleet` and `outliers` (result document).
+// What rank 0 writes of a fleet run: a record per unit and per pair, the
+// headline results, `fleet`, `outliers` and the baseline's sections (result
+// document), and the same results handed to the writer (fleet_output: the
+// text).
 #pragma once
 #include <vector>
 
 #include "core/report.hpp"
+#include "fleet/fleet_output.hpp"
 #include "fleet/fleet_verdict.hpp"
 
 namespace movebench::fleet {
 
-void print_header(const FleetOptions& opt, const Layout& layout, const std::vector<Round>& schedule);
 // `facts`: per unit, its rank's facts::collect (src/facts). With
 // --baseline, the comparison too; returns the number of regressions.
 int publish(const FleetOptions& opt, const Layout& layout, const std::vector<MemoryFigures>& units,
-             const std::vector<nlohmann::json>& facts, const std::vector<PairFigures>& pairs, const Bisection& bisection, const Verdict& verdict, Report& report);
+            const std::vector<nlohmann::json>& facts, const std::vector<PairFigures>& pairs, const Bisection& bisection,
+            const Verdict& verdict, Report& report, FleetWriter& out);
 
 }  // namespace movebench::fleet

@@ -3,11 +3,12 @@
 #include <fmt/format.h>
 #include <mpi.h>
 
-#include <cstdio>
 #include <functional>
 #include <optional>
 
 #include "facts/facts.hpp"
+#include "fleet/fleet_memory.hpp"
+#include "fleet/fleet_pairs.hpp"
 #include "fleet/fleet_publish.hpp"
 #include "fleet/fleet_verdict.hpp"
 
@@ -139,10 +140,12 @@ Named share(Named named) {
 
 }  // namespace
 
-Named run_fleet(const FleetOptions& opt, Report& report, net::Watchdog& dog, double step_timeout, net::FailMode fail) {
+Named run_fleet(const FleetOptions& opt, Report& report, Output& out, net::Watchdog& dog, double step_timeout,
+                net::FailMode fail) {
   const Layout layout = make_layout(opt.per_rank);
   const auto schedule = opt.skip_pairs ? std::vector<Round>{} : pair_schedule(layout.units, opt.random_rounds, opt.seed);
-  if (net::world_rank() == 0) print_header(opt, layout, schedule);
+  FleetWriter writer(out);
+  if (net::world_rank() == 0) writer.heading(opt, layout, schedule);
   std::string error;
   const auto units = measure_units(opt, layout, dog, step_timeout, fail, error);
   if (!net::settle_step(report, "fleet", "memory", error, true)) return share({});
@@ -158,7 +161,7 @@ Named run_fleet(const FleetOptions& opt, Report& report, net::Watchdog& dog, dou
   Named named;
   if (net::world_rank() == 0) {
     const Verdict verdict = judge(opt, layout, units, pairs);
-    named.regressions = publish(opt, layout, units, facts, pairs, bisection, verdict, report);
+    named.regressions = publish(opt, layout, units, facts, pairs, bisection, verdict, report, writer);
     named.outliers = static_cast<int>(verdict.outliers.size());
   }
   return share(named);

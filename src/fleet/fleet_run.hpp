@@ -1,6 +1,7 @@
 // The steps of one fleet run, in order: the layout of units, memory slot by
 // slot, the pairs round by round, the bisection, rank 0's verdict and text.
 #pragma once
+#include "core/output.hpp"
 #include "core/report.hpp"
 #include "fleet/fleet_options.hpp"
 #include "net/mpi_env.hpp"
@@ -13,7 +14,8 @@ struct Named {
   int regressions = 0;  // against --baseline
 };
 
-// Collective.
-Named run_fleet(const FleetOptions& opt, Report& report, net::Watchdog& dog, double step_timeout, net::FailMode fail);
+// Collective; rank 0 writes the text to `out`.
+Named run_fleet(const FleetOptions& opt, Report& report, Output& out, net::Watchdog& dog, double step_timeout,
+                net::FailMode fail);
 
 }  // namespace movebench::fleet

@@ -1,7 +1,5 @@
 #include "fleet/fleet_verdict.hpp"
 
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <functional>
 #include <set>
@@ -100,15 +98,6 @@ void judge_pairs(const FleetOptions& opt, const Layout& layout, const std::vecto
   }
 }
 
-std::string who(const Layout& layout, int unit) {
-  const auto u = static_cast<std::size_t>(unit);
-  return fmt::format("host {} rank {}", layout.host[u], layout.leader[u]);
-}
-
-std::string describe(const FleetOutlier& o) {
-  return fmt::format("{} {:.4g} {} vs median {:.4g} {}", o.figure, o.value, o.unit_name, o.median, o.unit_name);
-}
-
 nlohmann::json to_json(const Layout& layout, const FleetOutlier& o) {
   nlohmann::json j = {{"figure", o.figure}, {"value", o.value},         {"median", o.median},
                       {"unit", o.unit_name}, {"worse_by", o.worse_by}};
@@ -124,25 +113,6 @@ nlohmann::json to_json(const Layout& layout, const FleetOutlier& o) {
   return j;
 }
 
-void write_lines(const Layout& layout, Verdict& v) {
-  std::set<std::string> drained;
-  std::vector<std::string> drains;
-  for (const auto& o : v.outliers) {
-    v.json.push_back(to_json(layout, o));
-    const std::string worse = fmt::format("{:.0f}% worse", 100 * o.worse_by);
-    if (o.unit < 0) {
-      v.lines.push_back(fmt::format("OUTLIER link {} <-> {}: {} ({})", who(layout, o.pair.a), who(layout, o.pair.b),
-                                    describe(o), worse));
-      continue;
-    }
-    v.lines.push_back(fmt::format("OUTLIER node {}: {} ({})", who(layout, o.unit), describe(o), worse));
-    const auto& host = layout.host[static_cast<std::size_t>(o.unit)];
-    if (drained.insert(host).second) {
-      drains.push_back(fmt::format("scontrol update nodename={} state=drain reason=\"movebench: {}\"", host, describe(o)));
-    }
-  }
-  v.lines.insert(v.lines.end(), drains.begin(), drains.end());
-}
 
 }  // namespace
 
@@ -152,7 +122,7 @@ Verdict judge(const FleetOptions& opt, const Layout& layout, const std::vector<M
   v.json = nlohmann::json::array();
   judge_units(opt, units, v);
   judge_pairs(opt, layout, pairs, v);
-  write_lines(layout, v);
+  for (const auto& o : v.outliers) v.json.push_back(to_json(layout, o));
   return v;
 }
 

@@ -109,7 +109,7 @@ class LinkCommand : public Command {
     check_kinds(*device);
     record_settings(report, *device);
     run_link(*device, opt_, report, out_);
-    write_verdict(out_, report.failed());
+    write_validation_line(out_, report.failed());
     return kExitOk;
   }
 

@@ -115,7 +115,7 @@ void write_roundtrip_failed(Output& out, std::uint64_t bytes, int round, std::si
                            static_cast<unsigned long long>(bytes), round, word));
 }
 
-void write_verdict(Output& out, bool failed) {
+void write_validation_line(Output& out, bool failed) {
   out.text(fmt::sprintf("\nvalidation: %s\n", failed ? "FAILED" : "PASSED"));
 }
 

@@ -70,6 +70,6 @@ void write_roundtrip_row(Output& out, std::uint64_t bytes, const Summary& second
 void write_roundtrip_failed(Output& out, std::uint64_t bytes, int round, std::size_t word);
 
 // The last line of every run: the report's verdict.
-void write_verdict(Output& out, bool failed);
+void write_validation_line(Output& out, bool failed);
 
 }  // namespace movebench::link

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "core/report.hpp"
+#include "net/beff_output.hpp"
 #include "net/mpi_env.hpp"
 
 namespace movebench::net {
@@ -13,6 +14,7 @@ namespace movebench::net {
 struct BeffContext {
   Report& report;
   Watchdog& dog;
+  BeffWriter& out;  // rank 0's text
   double step_timeout = 120;
   FailMode fail = FailMode::kNone;
   bool validate = true;
@@ -31,7 +33,7 @@ struct FpgaOptions {
   // FPGA's fixed loop lengths).
   double time_budget = 5e-3;
 };
-// Prints HPCC FPGA's table and `b_eff = ... B/s`. False when stopped early.
+// Writes HPCC FPGA's table and `b_eff = ... B/s`. False when stopped early.
 bool run_fpga(const FpgaOptions& o, BeffContext& ctx);
 
 // Rabenseifner's b_eff as in the HPC Challenge suite.

@@ -2,7 +2,6 @@
 // Rabenseifner's (HPCC) and HPCC FPGA's, docs/beff.md.
 #include <fmt/format.h>
 
-#include <cstdio>
 #include <fstream>
 
 #include "core/atomic_file.hpp"
@@ -151,11 +150,8 @@ class BeffCommand : public MpiCommand {
       print_configuration();
       return kExitOk;
     }
-    if (!kernel_file_.empty() && is_root()) {
-      std::fprintf(stderr, "movebench beff: note: -f %s ignored: no FPGA kernel runs, the ranks exchange through MPI "
-                   "on the CPUs (HPCC FPGA's cpu_only communication)\n", kernel_file_.c_str());
-    }
-    BeffContext ctx{report, dog, step_timeout_, fail_, !skip_validation_, check_every_};
+    if (!kernel_file_.empty() && is_root()) out_.kernel_ignored(kernel_file_);
+    BeffContext ctx{report, dog, out_, step_timeout_, fail_, !skip_validation_, check_every_};
     if (skip_validation_) report.validation_skipped("--skip-validation", "received data");
     bool ok = true;
     if (definition_ != "fpga") ok = run_hpcc(hpcc_, ctx);
@@ -168,29 +164,21 @@ class BeffCommand : public MpiCommand {
   }
 
  private:
-  void print_configuration() const {
+  void print_configuration() {
     if (!is_root()) return;
-    std::printf("# movebench beff --test: %d ranks, definition %s\n", world_size(), definition_.c_str());
-    if (fpga_.time_budget > 0) {
-      std::printf("# fpga schedule (MSize looplength; the most: each is cut to what fills --time-budget %g s, "
-                  "measured at the run):\n", fpga_.time_budget);
-    } else {
-      std::printf("# fpga schedule (MSize looplength):\n");
-    }
-    for (const auto& s : fpga_schedule(fpga_.min_exp, fpga_.max_exp, fpga_.max_ll, fpga_.min_ll, fpga_.offset, fpga_.decrease)) {
-      std::printf("%20llu   %20u\n", 1ull << s.exponent, s.loop_length);
-    }
-    std::printf("# hpcc sizes: %s\n", hpcc_.lmax ? fmt::format("{}", fmt::join(hpcc_sizes(hpcc_.lmax), " ")).c_str()
-                                                  : "1 B .. L_max (memory per process / 128)");
+    out_.configuration({world_size(), definition_, fpga_.time_budget,
+                        fpga_schedule(fpga_.min_exp, fpga_.max_exp, fpga_.max_ll, fpga_.min_ll, fpga_.offset,
+                                      fpga_.decrease),
+                        hpcc_.lmax ? hpcc_sizes(hpcc_.lmax) : std::vector<std::uint64_t>{}});
   }
 
   // The copy of the result the FPGA variant's --dump-json asks for; a
   // failure to write it fails the run.
-  bool dump(const Report& report) const {
+  bool dump(const Report& report) {
     if (dump_json_.empty() || !is_root()) return true;
     const std::string why = report.write_copy(dump_json_);
     if (why.empty()) return true;
-    std::fprintf(stderr, "movebench beff: error: cannot write the result copy '%s': %s\n", dump_json_.c_str(), why.c_str());
+    out_.copy_failed(dump_json_, why);
     return false;
   }
 
@@ -218,6 +206,7 @@ class BeffCommand : public MpiCommand {
   FpgaOptions fpga_;
   HpccOptions hpcc_;
   ModeOptions modes_{"beff --definition"};  // each definition's own options
+  BeffWriter out_{standard_output()};
 };
 
 }  // namespace

@@ -90,11 +90,6 @@ double probe_loop(const Ring& ring, std::byte* send, std::byte* recv, std::uint6
   return max_over_ranks(now_seconds() - t0);
 }
 
-void print_row(std::uint64_t bytes, unsigned ll, double seconds, double bandwidth) {
-  std::printf("%20llu   %20u   %20.5e   %20.5e\n", static_cast<unsigned long long>(bytes), ll, seconds, bandwidth);
-  std::fflush(stdout);
-}
-
 // The loop length of one size under `time_budget` (0: `scheduled`, HPCC
 // FPGA's): the count that fills the budget at the probed time per exchange,
 // between 1 and `scheduled`. The probes are untimed warm-up as well.
@@ -120,10 +115,7 @@ bool run_fpga(const FpgaOptions& o, BeffContext& ctx) {
   HostBuffer send = written_buffer(2 * top, 64), recv = written_buffer(2 * top, 64);
   const Ring ring = world_ring();
   const bool root = world_rank() == 0;
-  if (root) {
-    std::printf("\n# b_eff, HPCC FPGA definition, %d ranks in a ring\n%20s   %20s   %20s   %20s\n",
-                world_size(), "MSize", "looplength", "transfer", "B/s");
-  }
+  if (root) ctx.out.fpga_begin(world_size());
   std::vector<double> bandwidths;
   ctx.report.progress().begin("beff fpga", steps.size());
   for (const auto& step : steps) {
@@ -152,7 +144,7 @@ bool run_fpga(const FpgaOptions& o, BeffContext& ctx) {
     const double bw = fpga_bandwidth(world_size(), bytes, ll, max_min);
     bandwidths.push_back(bw);
     if (root) {
-      print_row(bytes, ll, max_min, bw);
+      ctx.out.fpga_size({bytes, ll, max_min, bw});
       Record r{"beff", "fpga", bytes, {{"looplength", ll}, {"scheduled_looplength", step.loop_length}, {"ranks", world_size()}, {"max_min_time_s", max_min}},
                slowest, {beff_bandwidth("bandwidth", bw)}};
       ctx.report.add(std::move(r));
@@ -160,10 +152,7 @@ bool run_fpga(const FpgaOptions& o, BeffContext& ctx) {
     if (!settle_step(ctx.report, "beff", fmt::format("fpga {} B", bytes), error, ctx.validate)) return false;
   }
   const double b_eff = arithmetic_mean(bandwidths);
-  if (root) {
-    std::printf("\nb_eff = %.5e B/s\n", b_eff);
-    std::fflush(stdout);
-  }
+  if (root) ctx.out.fpga_end(b_eff);
   ctx.report.set_result(beff_bandwidth("beff.fpga.b_eff", b_eff));
   return true;
 }

@@ -215,12 +215,9 @@ class HpccRun {
 
   void print_header(const std::vector<NamedPattern>& patterns, const std::vector<std::uint64_t>& sizes) const {
     if (world_rank() != 0) return;
-    std::string names;
-    for (const auto& p : patterns) names += " " + p.name;
-    std::printf("\n# b_eff, HPCC definition (Rabenseifner), %d ranks, L_max %llu B, %zu sizes\n# patterns:%s\n"
-                "# methods: Sendrecv, Alltoallv, Isend/Irecv; best of %d repetitions\n",
-                world_size(), static_cast<unsigned long long>(lmax_), sizes.size(), names.c_str(), o_.repetitions);
-    std::fflush(stdout);
+    std::vector<std::string> names;
+    for (const auto& p : patterns) names.push_back(p.name);
+    ctx_.out.hpcc_begin({world_size(), lmax_, sizes.size(), names, o_.repetitions});
   }
 
   void summarize_run(const std::vector<NamedPattern>& patterns, const std::vector<std::uint64_t>& sizes,
@@ -240,17 +237,14 @@ class HpccRun {
     rep.set_result(beff_bandwidth("beff.hpcc.random_average", random));
     rep.set_result(Figure::latency("beff.hpcc.ring_latency_1B", ring_latency, Stat::kMin));
     if (world_rank() != 0) return;
-    std::printf("%12s   %16s   %16s\n", "L", "ring B/s", "random B/s");
+    HpccFigures figures{n, sizes, {}, {}, b_eff, ring, random, ring_latency};
     for (std::size_t i = 0; i < sizes.size(); ++i) {
       std::vector<double> rings, randoms;
       for (std::size_t p = 0; p < patterns.size(); ++p) (patterns[p].random ? randoms : rings).push_back(best[p][i]);
-      std::printf("%12llu   %16.5e   %16.5e\n", static_cast<unsigned long long>(sizes[i]), geometric_mean(rings),
-                  geometric_mean(randoms));
+      figures.ring.push_back(geometric_mean(rings));
+      figures.random.push_back(geometric_mean(randoms));
     }
-    std::printf("\nb_eff (HPCC) = %.5e B/s = %.5e B/s per process (%d ranks)\n", b_eff, b_eff / n, n);
-    std::printf("ring average = %.5e B/s, random ring average = %.5e B/s\n", ring, random);
-    std::printf("latency (full ring, 1 B, best method) = %.3f us per iteration\n", ring_latency * 1e6);
-    std::fflush(stdout);
+    ctx_.out.hpcc_end(figures);
   }
 
   const HpccOptions& o_;
@@ -280,11 +274,7 @@ void pingpong_figures(BeffContext& ctx, std::uint64_t lmax) {
   ctx.report.set_result(Figure::latency("beff.pingpong.latency_1B", lat * 1e-6, Stat::kMean));
   ctx.report.set_result(
       Figure::bandwidth("beff.pingpong.bandwidth_Lmax", bw, Stat::kMean, Of::kTime, application_bytes(), Scale::kOne));
-  if (world_rank() == 0) {
-    std::printf("ping-pong ranks 0-1: latency (1 B) = %.3f us, bandwidth (%llu B) = %.5e B/s\n", lat,
-                static_cast<unsigned long long>(lmax), bw);
-    std::fflush(stdout);
-  }
+  if (world_rank() == 0) ctx.out.pingpong(lat, lmax, bw);
 }
 
 }  // namespace
@@ -303,7 +293,7 @@ std::uint64_t hpcc_job_lmax() {
 
 bool run_hpcc(const HpccOptions& o, BeffContext& ctx) {
   if (world_size() < 2) {
-    if (world_rank() == 0) std::printf("\n# b_eff, HPCC definition: needs 2 or more ranks; skipped\n");
+    if (world_rank() == 0) ctx.out.hpcc_skip();
     return true;
   }
   const std::uint64_t lmax = o.lmax ? o.lmax : hpcc_job_lmax();

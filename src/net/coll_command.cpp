@@ -16,6 +16,7 @@
 #include "core/vocabulary.hpp"
 #include "core/stats.hpp"
 #include "net/coll_ops.hpp"
+#include "net/coll_output.hpp"
 #include "net/mpi_command.hpp"
 #include "net/net_commands.hpp"
 
@@ -27,7 +28,7 @@ using namespace net;
 constexpr int kEstimateIters = 5;             // mpiBench's ITRS_EST
 constexpr double kDefaultTimeLimitUs = 50000;  // mpiBench's limit when neither -i nor -t is given
 // -i is an upper bound on a timed loop that keeps no sample per call.
-constexpr Repetitions kIterations{"-i", "max_iterations", Repetitions::kUnbounded};
+constexpr Repetitions kMaxIterations{"-i", "max_iterations", Repetitions::kUnbounded};
 
 struct CommEntry {
   MPI_Comm comm;
@@ -115,7 +116,7 @@ class CollCommand : public MpiCommand {
     mem_limit_ = parse_size(mem_text_);
     if (start_ > stop_) throw UsageError(fmt::format("-b {} is above -e {}", start_text_, stop_text_));
     if (stop_ > (1ull << 30)) throw UsageError("-e above 1G: MPI counts are ints");
-    kIterations.check(iters_);
+    kMaxIterations.check(iters_);
     if (!std::isfinite(time_limit_us_) || time_limit_us_ < 0 || time_limit_us_ > 3.6e9) {
       throw UsageError("-t must be from 0 to 3.6e9 microseconds (an hour)");
     }
@@ -168,11 +169,7 @@ class CollCommand : public MpiCommand {
       if (stopped_) break;
     }
     free_comms(comms);
-    if (is_root()) {
-      std::printf("Message buffers (KB):\t%llu\nEND mpiBench\n",
-                  static_cast<unsigned long long>(2 * stop_fit_ * static_cast<std::uint64_t>(n) / 1024));
-      std::fflush(stdout);
-    }
+    if (is_root()) out_.end(2 * stop_fit_ * static_cast<std::uint64_t>(n));
     return kExitOk;
   }
 
@@ -279,9 +276,7 @@ class CollCommand : public MpiCommand {
     const auto per_rank = gather_to_root(t.seconds_per_call);
     if (!is_root()) return;
     const auto s = summarize(per_rank);
-    std::printf("%s\n", mpibench_line(op.name, c.bytes, t.iters, s.mean * 1e6, s.min * 1e6, s.max * 1e6, comm.name,
-                                      c.nranks).c_str());
-    std::fflush(stdout);
+    out_.step({op.name, c.bytes, t.iters, s, comm.name, c.nranks});
     Record r{"coll", coll_key(op), c.bytes, {}, per_rank, {}};
     r.params = {{"iters", t.iters}, {"comm", comm.name}, {"ranks", c.nranks}, {"barrier", !no_barrier_},
                 {"timing", per_call_ ? "per-call" : "loop"},
@@ -344,12 +339,8 @@ class CollCommand : public MpiCommand {
     }
   }
 
-  void print_header(const Report& report) const {
-    if (!is_root()) return;
-    std::printf("START mpiBench v1.5\n");
-    const auto& hosts = report.document()["mpi"]["hosts"];
-    for (std::size_t r = 0; r < hosts.size(); ++r) std::printf("%zu : %s\n", r, hosts[r].get<std::string>().c_str());
-    std::fflush(stdout);
+  void print_header(const Report& report) {
+    if (is_root()) out_.start(report.document()["mpi"]["hosts"].get<std::vector<std::string>>());
   }
 
   void record_settings(Report& report) const {
@@ -360,7 +351,7 @@ class CollCommand : public MpiCommand {
     s["begin_bytes"] = start_;
     s["end_bytes"] = stop_;
     s["end_bytes_after_memory_limit"] = stop_fit_;
-    kIterations.record(s, iters_);
+    kMaxIterations.record(s, iters_);
     s["memory_limit_bytes"] = mem_limit_;
     s["time_limit_us"] = time_limit_s_ * 1e6;
     s["cartesian_dims"] = ndims_;
@@ -386,6 +377,7 @@ class CollCommand : public MpiCommand {
   CLI::Option* time_opt_ = nullptr;
   CLI::Option* budget_opt_ = nullptr;
   HostBuffer send_, recv_;
+  CollWriter out_{standard_output()};
 };
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include <fstream>
 
 #include "core/errors.hpp"
+#include "core/output.hpp"
 #include "core/sizes.hpp"
 #include "core/vocabulary.hpp"
 
@@ -110,7 +111,7 @@ int MpiCommand::run(Report& report) {
   // mpiBench"): a check turned off is said on stderr, once, in the verdict
   // words of every command (Report::validation_verdict).
   if (is_root() && report.document().contains("validation_skipped")) {
-    std::fprintf(stderr, "movebench %s: validation: %s\n", name().c_str(), report.validation_verdict().c_str());
+    standard_output().problem(fmt::format("movebench {}: validation: {}", name(), report.validation_verdict()));
   }
   end_mpi_run(dog);
   return code;

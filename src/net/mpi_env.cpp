@@ -5,13 +5,13 @@
 
 #include <chrono>
 #include <csignal>
-#include <cstdio>
 #include <cstdlib>
 
 #include "core/clock.hpp"
 #include "core/errors.hpp"
 #include "core/interrupt.hpp"
 #include "core/launcher.hpp"
+#include "core/output.hpp"
 
 namespace movebench::net {
 namespace {
@@ -175,11 +175,9 @@ void Watchdog::watch() {
       wake_.wait_for(lock, std::chrono::duration<double>(std::min(left, 1.0)));
       continue;
     }
-    std::fprintf(stderr,
-                 "movebench %s: error: rank %d: '%s' did not finish within %.0f s (a rank died or hangs, or the "
-                 "network is down); aborting the job\n",
-                 command_.c_str(), rank_, what_.c_str(), bound_);
-    std::fflush(stderr);
+    standard_output().problem(fmt::format("movebench {}: error: rank {}: '{}' did not finish within {:.0f} s (a rank "
+                                          "died or hangs, or the network is down); aborting the job",
+                                          command_, rank_, what_, bound_));
     end_job();
   }
 }
@@ -213,8 +211,8 @@ bool settle_step(Report& report, const std::string& command, const std::string& 
                  bool checked) {
   const auto verdict = agree(!error.empty());
   if (!error.empty()) {
-    std::fprintf(stderr, "movebench %s: error: validation failed: %s, rank %d: %s\n", command.c_str(), what.c_str(),
-                 world_rank(), error.c_str());
+    standard_output().problem(
+        fmt::format("movebench {}: error: validation failed: {}, rank {}: {}", command, what, world_rank(), error));
   }
   if (checked) report.validation(!verdict.any_failed, fmt::format("{}: {}: received data wrong", command, what));
   return !verdict.any_failed && !verdict.any_interrupted;

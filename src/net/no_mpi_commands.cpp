@@ -1,9 +1,10 @@
 // beff, coll and p2p in a build without MPI: the commands exist (so that
 // scripts get a clear answer, not "unknown command"), accept any options,
 // and say in one line that this build has no MPI; exit 77 (skipped).
-#include <cstdio>
+#include <fmt/format.h>
 
 #include "core/errors.hpp"
+#include "core/output.hpp"
 #include "net/net_commands.hpp"
 
 namespace movebench {
@@ -17,8 +18,8 @@ class NoMpiCommand : public Command {
   std::vector<std::string> cases() const override { return {}; }
   void add_options(CLI::App& app) override { app.allow_extras(); }
   int run(Report&) override {
-    std::fprintf(stderr, "movebench %s: this build has no MPI (rebuild with MPI installed and -DMOVEBENCH_WITH_MPI=ON)\n",
-                 name_.c_str());
+    standard_output().problem(fmt::format(
+        "movebench {}: this build has no MPI (rebuild with MPI installed and -DMOVEBENCH_WITH_MPI=ON)", name_));
     return kExitSkipped;
   }
   std::vector<std::vector<std::string>> suite_runs(std::string& why) const override {

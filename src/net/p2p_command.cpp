@@ -15,6 +15,7 @@
 #include "net/net_commands.hpp"
 #include "net/p2p.hpp"
 #include "net/p2p_logic.hpp"
+#include "net/p2p_output.hpp"
 
 namespace movebench {
 namespace {
@@ -135,11 +136,7 @@ class P2pCommand : public MpiCommand {
 
  private:
   bool run_test(Report& report, Watchdog& dog, const TestInfo& t, std::byte* send, std::byte* recv) {
-    if (is_root()) {
-      std::printf("\n# movebench p2p: OSU MPI %s style, ranks %d and %d\n# Datatype: MPI_CHAR.\n%s\n", t.title, pair_.a,
-                  pair_.b, osu_header(t.test == P2pTest::kLatency ? "latency" : "bw").c_str());
-      std::fflush(stdout);
-    }
+    if (is_root()) out_.heading(t.title, pair_.a, pair_.b, t.test == P2pTest::kLatency);
     for (auto bytes : sizes_) {
       const char* kind = t.test == P2pTest::kLatency ? "latency" : "bw";
       const int iters = iters_ > 0 ? iters_ : osu_iterations(kind, bytes);
@@ -168,8 +165,7 @@ class P2pCommand : public MpiCommand {
     const bool lat = t.test == P2pTest::kLatency;
     const int directions = t.test == P2pTest::kBibw ? 2 : 1;
     const double value = lat ? pingpong_latency_us(seconds, iters) : window_bandwidth_mbs(bytes, iters, window_, directions, seconds);
-    std::printf("%s\n", osu_row(bytes, value).c_str());
-    std::fflush(stdout);
+    out_.row(bytes, value);
     Record r{"p2p", t.key, bytes, {{"iters", iters}, {"ranks", {pair_.a, pair_.b}}}, {seconds}, {}};
     // OSU's figures: the mean over the iterations (all bytes over all time
     // for the bandwidths; both directions' bytes for bibw). Printed in us,
@@ -213,6 +209,7 @@ class P2pCommand : public MpiCommand {
   CLI::Option* warmup_option_ = nullptr;
   CLI::Option* iters_option_ = nullptr;
   bool skip_validation_ = false, check_every_ = false;
+  P2pWriter out_{standard_output()};
 };
 
 }  // namespace

@@ -198,7 +198,7 @@ class StreamCommand : public Command {
       report.set_result(throughput_figure(fmt::format("stream.{}.throughput", d->name), p));
     }
     if (!sweep.empty()) passed = run_sweep(device, report, shape, designs, sweep) && passed;
-    write_verdict(out_, passed);
+    write_passed(out_, passed);
   }
 
   static double mean(const std::vector<double>& v) { return v.empty() ? 0 : summarize(v).mean; }

@@ -53,6 +53,6 @@ void write_chunk90(Output& out, const CurvePoint& pick) {
                         pick.throughput / 1e6));
 }
 
-void write_verdict(Output& out, bool passed) { out.text(fmt::sprintf("\n%s\n", passed ? "PASSED" : "FAILED")); }
+void write_passed(Output& out, bool passed) { out.text(fmt::sprintf("\n%s\n", passed ? "PASSED" : "FAILED")); }
 
 }  // namespace movebench::stream

@@ -28,6 +28,6 @@ void write_sweep_heading(Output& out, const char* design, std::uint64_t total_by
 void write_sweep_row(Output& out, const CurvePoint& point, std::size_t chunks);
 void write_chunk90(Output& out, const CurvePoint& pick);
 // The last line: PASSED or FAILED.
-void write_verdict(Output& out, bool passed);
+void write_passed(Output& out, bool passed);
 
 }  // namespace movebench::stream

@@ -3,8 +3,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-
-#include <cstdio>
 #include <stdexcept>
 
 #include "core/clock.hpp"
@@ -18,6 +16,7 @@
 #include "facts/machine_facts.hpp"
 #include "facts/peaks.hpp"
 #include "facts/verdict.hpp"
+#include "suite/suite_output.hpp"
 
 namespace movebench {
 namespace {
@@ -96,15 +95,14 @@ class RunCommand : public Command {
       print_runs(chosen);
       return kExitOk;
     }
-    std::vector<std::string> lines;
+    std::vector<SuiteStep> steps;
     const nlohmann::json facts = facts_file_.empty() ? facts::machine_facts(report.document()) : given_facts_;
     const double start = now_seconds();
     for (std::size_t i = 0; i < chosen.size(); ++i) {
       Command* c = chosen[i];
       if (interrupted()) break;
       report.progress().stage(c->name(), i + 1, chosen.size());
-      std::fprintf(stderr, "movebench run: %s (%zu of %zu, %s elapsed)\n", c->name().c_str(), i + 1, chosen.size(),
-                   format_duration(now_seconds() - start).c_str());
+      out_.stage(c->name(), i + 1, chosen.size(), now_seconds() - start);
       const double t0 = now_seconds();
       std::string why, failed;
       int ran = 0;
@@ -120,16 +118,13 @@ class RunCommand : public Command {
       // Before the summary line, which shows each figure's fraction of its peak.
       facts::attach_peaks(report, facts);
       if (ran > 0) {
-        const std::string part = failed.empty() ? "" : fmt::format(" (a run skipped: {})", failed);
-        lines.push_back(fmt::format("{}{}  [{:.1f} s]", c->suite_summary(report), part, now_seconds() - t0));
+        steps.push_back({c->name(), true, c->suite_summary(report), failed, now_seconds() - t0});
       } else {
-        lines.push_back(fmt::format("{}: skipped ({})", c->name(), failed.empty() ? why : failed));
+        steps.push_back({c->name(), false, "", failed.empty() ? why : failed, now_seconds() - t0});
       }
     }
     if (launcher_rank() > 0) return kExitOk;  // rank 0 speaks for the job
-    std::printf("\n==== movebench run: summary ====\n");
-    for (const auto& l : lines) std::printf("%s\n", l.c_str());
-    std::printf("validation: %s\n", report.validation_verdict().c_str());
+    out_.summary(steps, report.validation_verdict());
     return print_verdicts(report, facts);
   }
 
@@ -141,25 +136,23 @@ class RunCommand : public Command {
 
  private:
   // What the suite would run, as command lines a user can run alone.
-  static void print_runs(const std::vector<Command*>& chosen) {
+  void print_runs(const std::vector<Command*>& chosen) {
     if (launcher_rank() > 0) return;
     for (Command* c : chosen) {
       std::string why;
       const auto runs = c->suite_runs(why);
-      if (runs.empty()) std::printf("# %s: skipped (%s)\n", c->name().c_str(), why.c_str());
-      for (const auto& args : runs) std::printf("movebench %s %s\n", c->name().c_str(), fmt::format("{}", fmt::join(args, " ")).c_str());
+      out_.runs(c->name(), why, runs);
     }
   }
 
   // One verdict line per path measured, recorded as `verdicts`; exit 1 when
   // --fail-on names a verdict reached.
-  int print_verdicts(Report& report, const nlohmann::json& facts) const {
+  int print_verdicts(Report& report, const nlohmann::json& facts) {
     const auto& doc = report.document();
     const nlohmann::json verdicts =
         facts::make_verdicts(doc, facts, facts::figure_peaks(doc, facts), bands_);
     report.extra("verdicts") = verdicts;
-    for (const auto& v : verdicts) std::printf("%s\n", facts::verdict_line(v).c_str());
-    if (verdicts.empty()) std::printf("verdicts: none (no figure measured a path with a peak)\n");
+    out_.verdicts(verdicts);
     return facts::any_at_or_worse(verdicts, fail_on_) ? kExitFailure : kExitOk;
   }
 
@@ -172,6 +165,7 @@ class RunCommand : public Command {
   nlohmann::json bands_, given_facts_;
   bool dry_run_ = false;
   std::vector<std::string> only_text_, only_;
+  SuiteWriter out_{standard_output()};
 };
 
 }  // namespace

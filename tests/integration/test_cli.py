@@ -118,9 +118,8 @@ def test_result_names_the_commit_it_was_built_from(tmp_path):
     assert commit.startswith(head.stdout.strip()[:10]), (commit, head.stdout)
 
 
-def test_run_only_takes_a_comma_separated_list(tmp_path):
-    out = tmp_path / "only.json"
-    proc = run_movebench("run", "--only", "link,stream", "--json", out, timeout=120)
+def test_run_only_takes_a_comma_separated_list(suite_run):
+    proc, out = suite_run("link,stream")
     assert proc.returncode == 0, proc.stderr
     assert {t["benchmark"] for t in load_result(out)["timings"]} == {"link", "stream"}
 

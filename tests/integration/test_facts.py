@@ -23,6 +23,8 @@ def test_a_real_dump_gives_a_valid_document_with_its_peak(dump, tmp_path):
     assert dram["status"] == "known" and dram["peak_bytes_per_second"] > 0
     assert dram["source"].startswith(f"dmidecode output {dump}")
     assert doc["facts"]["cpu"]["model"] != "unknown"
+    assert doc["facts"]["cpu"]["model_source"] == "smbios"  # type 4's Version
+    assert "; model from SMBIOS type 4 Version" in proc.stdout
     # the table says the peak and the limit, in the document's words
     assert f"{dram['peak_bytes_per_second'] / 1e9:.1f} GB/s" in proc.stdout
     assert f"limit: {dram['limit']['kind']}" in proc.stdout
@@ -34,8 +36,13 @@ def test_on_this_machine_it_names_the_cpu_and_says_why_dram_is_unknown(tmp_path)
     facts = load_result(out)["facts"]
     model = facts["cpu"]["model"]
     cpuinfo = pathlib.Path("/proc/cpuinfo").read_text()
-    assert model != "unknown" and model in cpuinfo
+    assert model != "unknown"
     assert proc.stdout.startswith(f"CPU       {model}")
+    if "model name" in cpuinfo:  # x86: the model as every result's host names it
+        assert model in cpuinfo and facts["cpu"]["model_source"] == "cpuinfo"
+        assert "source: hwloc and /proc/cpuinfo; model from /proc/cpuinfo model name" in proc.stdout
+    else:  # arm64: SMBIOS type 4 where the table can be read, else the core the MIDR names
+        assert facts["cpu"]["model_source"] in ("smbios", "midr", "none")
     if not pathlib.Path("/sys/firmware/dmi/tables/DMI").exists():  # the development VM
         assert facts["dram"]["status"] == "unknown"
         assert "/sys/firmware/dmi/tables/DMI absent" in facts["dram"]["why"]
@@ -175,9 +182,69 @@ def test_nvlink_none_or_unknown_says_why(tmp_path, spec, extra, status, why):
     assert lines == [f"  NVLink: {status}: {why}"]
 
 
+def c2c_of(tmp_path, spec, **extra):
+    """accelerators.c2c and the table's C2C lines, with the stand-in NVML."""
+    standin = binary_path().parent / "tests" / "nvml"
+    out = tmp_path / "facts.json"
+    env = {"LD_LIBRARY_PATH": str(standin), "MOVEBENCH_NVML_STANDIN": spec, **extra}
+    proc = run_movebench("facts", "--json", out, env=env, check=0)
+    lines = [line for line in proc.stdout.splitlines() if line.startswith("  C2C: ")]
+    return load_result(out)["facts"]["accelerators"]["c2c"], lines
+
+
+GH200 = "/name=NVIDIA GH200 480GB"
+
+
+def test_c2c_links_and_their_peak_from_nvml(tmp_path):
+    # Ten active links of 45000 MB/s each (a made-up figure: what a real
+    # GH200's NVML says is not recorded here), beside a PCIe GPU without C2C.
+    c2c, lines = c2c_of(tmp_path, "00000009:01:00.0=/c2c=" + ",".join(["45000"] * 10) + GH200 + ";0000:08:00.0=4")
+    assert c2c["status"] == "known"
+    gh200, pcie_gpu = c2c["devices"]
+    assert gh200["bus_id"] == "0009:01:00.0" and gh200["name"] == "NVIDIA GH200 480GB"
+    assert gh200["mode_enabled"] is True and gh200["link_count"] == 10 and gh200["links_active"] == 10
+    assert gh200["links"][0] == {"link": 0, "active": True, "max_mb_per_second": 45000}
+    assert gh200["peak"] == {"bytes_per_second": 10 * 45000e6, "source": "nvml field values",
+                             "formula": "10 active links x 45000 MB/s (NVML_FI_DEV_C2C_LINK_GET_MAX_BW)"}
+    assert gh200["published"]["bytes_per_second"] == 450e9  # NVIDIA's figure, beside NVML's sum
+    assert pcie_gpu["links_active"] == 0 and pcie_gpu["link_count"] is None and "peak" not in pcie_gpu
+    assert pcie_gpu["mode_why"] == "nvmlDeviceGetC2cModeInfoV: NVML error 3"  # NOT_SUPPORTED
+    assert lines == ["  C2C: 0009:01:00.0: 10 of 10 links active, peak 450.0 GB/s per direction (10 active links x "
+                     "45000 MB/s (NVML_FI_DEV_C2C_LINK_GET_MAX_BW); nvml field values); NVIDIA publishes 450.0 GB/s "
+                     "for the NVIDIA GH200 Grace Hopper Superchip  [nvml (libnvidia-ml.so.1): NVML_FI_DEV_C2C_LINK_* "
+                     "field values]"]
+
+
+def test_c2c_peak_is_the_published_figure_where_nvml_gives_no_link_bandwidth(tmp_path):
+    c2c, lines = c2c_of(tmp_path, "0009:01:00.0=/c2c=-,-,0" + GH200)
+    gpu = c2c["devices"][0]
+    assert gpu["links_active"] == 2 and gpu["link_count"] == 3
+    assert gpu["peak"]["bytes_per_second"] == 450e9
+    assert gpu["peak"]["formula"] == "NVIDIA's figure for the NVIDIA GH200 Grace Hopper Superchip"
+    assert "nvidia-grace-hopper-superchip-architecture-in-depth" in gpu["peak"]["source"]
+    assert lines[0].startswith("  C2C: 0009:01:00.0: 2 of 3 links active, peak 450.0 GB/s per direction"), lines
+    c2c, lines = c2c_of(tmp_path, "0009:01:00.0=/c2c=-/name=NVIDIA Future Part")
+    assert c2c["devices"][0]["peak"] == {
+        "status": "unknown",
+        "why": "NVML gives no per-link C2C bandwidth, and no published figure (data/c2c.json) names 'NVIDIA Future Part'"}
+    assert "peak unknown: NVML gives no per-link C2C bandwidth" in lines[0], lines
+
+
+@pytest.mark.parametrize("spec,extra,status,why", [
+    ("0000:08:00.0=4,4", {}, "none", "NVML lists 1 GPU(s), none with an active C2C link"),
+    ("0000:08:00.0=/c2c=0,0", {}, "none", "NVML lists 1 GPU(s), none with an active C2C link"),
+    ("0000:08:00.0=/c2c=1", {"MOVEBENCH_NVML_STANDIN_INIT": "9"}, "unknown", "nvmlInit_v2 failed (NVML error 9)"),
+])
+def test_c2c_none_or_unknown_says_why(tmp_path, spec, extra, status, why):
+    c2c, lines = c2c_of(tmp_path, spec, **extra)
+    assert (c2c["status"], c2c["why"]) == (status, why)
+    assert lines == [f"  C2C: {status}: {why}"]
+
+
 @pytest.mark.skipif(ctypes.util.find_library("nvidia-ml") is not None, reason="an NVIDIA driver is installed here")
 def test_nvlink_without_the_library_is_unknown(tmp_path):
     out = tmp_path / "facts.json"
     run_movebench("facts", "--json", out, check=0)
-    nv = load_result(out)["facts"]["accelerators"]["nvlink"]
-    assert nv == {"status": "unknown", "why": "libnvidia-ml.so.1 not found"}
+    accelerators = load_result(out)["facts"]["accelerators"]
+    for part in ("nvlink", "c2c"):
+        assert accelerators[part] == {"status": "unknown", "why": "libnvidia-ml.so.1 not found"}, part

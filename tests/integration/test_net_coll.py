@@ -145,14 +145,12 @@ def test_a_killed_rank_ends_the_job(tmp_path):
     assert seconds < 60
 
 
-def test_suite_starts_a_small_local_mpi_job(tmp_path):
+def test_suite_starts_a_small_local_mpi_job(suite_run):
     """`movebench run` outside a launcher runs coll as a 2-rank mpirun job of itself."""
-    from conftest import run_movebench
     from net_mpi import ROOT_ENV, built_with_mpi
     if not built_with_mpi():
         pytest.skip("this movebench was built without MPI")
-    out = tmp_path / "suite.json"
-    proc = run_movebench("run", "--only", "coll", "--json", out, env=ROOT_ENV, timeout=150)
+    proc, out = suite_run("coll", env=ROOT_ENV)
     assert proc.returncode == 0, proc.stderr
     summary = proc.stdout.split("==== movebench run: summary ====")[1]
     assert "coll (avg at the largest size): " in summary and "allreduce" in summary

@@ -24,10 +24,8 @@ def test_dry_run_prints_each_run_in_its_commands_own_options_and_measures_nothin
     assert load_result(tmp_path / "dry.json")["timings"] == []
 
 
-def test_a_suite_run_alone_records_what_the_suite_records(tmp_path):
-    suite = tmp_path / "suite.json"
-    run_movebench("run", "--only", "link,stream", "--json", suite, check=0, timeout=120)
-    in_suite = load_result(suite)
+def test_a_suite_run_alone_records_what_the_suite_records(tmp_path, suite_run):
+    in_suite = load_result(suite_run("link,stream")[1])
     _, lines = dry_run("--only", "link,stream")
     assert len(lines) == 2
     for line in lines:
@@ -40,9 +38,8 @@ def test_a_suite_run_alone_records_what_the_suite_records(tmp_path):
 
 
 @needs_mpirun
-def test_an_mpi_suite_run_alone_records_what_the_suite_records(tmp_path):
-    suite = tmp_path / "suite.json"
-    run_movebench("run", "--only", "coll", "--json", suite, env=ROOT_ENV, check=0, timeout=150)
+def test_an_mpi_suite_run_alone_records_what_the_suite_records(tmp_path, suite_run):
+    _, suite = suite_run("coll", env=ROOT_ENV)
     _, lines = dry_run("--only", "coll")
     out = tmp_path / "coll.json"
     ok(mpirun(2, *lines[0][1:], "--json", out)[0])

@@ -66,9 +66,9 @@ def test_bad_input_is_exit_2(args, message):
     assert any(m in proc.stderr for m in messages) and len(proc.stderr.strip().splitlines()) == 1, proc.stderr
 
 
-def test_suite_runs_link_and_stream_bounded(tmp_path):
-    out = tmp_path / "run.json"
-    proc = run("run", "--only", "link", "stream", "--json", out, check=0, timeout=120)
+def test_suite_runs_link_and_stream_bounded(suite_run):
+    proc, out = suite_run("link,stream")
+    assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.splitlines()
     # one device, named: the default (host here: no accelerator, and PoCL's CPU device only when asked for)
     assert any(l.startswith("link (host): copy.read.pinned") for l in lines), proc.stdout

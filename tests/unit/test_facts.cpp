@@ -33,6 +33,7 @@ struct Expected {
   int mts;
   const char* peak_kind;
   const char* limit;
+  double bytes_per_transfer = 8;  // a 64-bit channel; soldered LPDDR: the entry's data width / 8
 };
 
 // Reasoning per dump (locators and speeds read from the file by hand):
@@ -61,6 +62,9 @@ const Expected kExpected[] = {
     {"epyc9454p_genoad12_outofspec", 12, 4800, "exact", "none"},
     // Dell "A1".."B4": 8 DIMMs on 2 x 12 channels: at most 8 channels at 4800, at least 16 empty.
     {"epyc9534_r7625_2s_dell", 8, 4800, "upper_bound", "empty_channels"},
+    // NVIDIA Grace: one LPDDR5 entry "LP5x_0" (no channel told), 480 data bits at 8532 MT/s (configured
+    // unknown): 60 B a transfer, 511.9 GB/s, NVIDIA's 512 GB/s a Grace; Grace is not in the CPU table.
+    {"grace_csit_c1_lpddr5", 1, 8532, "upper_bound", "unknown_cpu", 60},
     // P0 CHANNEL A and B, 2 DIMMs each, 3600 (4800 rated): 2 channels.
     {"ryzen7900x_b650d4u_outofspec", 2, 3600, "exact", "clocked_down"},
     {"ryzen7950x_b650d4u_2dpc", 2, 3600, "exact", "clocked_down"},
@@ -100,7 +104,7 @@ TEST(FactsDumps, EveryCommittedDumpHasItsHandComputedPeakAndLimit) {
     SCOPED_TRACE(e.dump);
     const auto dram = dram_of(e.dump);
     ASSERT_EQ(dram["status"], "known") << dram.dump();
-    const double hand = static_cast<double>(e.channels) * e.mts * 1e6 * 8;
+    const double hand = static_cast<double>(e.channels) * e.mts * 1e6 * e.bytes_per_transfer;
     EXPECT_NEAR(dram["peak_bytes_per_second"].get<double>(), hand, 0.01 * hand);
     EXPECT_EQ(dram["peak_kind"], e.peak_kind);
     EXPECT_EQ(dram["limit"]["kind"], e.limit) << dram["faults"].dump(1);

@@ -125,3 +125,41 @@ TEST(FactsAccelerators, ListerUnsetOrFailingIsUnknown) {
   EXPECT_EQ(accelerator_section(accelerator_facts(), nlohmann::json::array()),
             "Accelerators unknown: no device layer in this program to list them\n");
 }
+
+// The lister's C2C links get their peak in accelerator_facts(): links of
+// different rates are summed; a GPU NVML does not name is matched to the
+// published figure by the backend's name on its bus; the table names it.
+TEST(FactsAccelerators, C2cPeakFromTheListersLinks) {
+  nlohmann::json gpu = {{"bus_id", "0009:01:00.0"}, {"link_count", 3}, {"links_active", 3},
+                        {"links", {{{"link", 0}, {"active", true}, {"max_mb_per_second", 40000}},
+                                   {{"link", 1}, {"active", true}, {"max_mb_per_second", 45000}},
+                                   {{"link", 2}, {"active", true}}}}};
+  AcceleratorInfo cuda;
+  cuda.backend = "cuda";
+  cuda.name = "NVIDIA GH200 480GB";
+  cuda.type = "gpu";
+  cuda.bus_id = "0009:01:00.0";
+  const auto lister = [&] {
+    auto out = section_of(accelerator_entry(cuda));
+    out["c2c"] = {{"status", "known"}, {"source", "nvml"}, {"devices", {gpu}}};
+    return out;
+  };
+  set_accelerator_lister(lister);
+  auto acc = accelerator_facts();
+  // Link 2 gives no rate: NVML's sum is incomplete, NVIDIA's figure for
+  // the part the CUDA backend names on that bus is taken.
+  EXPECT_DOUBLE_EQ(acc["c2c"]["devices"][0]["peak"]["bytes_per_second"].get<double>(), 450e9);
+  gpu["links"][2]["max_mb_per_second"] = 50000;
+  acc = accelerator_facts();
+  const auto& peak = acc["c2c"]["devices"][0]["peak"];
+  EXPECT_DOUBLE_EQ(peak["bytes_per_second"].get<double>(), 135000e6);
+  EXPECT_EQ(peak["formula"], "sum over 3 active links of NVML_FI_DEV_C2C_LINK_GET_MAX_BW = 135000 MB/s");
+  const std::string section = accelerator_section(acc, nlohmann::json::array());
+  EXPECT_NE(section.find("  C2C: 0009:01:00.0 (cuda NVIDIA GH200 480GB): 3 of 3 links active, peak 135.0 GB/s per "
+                         "direction"),
+            std::string::npos)
+      << section;
+  EXPECT_NE(section.find("NVIDIA publishes 450.0 GB/s for the NVIDIA GH200 Grace Hopper Superchip"), std::string::npos)
+      << section;
+  set_accelerator_lister(nullptr);
+}

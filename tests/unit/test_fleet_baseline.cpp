@@ -8,6 +8,7 @@
 
 #include "core/errors.hpp"
 #include "fleet/fleet_baseline.hpp"
+#include "fleet/fleet_output.hpp"
 
 namespace movebench::fleet {
 namespace {
@@ -48,7 +49,11 @@ TEST(FleetBaseline, AnEarlierResultIsMatchedByUnitAndJudgedWithItsNoise) {
   EXPECT_EQ(j["figure"], "mem.triad");
   EXPECT_EQ(j["before"], 1000.0);
   EXPECT_EQ(j["now"], 500.0);
-  EXPECT_EQ(v.lines.back().rfind("SLOWER node host n rank 2: mem.triad 500 MB/s, before 1000 MB/s", 0), 0u) << v.lines.back();
+  // The writer's lines (fleet_output): the summary, then the regression.
+  const std::string text = baseline_lines(before, v, 0.05);
+  EXPECT_EQ(text.rfind("baseline: b.json (an earlier fleet result), 4 figures compared, threshold 5%: 1 slower\n", 0), 0u)
+      << text;
+  EXPECT_NE(text.find("\nSLOWER node host n rank 2: mem.triad 500 MB/s, before 1000 MB/s"), std::string::npos) << text;
   EXPECT_TRUE(v.missing.empty());
 }
 

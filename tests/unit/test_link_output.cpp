@@ -120,8 +120,8 @@ TEST(LinkOutput, WriteLatencyLinesAndRoundTrips) {
   s.min = 10e-6;
   s.count = 100;
   write_roundtrip_row(out, 64, s);
-  write_verdict(out, false);
-  write_verdict(out, true);
+  write_validation_line(out, false);
+  write_validation_line(out, true);
   EXPECT_EQ(out.out,
             "\n== link small-copy round trip (pinned host memory, host clock) ==\n"
             "        64 B: median      12.50 us, min      10.00 us over 100 round trips\n"

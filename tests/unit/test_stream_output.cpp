@@ -32,8 +32,8 @@ TEST(StreamOutput, LaunchBoundAndVerdict) {
   s.min = 5e-6;
   s.count = 100;
   write_launch_bound(out, s);
-  write_verdict(out, true);
-  write_verdict(out, false);
+  write_passed(out, true);
+  write_passed(out, false);
   EXPECT_EQ(out.out,
             "\nEmpty kernel, queued to completion seen (t_launch + t_finish): median 7.12 us, min 5.00 us over 100\n"
             "\nPASSED\n\nFAILED\n");

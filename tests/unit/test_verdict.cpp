@@ -7,9 +7,11 @@
 #include <fstream>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "core/errors.hpp"
 #include "facts/bands.hpp"
+#include "facts/c2c.hpp"
 #include "facts/facts.hpp"
 #include "facts/machine_facts.hpp"
 #include "facts/peaks.hpp"
@@ -253,10 +255,17 @@ TEST(Bands, DramRowPerCpuFamilyOfTheRealDumps) {
       {"epyc7642_sr645_2s.txt", "AMD EPYC 7002 (Rome, Zen 2)"},
       {"epyc7272_romed8_4of8.txt", "AMD EPYC 7002 (Rome, Zen 2)"},
       {"epyc7351p_s8026_8of16.txt", "AMD EPYC 7001 (Naples, Zen 1)"},
+      {"xeon6140_b7109_2s.txt", "Intel Xeon Scalable 1st gen (Skylake-SP) Platinum/Gold 6"},
+      {"xeon8124m_epc621d8a_1dimm.txt", "Intel Xeon Scalable 1st gen (Skylake-SP) Platinum/Gold 6"},
+      {"xeon8171m_ep2c622d16_2s.txt", "Intel Xeon Scalable 1st gen (Skylake-SP) Platinum/Gold 6"},
+      {"grace_csit_c1_lpddr5.txt", "NVIDIA Grace (Grace Hopper, Grace CPU Superchip; LPDDR5X)"},
       // No per-family row: the general DRAM row (no cpu_family).
       {"epyc4244p_msis366_outofspec.txt", ""},
       {"xeon6426y_flagman_outofspec.txt", ""},
       {"xeon6346_r1g3d32_2s.txt", ""},
+      {"xeon6263cy_hr630x_2s_2dpc.txt", ""},  // Cascade Lake: no published figure found
+      {"xeon5317_altairz_2s.txt", ""},
+      {"xeone52680v4_r280_2s_2dpc.txt", ""},
       {"altra_altrad8ud_4of8.txt", ""}};
   for (const auto& [file, family] : cases) {
     facts::Sources sources;
@@ -274,4 +283,88 @@ TEST(Bands, DramRowPerCpuFamilyOfTheRealDumps) {
 TEST(Bands, BadCpuModelRegexIsOneLine) {
   EXPECT_THROW(facts::load_bands(write_temp("bad_regex.json", R"({"bands": [{"kind": "dram", "normal_from": 0.7,
       "source": "x", "cpu_model_matches": "EPYC ("}]})")), UsageError);
+}
+
+// Grace's SMBIOS type 4 Version as lscpu's "BIOS Model name" prints it on a
+// GH200 (docs/facts.md#bands; the one Grace dump, tests/data/dmi, says
+// "Grace A02"), against the other families' model strings, which must not
+// take Grace's row.
+TEST(Bands, DramRowOfGraceByItsModelString) {
+  const json rows = facts::load_bands("");
+  const auto family = [&](const std::string& model) {
+    return facts::band_for(rows, "dram", model).value("cpu_family", "");
+  };
+  EXPECT_EQ(family("Grace A02P 900-2G548-0001-000 CPU @ 3.3GHz"),
+            "NVIDIA Grace (Grace Hopper, Grace CPU Superchip; LPDDR5X)");
+  EXPECT_EQ(facts::band_for(rows, "dram", "Grace A02P").value("normal_from", 0.0), 0.75);
+  for (const char* other : {"Ampere(R) Altra(R) Processor", "Neoverse-V2", "AmpereOne A192-32X",
+                            "Intel(R) Xeon(R) Gold 6426Y", "AMD EPYC 9454P 48-Core Processor", "Gracemont"}) {
+    EXPECT_EQ(family(other).find("Grace"), std::string::npos) << other;
+  }
+}
+
+namespace {
+
+// A GPU NVML lists with C2C links (device/nvml_links.hpp), on the bus of
+// link_doc's device; MB/s per link, 0 an inactive link, -1 none given.
+json c2c_facts(const std::vector<double>& links, const std::string& name = "NVIDIA Stand-in GPU") {
+  json gpu = {{"bus_id", "0000:17:00.0"}, {"name", name}, {"mode_enabled", true},
+              {"link_count", links.size()}, {"links", json::array()}};
+  int active = 0;
+  for (std::size_t i = 0; i < links.size(); ++i) {
+    json l = {{"link", i}, {"active", links[i] != 0}};
+    if (links[i] > 0) l["max_mb_per_second"] = links[i];
+    active += links[i] != 0;
+    gpu["links"].push_back(l);
+  }
+  gpu["links_active"] = active;
+  json acc = {{"status", "known"}, {"devices", json::array()},
+              {"c2c", {{"status", "known"}, {"source", "nvml"}, {"devices", {gpu}}}}};
+  facts::add_c2c_peaks(acc);
+  return {{"accelerators", acc}};
+}
+
+}  // namespace
+
+// A GPU on NVLink-C2C: link's figures are held against the C2C peak (the
+// sum of NVML's per-link figures), not "unknown" for want of PCIe facts.
+TEST(Verdicts, LinkOnC2cIsHeldAgainstTheSumOfNvmlsLinks) {
+  const json facts = c2c_facts(std::vector<double>(10, 45000));
+  const json peaks = facts::figure_peaks(link_doc(346000), facts);
+  const json& read = peaks["link.copy.read.pinned"];
+  EXPECT_EQ(read["kind"], "c2c");
+  EXPECT_DOUBLE_EQ(read["value"].get<double>(), 450000);  // 10 x 45000 MB/s, in the figure's MB/s
+  EXPECT_NE(read["source"].get<std::string>().find("10 active links x 45000 MB/s"), std::string::npos);
+  EXPECT_DOUBLE_EQ(peaks["link.copy.duplex.total.pinned"]["value"].get<double>(), 900000);
+  const json v = verdicts_of(link_doc(346000), facts);
+  EXPECT_EQ(v[0]["verdict"], "normal") << facts::verdict_line(v[0]);  // 77%, the band is 60%
+  EXPECT_EQ(verdicts_of(link_doc(200000), facts)[0]["verdict"], "low");  // 44%
+}
+
+// An inactive C2C link makes the path degraded (the peak counts the active
+// ones only, so the fraction alone would not show it).
+TEST(Verdicts, InactiveC2cLinkIsDegraded) {
+  std::vector<double> links(10, 45000);
+  links[3] = 0;
+  const json v = verdicts_of(link_doc(346000), c2c_facts(links));
+  EXPECT_EQ(v[0]["verdict"], "degraded");
+  EXPECT_EQ(v[0]["reasons"][0], "1 of 10 NVLink-C2C links inactive (NVML)");
+}
+
+// Without NVML's per-link figure: NVIDIA's published figure for a GH200,
+// and unknown, saying why, for a part no published row names.
+TEST(Peaks, C2cWithoutPerLinkBandwidthTakesThePublishedFigureOrIsUnknown) {
+  const json gh200 = c2c_facts(std::vector<double>(10, -1), "NVIDIA GH200 480GB");
+  const json gpu = gh200["accelerators"]["c2c"]["devices"][0];
+  EXPECT_DOUBLE_EQ(gpu["peak"]["bytes_per_second"].get<double>(), 450e9);
+  EXPECT_NE(gpu["peak"]["source"].get<std::string>().find("450 GB/s per direction"), std::string::npos);
+  EXPECT_EQ(gpu["published"]["part"], "NVIDIA GH200 Grace Hopper Superchip");
+  const json held = facts::figure_peaks(link_doc(346000), gh200)["link.copy.read.pinned"];
+  EXPECT_DOUBLE_EQ(held["value"].get<double>(), 450000);
+  const json other = c2c_facts(std::vector<double>(4, -1), "NVIDIA Future Part");
+  const json peak = facts::figure_peaks(link_doc(346000), other)["link.copy.read.pinned"];
+  EXPECT_EQ(peak["status"], "unknown");
+  EXPECT_NE(peak["why"].get<std::string>().find("no published figure (data/c2c.json) names 'NVIDIA Future Part'"),
+            std::string::npos)
+      << peak.dump();
 }

@@ -1,0 +1,43 @@
+// What a fleet run measured and judged, as plain results (no MPI, no
+// measuring code): each unit's memory figures, each pair's, the bisection
+// and the outliers. The measuring code (fleet_memory, fleet_pairs)
+// makes them, the verdict (fleet_verdict) reads them, and the writer
+// (fleet_output) turns them into text.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "fleet/fleet_logic.hpp"
+
+namespace movebench::fleet {
+
+struct MemoryFigures {
+  double copy_mbs = 0, triad_mbs = 0;  // the best timed round, MB/s
+  double latency_ns = 0;               // the fastest sample, ns per load
+  int threads = 0;
+  std::vector<double> copy_seconds, triad_seconds;  // per kernel call, one per round
+  std::vector<double> chase_seconds;                // per load, one per sample
+  std::string error;  // the validation's message when it failed; empty: good
+};
+
+struct PairFigures {
+  UnitPair pair;
+  int round = 0;
+  double latency_us = 0;  // one way, 8 bytes
+  double bw_mbs = 0;      // opt.message_bytes, one way
+  double latency_seconds = 0, bw_seconds = 0;  // the timed loops
+};
+
+struct Bisection {
+  std::vector<PairFigures> pairs;  // unit u with u + units/2; bw_mbs both ways
+  double total_mbs = 0;            // the sum: what crosses the cut at once
+};
+
+struct FleetOutlier {
+  std::string figure, unit_name;  // "mem.triad", "MB/s"
+  int unit = -1;                  // the node (or rank) named; -1 for a link
+  UnitPair pair;                  // the link named, when unit is -1
+  double value = 0, median = 0, worse_by = 0;
+};
+
+}  // namespace movebench::fleet

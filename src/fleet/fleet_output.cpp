@@ -1,0 +1,129 @@
+#include "fleet/fleet_output.hpp"
+
+#include <fmt/format.h>
+#include <fmt/printf.h>
+
+#include <set>
+
+#include "core/sizes.hpp"
+#include "net/forwarded_output.hpp"
+
+namespace movebench::fleet {
+namespace {
+
+std::string who(const Layout& layout, int unit) {
+  const auto u = static_cast<std::size_t>(unit);
+  return fmt::format("host {} rank {}", layout.host[u], layout.leader[u]);
+}
+
+std::string describe(const FleetOutlier& o) {
+  return fmt::format("{} {:.4g} {} vs median {:.4g} {}", o.figure, o.value, o.unit_name, o.median, o.unit_name);
+}
+
+std::string value_text(double v, const char* unit) { return fmt::format("{:.4g} {}", v, unit); }
+
+std::string regression_line(const Regression& r) {
+  return fmt::format("SLOWER {} {}: {} {}, before {} (now/before {:.3g}; noise {:.1f}% / {:.1f}%)",
+                     r.subject->pair ? "link" : "node", r.subject->name, r.figure->name,
+                     value_text(r.now.value, r.figure->unit), value_text(r.before.value, r.figure->unit), r.ratio,
+                     100 * r.before.noise, 100 * r.now.noise);
+}
+
+}  // namespace
+
+// printf's formats, kept (fmt::sprintf): the tests read these columns.
+
+std::string fleet_heading(const FleetOptions& opt, const Layout& layout, const std::vector<Round>& schedule) {
+  std::size_t pairs = 0;
+  for (const auto& r : schedule) pairs += r.size();
+  const std::size_t hosts = std::set<std::string>(layout.host.begin(), layout.host.end()).size();
+  return fmt::sprintf("# movebench fleet: %d units (per %s), %zu hosts, %d turn%s per host; arrays %s, chase %s\n",
+                      layout.units, opt.per_rank ? "rank" : "host", hosts, layout.slots, layout.slots == 1 ? "" : "s",
+                      format_bytes(static_cast<double>(opt.mem_bytes)),
+                      format_bytes(static_cast<double>(opt.chase_bytes))) +
+         fmt::sprintf("# pairs: %zu rounds (ring, then %d random from seed %llu), %zu pairs; outlier: worse than the "
+                      "median by more than max(%g x MAD, %g%%)\n",
+                      schedule.size(), opt.random_rounds, static_cast<unsigned long long>(opt.seed), pairs,
+                      opt.rule.k, 100 * opt.rule.floor);
+}
+
+std::string unit_table(const Layout& layout, const std::vector<MemoryFigures>& units) {
+  std::string text = fmt::sprintf("%-6s %-24s %6s %8s %14s %14s %12s\n", "# unit", "host", "rank", "threads",
+                                  "copy MB/s", "triad MB/s", "latency ns");
+  for (std::size_t u = 0; u < units.size(); ++u) {
+    const auto& m = units[u];
+    text += fmt::sprintf("%-6zu %-24s %6d %8d %14.0f %14.0f %12.1f\n", u, layout.host[u], layout.leader[u], m.threads,
+                         m.copy_mbs, m.triad_mbs, m.latency_ns);
+  }
+  return text;
+}
+
+std::string pairs_line(const std::vector<PairFigures>& pairs) {
+  if (pairs.empty()) return {};
+  std::vector<double> lat, bw;
+  for (const auto& p : pairs) {
+    lat.push_back(p.latency_us);
+    bw.push_back(p.bw_mbs);
+  }
+  const Spread l = robust_spread(lat), b = robust_spread(bw);
+  return fmt::sprintf(
+      "pairs: %zu, latency us min/median/max %.2f / %.2f / %.2f, bandwidth MB/s min/median/max %.0f / %.0f / %.0f\n",
+      pairs.size(), l.min, l.median, l.max, b.min, b.median, b.max);
+}
+
+std::string triad_line(const Whole& triad, int units) {
+  return fmt::sprintf("memory triad: sum %.0f MB/s over %d units (per unit min %.0f, median %.0f, max %.0f)\n",
+                      triad.sum, units, triad.spread.min, triad.spread.median, triad.spread.max);
+}
+
+std::string bisection_line(const Bisection& bisection) {
+  if (bisection.pairs.empty()) return {};
+  return fmt::sprintf("bisection: %.0f MB/s (%zu pairs across the cut, both ways at once)\n", bisection.total_mbs,
+                      bisection.pairs.size());
+}
+
+std::string outlier_lines(const Layout& layout, const std::vector<FleetOutlier>& outliers) {
+  std::string text = fmt::format("outliers: {}\n", outliers.size());
+  std::set<std::string> drained;
+  std::string drains;
+  for (const auto& o : outliers) {
+    const std::string worse = fmt::format("{:.0f}% worse", 100 * o.worse_by);
+    if (o.unit < 0) {
+      text += fmt::format("OUTLIER link {} <-> {}: {} ({})\n", who(layout, o.pair.a), who(layout, o.pair.b),
+                          describe(o), worse);
+      continue;
+    }
+    text += fmt::format("OUTLIER node {}: {} ({})\n", who(layout, o.unit), describe(o), worse);
+    const auto& host = layout.host[static_cast<std::size_t>(o.unit)];
+    if (drained.insert(host).second) {
+      drains += fmt::format("scontrol update nodename={} state=drain reason=\"movebench: {}\"\n", host, describe(o));
+    }
+  }
+  return text + drains;
+}
+
+std::string baseline_lines(const Baseline& baseline, const BaselineVerdict& v, double threshold) {
+  std::string text = fmt::format(
+      "baseline: {} ({}), {} figures compared, threshold {:g}%: {} slower{}\n", baseline.path,
+      baseline.kind == "fleet" ? "an earlier fleet result" : "reference figures", v.compared, 100 * threshold,
+      v.regressions.size(), v.missing.empty() ? "" : fmt::format("; not in it: {}", fmt::join(v.missing, ", ")));
+  for (const auto& r : v.regressions) text += regression_line(r) + "\n";
+  return text;
+}
+
+void FleetWriter::heading(const FleetOptions& opt, const Layout& layout, const std::vector<Round>& schedule) {
+  net::send_now(out_, fleet_heading(opt, layout, schedule));
+}
+
+void FleetWriter::results(const FleetResults& r) {
+  out_.text(unit_table(r.layout, r.units) + pairs_line(r.pairs) + triad_line(r.triad, r.layout.units) +
+            bisection_line(r.bisection) + outlier_lines(r.layout, r.outliers));
+}
+
+void FleetWriter::baseline(const Baseline& baseline, const BaselineVerdict& v, double threshold) {
+  out_.text(baseline_lines(baseline, v, threshold));
+}
+
+void FleetWriter::end() { net::send_now(out_, {}); }
+
+}  // namespace movebench::fleet

@@ -1,0 +1,58 @@
+// What rank 0 writes of a fleet run as text, as functions of its results
+// (fleet_figures.hpp, the verdicts): the heading, a line per unit, the
+// pairs' and the whole's figures, the outliers with the scontrol lines that
+// drain their hosts, and the comparison with --baseline. The measuring and
+// judging code prints nothing; fleet_publish calls the writer.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "core/output.hpp"
+#include "fleet/fleet_baseline.hpp"
+#include "fleet/fleet_figures.hpp"
+#include "fleet/fleet_options.hpp"
+#include "fleet/fleet_units.hpp"
+
+namespace movebench::fleet {
+
+// "# movebench fleet: ..." and "# pairs: ...": what is measured and the rule.
+std::string fleet_heading(const FleetOptions& opt, const Layout& layout, const std::vector<Round>& schedule);
+// The header and a line per unit.
+std::string unit_table(const Layout& layout, const std::vector<MemoryFigures>& units);
+// The pairs' spread in one line; nothing when no pair was measured.
+std::string pairs_line(const std::vector<PairFigures>& pairs);
+std::string triad_line(const Whole& triad, int units);
+// Nothing when no bisection was measured.
+std::string bisection_line(const Bisection& bisection);
+// "outliers: N", a line per outlier, then one scontrol line per host named
+// (its first outlier the reason).
+std::string outlier_lines(const Layout& layout, const std::vector<FleetOutlier>& outliers);
+// The comparison's summary line, then one per regression.
+std::string baseline_lines(const Baseline& baseline, const BaselineVerdict& v, double threshold);
+
+// What a finished run hands the writer (references into the caller's results).
+struct FleetResults {
+  const Layout& layout;
+  const std::vector<MemoryFigures>& units;
+  const std::vector<PairFigures>& pairs;
+  const Whole& triad;
+  const Bisection& bisection;
+  const std::vector<FleetOutlier>& outliers;
+};
+
+// The heading leaves at once, the rest when the run is written (end()):
+// both reach the user through the launcher (net/forwarded_output.hpp).
+class FleetWriter {
+ public:
+  explicit FleetWriter(Output& out) : out_(out) {}
+  void heading(const FleetOptions& opt, const Layout& layout, const std::vector<Round>& schedule);
+  // The units, pairs, whole and outliers, in that order.
+  void results(const FleetResults& r);
+  void baseline(const Baseline& baseline, const BaselineVerdict& v, double threshold);
+  void end();
+
+ private:
+  Output& out_;
+};
+
+}  // namespace movebench::fleet

@@ -1,0 +1,47 @@
+// What coll's measurement hands its writer, and the writer: mpiBench's
+// output (START line and the hosts, a line per operation, size and
+// communicator, the buffers line and END), as functions of those results
+// (the measuring code in coll_command.cpp prints nothing). Rank 0 calls it.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/output.hpp"
+#include "core/stats.hpp"
+
+namespace movebench::net {
+
+// One operation at one size on one communicator: the ranks' seconds per
+// call summarized (mpiBench's avg, min and max).
+struct CollStep {
+  std::string_view operation;  // mpiBench's spelling
+  std::uint64_t bytes = 0;
+  int iterations = 0;
+  Summary seconds;
+  std::string_view comm;  // MPI_COMM_WORLD, CartDim-1of2, PartSize-4
+  int ranks = 0;
+};
+
+// "START mpiBench v1.5\n" and "<rank> : <host>\n" per rank.
+std::string mpibench_start(const std::vector<std::string>& hosts);
+// mpibench_line (coll_logic.hpp) of a step, in microseconds, and its newline.
+std::string mpibench_step(const CollStep& step);
+// "Message buffers (KB):\t<KiB>\nEND mpiBench\n": send and receive
+// buffers of one rank, in bytes.
+std::string mpibench_end(std::uint64_t buffer_bytes);
+
+// Each piece leaves at once (net/forwarded_output.hpp).
+class CollWriter {
+ public:
+  explicit CollWriter(Output& out) : out_(out) {}
+  void start(const std::vector<std::string>& hosts);
+  void step(const CollStep& s);
+  void end(std::uint64_t buffer_bytes);
+
+ private:
+  Output& out_;
+};
+
+}  // namespace movebench::net

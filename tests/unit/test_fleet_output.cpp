@@ -1,0 +1,114 @@
+// fleet's writer: the text of a run from hand-made results, caught by a
+// CapturedOutput. The expected lines are written out in full: they are
+// what scripts (and tests/integration/test_fleet*.py) read.
+#include <gtest/gtest.h>
+
+#include "core/output.hpp"
+#include "fleet/fleet_output.hpp"
+
+namespace movebench::fleet {
+namespace {
+
+// Three units: two on host a (two turns), one on host b.
+Layout three_units() {
+  Layout l;
+  l.units = 3;
+  l.host = {"a", "a", "b"};
+  l.leader = {0, 1, 2};
+  l.slot = {0, 1, 0};
+  l.ranks = {{0}, {1}, {2}};
+  l.slots = 2;
+  return l;
+}
+
+MemoryFigures unit(double copy, double triad, double latency) {
+  MemoryFigures m;
+  m.copy_mbs = copy;
+  m.triad_mbs = triad;
+  m.latency_ns = latency;
+  m.threads = 4;
+  return m;
+}
+
+PairFigures pair(int a, int b, double latency_us, double bw_mbs) {
+  PairFigures p;
+  p.pair = {a, b};
+  p.latency_us = latency_us;
+  p.bw_mbs = bw_mbs;
+  return p;
+}
+
+TEST(FleetOutput, HeadingSaysWhatIsMeasuredAndTheRule) {
+  FleetOptions opt;
+  const std::vector<Round> schedule{{{0, 1}}, {{1, 2}, {0, 2}}};
+  EXPECT_EQ(fleet_heading(opt, three_units(), schedule),
+            "# movebench fleet: 3 units (per host), 2 hosts, 2 turns per host; arrays 64.00 MiB, chase 64.00 MiB\n"
+            "# pairs: 2 rounds (ring, then 4 random from seed 42), 3 pairs; outlier: worse than the median by more "
+            "than max(5 x MAD, 10%)\n");
+}
+
+TEST(FleetOutput, ResultsInOrderUnitsPairsWholeOutliers) {
+  const Layout layout = three_units();
+  const std::vector<MemoryFigures> units{unit(10000.4, 11000.6, 80.04), unit(9000, 9500, 81), unit(4000, 4100, 120)};
+  const std::vector<PairFigures> pairs{pair(0, 1, 1.5, 9000), pair(1, 2, 2.25, 5000), pair(0, 2, 1.75, 8000)};
+  Bisection bisection;
+  bisection.pairs = {pair(0, 2, 0, 7000)};
+  bisection.total_mbs = 7000.4;
+  const std::vector<double> triads{11000.6, 9500, 4100};
+  const Whole triad = whole_of(triads);
+  FleetOutlier slow_memory{"mem.triad", "MB/s", 2, {}, 4100, 9500, 0.5684};
+  FleetOutlier slow_latency{"mem.latency", "ns", 2, {}, 120, 81, 0.48};
+  FleetOutlier slow_link{"p2p.bw", "MB/s", -1, {1, 2}, 5000, 8000, 0.375};
+  const std::vector<FleetOutlier> outliers{slow_memory, slow_latency, slow_link};
+
+  CapturedOutput out;
+  FleetWriter w(out);
+  w.results({layout, units, pairs, triad, bisection, outliers});
+  w.end();
+  EXPECT_EQ(out.out,
+            "# unit host                       rank  threads      copy MB/s     triad MB/s   latency ns\n"
+            "0      a                             0        4          10000          11001         80.0\n"
+            "1      a                             1        4           9000           9500         81.0\n"
+            "2      b                             2        4           4000           4100        120.0\n"
+            "pairs: 3, latency us min/median/max 1.50 / 1.75 / 2.25, bandwidth MB/s min/median/max 5000 / 8000 / 9000\n"
+            "memory triad: sum 24601 MB/s over 3 units (per unit min 4100, median 9500, max 11001)\n"
+            "bisection: 7000 MB/s (1 pairs across the cut, both ways at once)\n"
+            "outliers: 3\n"
+            "OUTLIER node host b rank 2: mem.triad 4100 MB/s vs median 9500 MB/s (57% worse)\n"
+            "OUTLIER node host b rank 2: mem.latency 120 ns vs median 81 ns (48% worse)\n"
+            "OUTLIER link host a rank 1 <-> host b rank 2: p2p.bw 5000 MB/s vs median 8000 MB/s (38% worse)\n"
+            "scontrol update nodename=b state=drain reason=\"movebench: mem.triad 4100 MB/s vs median 9500 MB/s\"\n");
+  EXPECT_EQ(out.err, "");
+}
+
+TEST(FleetOutput, NoPairsNoBisectionNoOutliers) {
+  EXPECT_EQ(pairs_line({}), "");
+  EXPECT_EQ(bisection_line({}), "");
+  EXPECT_EQ(outlier_lines(three_units(), {}), "outliers: 0\n");
+}
+
+TEST(FleetOutput, EveryHostNamedIsDrainedOnce) {
+  Layout l = three_units();
+  const std::vector<FleetOutlier> outliers{{"mem.copy", "MB/s", 0, {}, 1, 2, 0.5},
+                                           {"mem.copy", "MB/s", 1, {}, 1, 2, 0.5},
+                                           {"mem.copy", "MB/s", 2, {}, 1, 2, 0.5}};
+  const std::string text = outlier_lines(l, outliers);
+  EXPECT_NE(text.find("scontrol update nodename=a state=drain"), std::string::npos) << text;
+  EXPECT_NE(text.find("scontrol update nodename=b state=drain"), std::string::npos) << text;
+  EXPECT_EQ(text.find("nodename=a", text.find("nodename=a") + 1), std::string::npos) << text;  // host a once
+}
+
+TEST(FleetOutput, BaselineSummarySaysWhatIsMissing) {
+  Baseline b;
+  b.path = "ref.json";
+  b.kind = "reference";
+  BaselineVerdict v;
+  v.compared = 7;
+  v.missing = {"host c", "host d"};
+  EXPECT_EQ(baseline_lines(b, v, 0.05),
+            "baseline: ref.json (reference figures), 7 figures compared, threshold 5%: 0 slower; not in it: host c, "
+            "host d\n");
+}
+
+}  // namespace
+}  // namespace movebench::fleet

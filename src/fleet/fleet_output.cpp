@@ -6,7 +6,7 @@
 #include <set>
 
 #include "core/sizes.hpp"
-#include "net/forwarded_output.hpp"
+#include "core/output.hpp"
 
 namespace movebench::fleet {
 namespace {
@@ -112,7 +112,7 @@ std::string baseline_lines(const Baseline& baseline, const BaselineVerdict& v, d
 }
 
 void FleetWriter::heading(const FleetOptions& opt, const Layout& layout, const std::vector<Round>& schedule) {
-  net::send_now(out_, fleet_heading(opt, layout, schedule));
+  send_now(out_, fleet_heading(opt, layout, schedule));
 }
 
 void FleetWriter::results(const FleetResults& r) {
@@ -124,6 +124,6 @@ void FleetWriter::baseline(const Baseline& baseline, const BaselineVerdict& v, d
   out_.text(baseline_lines(baseline, v, threshold));
 }
 
-void FleetWriter::end() { net::send_now(out_, {}); }
+void FleetWriter::end() { send_now(out_, {}); }
 
 }  // namespace movebench::fleet

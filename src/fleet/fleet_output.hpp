@@ -41,7 +41,7 @@ struct FleetResults {
 };
 
 // The heading leaves at once, the rest when the run is written (end()):
-// both reach the user through the launcher (net/forwarded_output.hpp).
+// both reach the user through the launcher (send_now, core/output.hpp).
 class FleetWriter {
  public:
   explicit FleetWriter(Output& out) : out_(out) {}

@@ -66,7 +66,8 @@ Timed run_my_pair(const PairRun& run, const Round& round, net::P2pTest bw_test, 
       const double bw = net::p2p_seconds(bw_test, ranks, s, r, opt.message_bytes, opt.bandwidth_iterations, 2, kPairWindow);
       t.bw = repeat == 0 ? bw : std::min(t.bw, bw);
     }
-    const auto wrong = net::p2p_check(bw_test, ranks, s, r, opt.message_bytes, 1, false);
+    const bool corrupt = opt.corrupt_for_test && me == net::world_size() - 1;
+    const auto wrong = net::p2p_check(bw_test, ranks, s, r, opt.message_bytes, 1, corrupt);
     if (!wrong.empty()) steps.fail(step, "validation failed: " + wrong);
   }
   return t;

@@ -1,7 +1,9 @@
 """movebench fleet when a unit fails (docs/fleet.md, "A unit that fails"):
 a rank whose memory cannot be allocated (a real `ulimit -v` on that rank
 alone) is named in failed_units with its step and reason, the other ranks'
-figures are kept and the exit code is 1; a rank killed (SIGKILL) mid-run
+figures are kept and the exit code is 1; a rank whose pair check fails
+(the MPI commands' test hook) is named in the pairs and keeps its memory
+figures; a rank killed (SIGKILL) mid-run
 ends the job under Open MPI, and rank 0's file keeps what it had gathered
 and names the step where the job stopped."""
 import json
@@ -13,7 +15,8 @@ import time
 import pytest
 
 from conftest import binary_path
-from net_mpi import MPI_FAMILY, MPIRUN, ROOT_ENV, built_with_mpi, end_job, load, needs_mpirun, rank_pids, start_job
+from net_mpi import (MPI_FAMILY, MPIRUN, ROOT_ENV, built_with_mpi, end_job, load, mpirun, needs_mpirun, rank_pids,
+                     start_job)
 
 pytestmark = needs_mpirun
 
@@ -89,6 +92,29 @@ def test_a_rank_that_cannot_allocate_its_memory_is_named_failed_and_the_others_k
     assert lines[-1] == f"FAILED unit host {failed['host']} rank 2 in memory set-up: {failed['reason']}", proc.stdout
     assert any(l.split()[:3] == ["2", failed["host"], "2"] and l.split()[3:] == ["-"] * 4 for l in lines), proc.stdout
     assert "over 3 of 4 units" in proc.stdout
+    # On stderr, one line as every run error: the document's errors.failed_units.
+    assert f"movebench fleet: error: {doc['errors']['failed_units']}" in proc.stderr.splitlines(), proc.stderr
+
+
+def test_a_rank_whose_pair_check_fails_keeps_its_memory_figures_and_sits_out_the_pairs(tmp_path):
+    # The test hook of every MPI command (--fail-for-test corrupt): the last
+    # rank's checks see one received byte flipped, in the first pairs it has.
+    out = tmp_path / "fleet.json"
+    small = [{"128M": "16M"}.get(a, a) for a in OPTIONS]
+    proc, _ = mpirun(4, "fleet", *small, "--fail-for-test", "corrupt", "--json", out, oversubscribe=True)
+    assert proc.returncode == 1, report(proc)
+    doc = load(out)
+    [failed] = doc["failed_units"]
+    assert failed["rank"] == 3 and failed["step"] == "pairs, warm-up", report(proc)
+    assert failed["reason"].startswith("validation failed: byte ") and "is wrong" in failed["reason"]
+    # Its memory figures were checked before: kept, and in the whole.
+    units = doc["fleet"]["units"]
+    assert all(u["figures"]["mem.triad"] > 0 for u in units)
+    assert doc["fleet"]["whole"]["mem.triad"]["sum"] == pytest.approx(sum(u["figures"]["mem.triad"] for u in units))
+    # No pair of it measured after (the warm-up's pair with it dropped), the others' all.
+    assert sorted(tuple(p["units"]) for p in doc["fleet"]["pairs"]) == [(0, 1), (0, 2), (1, 2)]
+    assert proc.stdout.strip().splitlines()[-1].startswith("FAILED unit host ") and " rank 3 in pairs, warm-up: " in proc.stdout
+    assert "over 4 units" in proc.stdout
 
 
 def wait_for_step(job, path, prefix, limit=120):

@@ -1,6 +1,5 @@
 #include "fleet/fleet_steps.hpp"
 
-#include <fmt/format.h>
 #include <mpi.h>
 
 #include "fleet/fleet_output.hpp"

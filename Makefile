@@ -79,7 +79,7 @@ test aarch64: export MOVEBENCH_CROSS := $(MOVEBENCH_CROSS) aarch64
 # The cross-host test stays with Open MPI (it starts remote ranks through
 # Open MPI's rsh agent).
 MPI_TESTS := $(addprefix tests/integration/,test_net_beff.py test_net_coll.py test_net_p2p.py \
-  test_suite_mpi.py test_slurm.py test_fleet.py)
+  test_suite_mpi.py test_slurm.py test_fleet.py test_fleet_fail.py)
 test mpich: MPICH_TWIN := ON
 mpich: build
 	MOVEBENCH_MPI_FAMILY=mpich MOVEBENCH_BIN=$(abspath $(BUILD)/mpich/movebench) $(VENV)/bin/python -m pytest -q $(MPI_TESTS)

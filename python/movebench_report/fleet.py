@@ -36,6 +36,7 @@ class Fleet:
     outliers: list  # the document's, as written
     regressions: list
     baseline: dict | None
+    failed: list  # `failed_units`: {unit, host, rank, step, reason}; [] in older documents
 
 
 def _who(host, rank) -> str:
@@ -68,6 +69,11 @@ def _named(entry: dict, numbers: tuple) -> dict:
     return out
 
 
+def _failed(entry: dict) -> dict:
+    """A failed unit with its fields as strings; raises on another shape."""
+    return dict(entry, host=str(entry["host"]), step=str(entry["step"]), reason=str(entry["reason"]), rank=entry["rank"])
+
+
 def fleet_of(doc: dict, where: str = "") -> Fleet | None:
     """The fleet of a document, or None when it is no fleet result."""
     section = doc.get("fleet")
@@ -80,7 +86,8 @@ def fleet_of(doc: dict, where: str = "") -> Fleet | None:
         return Fleet(str(section["per"]), [_member(u) for u in section["units"]],
                      [_member(p) for p in section.get("pairs", [])],
                      [_named(o, ("value", "median", "worse_by")) for o in doc.get("outliers", [])],
-                     [_named(r, ("before", "now", "ratio")) for r in doc.get("regressions", [])], baseline)
+                     [_named(r, ("before", "now", "ratio")) for r in doc.get("regressions", [])], baseline,
+                     [_failed(f) for f in doc.get("failed_units", [])])
     except (KeyError, TypeError, ValueError, AttributeError, IndexError) as e:
         raise ReportError(f"{where}: `fleet` is not as movebench fleet writes it ({type(e).__name__}: {e})") from None
 
@@ -132,11 +139,13 @@ def _outlier_who(o: dict) -> str:
 
 
 def answer_lines(fleet: Fleet) -> list:
-    """The fleet's answer, outliers named first, then what got slower."""
+    """The fleet's answer, outliers named first, then what got slower, then
+    the units that failed a step (as movebench fleet's text ends)."""
     lines = [f"OUTLIER {_outlier_who(o)}: {o['figure']} {o['value']:.4g} {o['unit']} vs median "
              f"{o['median']:.4g} {o['unit']} ({100 * o['worse_by']:.0f}% worse)" for o in fleet.outliers]
     lines += [f"SLOWER {_outlier_who(r)}: {r['figure']} {r['now']:.4g} {r['unit']}, before {r['before']:.4g} "
               f"{r['unit']} (now/before {r['ratio']:.3g})" for r in fleet.regressions]
+    lines += [f"FAILED unit {_who(f['host'], f['rank'])} in {f['step']}: {f['reason']}" for f in fleet.failed]
     return lines
 
 
@@ -144,6 +153,8 @@ def headline(fleet: Fleet) -> str:
     """'4 units (per rank), 6 pairs: 1 outlier; against its baseline (file): 2 slower'."""
     text = (f"{len(fleet.units)} units (per {fleet.per}), {len(fleet.pairs)} pairs: "
             f"{len(fleet.outliers)} outlier{'' if len(fleet.outliers) == 1 else 's'}")
+    if fleet.failed:
+        text += f", {len(fleet.failed)} failed"
     if fleet.baseline is not None:
         text += (f"; against {fleet.baseline.get('file', '?')} ({fleet.baseline.get('kind', '?')}): "
                  f"{len(fleet.regressions)} slower")

@@ -18,7 +18,17 @@ class Output {
   virtual void text(std::string_view s) = 0;
   // One line about a problem, without its newline (stderr).
   virtual void problem(std::string_view line) = 0;
+  // What text() has written leaves now, not when the buffer fills: a row
+  // measured seconds apart, or an MPI rank 0's row, which the launcher
+  // (mpirun, srun) forwards only once the process has written it.
+  virtual void flush() {}
 };
+
+// text(), then flush(): a piece the user should see as it is measured.
+inline void send_now(Output& out, std::string_view text) {
+  out.text(text);
+  out.flush();
+}
 
 // stdout and stderr, as printf and fprintf(stderr) wrote them (stdout stays
 // buffered as the progress line wants it: core/progress).

@@ -115,6 +115,7 @@ class FleetCommand : public net::MpiCommand {
   }
 
   int run_mpi(Report& report, net::Watchdog& dog) override {
+    opt_.corrupt_for_test = fail_ == net::FailMode::kCorrupt;
     const Named named = run_fleet(opt_, report, standard_output(), dog, step_timeout_, fail_);
     const bool failed = (opt_.fail_on_outlier && named.outliers > 0) || (opt_.fail_on_regression && named.regressions > 0);
     return failed ? kExitFailure : kExitOk;

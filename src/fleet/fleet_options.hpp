@@ -25,6 +25,10 @@ struct FleetOptions {
   std::optional<Baseline> baseline;   // --baseline FILE, read and checked before any MPI
   double baseline_threshold = 0.05;   // --baseline-threshold, as compare's --threshold
   bool fail_on_regression = false;
+  // Test hook (the MPI commands' hidden --fail-for-test corrupt): the last
+  // rank's pair checks see one received byte flipped, as a bad link or NIC
+  // would leave it, so that its unit fails in the pairs' first round.
+  bool corrupt_for_test = false;
 };
 
 // Pair bandwidth: messages in flight per window (OSU's osu_bw shape).

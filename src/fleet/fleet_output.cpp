@@ -3,10 +3,11 @@
 #include <fmt/format.h>
 #include <fmt/printf.h>
 
+#include <algorithm>
 #include <set>
 
 #include "core/sizes.hpp"
-#include "net/forwarded_output.hpp"
+#include "core/output.hpp"
 
 namespace movebench::fleet {
 namespace {
@@ -47,11 +48,16 @@ std::string fleet_heading(const FleetOptions& opt, const Layout& layout, const s
                       opt.rule.k, 100 * opt.rule.floor);
 }
 
-std::string unit_table(const Layout& layout, const std::vector<MemoryFigures>& units) {
+std::string unit_table(const Layout& layout, const std::vector<MemoryFigures>& units,
+                       const std::vector<bool>& no_memory) {
   std::string text = fmt::sprintf("%-6s %-24s %6s %8s %14s %14s %12s\n", "# unit", "host", "rank", "threads",
                                   "copy MB/s", "triad MB/s", "latency ns");
   for (std::size_t u = 0; u < units.size(); ++u) {
     const auto& m = units[u];
+    if (u < no_memory.size() && no_memory[u]) {  // failed: its line at the end says where
+      text += fmt::sprintf("%-6zu %-24s %6d %8s %14s %14s %12s\n", u, layout.host[u], layout.leader[u], "-", "-", "-", "-");
+      continue;
+    }
     text += fmt::sprintf("%-6zu %-24s %6d %8d %14.0f %14.0f %12.1f\n", u, layout.host[u], layout.leader[u], m.threads,
                          m.copy_mbs, m.triad_mbs, m.latency_ns);
   }
@@ -71,9 +77,11 @@ std::string pairs_line(const std::vector<PairFigures>& pairs) {
       pairs.size(), l.min, l.median, l.max, b.min, b.median, b.max);
 }
 
-std::string triad_line(const Whole& triad, int units) {
-  return fmt::sprintf("memory triad: sum %.0f MB/s over %d units (per unit min %.0f, median %.0f, max %.0f)\n",
-                      triad.sum, units, triad.spread.min, triad.spread.median, triad.spread.max);
+std::string triad_line(const Whole& triad, int measured, int units) {
+  if (measured == 0) return "memory triad: no unit measured\n";
+  const std::string over = measured == units ? fmt::format("{} units", units) : fmt::format("{} of {} units", measured, units);
+  return fmt::sprintf("memory triad: sum %.0f MB/s over %s (per unit min %.0f, median %.0f, max %.0f)\n", triad.sum,
+                      over, triad.spread.min, triad.spread.median, triad.spread.max);
 }
 
 std::string bisection_line(const Bisection& bisection) {
@@ -102,6 +110,23 @@ std::string outlier_lines(const Layout& layout, const std::vector<FleetOutlier>&
   return text + drains;
 }
 
+std::string failed_lines(const Layout& layout, const std::vector<UnitFailure>& failures) {
+  std::string text;
+  for (const auto& f : failures) text += fmt::format("FAILED unit {} in {}: {}\n", who(layout, f.unit), f.step, f.reason);
+  return text;
+}
+
+std::string failures_line(const Layout& layout, const std::vector<UnitFailure>& failures) {
+  constexpr std::size_t kNamed = 10;  // the rest are in `failed_units`
+  std::string line = fmt::format("{} of {} units failed:", failures.size(), layout.units);
+  for (std::size_t i = 0; i < failures.size() && i < kNamed; ++i) {
+    const auto& f = failures[i];
+    line += fmt::format("{} {} in {}: {}", i ? ";" : "", who(layout, f.unit), f.step, f.reason);
+  }
+  if (failures.size() > kNamed) line += fmt::format("; and {} more (failed_units)", failures.size() - kNamed);
+  return line;
+}
+
 std::string baseline_lines(const Baseline& baseline, const BaselineVerdict& v, double threshold) {
   std::string text = fmt::format(
       "baseline: {} ({}), {} figures compared, threshold {:g}%: {} slower{}\n", baseline.path,
@@ -112,11 +137,13 @@ std::string baseline_lines(const Baseline& baseline, const BaselineVerdict& v, d
 }
 
 void FleetWriter::heading(const FleetOptions& opt, const Layout& layout, const std::vector<Round>& schedule) {
-  net::send_now(out_, fleet_heading(opt, layout, schedule));
+  send_now(out_, fleet_heading(opt, layout, schedule));
 }
 
 void FleetWriter::results(const FleetResults& r) {
-  out_.text(unit_table(r.layout, r.units) + pairs_line(r.pairs) + triad_line(r.triad, r.layout.units) +
+  const auto measured = r.units.size() - static_cast<std::size_t>(std::count(r.no_memory.begin(), r.no_memory.end(), true));
+  out_.text(unit_table(r.layout, r.units, r.no_memory) + pairs_line(r.pairs) +
+            triad_line(r.triad, static_cast<int>(measured), r.layout.units) +
             bisection_line(r.bisection) + outlier_lines(r.layout, r.outliers));
 }
 
@@ -124,6 +151,13 @@ void FleetWriter::baseline(const Baseline& baseline, const BaselineVerdict& v, d
   out_.text(baseline_lines(baseline, v, threshold));
 }
 
-void FleetWriter::end() { net::send_now(out_, {}); }
+void FleetWriter::failed(const Layout& layout, const std::vector<UnitFailure>& failures) {
+  if (failures.empty()) return;
+  out_.text(failed_lines(layout, failures));
+  // A run error's one line, as every command's: the text has one per unit.
+  out_.problem("movebench fleet: error: " + failures_line(layout, failures));
+}
+
+void FleetWriter::end() { send_now(out_, {}); }
 
 }  // namespace movebench::fleet

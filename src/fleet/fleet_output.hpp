@@ -9,6 +9,7 @@
 
 #include "core/output.hpp"
 #include "fleet/fleet_baseline.hpp"
+#include "fleet/fleet_failures.hpp"
 #include "fleet/fleet_figures.hpp"
 #include "fleet/fleet_options.hpp"
 #include "fleet/fleet_units.hpp"
@@ -17,16 +18,25 @@ namespace movebench::fleet {
 
 // "# movebench fleet: ..." and "# pairs: ...": what is measured and the rule.
 std::string fleet_heading(const FleetOptions& opt, const Layout& layout, const std::vector<Round>& schedule);
-// The header and a line per unit.
-std::string unit_table(const Layout& layout, const std::vector<MemoryFigures>& units);
+// The header and a line per unit; `no_memory[u]`: unit u failed before its
+// memory figures were checked, its line has `-` for them.
+std::string unit_table(const Layout& layout, const std::vector<MemoryFigures>& units,
+                       const std::vector<bool>& no_memory = {});
 // The pairs' spread in one line; nothing when no pair was measured.
 std::string pairs_line(const std::vector<PairFigures>& pairs);
-std::string triad_line(const Whole& triad, int units);
+// `measured` of the `units` have memory figures ("over 3 of 4 units");
+// none: "no unit measured".
+std::string triad_line(const Whole& triad, int measured, int units);
 // Nothing when no bisection was measured.
 std::string bisection_line(const Bisection& bisection);
 // "outliers: N", a line per outlier, then one scontrol line per host named
 // (its first outlier the reason).
 std::string outlier_lines(const Layout& layout, const std::vector<FleetOutlier>& outliers);
+// One line per unit that failed a step, as the text ends.
+std::string failed_lines(const Layout& layout, const std::vector<UnitFailure>& failures);
+// The failures in one line: how many, and the first ten with host, rank,
+// step and reason (`errors.failed_units`, and the run error's line).
+std::string failures_line(const Layout& layout, const std::vector<UnitFailure>& failures);
 // The comparison's summary line, then one per regression.
 std::string baseline_lines(const Baseline& baseline, const BaselineVerdict& v, double threshold);
 
@@ -34,6 +44,7 @@ std::string baseline_lines(const Baseline& baseline, const BaselineVerdict& v, d
 struct FleetResults {
   const Layout& layout;
   const std::vector<MemoryFigures>& units;
+  const std::vector<bool>& no_memory;  // per unit (fleet_publish's Gathered)
   const std::vector<PairFigures>& pairs;
   const Whole& triad;
   const Bisection& bisection;
@@ -41,7 +52,7 @@ struct FleetResults {
 };
 
 // The heading leaves at once, the rest when the run is written (end()):
-// both reach the user through the launcher (net/forwarded_output.hpp).
+// both reach the user through the launcher (send_now, core/output.hpp).
 class FleetWriter {
  public:
   explicit FleetWriter(Output& out) : out_(out) {}
@@ -49,6 +60,8 @@ class FleetWriter {
   // The units, pairs, whole and outliers, in that order.
   void results(const FleetResults& r);
   void baseline(const Baseline& baseline, const BaselineVerdict& v, double threshold);
+  // Last: a line per failed unit, and the run error's line (stderr).
+  void failed(const Layout& layout, const std::vector<UnitFailure>& failures);
   void end();
 
  private:

@@ -7,6 +7,7 @@
 
 #include "core/affinity.hpp"
 #include "core/buffer.hpp"
+#include "fleet/fleet_publish.hpp"
 #include "net/p2p.hpp"
 #include "net/p2p_logic.hpp"
 
@@ -29,18 +30,27 @@ void apart_on_one_host(bool first) {
   if (cpus.size() >= 2) pin_current_thread(first ? cpus.front() : cpus.back());
 }
 
-// This rank's part of one round: the pair its unit is in, if any.
-Timed run_my_pair(const FleetOptions& opt, const Layout& layout, const Round& round, net::P2pTest bw_test,
-                  std::string& error) {
+// What every step of the pairs needs.
+struct PairRun {
+  const FleetOptions& opt;
+  const Layout& layout;
+  const PairBuffers* buffers;  // this rank's; null where it measures no unit
+  Steps& steps;
+  net::Watchdog& dog;
+  double step_timeout;
+};
+
+// This rank's part of one round: the pair its unit is in, if any. A failed
+// check is this unit's failure in `step`.
+Timed run_my_pair(const PairRun& run, const Round& round, net::P2pTest bw_test, const std::string& step) {
+  const auto& [opt, layout, buffers, steps, dog, step_timeout] = run;
   const int me = net::world_rank();
   Timed t;
   for (const auto& p : round) {
     const net::P2pPair ranks{layout.leader[static_cast<std::size_t>(p.a)], layout.leader[static_cast<std::size_t>(p.b)]};
     if (me != ranks.a && me != ranks.b) continue;
-    const std::uint64_t top = std::max<std::uint64_t>(opt.message_bytes, 8);
-    HostBuffer send = written_buffer(top, 64), recv = written_buffer(top, 64);
-    auto* s = send.as<std::byte>();
-    auto* r = recv.as<std::byte>();
+    std::byte* s = buffers->send();
+    std::byte* r = buffers->recv();
     const ScopedAffinity restore;
     if (layout.host[static_cast<std::size_t>(p.a)] == layout.host[static_cast<std::size_t>(p.b)]) {
       apart_on_one_host(me == ranks.a);
@@ -56,8 +66,9 @@ Timed run_my_pair(const FleetOptions& opt, const Layout& layout, const Round& ro
       const double bw = net::p2p_seconds(bw_test, ranks, s, r, opt.message_bytes, opt.bandwidth_iterations, 2, kPairWindow);
       t.bw = repeat == 0 ? bw : std::min(t.bw, bw);
     }
-    const auto wrong = net::p2p_check(bw_test, ranks, s, r, opt.message_bytes, 1, false);
-    if (!wrong.empty() && error.empty()) error = wrong;
+    const bool corrupt = opt.corrupt_for_test && me == net::world_size() - 1;
+    const auto wrong = net::p2p_check(bw_test, ranks, s, r, opt.message_bytes, 1, corrupt);
+    if (!wrong.empty()) steps.fail(step, "validation failed: " + wrong);
   }
   return t;
 }
@@ -71,22 +82,25 @@ PairFigures figures_of(const FleetOptions& opt, const UnitPair& p, int round, do
   return f;
 }
 
-// One round measured at once; rank 0 gets every pair's figures.
-std::vector<PairFigures> measure_round(const FleetOptions& opt, const Layout& layout, const Round& round, int index,
-                                       net::P2pTest bw_test, std::string& error) {
+// One round measured at once, its pairs of units that are out left out;
+// rank 0 gets every pair's figures but those of a unit that failed in it.
+std::vector<PairFigures> measure_round(const PairRun& run, const Round& round, int index, net::P2pTest bw_test,
+                                       const std::string& step) {
+  const Round live = live_pairs(round, run.steps.out());
   // Every rank done with what came before (and asleep if not in a pair)
   // before the pairs start; idle ranks sleep again while they run.
   quiet_barrier();
-  const Timed t = run_my_pair(opt, layout, round, bw_test, error);
+  const Timed t = run_my_pair(run, live, bw_test, step);
   quiet_barrier();
   const auto lat = net::gather_to_root(t.latency);
   const auto bw = net::gather_to_root(t.bw);
+  run.steps.settle();
   std::vector<PairFigures> out;
   if (net::world_rank() != 0) return out;
   const int directions = bw_test == net::P2pTest::kBibw ? 2 : 1;
-  for (const auto& p : round) {
-    const auto a = static_cast<std::size_t>(layout.leader[static_cast<std::size_t>(p.a)]);
-    out.push_back(figures_of(opt, p, index, lat[a], bw[a], directions));
+  for (const auto& p : live_pairs(live, run.steps.out())) {
+    const auto a = static_cast<std::size_t>(run.layout.leader[static_cast<std::size_t>(p.a)]);
+    out.push_back(figures_of(run.opt, p, index, lat[a], bw[a], directions));
   }
   return out;
 }
@@ -142,61 +156,76 @@ std::vector<UnitPair> pairs_of(const std::vector<PairFigures>& all, const std::v
 // A suspect pair is measured again, alone, and keeps the better of its two
 // measurements per figure: it is named only if slow again. A slow link is
 // slow in both; a burst of other work on a shared node (or the first
-// exchanges of a run) in one only.
+// exchanges of a run) in one only. A pair whose unit is out by now keeps
+// what it had.
 // False: no suspects.
-bool measure_suspects_again(const FleetOptions& opt, const Layout& layout, std::vector<PairFigures>& all,
-                            net::Watchdog& dog, double step_timeout, std::string& error) {
-  const auto which = suspects(opt, all);
+bool measure_suspects_again(const PairRun& run, std::vector<PairFigures>& all) {
+  const auto which = suspects(run.opt, all);
   if (which.empty()) return false;
   const auto pairs = pairs_of(all, which);
-  for (std::size_t i = 0; i < which.size(); ++i) {
-    net::WatchedStep step(dog, step_timeout, fmt::format("fleet pairs, suspect {} of {} again", i + 1, which.size()));
-    const auto got = measure_round(opt, layout, Round{pairs[i]}, 0, net::P2pTest::kBw, error);
-    if (net::world_rank() != 0) continue;
+  for (std::size_t i = 0; i < which.size() && !run.steps.stopped(); ++i) {
+    const std::string what = fmt::format("pairs, suspect {} of {} again", i + 1, which.size());
+    run.steps.begin(what);
+    net::WatchedStep step(run.dog, run.step_timeout, "fleet " + what);
+    const auto got = measure_round(run, Round{pairs[i]}, 0, net::P2pTest::kBw, what);
+    if (net::world_rank() != 0 || got.empty()) continue;
     auto& f = all[static_cast<std::size_t>(which[i])];
     const double lat = got[0].latency_seconds > 0 ? std::min(f.latency_seconds, got[0].latency_seconds) : f.latency_seconds;
     const double bw = got[0].bw_seconds > 0 ? std::min(f.bw_seconds, got[0].bw_seconds) : f.bw_seconds;
-    f = figures_of(opt, f.pair, f.round, lat, bw, 1);
+    f = figures_of(run.opt, f.pair, f.round, lat, bw, 1);
   }
   return true;
 }
 
 }  // namespace
 
+PairBuffers::PairBuffers(const FleetOptions& opt)
+    : send_(written_buffer(std::max<std::uint64_t>(opt.message_bytes, 8), 64)),
+      recv_(written_buffer(std::max<std::uint64_t>(opt.message_bytes, 8), 64)) {}
+
 std::vector<PairFigures> measure_pairs(const FleetOptions& opt, const Layout& layout, const std::vector<Round>& schedule,
-                                       net::Watchdog& dog, double step_timeout, std::string& error) {
+                                       net::Watchdog& dog, double step_timeout, const PairBuffers* buffers, Steps& steps) {
+  const PairRun run{opt, layout, buffers, steps, dog, step_timeout};
   std::vector<PairFigures> all;
   const auto host_of = host_numbers(layout);
   // The first round once untimed: first contact between ranks, and what the
   // memory steps leave behind (idle OpenMP threads, freed arrays), measured
   // nothing but made that round's pairs look slow here.
+  steps.begin("pairs, warm-up");
   for (const auto& turn : schedule.empty() ? std::vector<Round>{} : host_turns(schedule.front(), host_of)) {
+    if (steps.stopped()) return all;
     net::WatchedStep step(dog, step_timeout, "fleet pairs, warm-up");
-    measure_round(opt, layout, turn, 0, net::P2pTest::kBw, error);
+    measure_round(run, turn, 0, net::P2pTest::kBw, "pairs, warm-up");
   }
   for (std::size_t r = 0; r < schedule.size(); ++r) {
+    const std::string what = fmt::format("pairs, round {} of {}", r + 1, schedule.size());
+    steps.begin(what);
     for (const auto& turn : host_turns(schedule[r], host_of)) {
-      net::WatchedStep step(dog, step_timeout, fmt::format("fleet pairs, round {} of {}", r + 1, schedule.size()));
-      auto got = measure_round(opt, layout, turn, static_cast<int>(r), net::P2pTest::kBw, error);
+      if (steps.stopped()) return all;
+      net::WatchedStep step(dog, step_timeout, "fleet " + what);
+      auto got = measure_round(run, turn, static_cast<int>(r), net::P2pTest::kBw, what);
       all.insert(all.end(), got.begin(), got.end());
     }
+    steps.keep("pairs", pairs_json(layout, all));
   }
   // Up to kAgain times: what is still slow is measured again.
-  for (int again = 0; again < kAgain; ++again) {
-    if (!measure_suspects_again(opt, layout, all, dog, step_timeout, error)) break;
+  for (int again = 0; again < kAgain && !steps.stopped(); ++again) {
+    if (!measure_suspects_again(run, all)) break;
   }
   return all;
 }
 
 Bisection measure_bisection(const FleetOptions& opt, const Layout& layout, net::Watchdog& dog, double step_timeout,
-                            std::string& error) {
+                            const PairBuffers* buffers, Steps& steps) {
   Round cut;
   const int half = layout.units / 2;
   for (int u = 0; u < half; ++u) cut.push_back({u, u + half});
   Bisection b;
   if (cut.empty()) return b;
-  net::WatchedStep step(dog, step_timeout, "fleet bisection (half the units against the other half)");
-  b.pairs = measure_round(opt, layout, cut, -1, net::P2pTest::kBibw, error);
+  const std::string what = "bisection (half the units against the other half)";
+  steps.begin("bisection");
+  net::WatchedStep step(dog, step_timeout, "fleet " + what);
+  b.pairs = measure_round({opt, layout, buffers, steps, dog, step_timeout}, cut, -1, net::P2pTest::kBibw, "bisection");
   for (const auto& p : b.pairs) b.total_mbs += p.bw_mbs;
   return b;
 }

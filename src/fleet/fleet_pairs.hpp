@@ -6,19 +6,37 @@
 #include <string>
 #include <vector>
 
+#include "core/buffer.hpp"
 #include "fleet/fleet_figures.hpp"
 #include "fleet/fleet_logic.hpp"
 #include "fleet/fleet_options.hpp"
+#include "fleet/fleet_steps.hpp"
 #include "fleet/fleet_units.hpp"
 #include "net/mpi_env.hpp"
 
 namespace movebench::fleet {
 
-// Collective; rank 0 gets the figures (others empty). `error` is this
-// rank's failed check, if any.
+// A unit's send and receive buffers, allocated once before any pair is
+// measured ("pairs set-up"): a unit that cannot have them is out before
+// its partners wait for it in an exchange.
+class PairBuffers {
+ public:
+  explicit PairBuffers(const FleetOptions& opt);
+  std::byte* send() const { return send_.as<std::byte>(); }
+  std::byte* recv() const { return recv_.as<std::byte>(); }
+
+ private:
+  HostBuffer send_, recv_;
+};
+
+// Collective; rank 0 gets the figures (others empty). Pairs with a unit
+// that is out (steps.out()) are not measured; a unit whose check fails in
+// a round is out from then on, and that round's pairs of it are dropped.
+// `buffers`: this rank's, null where it measures no unit. Each round ends
+// with steps.settle(); an interrupt stops them (steps.stopped()).
 std::vector<PairFigures> measure_pairs(const FleetOptions& opt, const Layout& layout, const std::vector<Round>& schedule,
-                                       net::Watchdog& dog, double step_timeout, std::string& error);
+                                       net::Watchdog& dog, double step_timeout, const PairBuffers* buffers, Steps& steps);
 Bisection measure_bisection(const FleetOptions& opt, const Layout& layout, net::Watchdog& dog, double step_timeout,
-                            std::string& error);
+                            const PairBuffers* buffers, Steps& steps);
 
 }  // namespace movebench::fleet

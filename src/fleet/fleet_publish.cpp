@@ -4,6 +4,8 @@
 
 #include <string_view>
 
+#include "fleet/fleet_steps.hpp"
+
 namespace movebench::fleet {
 namespace {
 
@@ -13,20 +15,25 @@ Figure mbs(const std::string& name, double value, Stat stat, Of of, int directio
   return Figure::bandwidth(name, value * kMega, stat, of, application_bytes(directions));
 }
 
-nlohmann::json unit_json(const Layout& layout, std::size_t u, const MemoryFigures& m, const nlohmann::json& facts) {
+bool has_memory(const std::vector<bool>& no_memory, std::size_t u) { return u >= no_memory.size() || !no_memory[u]; }
+
+nlohmann::json unit_json(const Layout& layout, std::size_t u, const MemoryFigures& m, bool measured,
+                         const nlohmann::json& facts) {
   return {{"unit", u},
           {"host", layout.host[u]},
           {"rank", layout.leader[u]},
           {"ranks", layout.ranks[u]},
           {"threads", m.threads},
-          {"figures", {{"mem.copy", m.copy_mbs}, {"mem.triad", m.triad_mbs}, {"mem.latency", m.latency_ns}}},
+          {"figures", measured ? nlohmann::json{{"mem.copy", m.copy_mbs}, {"mem.triad", m.triad_mbs}, {"mem.latency", m.latency_ns}}
+                               : nlohmann::json::object()},
           // The unit's machine as its rank read it: facts::collect(Sources{}).
           {"facts", facts}};
 }
 
 void add_unit_records(const FleetOptions& opt, const Layout& layout, const std::vector<MemoryFigures>& units,
-                      Report& report) {
+                      const std::vector<bool>& no_memory, Report& report) {
   for (std::size_t u = 0; u < units.size(); ++u) {
+    if (!has_memory(no_memory, u)) continue;
     const auto& m = units[u];
     const nlohmann::json params = {{"unit", u}, {"host", layout.host[u]}, {"rank", layout.leader[u]}, {"threads", m.threads}};
     report.add({"fleet", "copy", opt.mem_bytes, params, m.copy_seconds, {mbs("bandwidth", m.copy_mbs, Stat::kMin, Of::kTime)}});
@@ -36,7 +43,7 @@ void add_unit_records(const FleetOptions& opt, const Layout& layout, const std::
   }
 }
 
-nlohmann::json pair_json(const Layout& layout, const PairFigures& p) {
+nlohmann::json pair_params(const Layout& layout, const PairFigures& p) {
   const auto a = static_cast<std::size_t>(p.pair.a), b = static_cast<std::size_t>(p.pair.b);
   return {{"units", {p.pair.a, p.pair.b}},
           {"hosts", {layout.host[a], layout.host[b]}},
@@ -47,28 +54,32 @@ nlohmann::json pair_json(const Layout& layout, const PairFigures& p) {
 void add_pair_records(const FleetOptions& opt, const Layout& layout, const std::vector<PairFigures>& pairs,
                       const Bisection& bisection, Report& report) {
   for (const auto& p : pairs) {
-    const auto params = pair_json(layout, p);
+    const auto params = pair_params(layout, p);
     report.add({"fleet", "pair_latency", 8, params, {p.latency_seconds},
                 {Figure::latency("latency", p.latency_us * 1e-6, Stat::kMean)}});
     report.add({"fleet", "pair_bw", opt.message_bytes, params, {p.bw_seconds},
                 {mbs("bandwidth", p.bw_mbs, Stat::kMean, Of::kTime)}});
   }
   for (const auto& p : bisection.pairs) {
-    report.add({"fleet", "bisection_pair", opt.message_bytes, pair_json(layout, p), {p.bw_seconds},
+    report.add({"fleet", "bisection_pair", opt.message_bytes, pair_params(layout, p), {p.bw_seconds},
                 {mbs("bandwidth", p.bw_mbs, Stat::kMean, Of::kTime, 2)}});
   }
 }
 
-// The whole: the sum of the units' bandwidth and its spread per unit.
-// Returns triad's, which the text shows.
-Whole add_whole(const std::vector<MemoryFigures>& units, const Bisection& bisection, Report& report,
-                nlohmann::json& whole) {
+// The whole: the sum of the units' bandwidth and its spread per unit, over
+// the units that have memory figures (none: no memory figures in the
+// whole). Returns triad's, which the text shows.
+Whole add_whole(const std::vector<MemoryFigures>& units, const std::vector<bool>& no_memory, const Bisection& bisection,
+                Report& report, nlohmann::json& whole) {
   using Get = double (*)(const MemoryFigures&);
   Whole triad;
   for (const auto& [key, get] : {std::pair<std::string_view, Get>{"copy", [](const MemoryFigures& m) { return m.copy_mbs; }},
                                  {"triad", [](const MemoryFigures& m) { return m.triad_mbs; }}}) {
     std::vector<double> v;
-    for (const auto& m : units) v.push_back(get(m));
+    for (std::size_t u = 0; u < units.size(); ++u) {
+      if (has_memory(no_memory, u)) v.push_back(get(units[u]));
+    }
+    if (v.empty()) break;
     const Whole w = whole_of(v);
     if (key == "triad") triad = w;
     const double sum = w.sum;
@@ -102,24 +113,40 @@ int compare_with_baseline(const FleetOptions& opt, Report& report, FleetWriter& 
 
 }  // namespace
 
-int publish(const FleetOptions& opt, const Layout& layout, const std::vector<MemoryFigures>& units,
-            const std::vector<nlohmann::json>& facts, const std::vector<PairFigures>& pairs, const Bisection& bisection,
-            const Verdict& verdict, Report& report, FleetWriter& out) {
-  add_unit_records(opt, layout, units, report);
-  add_pair_records(opt, layout, pairs, bisection, report);
-  nlohmann::json fleet = {{"per", opt.per_rank ? "rank" : "host"}, {"units", nlohmann::json::array()},
-                          {"pairs", nlohmann::json::array()}, {"whole", nlohmann::json::object()}};
-  for (std::size_t u = 0; u < units.size(); ++u) fleet["units"].push_back(unit_json(layout, u, units[u], u < facts.size() ? facts[u] : nlohmann::json()));
-  for (const auto& p : pairs) {
-    auto j = pair_json(layout, p);
-    j["figures"] = {{"p2p.latency", p.latency_us}, {"p2p.bw", p.bw_mbs}};
-    fleet["pairs"].push_back(std::move(j));
+nlohmann::json units_json(const Layout& layout, const std::vector<MemoryFigures>& units,
+                          const std::vector<bool>& no_memory, const std::vector<nlohmann::json>& facts) {
+  nlohmann::json out = nlohmann::json::array();
+  for (std::size_t u = 0; u < units.size(); ++u) {
+    out.push_back(unit_json(layout, u, units[u], has_memory(no_memory, u), u < facts.size() ? facts[u] : nlohmann::json()));
   }
-  const Whole triad = add_whole(units, bisection, report, fleet["whole"]);
-  report.extra("fleet") = std::move(fleet);
+  return out;
+}
+
+nlohmann::json pairs_json(const Layout& layout, const std::vector<PairFigures>& pairs) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& p : pairs) {
+    auto j = pair_params(layout, p);
+    j["figures"] = {{"p2p.latency", p.latency_us}, {"p2p.bw", p.bw_mbs}};
+    out.push_back(std::move(j));
+  }
+  return out;
+}
+
+int publish(const FleetOptions& opt, const Layout& layout, const Gathered& got, const Verdict& verdict, Report& report,
+            FleetWriter& out) {
+  add_unit_records(opt, layout, got.units, got.no_memory, report);
+  add_pair_records(opt, layout, got.pairs, got.bisection, report);
+  nlohmann::json fleet = {{"per", opt.per_rank ? "rank" : "host"},
+                          {"units", units_json(layout, got.units, got.no_memory, got.facts)},
+                          {"pairs", pairs_json(layout, got.pairs)},
+                          {"whole", nlohmann::json::object()}};
+  const Whole triad = add_whole(got.units, got.no_memory, got.bisection, report, fleet["whole"]);
+  report.extra("fleet") = std::move(fleet);  // whole: no `in_progress` any more
   report.extra("outliers") = verdict.json;
-  out.results({layout, units, pairs, triad, bisection, verdict.outliers});
+  report.extra("failed_units") = failures_json(layout, got.failures);
+  out.results({layout, got.units, got.no_memory, got.pairs, triad, got.bisection, verdict.outliers});
   const int regressions = opt.baseline ? compare_with_baseline(opt, report, out) : 0;
+  out.failed(layout, got.failures);
   out.end();
   return regressions;
 }

@@ -1,20 +1,35 @@
 // What rank 0 writes of a fleet run: a record per unit and per pair, the
-// headline results, `fleet`, `outliers` and the baseline's sections (result
-// document), and the same results handed to the writer (fleet_output: the
-// text).
+// headline results, `fleet`, `outliers`, `failed_units` and the baseline's
+// sections (result document), and the same results handed to the writer
+// (fleet_output: the text).
 #pragma once
 #include <vector>
 
 #include "core/report.hpp"
+#include "fleet/fleet_failures.hpp"
 #include "fleet/fleet_output.hpp"
 #include "fleet/fleet_verdict.hpp"
 
 namespace movebench::fleet {
 
-// `facts`: per unit, its rank's facts::collect (src/facts). With
-// --baseline, the comparison too; returns the number of regressions.
-int publish(const FleetOptions& opt, const Layout& layout, const std::vector<MemoryFigures>& units,
-            const std::vector<nlohmann::json>& facts, const std::vector<PairFigures>& pairs, const Bisection& bisection,
-            const Verdict& verdict, Report& report, FleetWriter& out);
+// What rank 0 gathered of a run.
+struct Gathered {
+  std::vector<MemoryFigures> units;
+  std::vector<bool> no_memory;  // per unit: failed before its memory figures were checked
+  std::vector<nlohmann::json> facts;  // per unit, its rank's facts::collect (src/facts)
+  std::vector<PairFigures> pairs;
+  Bisection bisection;
+  std::vector<UnitFailure> failures;
+};
+
+// `fleet.units` and `fleet.pairs` of the document. A unit without memory
+// figures has `figures` {}; `facts` may be shorter than the units (not
+// gathered yet: null).
+nlohmann::json units_json(const Layout& layout, const std::vector<MemoryFigures>& units,
+                          const std::vector<bool>& no_memory, const std::vector<nlohmann::json>& facts);
+nlohmann::json pairs_json(const Layout& layout, const std::vector<PairFigures>& pairs);
+// With --baseline, the comparison too; returns the number of regressions.
+int publish(const FleetOptions& opt, const Layout& layout, const Gathered& got, const Verdict& verdict, Report& report,
+            FleetWriter& out);
 
 }  // namespace movebench::fleet

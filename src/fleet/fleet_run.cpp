@@ -4,12 +4,16 @@
 #include <mpi.h>
 
 #include <functional>
+#include <new>
 #include <optional>
+#include <stdexcept>
 
+#include "core/sizes.hpp"
 #include "facts/facts.hpp"
 #include "fleet/fleet_memory.hpp"
 #include "fleet/fleet_pairs.hpp"
 #include "fleet/fleet_publish.hpp"
+#include "fleet/fleet_steps.hpp"
 #include "fleet/fleet_verdict.hpp"
 
 namespace movebench::fleet {
@@ -49,34 +53,56 @@ MemoryFigures figures_of_row(const FleetOptions& opt, const double* row) {
 
 // Memory in turns: the units of one slot (one per host) measure at once,
 // the other ranks sleep in the barrier; slot after slot, round after round.
-void in_turns(const Layout& layout, net::Watchdog& dog, double step_timeout, const std::string& what,
+// A unit that failed an earlier turn sits the rest out.
+void in_turns(const Layout& layout, net::Watchdog& dog, double step_timeout, Steps& steps, const std::string& what,
               const std::function<void()>& mine) {
+  steps.begin(what);
   for (int slot = 0; slot < layout.slots; ++slot) {
     net::WatchedStep step(dog, step_timeout, fmt::format("fleet {}, turn {} of {} on every host", what, slot + 1, layout.slots));
-    if (layout.my_unit >= 0 && layout.slot[static_cast<std::size_t>(layout.my_unit)] == slot) mine();
+    if (layout.my_unit >= 0 && layout.slot[static_cast<std::size_t>(layout.my_unit)] == slot) steps.attempt(what, mine);
     quiet_barrier();
   }
 }
 
-// Rank 0 gets every unit's figures.
-std::vector<MemoryFigures> measure_units(const FleetOptions& opt, const Layout& layout, net::Watchdog& dog,
-                                         double step_timeout, net::FailMode fail, std::string& error) {
+// This rank's unit's memory figures, measured in turns and checked; zero
+// when its unit failed a step (steps says which and why).
+MemoryFigures measure_mine(const FleetOptions& opt, const Layout& layout, net::Watchdog& dog, double step_timeout,
+                           Steps& steps) {
   std::optional<UnitMemory> unit;
-  net::maybe_fail(fail);
-  in_turns(layout, dog, step_timeout, "memory set-up", [&] { unit.emplace(opt); });
+  in_turns(layout, dog, step_timeout, steps, "memory set-up", [&] {
+    try {
+      unit.emplace(opt);
+    } catch (const std::bad_alloc&) {  // its what() says no more than that
+      throw std::runtime_error(fmt::format("out of memory: arrays of {} each and a chase of {} (std::bad_alloc)",
+                                           format_bytes(static_cast<double>(opt.mem_bytes)),
+                                           format_bytes(static_cast<double>(opt.chase_bytes))));
+    }
+  });
   for (int r = 0; r < opt.repetitions; ++r) {
-    in_turns(layout, dog, step_timeout, fmt::format("memory round {}", r + 1), [&] { unit->time_round(); });
+    in_turns(layout, dog, step_timeout, steps, fmt::format("memory round {} of {}", r + 1, opt.repetitions),
+             [&] { unit->time_round(); });
   }
   for (int s = 0; s < kChaseSamples; ++s) {
-    in_turns(layout, dog, step_timeout, fmt::format("latency sample {}", s + 1), [&] { unit->chase_sample(); });
+    in_turns(layout, dog, step_timeout, steps, fmt::format("latency sample {} of {}", s + 1, kChaseSamples),
+             [&] { unit->chase_sample(); });
   }
+  steps.begin("memory check");
   MemoryFigures mine;
   if (unit) {
     net::WatchedStep step(dog, step_timeout, "fleet memory check");
-    mine = unit->finish();
-    error = mine.error;
+    steps.attempt("memory check", [&] {
+      mine = unit->finish();
+      if (!mine.error.empty()) steps.fail("memory check", "validation failed: " + mine.error);
+    });
   }
-  const auto row = row_of(opt, mine);
+  return steps.failed_here() ? MemoryFigures{} : mine;
+}
+
+// Rank 0 gets every unit's figures (zero for a unit that failed).
+std::vector<MemoryFigures> measure_units(const FleetOptions& opt, const Layout& layout, net::Watchdog& dog,
+                                         double step_timeout, net::FailMode fail, Steps& steps) {
+  net::maybe_fail(fail);
+  const auto row = row_of(opt, measure_mine(opt, layout, dog, step_timeout, steps));
   const int n = net::world_size();
   std::vector<double> all(net::world_rank() == 0 ? row.size() * static_cast<std::size_t>(n) : 0);
   MPI_Gather(row.data(), static_cast<int>(row.size()), MPI_DOUBLE, all.data(), static_cast<int>(row.size()), MPI_DOUBLE,
@@ -109,26 +135,10 @@ std::string my_facts_text(const Layout& layout) {
 }
 
 std::vector<nlohmann::json> gather_facts(const Layout& layout) {
-  const std::string mine = my_facts_text(layout);
-  int length = static_cast<int>(mine.size());
-  const bool root = net::world_rank() == 0;
-  const auto n = static_cast<std::size_t>(net::world_size());
-  std::vector<int> lengths(root ? n : 0), offsets(root ? n : 0);
-  MPI_Gather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, 0, MPI_COMM_WORLD);
-  std::size_t total = 0;
-  for (std::size_t i = 0; i < lengths.size(); ++i) {
-    offsets[i] = static_cast<int>(total);
-    total += static_cast<std::size_t>(lengths[i]);
-  }
-  std::string all(total, '\0');
-  MPI_Gatherv(mine.data(), length, MPI_CHAR, all.data(), lengths.data(), offsets.data(), MPI_CHAR, 0, MPI_COMM_WORLD);
+  const auto all = gather_texts(my_facts_text(layout));
   std::vector<nlohmann::json> out;
-  if (!root) return out;
-  for (int leader : layout.leader) {
-    const auto r = static_cast<std::size_t>(leader);
-    out.push_back(nlohmann::json::parse(all.substr(static_cast<std::size_t>(offsets[r]), static_cast<std::size_t>(lengths[r])),
-                                        nullptr, false));
-  }
+  if (net::world_rank() != 0) return out;
+  for (int leader : layout.leader) out.push_back(nlohmann::json::parse(all[static_cast<std::size_t>(leader)], nullptr, false));
   return out;
 }
 
@@ -136,6 +146,21 @@ Named share(Named named) {
   int counts[2] = {named.outliers, named.regressions};
   MPI_Bcast(counts, 2, MPI_INT, 0, MPI_COMM_WORLD);
   return {counts[0], counts[1]};
+}
+
+// The pairs and the bisection, each unit's pair buffers first (a unit that
+// cannot allocate them is out before any exchange, so that no partner waits
+// for it). False: stopped (interrupted).
+bool measure_network(const FleetOptions& opt, const Layout& layout, const std::vector<Round>& schedule,
+                     net::Watchdog& dog, double step_timeout, Steps& steps, Gathered& got) {
+  steps.begin("pairs set-up");
+  std::optional<PairBuffers> buffers;
+  if (layout.my_unit >= 0) steps.attempt("pairs set-up", [&] { buffers.emplace(opt); });
+  if (!steps.settle()) return false;
+  got.pairs = measure_pairs(opt, layout, schedule, dog, step_timeout, buffers ? &*buffers : nullptr, steps);
+  if (steps.stopped()) return false;
+  got.bisection = measure_bisection(opt, layout, dog, step_timeout, buffers ? &*buffers : nullptr, steps);
+  return !steps.stopped();
 }
 
 }  // namespace
@@ -146,22 +171,21 @@ Named run_fleet(const FleetOptions& opt, Report& report, Output& out, net::Watch
   const auto schedule = opt.skip_pairs ? std::vector<Round>{} : pair_schedule(layout.units, opt.random_rounds, opt.seed);
   FleetWriter writer(out);
   if (net::world_rank() == 0) writer.heading(opt, layout, schedule);
-  std::string error;
-  const auto units = measure_units(opt, layout, dog, step_timeout, fail, error);
-  if (!net::settle_step(report, "fleet", "memory", error, true)) return share({});
-  std::vector<PairFigures> pairs;
-  Bisection bisection;
-  if (!schedule.empty()) {
-    pairs = measure_pairs(opt, layout, schedule, dog, step_timeout, error);
-    if (!net::settle_step(report, "fleet", "pairs", error, true)) return share({});
-    bisection = measure_bisection(opt, layout, dog, step_timeout, error);
-    if (!net::settle_step(report, "fleet", "bisection", error, true)) return share({});
-  }
-  const auto facts = gather_facts(layout);
+  Steps steps(layout, opt.per_rank, report);
+  Gathered got;
+  got.units = measure_units(opt, layout, dog, step_timeout, fail, steps);
+  if (!steps.settle()) return share({});
+  // Units out now have no memory figures; one that fails later keeps them.
+  got.no_memory = steps.out();
+  steps.keep("units", units_json(layout, got.units, got.no_memory, {}));
+  if (!schedule.empty() && !measure_network(opt, layout, schedule, dog, step_timeout, steps, got)) return share({});
+  steps.begin("facts");
+  got.facts = gather_facts(layout);
   Named named;
   if (net::world_rank() == 0) {
-    const Verdict verdict = judge(opt, layout, units, pairs);
-    named.regressions = publish(opt, layout, units, facts, pairs, bisection, verdict, report, writer);
+    got.failures = steps.failures();
+    const Verdict verdict = judge(opt, layout, got.units, got.no_memory, got.pairs);
+    named.regressions = publish(opt, layout, got, verdict, report, writer);
     named.outliers = static_cast<int>(verdict.outliers.size());
   }
   return share(named);

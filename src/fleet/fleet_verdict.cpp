@@ -4,6 +4,8 @@
 #include <functional>
 #include <set>
 
+#include "fleet/fleet_failures.hpp"
+
 namespace movebench::fleet {
 namespace {
 
@@ -38,11 +40,14 @@ const std::vector<PairFigure>& pair_figures() {
   return figures;
 }
 
-void judge_units(const FleetOptions& opt, const std::vector<MemoryFigures>& units, Verdict& v) {
+void judge_units(const FleetOptions& opt, const std::vector<MemoryFigures>& units, const std::vector<bool>& no_memory,
+                 Verdict& v) {
+  std::vector<bool> counted(units.size(), true);
+  for (std::size_t u = 0; u < units.size() && u < no_memory.size(); ++u) counted[u] = !no_memory[u];
   for (const auto& f : unit_figures()) {
     std::vector<double> values;
     for (const auto& u : units) values.push_back(f.get(u));
-    for (const auto& o : find_outliers(values, f.higher_is_better, opt.rule)) {
+    for (const auto& o : find_outliers_among(values, counted, f.higher_is_better, opt.rule)) {
       v.outliers.push_back({f.name, f.unit, static_cast<int>(o.index), {}, o.value, o.median, o.worse_by});
     }
   }
@@ -117,10 +122,10 @@ nlohmann::json to_json(const Layout& layout, const FleetOutlier& o) {
 }  // namespace
 
 Verdict judge(const FleetOptions& opt, const Layout& layout, const std::vector<MemoryFigures>& units,
-              const std::vector<PairFigures>& pairs) {
+              const std::vector<bool>& no_memory, const std::vector<PairFigures>& pairs) {
   Verdict v;
   v.json = nlohmann::json::array();
-  judge_units(opt, units, v);
+  judge_units(opt, units, no_memory, v);
   judge_pairs(opt, layout, pairs, v);
   for (const auto& o : v.outliers) v.json.push_back(to_json(layout, o));
   return v;

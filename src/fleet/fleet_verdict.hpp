@@ -18,7 +18,9 @@ struct Verdict {
   nlohmann::json json;  // the `outliers` array of the document
 };
 
+// `no_memory`: per unit, true when it failed before its memory figures
+// were checked: it is left out of their median and MAD, and not named.
 Verdict judge(const FleetOptions& opt, const Layout& layout, const std::vector<MemoryFigures>& units,
-              const std::vector<PairFigures>& pairs);
+              const std::vector<bool>& no_memory, const std::vector<PairFigures>& pairs);
 
 }  // namespace movebench::fleet

@@ -304,8 +304,8 @@ void run_loaded_latency(const MemOptions& opt, Report& report, Output& out) {
     write_loaded_row(out, points.back(), st.median);
     Record r = level_record(opt, plan, spec, delay, level);
     // Each level lasts about --time-budget: its row is shown as it comes,
-    // stdout being a pipe or a file too (Output has no flush of its own).
-    std::fflush(stdout);
+    // stdout being a pipe or a file too.
+    out.flush();
     report.add(std::move(r));
   }
   team.set_delay(kIdleLoad);

@@ -57,7 +57,7 @@ std::string hpcc_skipped();
 std::string pingpong_line(double latency_us, std::uint64_t lmax, double bandwidth);
 
 // Where the earlier printf flushed, the piece leaves at once
-// (net/forwarded_output.hpp): the rows, and what ends a phase.
+// (send_now, core/output.hpp): the rows, and what ends a phase.
 class BeffWriter {
  public:
   explicit BeffWriter(Output& out) : out_(out) {}

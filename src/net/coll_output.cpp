@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 
 #include "net/coll_logic.hpp"
-#include "net/forwarded_output.hpp"
+#include "core/output.hpp"
 
 namespace movebench::net {
 

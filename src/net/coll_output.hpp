@@ -32,7 +32,7 @@ std::string mpibench_step(const CollStep& step);
 // buffers of one rank, in bytes.
 std::string mpibench_end(std::uint64_t buffer_bytes);
 
-// Each piece leaves at once (net/forwarded_output.hpp).
+// Each piece leaves at once (send_now, core/output.hpp).
 class CollWriter {
  public:
   explicit CollWriter(Output& out) : out_(out) {}

@@ -178,7 +178,7 @@ void import_document(const nlohmann::json& doc, const std::string& benchmark, Re
     report.add_error(benchmark + "." + key, value.get<std::string>());
   }
   // A command's own sections of the document (fleet's: docs/fleet.md).
-  for (const char* key : {"fleet", "outliers", "baseline", "regressions"}) {
+  for (const char* key : {"fleet", "outliers", "failed_units", "baseline", "regressions"}) {
     if (doc.contains(key)) report.extra(key) = doc[key];
   }
   if (doc.contains("validation_skipped")) {

@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "net/forwarded_output.hpp"
+#include "core/output.hpp"
 #include "net/p2p_logic.hpp"
 
 namespace movebench::net {

@@ -14,7 +14,7 @@ namespace movebench::net {
 // MPI_CHAR.\n# Size       Avg Latency(us)\n": the table's heading.
 std::string osu_heading(std::string_view title, int rank_a, int rank_b, bool latency);
 
-// Each piece leaves at once (net/forwarded_output.hpp).
+// Each piece leaves at once (send_now, core/output.hpp).
 class P2pWriter {
  public:
   explicit P2pWriter(Output& out) : out_(out) {}

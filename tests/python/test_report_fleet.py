@@ -18,6 +18,7 @@ from movebench_report.model import load_sources
 
 RESULTS = REPO / "tests" / "data" / "results"
 BEFORE, AFTER = RESULTS / "fleet-before.json", RESULTS / "fleet-after.json"
+FAILED = RESULTS / "fleet-failed.json"  # rank 2 of 4 could not allocate its arrays
 
 
 def doc(path):
@@ -56,6 +57,21 @@ def test_table_of_a_fleet_without_baseline_has_no_baseline_columns():
     code, out, err = report("table", BEFORE)
     assert code == 0, err
     assert "0 outliers" in out and "since baseline" not in out and "OUTLIER" not in out.split("fleet mem.copy")[1]
+
+
+def test_a_failed_unit_is_named_last_and_has_no_row_in_its_figures_tables():
+    code, out, err = report("table", FAILED)
+    assert code == 0, err
+    [failed] = doc(FAILED)["failed_units"]
+    answer = out[out.index("fleet: the answer"):].split("\n\n")[0]
+    assert "4 units (per rank), 3 pairs: 0 outliers, 1 failed" in answer
+    line = f"FAILED unit host {failed['host']} rank {failed['rank']} in {failed['step']}: {failed['reason']}"
+    assert answer.rstrip().splitlines()[-1].endswith(line)
+    # Its memory figures are none: the tables hold the three others.
+    for figure in ("mem.copy", "mem.triad", "mem.latency"):
+        block = out[out.index(f"fleet {figure} per unit"):].split("\n\n")[0].splitlines()
+        rows = [l for l in block[2:] if l.startswith("host ")]
+        assert len(rows) == 3 and not any(l.startswith(f"host {failed['host']} rank 2 ") for l in rows)
 
 
 def test_the_page_names_the_outliers_first_and_draws_each_figure(tmp_path):

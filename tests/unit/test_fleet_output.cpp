@@ -1,6 +1,7 @@
 // fleet's writer: the text of a run from hand-made results, caught by a
 // CapturedOutput. The expected lines are written out in full: they are
 // what scripts (and tests/integration/test_fleet*.py) read.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "core/output.hpp"
@@ -63,7 +64,9 @@ TEST(FleetOutput, ResultsInOrderUnitsPairsWholeOutliers) {
 
   CapturedOutput out;
   FleetWriter w(out);
-  w.results({layout, units, pairs, triad, bisection, outliers});
+  const std::vector<bool> all_measured(3, false);
+  w.results({layout, units, all_measured, pairs, triad, bisection, outliers});
+  w.failed(layout, {});  // none: nothing written
   w.end();
   EXPECT_EQ(out.out,
             "# unit host                       rank  threads      copy MB/s     triad MB/s   latency ns\n"
@@ -79,6 +82,46 @@ TEST(FleetOutput, ResultsInOrderUnitsPairsWholeOutliers) {
             "OUTLIER link host a rank 1 <-> host b rank 2: p2p.bw 5000 MB/s vs median 8000 MB/s (38% worse)\n"
             "scontrol update nodename=b state=drain reason=\"movebench: mem.triad 4100 MB/s vs median 9500 MB/s\"\n");
   EXPECT_EQ(out.err, "");
+}
+
+TEST(FleetOutput, AFailedUnitHasNoFiguresInItsLineAndOneLineLast) {
+  const Layout layout = three_units();
+  // Unit 1 failed in its memory set-up: its figures are zero and not shown.
+  const std::vector<MemoryFigures> units{unit(10000, 11000, 80), MemoryFigures{}, unit(4000, 4100, 120)};
+  const std::vector<bool> no_memory{false, true, false};
+  const std::vector<double> triads{11000, 4100};
+  const std::vector<UnitFailure> failures{{1, "memory set-up", "out of memory: arrays of 64.00 MiB each"}};
+  CapturedOutput out;
+  FleetWriter w(out);
+  w.results({layout, units, no_memory, {}, whole_of(triads), {}, {}});
+  w.failed(layout, failures);
+  w.end();
+  EXPECT_EQ(out.out,
+            "# unit host                       rank  threads      copy MB/s     triad MB/s   latency ns\n"
+            "0      a                             0        4          10000          11000         80.0\n"
+            "1      a                             1        -              -              -            -\n"
+            "2      b                             2        4           4000           4100        120.0\n"
+            "memory triad: sum 15100 MB/s over 2 of 3 units (per unit min 4100, median 7550, max 11000)\n"
+            "outliers: 0\n"
+            "FAILED unit host a rank 1 in memory set-up: out of memory: arrays of 64.00 MiB each\n");
+  EXPECT_EQ(out.err, "movebench fleet: error: 1 of 3 units failed: host a rank 1 in memory set-up: out of memory: "
+                     "arrays of 64.00 MiB each\n");
+  EXPECT_EQ(triad_line({}, 0, 3), "memory triad: no unit measured\n");
+}
+
+TEST(FleetOutput, TheFailuresLineNamesTenAndCountsTheRest) {
+  Layout l;
+  for (int r = 0; r < 12; ++r) {
+    l.host.push_back(fmt::format("n{}", r));
+    l.leader.push_back(r);
+  }
+  l.units = 12;
+  std::vector<UnitFailure> failures;
+  for (int u = 0; u < 12; ++u) failures.push_back({u, "pairs set-up", "no"});
+  const std::string line = failures_line(l, failures);
+  EXPECT_EQ(line.rfind("12 of 12 units failed: host n0 rank 0 in pairs set-up: no; host n1 rank 1 in ", 0), 0u) << line;
+  EXPECT_NE(line.find("host n9 rank 9 in pairs set-up: no; and 2 more (failed_units)"), std::string::npos) << line;
+  EXPECT_EQ(line.find("host n10 "), std::string::npos) << line;
 }
 
 TEST(FleetOutput, NoPairsNoBisectionNoOutliers) {

@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
-#include <cstdio>
 
 #include "build_info.hpp"
 #include "git_commit.hpp"
@@ -11,6 +10,7 @@
 #include "core/errors.hpp"
 #include "core/host_info.hpp"
 #include "core/interrupt.hpp"
+#include "core/output.hpp"
 #include "core/stats.hpp"
 
 namespace movebench {
@@ -141,8 +141,9 @@ bool Report::save() {
   if (why.empty()) return true;
   if (!write_failed_) {
     // Once: a full disk would otherwise print at every checkpoint.
-    std::fprintf(stderr, "movebench %s: error: cannot write the result file '%s': %s (the last complete file is kept)\n",
-                 doc_["benchmark"].get<std::string>().c_str(), output_.json_path.c_str(), why.c_str());
+    standard_output().problem(
+        fmt::format("movebench {}: error: cannot write the result file '{}': {} (the last complete file is kept)",
+                    doc_["benchmark"].get<std::string>(), output_.json_path, why));
   }
   write_failed_ = true;
   doc_["errors"]["result_file"] = "cannot write the result file: " + why;

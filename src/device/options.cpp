@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cstdio>
 
 #include "core/affinity.hpp"
 #include "core/errors.hpp"
@@ -53,8 +52,8 @@ void check_common_options(const CommonOptions& o) {
   check_seconds(o.timeout_s, "--timeout", 86400);
 }
 
-std::unique_ptr<Device> open_and_describe(const DeviceChoice& choice, Report& report, const std::string& benchmark,
-                                          const std::string& facts_key) {
+std::unique_ptr<Device> open_and_describe(const DeviceChoice& choice, Report& report, Output& out,
+                                          const std::string& benchmark, const std::string& facts_key) {
   auto device = open_device(choice);
   report.set_device(device->name());
   nlohmann::json facts = device->facts();
@@ -66,14 +65,14 @@ std::unique_ptr<Device> open_and_describe(const DeviceChoice& choice, Report& re
       facts["pcie"] = to_json(*pcie);
       const std::string warning = below_max_warning(*pcie);
       if (!warning.empty()) {
-        std::fprintf(stderr, "movebench %s: %s\n", benchmark.c_str(), warning.c_str());
+        out.problem(fmt::format("movebench {}: {}", benchmark, warning));
         facts["warnings"].push_back(warning);
       }
     }
     if (auto nvml = nvml_link_facts(bus)) facts["nvml"] = *nvml;
   }
   report.extra(facts_key) = facts;
-  std::printf("device: %s [%s backend]\n", device->name().c_str(), device->backend().c_str());
+  out.text(fmt::format("device: {} [{} backend]\n", device->name(), device->backend()));
   return device;
 }
 

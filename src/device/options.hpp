@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/output.hpp"
 #include "core/report.hpp"
 #include "device/device.hpp"
 
@@ -25,9 +26,10 @@ void check_common_options(const CommonOptions& o);
 void check_choice(const DeviceChoice& choice);
 // Opens the device and records what explains its figures (name, backend,
 // versions, PCIe link, NUMA node, CPUs) under `facts_key` of the result
-// document. Prints the facts line and warnings.
-std::unique_ptr<Device> open_and_describe(const DeviceChoice& choice, Report& report, const std::string& benchmark,
-                                          const std::string& facts_key = "link_device");
+// document. Writes the device line (text) and the link's warnings (problems)
+// to `out`.
+std::unique_ptr<Device> open_and_describe(const DeviceChoice& choice, Report& report, Output& out,
+                                          const std::string& benchmark, const std::string& facts_key = "link_device");
 
 // "link (cuda):": a suite summary's start, naming the device's backend.
 std::string suite_label(const Report& report, const std::string& benchmark);

@@ -105,7 +105,7 @@ class LinkCommand : public Command {
   void check_options() override { resolve(); }
 
   int run(Report& report) override {
-    auto device = device::open_and_describe(opt_.common.choice, report, "link");
+    auto device = device::open_and_describe(opt_.common.choice, report, out_, "link");
     check_kinds(*device);
     record_settings(report, *device);
     run_link(*device, opt_, report, out_);

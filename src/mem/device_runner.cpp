@@ -195,7 +195,7 @@ void run(const MemOptions& opt, device::Device& device, DeviceKernels& kernels, 
 }  // namespace
 
 void run_on_device(const MemOptions& opt, Report& report, Output& out) {
-  auto device = device::open_and_describe(opt.choice, report, "mem", "mem_device");
+  auto device = device::open_and_describe(opt.choice, report, out, "mem", "mem_device");
   device::MemKernelsMaker* make = nullptr;
   for (const auto& b : device::backends()) {
     if (device->backend() == b.name) make = b.mem_kernels;

@@ -132,7 +132,7 @@ class StreamCommand : public Command {
   }
 
   int run(Report& report) override {
-    auto device = device::open_and_describe(common_.choice, report, "stream");
+    auto device = device::open_and_describe(common_.choice, report, out_, "stream");
     run_all(*device, report, shape_, sweep_);
     return kExitOk;
   }

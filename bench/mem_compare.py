@@ -18,6 +18,11 @@ computes the same thing on the same arrays (PEER_KERNELS below); STREAM's
 scale and add, BabelStream's mul, add, dot and nstream, and likwid-bench's
 load, update (no multiply) and ddot have no movebench kernel and are not run.
 
+With --movebench-before, an earlier movebench build is one more run of each
+round (the same options), and the summary gives the ratio of the two builds'
+medians per kernel (after / before: a change's bars of performance, issue
+20); it is never counted as a peer.
+
 Writes OUT/context.txt (CPU model, lscpu, load average at start and end),
 OUT/commands.txt, OUT/raw/ (every output), OUT/json/ (movebench --json
 documents), OUT/samples.tsv (one figure per line), OUT/summary.json and
@@ -104,6 +109,8 @@ class Comparison:
         """Every run of one round, as (tool, variant or None)."""
         a = self.args
         units = [("movebench", None)]
+        if a.movebench_before:
+            units.append(("movebench_before", None))
         if a.memcpy_reference:
             units.append(("memcpy", None))
         for tool, path in (("stream", a.stream), ("tbb", a.tbb), ("tbb_nt", a.tbb_nt),
@@ -123,17 +130,19 @@ class Comparison:
         a, n = self.args, self.args.n
         name = f"r{r}_t{t}_{tool}{'_' + variant if variant else ''}.txt"
         load = load_average()
-        if tool == "movebench":
-            doc = self.out / "json" / f"movebench_r{r}_t{t}.json"
-            text = self.run(name, [a.movebench, "mem", "--elements", str(n), "--threads", str(t), "--repetitions",
+        if tool in ("movebench", "movebench_before"):
+            binary = a.movebench if tool == "movebench" else a.movebench_before
+            doc = self.out / "json" / f"{tool}_r{r}_t{t}.json"
+            text = self.run(name, [binary, "mem", "--elements", str(n), "--threads", str(t), "--repetitions",
                                    str(a.reps), "--bind", "close", "--json", str(doc)] + shlex.split(a.movebench_args),
                             t)
             if "Solution Validates" not in text:
-                raise Failed("movebench did not validate")
+                raise Failed(f"{tool} did not validate")
             for k in KERNELS:
                 self.record(r, t, tool, None, k,
                             number(text, rf"^{LABELS[k]}:\s+([0-9.]+)", f"{LABELS[k]}: row"), load)
-            self.read_shapes(doc, r, t)
+            if tool == "movebench":
+                self.read_shapes(doc, r, t)
         elif tool == "memcpy":
             text = self.run(name, [a.memcpy_reference, "-n", str(n), "-t", str(t), "-r", str(a.reps)], t)
             self.record(r, t, tool, None, "copy", number(text, r"best_MBps=([0-9.]+)", "best_MBps"), load)
@@ -194,6 +203,8 @@ class Comparison:
             "loadavg_start": load_average(),
             "movebench": subprocess.run([a.movebench, "--version"], capture_output=True,
                                         text=True).stdout.strip().splitlines()[:1],
+            "movebench_before": subprocess.run([a.movebench_before, "--version"], capture_output=True,
+                                               text=True).stdout.strip().splitlines()[:1] if a.movebench_before else None,
         }
         context["cpu_model"] = next((l.split(":", 1)[1].strip() for l in context["cpu"].splitlines()
                                      if l.startswith("Model name:")), "unknown")
@@ -250,9 +261,11 @@ def summarize(samples, args, context, shapes, failures):
             entry = {"kernel": kernel, "threads": t, "bytes_per_element": BYTES_PER_ELEMENT[kernel],
                      "tools": tools, "ratios": {}}
             mb = tools.get("movebench", {}).get("median")
-            peers = [p for p in tools if p != "movebench"]
+            peers = [p for p in tools if p not in ("movebench", "movebench_before")]
             if mb:
                 entry["ratios"] = {p: mb / tools[p]["median"] for p in peers}
+            if mb and "movebench_before" in tools:
+                entry["ratio_before"] = mb / tools["movebench_before"]["median"]
             best = max(peers, key=lambda p: tools[p]["median"], default=None)
             if best:
                 entry["best_peer"] = best
@@ -311,6 +324,11 @@ def markdown(summary):
             v = e["tools"].get(tool)
             cells.append(cell(v) + (f" {v['variant']}" if v and v["variant"] else ""))
         lines.append(f"| {e['kernel']} | {e['threads']} | " + " | ".join(cells) + " |")
+    before = [e for e in results if "ratio_before" in e]
+    if before:
+        lines += ["", "This build against --movebench-before (median / median)", "",
+                  "| kernel | threads | after / before |", "|---|---|---|"]
+        lines += [f"| {e['kernel']} | {e['threads']} | {e['ratio_before']:.3f} |" for e in before]
     if summary["failures"]:
         lines += ["", "Failed runs:"] + [f"- {f}" for f in summary["failures"]]
     return "\n".join(lines) + "\n"
@@ -323,6 +341,7 @@ def main():
     p = OneLineParser(description=__doc__.split("\n\n")[0],
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--movebench", default="build/release/movebench")
+    p.add_argument("--movebench-before", help="an earlier movebench build, measured beside --movebench (after / before)")
     p.add_argument("--memcpy-reference", help="bench/memcpy_reference (default: beside --movebench)")
     p.add_argument("--stream", help="McCalpin's stream.c built with -DSTREAM_ARRAY_SIZE=N")
     p.add_argument("--tbb", help="TheBandwidthBenchmark bwbench-GCC (plain build)")
@@ -346,7 +365,7 @@ def main():
         a.memcpy_reference = str(candidate) if os.access(candidate, os.X_OK) else None
         if not a.memcpy_reference:
             print(f"mem_compare.py: no memcpy_reference beside {a.movebench}: skipped", file=sys.stderr)
-    for opt in ("movebench", "memcpy_reference", "stream", "tbb", "tbb_nt", "babelstream", "likwid_bench"):
+    for opt in ("movebench", "movebench_before", "memcpy_reference", "stream", "tbb", "tbb_nt", "babelstream", "likwid_bench"):
         path = getattr(a, opt)
         if path and not os.access(path, os.X_OK):
             print(f"mem_compare.py: --{opt.replace('_', '-')} '{path}' is not an executable", file=sys.stderr)

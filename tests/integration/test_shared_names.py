@@ -5,6 +5,7 @@ stay taken (test_options.py), but what movebench itself shows users to copy
 is the one vocabulary."""
 import functools
 import importlib.util
+import json
 import re
 import shlex
 import subprocess
@@ -116,16 +117,30 @@ def test_gpu_compare_runs_movebench_in_the_shared_names(tmp_path):
 
 
 def test_mem_compare_runs_movebench_in_the_shared_names(tmp_path):
+    """Also --movebench-before (an earlier build beside this one, here the same
+    binary): it is run each round with the same options, gives every kernel an
+    after / before ratio and is never taken as a peer."""
     out = tmp_path / "cmp"
     proc = subprocess.run([sys.executable, str(REPO / "bench" / "mem_compare.py"), "--movebench", str(binary_path()),
+                           "--movebench-before", str(binary_path()),
                            "--elements", "65536", "--repetitions", "2", "--rounds", "1", "--threads", "1",
                            "--out", str(out)], capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     runs = [shlex.split(l)[1:] for l in (out / "commands.txt").read_text().splitlines()
             if shlex.split(l)[1] == str(binary_path())]
-    assert len(runs) == 1, runs
-    assert not not_shared(runs[0][1:]), runs[0]
-    assert (out / "summary.json").exists()
+    assert len(runs) == 2, runs
+    def without_json(run):
+        at = run.index("--json")
+        return run[:at] + run[at + 2:]
+    assert without_json(runs[0]) == without_json(runs[1]), runs  # the same options, each its own --json
+    for run in runs:
+        assert not not_shared(run[1:]), run
+    summary = json.loads((out / "summary.json").read_text())
+    assert len(summary["results"]) == 8
+    for entry in summary["results"]:
+        assert entry["ratio_before"] > 0, entry
+        assert entry.get("best_peer") != "movebench_before", entry
+    assert "after / before" in (out / "summary.md").read_text()
 
 
 @pytest.mark.parametrize("benchmark, mode, sizes, expected", [

@@ -218,7 +218,7 @@ std::vector<Series> measure_size(Device& device, const Combo& c, std::uint64_t b
   // checked like the rest but not recorded. Test 0's wall time (preparing
   // and checking included: on a CPU device they cost more than the
   // transfers) says how many tests fit the time budget.
-  int tests = o.count;
+  int tests = o.repetitions;
   for (int test = -1; test < tests && !interrupted(); ++test) {
     const double started = now_seconds();
     const int batch = test < 0 ? 1 : o.batch;
@@ -238,7 +238,7 @@ std::vector<Series> measure_size(Device& device, const Combo& c, std::uint64_t b
     }
     if (test == 0) {
       tests = static_cast<int>(calls_to_fill(o.time_budget, now_seconds() - started, 1, 1,
-                                             static_cast<std::uint64_t>(o.count), Fill::kWithin));
+                                             static_cast<std::uint64_t>(o.repetitions), Fill::kWithin));
     }
   }
   report.validation(true, "link " + base);

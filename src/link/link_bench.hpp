@@ -32,7 +32,7 @@ struct LinkOptions {
   std::vector<Path> paths{Path::kCopy, Path::kKernel};
   std::vector<MemKind> kinds;  // empty: every host kind the backend has
   std::vector<std::uint64_t> sizes;  // bytes per transfer
-  int count = 10;   // tests per size (hdl_single_engine's -c)
+  int repetitions = 10;   // tests per size (hdl_single_engine's -c)
   // Seconds per size of each combination, the checks included: after the
   // first test, only the tests that fit are run (at least one). What bounds
   // the default run on a slow device (PoCL on two cores: 402 s unbounded).
@@ -43,7 +43,7 @@ struct LinkOptions {
   std::uint64_t steps = 256;              // latency: dependent loads per chase
   std::uint64_t write_bytes = 4096;       // latency: the device's write burst (hdl_single_engine's 4 KiB)
   std::vector<std::uint64_t> roundtrip_sizes{4, 64, 4096};
-  int roundtrips = 100;
+  int roundtrip_repetitions = 100;
 };
 
 // The destination slots of one direction of a batch of `batch` transfers of

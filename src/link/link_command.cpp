@@ -75,7 +75,7 @@ class LinkCommand : public Command {
                                           "bandwidth: sizes per octave between the powers of two of --sizes (a "
                                           "finer sweep)")
                                ->capture_default_str());
-    app.add_option(vocabulary::names("-c", vocabulary::kRepetitions, "--count"), opt_.count,
+    app.add_option(vocabulary::names("-c", vocabulary::kRepetitions, "--count"), opt_.repetitions,
                    vocabulary::help(vocabulary::kRepetitions, "tests per size (hdl_single_engine's -c)"))
         ->capture_default_str();
     modes_.only(bandwidth, app.add_option("--batch", opt_.batch, "bandwidth: transfers queued behind the gate per test")
@@ -96,7 +96,7 @@ class LinkCommand : public Command {
                              ->capture_default_str());
     // Its own count, not --repetitions: one round trip takes microseconds,
     // so its median wants ten times the tests of a bandwidth size.
-    modes_.only(latency, app.add_option("--roundtrip-repetitions,--roundtrips", opt_.roundtrips,
+    modes_.only(latency, app.add_option("--roundtrip-repetitions,--roundtrips", opt_.roundtrip_repetitions,
                                         vocabulary::help(vocabulary::kRepetitions,
                                                          "latency: of the round trip, per size"))
                              ->capture_default_str());
@@ -169,11 +169,11 @@ class LinkCommand : public Command {
     if (opt_.write_bytes < 4 || opt_.write_bytes % 4 || opt_.write_bytes > (1ull << 30)) {
       throw UsageError("--write-bytes must be whole 32-bit words, from 4 bytes to 1 GiB");
     }
-    kTests.check(opt_.count);
+    kTests.check(opt_.repetitions);
     if (opt_.batch < 1 || opt_.batch > kMostBatch) {
       throw UsageError(fmt::format("invalid --batch '{}': 1 to {}", opt_.batch, kMostBatch));
     }
-    kRoundtrips.check(opt_.roundtrips);
+    kRoundtrips.check(opt_.roundtrip_repetitions);
     if (opt_.steps < 1) throw UsageError("--steps must be 1 or more");
     check_seconds(opt_.time_budget, "--time-budget", 3600);
     const auto biggest = *std::max_element(opt_.sizes.begin(), opt_.sizes.end());
@@ -205,14 +205,14 @@ class LinkCommand : public Command {
     for (auto k : opt_.kinds.empty() ? device.host_kinds() : opt_.kinds) kinds.emplace_back(kind_name(k));
     s["host_memory"] = kinds;
     s["sizes"] = opt_.sizes;
-    kTests.record(s, opt_.count);
+    kTests.record(s, opt_.repetitions);
     s["time_budget_s"] = opt_.time_budget;
     s["batch"] = opt_.batch;
     s["ring_bytes"] = opt_.ring_bytes;
     s["steps"] = opt_.steps;
     s["write_bytes"] = opt_.write_bytes;
     s["roundtrip_sizes"] = opt_.roundtrip_sizes;
-    kRoundtrips.record(s, opt_.roundtrips);
+    kRoundtrips.record(s, opt_.roundtrip_repetitions);
     s["timeout_s"] = opt_.common.timeout_s;
   }
 

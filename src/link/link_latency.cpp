@@ -103,9 +103,9 @@ void run_chase(Device& device, const LinkOptions& o, Report& report, Output& out
   build_ring(ring->as<std::uint32_t>(), ring->bytes());
   const std::string clock = device.probe(Probe::kChase, *ring, 1, 0).clock;  // warm-up, and which clock
   bool ok = true;
-  const auto empties = chases(device, *ring, 0, o.count, ok);
-  auto one = chases(device, *ring, 1, o.count, ok);
-  auto many = chases(device, *ring, o.steps, o.count, ok);
+  const auto empties = chases(device, *ring, 0, o.repetitions, ok);
+  auto one = chases(device, *ring, 1, o.repetitions, ok);
+  auto many = chases(device, *ring, o.steps, o.repetitions, ok);
   if (empties.empty() || one.empty() || many.empty()) return;
   const double empty = summarize(empties).median;
   report.validation(ok, ok ? "link latency chase ended on the right word"
@@ -152,9 +152,9 @@ void run_write(Device& device, const LinkOptions& o, Report& report, Output& out
   auto buf = device.alloc(kind, o.write_bytes);
   const std::string clock = device.probe(Probe::kWrite, *buf, 1, 1).clock;  // warm-up, and which clock
   bool corrupt = o.common.corrupt_for_test, ok = true;
-  const auto empties = writes(device, *buf, 0, o.count, corrupt, ok);
-  auto one = writes(device, *buf, 1, o.count, corrupt, ok);
-  auto burst = writes(device, *buf, n, o.count, corrupt, ok);
+  const auto empties = writes(device, *buf, 0, o.repetitions, corrupt, ok);
+  auto one = writes(device, *buf, 1, o.repetitions, corrupt, ok);
+  auto burst = writes(device, *buf, n, o.repetitions, corrupt, ok);
   if (empties.empty() || one.empty() || burst.empty()) return;
   report.validation(ok, ok ? "link latency: every word the device wrote arrived"
                            : "link latency: a word the device wrote into host memory is wrong");
@@ -191,7 +191,7 @@ void run_roundtrip(Device& device, const LinkOptions& o, Report& report, Output&
     std::vector<double> samples;
     std::optional<std::size_t> bad;
     int round = -1;  // -1 is the priming round
-    for (; round < o.roundtrips && !interrupted(); ++round) {
+    for (; round < o.roundtrip_repetitions && !interrupted(); ++round) {
       fill_pattern(src->as<std::uint32_t>(), words, static_cast<std::uint32_t>(round + 8));
       std::memset(back->host(), 0, bytes);
       const double t0 = now_seconds();

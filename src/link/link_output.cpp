@@ -21,7 +21,7 @@ std::string kind_text(MemKind kind) { return std::string(kind_name(kind)); }
 void write_combo_heading(Output& out, const Combo& c, const LinkOptions& o) {
   out.text(fmt::sprintf("\n== link %s %s, %s host memory, %d tests of %d transfers per size%s, as many as fit %g "
                         "s ==\n",
-                        path_name(c.path), direction_name(c.dir), kind_text(c.kind), o.count, o.batch,
+                        path_name(c.path), direction_name(c.dir), kind_text(c.kind), o.repetitions, o.batch,
                         o.batch > 1 ? " (the first untimed)" : "", o.time_budget));
   out.text(fmt::sprintf("%12s %6s %12s %12s %12s %14s %12s  %s\n", "bytes", "tests", "avg MB/s", "min MB/s",
                         "max MB/s", "variance", "median MB/s", "series"));

@@ -28,7 +28,7 @@ using namespace net;
 constexpr int kEstimateIters = 5;             // mpiBench's ITRS_EST
 constexpr double kDefaultTimeLimitUs = 50000;  // mpiBench's limit when neither -i nor -t is given
 // -i is an upper bound on a timed loop that keeps no sample per call.
-constexpr Repetitions kMaxIterations{"-i", "max_iterations", Repetitions::kUnbounded};
+constexpr Repetitions kMaxRepetitions{"-i", "max_iterations", Repetitions::kUnbounded};
 
 struct CommEntry {
   MPI_Comm comm;
@@ -67,7 +67,7 @@ class CollCommand : public MpiCommand {
     app.add_option(vocabulary::names("-e", vocabulary::kMaxBytes), stop_text_,
                    vocabulary::help(vocabulary::kMaxBytes, "the ending message size (mpiBench's -e)"))
         ->capture_default_str();
-    iters_opt_ = app.add_option(vocabulary::names("-i", vocabulary::kRepetitions), iters_,
+    max_repetitions_option_ = app.add_option(vocabulary::names("-i", vocabulary::kRepetitions), max_repetitions_,
                                 vocabulary::help(vocabulary::kRepetitions,
                                                  "the most iterations of a single test (mpiBench's -i; fewer when the "
                                                  "time limit ends the test first)"))
@@ -116,7 +116,7 @@ class CollCommand : public MpiCommand {
     mem_limit_ = parse_size(mem_text_);
     if (start_ > stop_) throw UsageError(fmt::format("-b {} is above -e {}", start_text_, stop_text_));
     if (stop_ > (1ull << 30)) throw UsageError("-e above 1G: MPI counts are ints");
-    kMaxIterations.check(iters_);
+    kMaxRepetitions.check(max_repetitions_);
     if (!std::isfinite(time_limit_us_) || time_limit_us_ < 0 || time_limit_us_ > 3.6e9) {
       throw UsageError("-t must be from 0 to 3.6e9 microseconds (an hour)");
     }
@@ -145,7 +145,7 @@ class CollCommand : public MpiCommand {
   int run_mpi(Report& report, Watchdog& dog) override {
     const int n = world_size();
     // -i alone means a fixed count; neither -i nor -t: mpiBench's default limit.
-    const bool neither = iters_opt_->count() == 0 && time_opt_->count() == 0 && budget_opt_->count() == 0;
+    const bool neither = max_repetitions_option_->count() == 0 && time_opt_->count() == 0 && budget_opt_->count() == 0;
     time_limit_s_ = (neither ? kDefaultTimeLimitUs : time_limit_us_) * 1e-6;
     stop_fit_ = fit_stop_to_memory(stop_, n, mem_limit_);
     if (stop_ > 0 && stop_fit_ < std::max<std::uint64_t>(start_, 1)) {
@@ -216,7 +216,7 @@ class CollCommand : public MpiCommand {
     std::memset(c.recv, 0, recv_.size());
     time_loop(c, 1);
     const double estimate = time_loop(c, kEstimateIters);
-    int iters = fit_iterations(estimate, time_limit_s_, iters_, kEstimateIters);
+    int iters = fit_iterations(estimate, time_limit_s_, max_repetitions_, kEstimateIters);
     // Rank 0's count for everyone, as mpiBench.
     MPI_Bcast(&iters, 1, MPI_INT, 0, MPI_COMM_WORLD);
     StepTiming t;
@@ -351,7 +351,7 @@ class CollCommand : public MpiCommand {
     s["begin_bytes"] = start_;
     s["end_bytes"] = stop_;
     s["end_bytes_after_memory_limit"] = stop_fit_;
-    kMaxIterations.record(s, iters_);
+    kMaxRepetitions.record(s, max_repetitions_);
     s["memory_limit_bytes"] = mem_limit_;
     s["time_limit_us"] = time_limit_s_ * 1e6;
     s["cartesian_dims"] = ndims_;
@@ -368,12 +368,12 @@ class CollCommand : public MpiCommand {
   std::vector<CollInfo> ops_;
   std::string start_text_ = "0", stop_text_ = "256K", mem_text_ = "1G";
   std::uint64_t start_ = 0, stop_ = 0, stop_fit_ = 0, mem_limit_ = 0;
-  int iters_ = 1000, ndims_ = 0, part_size_ = 0;
+  int max_repetitions_ = 1000, ndims_ = 0, part_size_ = 0;
   double time_limit_us_ = 0, time_limit_s_ = 0, time_budget_s_ = 0;
   bool check_once_ = false, check_every_ = false, no_check_ = false, skip_validation_ = false;
   bool no_barrier_ = false, per_call_ = false;
   bool stopped_ = false;
-  CLI::Option* iters_opt_ = nullptr;
+  CLI::Option* max_repetitions_option_ = nullptr;
   CLI::Option* time_opt_ = nullptr;
   CLI::Option* budget_opt_ = nullptr;
   HostBuffer send_, recv_;

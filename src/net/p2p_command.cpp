@@ -24,7 +24,7 @@ using namespace net;
 
 // 0 (not given) is OSU's own count per size; a given -i is 1 or more. A
 // timed loop that keeps no sample per iteration: no upper bound.
-constexpr Repetitions kIterations{"-i", "iterations", Repetitions::kUnbounded};
+constexpr Repetitions kOsuRepetitions{"-i", "iterations", Repetitions::kUnbounded};
 
 struct TestInfo {
   P2pTest test;
@@ -73,10 +73,10 @@ class P2pCommand : public MpiCommand {
                                     "message sizes, e.g. 1:4M or 8,1K,64K; OSU's MIN: means MIN up to 4M"))
         ->capture_default_str();
     app.add_option("--ranks", ranks_text_, "The two ranks, A,B (A times, as OSU's rank 0)")->capture_default_str();
-    iters_option_ = app.add_option(vocabulary::names("-i", vocabulary::kRepetitions, "--iterations"), iters_,
-                                   vocabulary::help(vocabulary::kRepetitions,
-                                                    "iterations per size (OSU's -i; default OSU's: latency 10000, 1000 "
-                                                    "above 8 KiB; bw 100, 20 above)"));
+    repetitions_option_ = app.add_option(
+        vocabulary::names("-i", vocabulary::kRepetitions, "--iterations"), repetitions_,
+        vocabulary::help(vocabulary::kRepetitions,
+                         "iterations per size (OSU's -i; default OSU's: latency 10000, 1000 above 8 KiB; bw 100, 20 above)"));
     warmup_option_ = app.add_option("-x,--warmup", warmup_, "Untimed iterations first (default: OSU's)");
     window_option_ =
         app.add_option("-W,--window,--window-size", window_, "Messages in flight for bw and bibw")->capture_default_str();
@@ -111,7 +111,7 @@ class P2pCommand : public MpiCommand {
       throw UsageError(fmt::format("invalid -x '{}': 0 or more untimed iterations", warmup_));
     }
     // 0 stands for OSU's default only when -i is not given: -i 0 would time nothing.
-    if (iters_option_->count() > 0) kIterations.check(iters_);
+    if (repetitions_option_->count() > 0) kOsuRepetitions.check(repetitions_);
   }
 
   std::vector<std::vector<std::string>> suite_runs(std::string&) const override {
@@ -139,7 +139,7 @@ class P2pCommand : public MpiCommand {
     if (is_root()) out_.heading(t.title, pair_.a, pair_.b, t.test == P2pTest::kLatency);
     for (auto bytes : sizes_) {
       const char* kind = t.test == P2pTest::kLatency ? "latency" : "bw";
-      const int iters = iters_ > 0 ? iters_ : osu_iterations(kind, bytes);
+      const int iters = repetitions_ > 0 ? repetitions_ : osu_iterations(kind, bytes);
       const int warmup = warmup_ >= 0 ? warmup_ : osu_warmup(kind, bytes);
       double seconds = 0;
       std::string error;
@@ -190,7 +190,7 @@ class P2pCommand : public MpiCommand {
     s["tests"] = names;
     s["sizes"] = sizes_;
     s["ranks"] = {pair_.a, pair_.b};
-    kIterations.record(s, iters_ > 0 ? nlohmann::json(iters_)
+    kOsuRepetitions.record(s, repetitions_ > 0 ? nlohmann::json(repetitions_)
                                      : nlohmann::json("OSU defaults: latency 10000 (1000 above 8 KiB), bw 100 (20)"));
     s["warmup"] = warmup_ >= 0 ? nlohmann::json(warmup_) : nlohmann::json("OSU defaults");
     s["window"] = window_;
@@ -204,10 +204,10 @@ class P2pCommand : public MpiCommand {
   std::vector<std::uint64_t> sizes_;
   P2pPair pair_;
   static constexpr int kMaxWindow = 65536;
-  int iters_ = 0, warmup_ = -1, window_ = kOsuWindow;
+  int repetitions_ = 0, warmup_ = -1, window_ = kOsuWindow;
   CLI::Option* window_option_ = nullptr;
   CLI::Option* warmup_option_ = nullptr;
-  CLI::Option* iters_option_ = nullptr;
+  CLI::Option* repetitions_option_ = nullptr;
   bool skip_validation_ = false, check_every_ = false;
   P2pWriter out_{standard_output()};
 };

@@ -36,7 +36,7 @@ constexpr Repetitions kPasses{"--repetitions (--iterations)", "iterations"};
 
 struct Shape {
   std::size_t chunks = 64, chunk_count = 32768;  // chunk_count: 32-bit elements per chunk
-  int inflight = 2, iterations = 4;
+  int inflight = 2, repetitions = 4;
 };
 
 // Chunk round trips kept per design for their median (8 bytes each: 800 MB).
@@ -74,7 +74,7 @@ class StreamCommand : public Command {
         ->capture_default_str();
     inflight_option_ = app.add_option("--inflight", shape_.inflight, "Chunks in flight at once (not offload)")
                            ->capture_default_str();
-    app.add_option(vocabulary::names("", vocabulary::kRepetitions, "--iterations"), shape_.iterations,
+    app.add_option(vocabulary::names("", vocabulary::kRepetitions, "--iterations"), shape_.repetitions,
                    vocabulary::help(vocabulary::kRepetitions, "passes per design (simple-host-streaming's Iterations)"))
         ->capture_default_str();
     app.add_option("--designs", designs_text_, design_names() + " (default: all the backend has)");
@@ -95,7 +95,7 @@ class StreamCommand : public Command {
     }
     // Every pass keeps its latency and every chunk of it its round trip (for
     // the median): a count with no bound allocated until the machine ran out.
-    kPasses.check(shape_.iterations);
+    kPasses.check(shape_.repetitions);
     if (shape_.chunks > (1u << 20)) throw UsageError("--chunks is above 1M");
     sweep_.clear();
     const std::uint64_t total = total_bytes();
@@ -109,9 +109,9 @@ class StreamCommand : public Command {
         most_chunks = std::max(most_chunks, total / s);
       }
     }
-    if (most_chunks > kMaxKeptChunkLatencies / static_cast<std::uint64_t>(shape_.iterations)) {  // no overflow
+    if (most_chunks > kMaxKeptChunkLatencies / static_cast<std::uint64_t>(shape_.repetitions)) {  // no overflow
       throw UsageError(fmt::format("{} chunks x {} repetitions: at most {} chunk round trips are kept (fewer of either)",
-                                   most_chunks, shape_.iterations, kMaxKeptChunkLatencies));
+                                   most_chunks, shape_.repetitions, kMaxKeptChunkLatencies));
     }
     require_memory(checked_product(4, total, "the stream buffers"), "the stream buffers");
     designs_.clear();
@@ -182,7 +182,7 @@ class StreamCommand : public Command {
   void run_all(Device& device, Report& report, const Shape& shape, const std::vector<std::uint64_t>& sweep) {
     const auto designs = chosen(device);
     record_settings(report, device, shape, designs, sweep);
-    write_shape(out_, shape.chunks, shape.chunk_count, shape.iterations);
+    write_shape(out_, shape.chunks, shape.chunk_count, shape.repetitions);
     launch_bound(device, report);
     bool passed = true;
     const auto curves = std::count_if(designs.begin(), designs.end(), [](const Design* d) { return has_curve(*d); });
@@ -251,7 +251,7 @@ class StreamCommand : public Command {
     DesignState state = design.prepare(device, job);
     Point p;
     std::vector<double> chunk_latencies;
-    for (int it = -1; it < shape.iterations && !interrupted(); ++it) {  // it = -1: warm-up pass
+    for (int it = -1; it < shape.repetitions && !interrupted(); ++it) {  // it = -1: warm-up pass
       const auto seed = static_cast<std::uint32_t>(it + 100);
       fill_pattern(in->as<std::uint32_t>(), words, seed);
       std::memset(out->host(), 0, words * 4);
@@ -289,7 +289,7 @@ class StreamCommand : public Command {
     rec.bytes = shape.chunk_count * 4;
     rec.params = {{"backend", device.backend()},     {"chunks", shape.chunks},
                   {"chunk_count", shape.chunk_count}, {"inflight", shape.inflight},
-                  {"iterations", shape.iterations},   {"chunk_latency_median_s", p.chunk_latency_median}};
+                  {"iterations", shape.repetitions},   {"chunk_latency_median_s", p.chunk_latency_median}};
     rec.samples = p.latency;
     rec.figures = {latency_figure("latency", p),
                    Figure::latency("latency_median", summarize(p.latency).median, Stat::kMedian),
@@ -333,7 +333,7 @@ class StreamCommand : public Command {
     s["chunks"] = shape.chunks;
     s["chunk_count"] = shape.chunk_count;
     s["inflight"] = shape.inflight;
-    kPasses.record(s, shape.iterations);
+    kPasses.record(s, shape.repetitions);
     s["designs"] = nlohmann::json::array();
     for (const Design* d : designs) s["designs"].push_back(d->name);
     s["sweep"] = sweep;

@@ -21,7 +21,7 @@ Series two_tests(std::string operation) { return Series{std::move(operation), 40
 TEST(LinkOutput, HeadingNamesTheCombinationAndItsColumns) {
   CapturedOutput out;
   LinkOptions o;
-  o.count = 3;
+  o.repetitions = 3;
   o.batch = 8;
   write_combo_heading(out, {Direction::kRead, Path::kCopy, MemKind::kPinned}, o);
   EXPECT_EQ(out.out,

@@ -18,6 +18,7 @@ struct MemoryFigures {
   std::vector<double> copy_seconds, triad_seconds;  // per kernel call, one per round
   std::vector<double> chase_seconds;                // per load, one per sample
   std::string error;  // the validation's message when it failed; empty: good
+  bool measured_again = false;  // a suspect, measured a second time after the pairs (fleet_suspects.hpp)
 };
 
 struct PairFigures {

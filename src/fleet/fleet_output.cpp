@@ -61,6 +61,11 @@ std::string unit_table(const Layout& layout, const std::vector<MemoryFigures>& u
     text += fmt::sprintf("%-6zu %-24s %6d %8d %14.0f %14.0f %12.1f\n", u, layout.host[u], layout.leader[u], m.threads,
                          m.copy_mbs, m.triad_mbs, m.latency_ns);
   }
+  std::string again;
+  for (std::size_t u = 0; u < units.size(); ++u) {
+    if (units[u].measured_again) again += fmt::format(" {}", u);
+  }
+  if (!again.empty()) text += "# measured again after the pairs, the best of both kept (suspect at first): unit" + again + "\n";
   return text;
 }
 

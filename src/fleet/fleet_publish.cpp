@@ -19,15 +19,18 @@ bool has_memory(const std::vector<bool>& no_memory, std::size_t u) { return u >=
 
 nlohmann::json unit_json(const Layout& layout, std::size_t u, const MemoryFigures& m, bool measured,
                          const nlohmann::json& facts) {
-  return {{"unit", u},
-          {"host", layout.host[u]},
-          {"rank", layout.leader[u]},
-          {"ranks", layout.ranks[u]},
-          {"threads", m.threads},
-          {"figures", measured ? nlohmann::json{{"mem.copy", m.copy_mbs}, {"mem.triad", m.triad_mbs}, {"mem.latency", m.latency_ns}}
-                               : nlohmann::json::object()},
-          // The unit's machine as its rank read it: facts::collect(Sources{}).
-          {"facts", facts}};
+  nlohmann::json j = {
+      {"unit", u},
+      {"host", layout.host[u]},
+      {"rank", layout.leader[u]},
+      {"ranks", layout.ranks[u]},
+      {"threads", m.threads},
+      {"figures", measured ? nlohmann::json{{"mem.copy", m.copy_mbs}, {"mem.triad", m.triad_mbs}, {"mem.latency", m.latency_ns}}
+                           : nlohmann::json::object()},
+      // The unit's machine as its rank read it: facts::collect(Sources{}).
+      {"facts", facts}};
+  if (m.measured_again) j["measured_again"] = true;  // a suspect at first (fleet_suspects.hpp)
+  return j;
 }
 
 void add_unit_records(const FleetOptions& opt, const Layout& layout, const std::vector<MemoryFigures>& units,

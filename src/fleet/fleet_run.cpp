@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <mpi.h>
 
+#include <algorithm>
 #include <functional>
 #include <new>
 #include <optional>
@@ -14,6 +15,7 @@
 #include "fleet/fleet_pairs.hpp"
 #include "fleet/fleet_publish.hpp"
 #include "fleet/fleet_steps.hpp"
+#include "fleet/fleet_suspects.hpp"
 #include "fleet/fleet_verdict.hpp"
 
 namespace movebench::fleet {
@@ -51,25 +53,37 @@ MemoryFigures figures_of_row(const FleetOptions& opt, const double* row) {
   return m;
 }
 
+// One pass over the units' memory: the first, of every unit, or a second
+// of the suspects alone (`again`: the steps' names say so, and a unit not
+// among `measures` sleeps through its turns).
+struct Pass {
+  bool measures = true;  // this rank's unit measures in this pass
+  std::string suffix;    // added to every step's name: "" or " (suspects again)"
+};
+
 // Memory in turns: the units of one slot (one per host) measure at once,
 // the other ranks sleep in the barrier; slot after slot, round after round.
 // A unit that failed an earlier turn sits the rest out.
-void in_turns(const Layout& layout, net::Watchdog& dog, double step_timeout, Steps& steps, const std::string& what,
-              const std::function<void()>& mine) {
+void in_turns(const Layout& layout, net::Watchdog& dog, double step_timeout, Steps& steps, const Pass& pass,
+              const std::string& name, const std::function<void()>& mine) {
+  const std::string what = name + pass.suffix;
   steps.begin(what);
   for (int slot = 0; slot < layout.slots; ++slot) {
     net::WatchedStep step(dog, step_timeout, fmt::format("fleet {}, turn {} of {} on every host", what, slot + 1, layout.slots));
-    if (layout.my_unit >= 0 && layout.slot[static_cast<std::size_t>(layout.my_unit)] == slot) steps.attempt(what, mine);
+    if (pass.measures && layout.my_unit >= 0 && layout.slot[static_cast<std::size_t>(layout.my_unit)] == slot) {
+      steps.attempt(what, mine);
+    }
     quiet_barrier();
   }
 }
 
 // This rank's unit's memory figures, measured in turns and checked; zero
-// when its unit failed a step (steps says which and why).
+// when its unit failed a step (steps says which and why) or does not
+// measure in this pass.
 MemoryFigures measure_mine(const FleetOptions& opt, const Layout& layout, net::Watchdog& dog, double step_timeout,
-                           Steps& steps) {
+                           Steps& steps, const Pass& pass) {
   std::optional<UnitMemory> unit;
-  in_turns(layout, dog, step_timeout, steps, "memory set-up", [&] {
+  in_turns(layout, dog, step_timeout, steps, pass, "memory set-up", [&] {
     try {
       unit.emplace(opt);
     } catch (const std::bad_alloc&) {  // its what() says no more than that
@@ -79,30 +93,30 @@ MemoryFigures measure_mine(const FleetOptions& opt, const Layout& layout, net::W
     }
   });
   for (int r = 0; r < opt.repetitions; ++r) {
-    in_turns(layout, dog, step_timeout, steps, fmt::format("memory round {} of {}", r + 1, opt.repetitions),
+    in_turns(layout, dog, step_timeout, steps, pass, fmt::format("memory round {} of {}", r + 1, opt.repetitions),
              [&] { unit->time_round(); });
   }
   for (int s = 0; s < kChaseSamples; ++s) {
-    in_turns(layout, dog, step_timeout, steps, fmt::format("latency sample {} of {}", s + 1, kChaseSamples),
+    in_turns(layout, dog, step_timeout, steps, pass, fmt::format("latency sample {} of {}", s + 1, kChaseSamples),
              [&] { unit->chase_sample(); });
   }
-  steps.begin("memory check");
+  const std::string check = "memory check" + pass.suffix;
+  steps.begin(check);
   MemoryFigures mine;
   if (unit) {
-    net::WatchedStep step(dog, step_timeout, "fleet memory check");
-    steps.attempt("memory check", [&] {
+    net::WatchedStep step(dog, step_timeout, "fleet " + check);
+    steps.attempt(check, [&] {
       mine = unit->finish();
-      if (!mine.error.empty()) steps.fail("memory check", "validation failed: " + mine.error);
+      if (!mine.error.empty()) steps.fail(check, "validation failed: " + mine.error);
     });
   }
   return steps.failed_here() ? MemoryFigures{} : mine;
 }
 
-// Rank 0 gets every unit's figures (zero for a unit that failed).
-std::vector<MemoryFigures> measure_units(const FleetOptions& opt, const Layout& layout, net::Watchdog& dog,
-                                         double step_timeout, net::FailMode fail, Steps& steps) {
-  net::maybe_fail(fail);
-  const auto row = row_of(opt, measure_mine(opt, layout, dog, step_timeout, steps));
+// Rank 0 gets every unit's figures (zero for a unit that failed or did not
+// measure).
+std::vector<MemoryFigures> gather_units(const FleetOptions& opt, const Layout& layout, const MemoryFigures& mine) {
+  const auto row = row_of(opt, mine);
   const int n = net::world_size();
   std::vector<double> all(net::world_rank() == 0 ? row.size() * static_cast<std::size_t>(n) : 0);
   MPI_Gather(row.data(), static_cast<int>(row.size()), MPI_DOUBLE, all.data(), static_cast<int>(row.size()), MPI_DOUBLE,
@@ -111,6 +125,46 @@ std::vector<MemoryFigures> measure_units(const FleetOptions& opt, const Layout& 
   if (net::world_rank() != 0) return units;
   for (int leader : layout.leader) units.push_back(figures_of_row(opt, &all[static_cast<std::size_t>(leader) * row.size()]));
   return units;
+}
+
+std::vector<MemoryFigures> measure_units(const FleetOptions& opt, const Layout& layout, net::Watchdog& dog,
+                                         double step_timeout, net::FailMode fail, Steps& steps) {
+  net::maybe_fail(fail);
+  return gather_units(opt, layout, measure_mine(opt, layout, dog, step_timeout, steps, Pass{}));
+}
+
+// Every rank learns rank 0's suspects: the units slow on a memory figure,
+// among those still in.
+std::vector<int> share_suspects(const FleetOptions& opt, const Steps& steps, const Gathered& got) {
+  std::vector<int> which;
+  if (net::world_rank() == 0) {
+    std::vector<bool> left_out = steps.out();
+    for (std::size_t u = 0; u < left_out.size() && u < got.no_memory.size(); ++u) left_out[u] = left_out[u] || got.no_memory[u];
+    which = memory_suspects(got.units, left_out, opt.rule);
+  }
+  int n = static_cast<int>(which.size());
+  MPI_Bcast(&n, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  which.resize(static_cast<std::size_t>(n));
+  if (n > 0) MPI_Bcast(which.data(), n, MPI_INT, 0, MPI_COMM_WORLD);
+  return which;
+}
+
+// The suspects measure their memory again, in turns, after the pairs (a
+// burst of other work has passed by then; a slow node is still slow), and
+// keep the best of both per figure (fleet_suspects.hpp): a unit is named
+// only if slow again. False: stopped (interrupted).
+bool measure_memory_again(const FleetOptions& opt, const Layout& layout, net::Watchdog& dog, double step_timeout,
+                          Steps& steps, Gathered& got) {
+  const auto which = share_suspects(opt, steps, got);
+  if (which.empty()) return true;
+  const Pass again{layout.my_unit >= 0 && std::find(which.begin(), which.end(), layout.my_unit) != which.end(),
+                   " (suspects again)"};
+  const auto units = gather_units(opt, layout, measure_mine(opt, layout, dog, step_timeout, steps, again));
+  if (!steps.settle()) return false;
+  if (net::world_rank() != 0) return true;
+  for (int u : which) keep_best(got.units[static_cast<std::size_t>(u)], units[static_cast<std::size_t>(u)]);
+  steps.keep("units", units_json(layout, got.units, got.no_memory, {}));
+  return true;
 }
 
 // Each unit's machine as the facts layer reads it (src/facts): the unit's
@@ -179,6 +233,7 @@ Named run_fleet(const FleetOptions& opt, Report& report, Output& out, net::Watch
   got.no_memory = steps.out();
   steps.keep("units", units_json(layout, got.units, got.no_memory, {}));
   if (!schedule.empty() && !measure_network(opt, layout, schedule, dog, step_timeout, steps, got)) return share({});
+  if (!measure_memory_again(opt, layout, dog, step_timeout, steps, got)) return share({});
   steps.begin("facts");
   got.facts = gather_facts(layout);
   Named named;

@@ -5,25 +5,10 @@
 #include <set>
 
 #include "fleet/fleet_failures.hpp"
+#include "fleet/fleet_suspects.hpp"
 
 namespace movebench::fleet {
 namespace {
-
-struct UnitFigure {
-  const char* name;
-  const char* unit;
-  bool higher_is_better;
-  std::function<double(const MemoryFigures&)> get;
-};
-
-const std::vector<UnitFigure>& unit_figures() {
-  static const std::vector<UnitFigure> figures{
-      {"mem.copy", "MB/s", true, [](const MemoryFigures& m) { return m.copy_mbs; }},
-      {"mem.triad", "MB/s", true, [](const MemoryFigures& m) { return m.triad_mbs; }},
-      {"mem.latency", "ns", false, [](const MemoryFigures& m) { return m.latency_ns; }},
-  };
-  return figures;
-}
 
 struct PairFigure {
   const char* name;

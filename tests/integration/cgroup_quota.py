@@ -59,3 +59,15 @@ def quota(share, period_us=PERIOD_US):
                 parent_procs.write_text(pid)
         with contextlib.suppress(OSError):
             group.rmdir()
+
+
+def lift(procs):
+    """Takes the quota off the cgroup of `procs` (what quota() yielded): its
+    processes run unlimited from now on, as a node whose burst of other work
+    has passed."""
+    group = pathlib.Path(procs).parent
+    if (group / "cpu.cfs_quota_us").exists():
+        (group / "cpu.cfs_quota_us").write_text("-1")
+    else:
+        period = (group / "cpu.max").read_text().split()[1]
+        (group / "cpu.max").write_text(f"max {period}")

@@ -109,6 +109,20 @@ TEST(FleetOutput, AFailedUnitHasNoFiguresInItsLineAndOneLineLast) {
   EXPECT_EQ(triad_line({}, 0, 3), "memory triad: no unit measured\n");
 }
 
+TEST(FleetOutput, UnitsMeasuredAgainAreListedUnderTheTable) {
+  std::vector<MemoryFigures> units{unit(10000, 11000, 80), unit(9000, 10000, 85), unit(9500, 10500, 90)};
+  units[1].measured_again = true;
+  units[2].measured_again = true;
+  EXPECT_EQ(unit_table(three_units(), units, {}),
+            "# unit host                       rank  threads      copy MB/s     triad MB/s   latency ns\n"
+            "0      a                             0        4          10000          11000         80.0\n"
+            "1      a                             1        4           9000          10000         85.0\n"
+            "2      b                             2        4           9500          10500         90.0\n"
+            "# measured again after the pairs, the best of both kept (suspect at first): unit 1 2\n");
+  units[1].measured_again = units[2].measured_again = false;
+  EXPECT_EQ(unit_table(three_units(), units, {}).find("measured again"), std::string::npos);
+}
+
 TEST(FleetOutput, TheFailuresLineNamesTenAndCountsTheRest) {
   Layout l;
   for (int r = 0; r < 12; ++r) {

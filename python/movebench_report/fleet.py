@@ -26,6 +26,7 @@ class Member:
     name: str
     key: tuple
     figures: dict
+    again: bool = False  # a unit measured again after the pairs (suspect at first; docs/fleet.md)
 
 
 @dataclass
@@ -58,7 +59,7 @@ def _member(entry: dict) -> Member:
     else:
         name = _who(entry["host"], entry["rank"])
     figures = {k: float(v) for k, v in entry["figures"].items() if isinstance(v, (int, float))}
-    return Member(name, _key(entry), figures)
+    return Member(name, _key(entry), figures, entry.get("measured_again") is True)
 
 
 def _named(entry: dict, numbers: tuple) -> dict:
@@ -127,8 +128,11 @@ def figure_tables(label: str, fleet: Fleet) -> list:
                 r = slower.get((m.key, figure))
                 row += [r["before"], round(r["ratio"], 4), "SLOWER"] if r else [None, None, ""]
             rows.append(row)
-        note = f"{better} is better; worst first; median {median:.4g} {unit} over {len(members)} {of}"
-        out.append(Table(columns, rows, f"{label}: fleet {figure} per {'unit' if of == 'units' else 'pair'}", [note]))
+        notes = [f"{better} is better; worst first; median {median:.4g} {unit} over {len(members)} {of}"]
+        again = [m.name for m in members if m.again]
+        if again:
+            notes.append(f"measured again after the pairs, the best of both kept (suspect at first): {', '.join(again)}")
+        out.append(Table(columns, rows, f"{label}: fleet {figure} per {'unit' if of == 'units' else 'pair'}", notes))
     return out
 
 

@@ -19,6 +19,7 @@ from movebench_report.model import load_sources
 RESULTS = REPO / "tests" / "data" / "results"
 BEFORE, AFTER = RESULTS / "fleet-before.json", RESULTS / "fleet-after.json"
 FAILED = RESULTS / "fleet-failed.json"  # rank 2 of 4 could not allocate its arrays
+AGAIN = RESULTS / "fleet-measured-again.json"  # rank 2 slowed in the first memory pass only
 
 
 def doc(path):
@@ -72,6 +73,19 @@ def test_a_failed_unit_is_named_last_and_has_no_row_in_its_figures_tables():
         block = out[out.index(f"fleet {figure} per unit"):].split("\n\n")[0].splitlines()
         rows = [l for l in block[2:] if l.startswith("host ")]
         assert len(rows) == 3 and not any(l.startswith(f"host {failed['host']} rank 2 ") for l in rows)
+
+
+def test_units_measured_again_are_noted_under_each_unit_table_and_only_there():
+    again = [u for u in doc(AGAIN)["fleet"]["units"] if u.get("measured_again")]
+    assert [u["rank"] for u in again] == [2] and doc(AGAIN)["outliers"] == []
+    code, out, err = report("table", AGAIN)
+    assert code == 0, err
+    note = f"measured again after the pairs, the best of both kept (suspect at first): host {again[0]['host']} rank 2"
+    for figure, _, _, of in fleet.FIGURES:
+        block = out[out.index(f"fleet {figure} per {'unit' if of == 'units' else 'pair'}"):].split("\n\n")[0]
+        assert (note in block) == (of == "units"), block
+    code, out, err = report("table", AFTER)  # no unit measured again there
+    assert code == 0 and "measured again" not in out, err
 
 
 def test_the_page_names_the_outliers_first_and_draws_each_figure(tmp_path):

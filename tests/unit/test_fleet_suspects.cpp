@@ -8,15 +8,8 @@ namespace movebench::fleet {
 namespace {
 
 MemoryFigures memory_of(double copy, double triad, double latency_ns) {
-  MemoryFigures m;
-  m.copy_mbs = copy;
-  m.triad_mbs = triad;
-  m.latency_ns = latency_ns;
-  m.threads = 2;
-  m.copy_seconds = {1.0 / copy};
-  m.triad_seconds = {1.0 / triad};
-  m.chase_seconds = {latency_ns * 1e-9};
-  return m;
+  return {.copy_mbs = copy, .triad_mbs = triad, .latency_ns = latency_ns, .threads = 2, .copy_seconds = {1.0 / copy},
+          .triad_seconds = {1.0 / triad}, .chase_seconds = {latency_ns * 1e-9}, .error = {}, .measured_again = false};
 }
 
 TEST(FleetSuspects, SlowOnAnyFigureIsSuspectOnceInUnitOrder) {

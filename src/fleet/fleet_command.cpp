@@ -72,7 +72,9 @@ class FleetCommand : public net::MpiCommand {
         ->capture_default_str();
     app.add_option("--outlier-floor", floor_text_, "Outlier: and by more than this share of the median")
         ->capture_default_str();
-    app.add_flag("--fail-on-outlier", opt_.fail_on_outlier, "Exit 1 when an outlier is named");
+    app.add_flag("--fail-on-outlier", opt_.fail_on_outlier,
+                 "Exit 1 when an outlier is named (a suspect node or pair is measured again first: named only if slow "
+                 "again)");
     app.add_flag("--skip-pairs", opt_.skip_pairs, "Memory only: no pairs, no bisection");
     app.add_option("--baseline", baseline_path_,
                    "Compare every unit and pair with an earlier fleet result (--json) or reference figures "

@@ -43,7 +43,9 @@ def wrapper(tmp_path):
     return script
 
 
-def fleet(tmp_path, np, *args, slow_procs=None, timeout=240):
+def fleet_job(tmp_path, np, *args, slow_procs=None):
+    """The command line and environment of a fleet job of `np` ranks (rank
+    SLOW_RANK moved into the cgroup of `slow_procs`, when given)."""
     if not built_with_mpi():
         pytest.skip("this movebench was built without MPI")
     cmd = [MPIRUN, "-np", str(np)]
@@ -56,6 +58,11 @@ def fleet(tmp_path, np, *args, slow_procs=None, timeout=240):
         # Open MPI passes only OMPI_* and what -x names; hydra passes all.
         if MPI_FAMILY == "openmpi":
             cmd[1:1] = ["-x", "FLEET_SLOW_PROCS", "-x", "FLEET_SLOW_RANK"]
+    return cmd, env
+
+
+def fleet(tmp_path, np, *args, slow_procs=None, timeout=240):
+    cmd, env = fleet_job(tmp_path, np, *args, slow_procs=slow_procs)
     return subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env)
 
 
@@ -107,11 +114,7 @@ def fleet_lifting_the_quota(tmp_path, out, procs, when):
     """fleet() as a running job: the quota comes off as soon as rank 0's
     file says the step `when` began (fleet.in_progress, written as each
     step begins)."""
-    cmd = [MPIRUN, "-np", "4"]
-    if MPI_FAMILY == "openmpi":
-        cmd += ["--oversubscribe", "--bind-to", "none", "-x", "FLEET_SLOW_PROCS", "-x", "FLEET_SLOW_RANK"]
-    cmd += [str(wrapper(tmp_path)), "fleet", "--per", "rank", *SMALL, "--fail-on-outlier", "--json", str(out)]
-    env = dict(os.environ, **ROOT_ENV, FLEET_SLOW_RANK=str(SLOW_RANK), FLEET_SLOW_PROCS=str(procs))
+    cmd, env = fleet_job(tmp_path, 4, "--per", "rank", *SMALL, "--fail-on-outlier", "--json", out, slow_procs=procs)
     job = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     lifted_at = None
     deadline = time.monotonic() + 240
@@ -137,8 +140,6 @@ def test_a_rank_slowed_in_the_first_pass_only_is_measured_again_and_not_named(tm
     """A burst of other work on one node during the memory pass (here: rank
     2 under a 5% CPU quota until the pairs begin) makes it a suspect; it is
     measured again after the pairs, fast by then, and named nowhere."""
-    if not built_with_mpi():
-        pytest.skip("this movebench was built without MPI")
     out = tmp_path / "fleet.json"
     with cgroup_quota.quota(0.05) as procs:
         proc, lifted_at = fleet_lifting_the_quota(tmp_path, out, procs, "pairs")

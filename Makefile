@@ -31,7 +31,7 @@ unit: build
 	ctest --preset $(PRESET) -j $(JOBS)
 
 integration: build
-	MOVEBENCH_BIN=$(abspath $(BIN)) $(VENV)/bin/python -m pytest -q tests/integration tests/python
+	MOVEBENCH_BIN=$(abspath $(BIN)) $(VENV)/bin/python -m pytest -q --durations=10 tests/integration tests/python
 
 # The host-side code once more under AddressSanitizer and UBSan (the debug
 # preset): the unit tests, then the end-to-end tests of the threaded
@@ -45,7 +45,7 @@ sanitize: setup
 	@cmake --preset debug -DMOVEBENCH_WITH_CUDA=OFF >/dev/null
 	@cmake --build --preset debug -j $(JOBS)
 	ctest --preset debug -j $(JOBS)
-	ASAN_OPTIONS=detect_leaks=0 MOVEBENCH_BIN=$(abspath build/debug/movebench) $(VENV)/bin/python -m pytest -q \
+	ASAN_OPTIONS=detect_leaks=0 MOVEBENCH_BIN=$(abspath build/debug/movebench) $(VENV)/bin/python -m pytest -q --durations=10 \
 	  tests/integration/test_link_modes.py tests/integration/test_stream_designs.py tests/integration/test_mem.py \
 	  tests/integration/test_mem_device.py \
 	  tests/integration/test_net_p2p.py tests/integration/test_net_coll.py tests/integration/test_net_beff.py \
@@ -59,7 +59,7 @@ aarch64: setup
 	@cmake --preset aarch64 >/dev/null
 	@cmake --build --preset aarch64 -j $(JOBS)
 	ctest --preset aarch64 -j $(JOBS)
-	MOVEBENCH_BIN=$(abspath build/aarch64/movebench-emulated) $(VENV)/bin/python -m pytest -q tests/integration/test_mem.py tests/integration/test_mem_chase_modes.py \
+	MOVEBENCH_BIN=$(abspath build/aarch64/movebench-emulated) $(VENV)/bin/python -m pytest -q --durations=10 tests/integration/test_mem.py tests/integration/test_mem_chase_modes.py \
 	  tests/integration/test_no_mpi_build.py
 
 # The C++ parsers (sizes, lists, CPU lists) under libFuzzer with Debian's
@@ -82,9 +82,16 @@ MPI_TESTS := $(addprefix tests/integration/,test_net_beff.py test_net_coll.py te
   test_suite_mpi.py test_slurm.py test_fleet.py test_fleet_fail.py)
 test mpich: MPICH_TWIN := ON
 mpich: build
-	MOVEBENCH_MPI_FAMILY=mpich MOVEBENCH_BIN=$(abspath $(BUILD)/mpich/movebench) $(VENV)/bin/python -m pytest -q $(MPI_TESTS)
+	MOVEBENCH_MPI_FAMILY=mpich MOVEBENCH_BIN=$(abspath $(BUILD)/mpich/movebench) $(VENV)/bin/python -m pytest -q --durations=10 $(MPI_TESTS)
 
-test: unit integration mpich sanitize aarch64 fuzz
+# Each stage in turn, as its own make (the exports above reach it), with the
+# time it took: where make test's time goes is in every CI log.
+TEST_STAGES := unit integration mpich sanitize aarch64 fuzz
+test:
+	@set -e; for stage in $(TEST_STAGES); do \
+	  start=$$(date +%s); $(MAKE) --no-print-directory $$stage MPICH_TWIN=ON; \
+	  echo "make test: $$stage took $$(( $$(date +%s) - start )) s"; \
+	done
 
 # The report tests open the HTML page in a real headless browser, the Slurm
 # tests start a one-node Slurm (slurm-wlm); only the test targets ask the

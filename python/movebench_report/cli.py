@@ -59,7 +59,7 @@ def threshold_arg(text: str) -> float:
 
 
 def dpi_arg(text: str) -> int:
-    from .plots import DPI_RANGE  # noqa: the bounds live with the plots
+    from .canvas import DPI_RANGE  # the bounds live with the plot primitives (loads matplotlib)
     low, high = DPI_RANGE
     try:
         value = int(text)
@@ -257,9 +257,9 @@ def cmd_compare(args):
     verdicts = compare(sources, filter_of(args), args.view, args.threshold, args.figure)
     emit(render(compare_table(sources, verdicts, args.view, args.threshold, args.unit), args.format), args.output)
     if args.plot:
-        from . import plots  # matplotlib loads in a second: only where a plot is made
+        from . import canvas, plots  # matplotlib loads in a second: only where a plot is made
         fig = plots.ratio_figure(verdicts, args.view, (sources[0].label, sources[1].label), names(sources))
-        plots.save(fig, args.plot, option="--plot")
+        canvas.save(fig, args.plot, option="--plot")
     return REGRESSION if any(v.verdict == "slower" for v in verdicts) else 0
 
 
@@ -269,10 +269,10 @@ def cmd_scaling(args):
 
 
 def cmd_plot(args):
-    from . import plots
+    from . import canvas, plots
     views = VIEWS if args.view == "both" else (args.view,)
     fig = plots.figure_for(sources_of(args), filter_of(args), views, args.combined, args.per_array, args.unit)
-    plots.save(fig, args.output, args.dpi)
+    canvas.save(fig, args.output, args.dpi)
 
 
 def cmd_html(args):

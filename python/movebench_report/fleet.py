@@ -98,7 +98,8 @@ def fleets(sources: list) -> list:
     return [(s.label, f) for s in sources for p, d in zip(s.paths, s.documents) if (f := fleet_of(d, str(p)))]
 
 
-def _marks(entries: list) -> dict:
+def marks(entries: list) -> dict:
+    """{(key, figure): entry} of outliers or regressions: whether a member is named for a figure."""
     return {(_key(e), e["figure"]): e for e in entries}
 
 
@@ -109,7 +110,7 @@ def _worst_first(members: list, figure: str, better: str) -> list:
 
 def figure_tables(label: str, fleet: Fleet) -> list:
     """One Table per figure across the units (or pairs), the worst first."""
-    outliers, slower = _marks(fleet.outliers), _marks(fleet.regressions)
+    outliers, slower = marks(fleet.outliers), marks(fleet.regressions)
     out = []
     for figure, unit, better, of in FIGURES:
         members = _worst_first(getattr(fleet, of), figure, better)

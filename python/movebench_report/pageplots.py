@@ -8,19 +8,17 @@ line where the document records one. Each plot is an inline SVG with a
 <title> and a text alternative (<desc>)."""
 from __future__ import annotations
 
-import io
-import re
 import statistics
 from dataclasses import dataclass, field, replace
-from html import escape
 
-from . import plots
+from .canvas import draw_caches, plt, svg_of
 from .facts import measured_link, peak_of
-from .model import BANDWIDTH_UNITS, TIME_UNITS, select, Filter, format_size
+from .fleet import FIGURES, fleet_of, marks
+from .model import BANDWIDTH_UNITS, TIME_UNITS, Filter, format_size, select
 from .render import display_unit
 
-plt = plots.plt
 MAX_SERIES = 8
+LOADED = "loaded_latency"  # mem's loaded latency: all its records share one size (plots: against the load)
 # Parameters that say how a run measured, not what: never a new series.
 HOW_PARAMS = {"elements", "shape", "nontemporal", "alignment", "disturbed_samples_retaken", "seed", "cpu",
               "resolved", "clock", "iterations", "batch", "best_method"}
@@ -199,7 +197,7 @@ def benchmark_plot(source_points: list, bench: str, view: str, caches: list, lin
     lines, its single-size points as labelled bars (a cloud of dots at one
     size says nothing)."""
     points = [p for p in source_points if p.benchmark == bench and p.value(view) and p.bytes > 0
-              and p.operation != plots.LOADED]
+              and p.operation != LOADED]
     if not points:
         return []
     series = series_of(points, view)
@@ -247,7 +245,7 @@ def draw_sweeps(ax, panel: list, ctx: Panel, index: int = 0):
     ax.legend(fontsize=7, title=_marker_key(panel), title_fontsize=7)
     ax.set_title(_panel_title(panel, ctx.mixed), fontsize=9)
     if ctx.bench in ("mem", "all") and ctx.caches:
-        plots._draw_caches(ax, ctx.caches)
+        draw_caches(ax, ctx.caches)
 
 
 def _sweep_plot(points, bench, view, series, caches, unit, divisor, link=None) -> Plot:
@@ -334,25 +332,9 @@ def _alt_text(bench: str, view: str, series: list, unit: str, divisor: float) ->
     return f"{bench} {view} against size. " + "; ".join(parts)
 
 
-def svg_of(fig, title: str, alt: str) -> str:
-    """The figure as an inline <svg> element with our <title> and <desc>; no
-    XML prolog or DOCTYPE (it sits inside the page)."""
-    buffer = io.StringIO()
-    # No metadata block: it names outside namespaces and the date (the page
-    # stays the same for the same data).
-    fig.savefig(buffer, format="svg", metadata={"Creator": None, "Date": None, "Format": None, "Type": None})
-    plt.close(fig)
-    text = buffer.getvalue()
-    text = text[text.index("<svg"):]
-    text = re.sub(r"<svg ", "<svg role='img' class='plot' ", text, count=1)
-    head_end = text.index(">") + 1
-    return text[:head_end] + f"<title>{escape(title)}</title><desc>{escape(alt)}</desc>" + text[head_end:]
-
-
 def benchmark_plots(source, filt: Filter) -> dict:
     """{benchmark: [Plot]} of one source (one per view that has figures). A
     fleet result's records are units and pairs, not sizes: its strip plot."""
-    from .fleet import fleet_of
     points = source.points()
     link = measured_link(source.documents[0]) if source.documents else None
     out = {}
@@ -389,12 +371,11 @@ def fleet_strip_plot(label: str, fleet) -> Plot | None:
     per unit (or pair) along the value, spread up and down so that equal
     values stay visible; the median as a line; outliers red and labelled,
     what got slower than the baseline ringed and labelled."""
-    from .fleet import FIGURES, _marks  # one reading of the fleet section
     rows = [(f, u, b, [m for m in getattr(fleet, of) if f in m.figures]) for f, u, b, of in FIGURES]
     rows = [r for r in rows if r[3]]
     if not rows:
         return None
-    outliers, slower = _marks(fleet.outliers), _marks(fleet.regressions)
+    outliers, slower = marks(fleet.outliers), marks(fleet.regressions)
     fig, axes = plt.subplots(len(rows), 1, figsize=(9, 0.3 + 1.25 * len(rows)), squeeze=False)
     alt = []
     for ax, (figure, unit, better, members) in zip(axes[:, 0], rows):
@@ -407,15 +388,15 @@ def fleet_strip_plot(label: str, fleet) -> Plot | None:
         ax.axvline(median, color="0.4", lw=0.8, ls="--")
         named = []
         for m, x, y in zip(members, values, ys):
-            marks = [w for w, table in (("OUTLIER", outliers), ("SLOWER", slower)) if (m.key, figure) in table]
-            if "SLOWER" in marks:
+            words = [w for w, table in (("OUTLIER", outliers), ("SLOWER", slower)) if (m.key, figure) in table]
+            if "SLOWER" in words:
                 ax.scatter([x], [y], s=70, facecolors="none", edgecolors="C1", zorder=4)
-            if marks and len(named) < MAX_LABELS:
+            if words and len(named) < MAX_LABELS:
                 right = x > (min(values) + max(values)) / 2  # the label toward the middle: inside the axes
-                ax.annotate(f"{m.name} ({', '.join(marks)})", (x, y), xytext=(-6 if right else 6, 0),
+                ax.annotate(f"{m.name} ({', '.join(words)})", (x, y), xytext=(-6 if right else 6, 0),
                             textcoords="offset points", fontsize=7, va="center", ha="right" if right else "left")
-            if marks:
-                named.append(f"{m.name} {x:.4g} {unit} {' '.join(marks)}")
+            if words:
+                named.append(f"{m.name} {x:.4g} {unit} {' '.join(words)}")
         ax.set_ylim(-1, 1)
         ax.set_yticks([])
         ax.set_ylabel(figure, rotation=0, ha="right", va="center", fontsize=8)
@@ -457,6 +438,15 @@ def plot_panels(sources: list, filt: Filter, views, combined=False, per_array=Fa
     return out
 
 
+def array_bytes(p, doc_settings: dict) -> int:
+    """mem records carry the dataset size (all arrays of the kernel); this is
+    the size of one array (TheBandwidthBenchmark's 'array size' plot)."""
+    traffic = doc_settings.get(p.benchmark, {}).get("traffic", {})
+    arrays = traffic.get(p.operation, {}).get("arrays", 1) if isinstance(traffic, dict) and isinstance(
+        traffic.get(p.operation), dict) else 1
+    return p.bytes // arrays if isinstance(arrays, int) and arrays >= 1 else p.bytes
+
+
 def _plot_points(sources: list, filt: Filter, view: str, combined: bool, per_array: bool) -> list:
     """The points of every source for one view, as `plot` draws them: mem's
     sizes per array with --per-array, operations named with their benchmark
@@ -465,10 +455,10 @@ def _plot_points(sources: list, filt: Filter, view: str, combined: bool, per_arr
     for s in sources:
         settings = s.documents[0]["settings"] if s.documents else {}
         for p in select(s.points(), filt, view):
-            if p.operation == plots.LOADED or not p.value(view) or p.bytes <= 0:
+            if p.operation == LOADED or not p.value(view) or p.bytes <= 0:
                 continue  # loaded latency has its own panel; a log axis has no place for zero
             if per_array:
-                p = replace(p, bytes=plots.array_bytes(p, settings))
+                p = replace(p, bytes=array_bytes(p, settings))
             out.append(replace(p, operation=f"{p.benchmark}.{p.operation}") if combined else p)
     return [p for p in out if p.bytes > 0]
 

@@ -5,42 +5,24 @@ compared), never a line across two sweeps; `combined` puts every
 benchmark's sweeps of a view in shared panels. For `mem`, the cache sizes
 are drawn as vertical lines so the memory hierarchy shows as steps; peaks
 as dashed lines. `mem loaded-latency` records get their own panel: latency
-against the bandwidth of the load (the curve and its knee). Bounds, the
-ratio plot of `compare` and the writing of files are here too."""
+against the bandwidth of the load (the curve and its knee). The bounds of
+panels and lines and the ratio plot of `compare` are here too; the drawing
+primitives and the writing of files are canvas's."""
 from __future__ import annotations
 
-import io
 import math
-import pathlib
 
-import matplotlib
-
-matplotlib.use("Agg")  # headless: no display is ever needed
-matplotlib.rcParams["svg.fonttype"] = "none"  # SVG text stays text: smaller, searchable
-matplotlib.rcParams["svg.hashsalt"] = "movebench"  # the same data gives the same SVG
-import matplotlib.pyplot as plt  # noqa: E402
-
-from .model import BANDWIDTH_UNITS, TIME_UNITS, VIEWS, Filter, ReportError, format_size, names, select  # noqa: E402
-from .render import display_unit  # noqa: E402
+from .canvas import draw_caches, plt
+from .model import BANDWIDTH_UNITS, TIME_UNITS, VIEWS, Filter, ReportError, names, select
+from .pageplots import LOADED, plot_panels
+from .render import display_unit
 
 LINESTYLES = ("-", "--", ":", "-.")
-LOADED = "loaded_latency"  # all its records share one size: plotted against the load instead
 
-# Bounds of one plot, so that no input or --dpi makes a figure that eats the
-# memory (matplotlib holds the whole raster): panels, lines and pixels.
+# Bounds of one plot, so that no input makes a figure that eats the memory
+# (matplotlib holds the whole raster): panels and lines (canvas: pixels).
 MAX_PANELS = 32
 MAX_LINES = 256
-MAX_PIXELS = 40_000_000
-DPI_RANGE = (10, 1200)
-
-
-def array_bytes(p, doc_settings: dict) -> int:
-    """mem records carry the dataset size (all arrays of the kernel); this is
-    the size of one array (TheBandwidthBenchmark's 'array size' plot)."""
-    traffic = doc_settings.get(p.benchmark, {}).get("traffic", {})
-    arrays = traffic.get(p.operation, {}).get("arrays", 1) if isinstance(traffic, dict) and isinstance(
-        traffic.get(p.operation), dict) else 1
-    return p.bytes // arrays if isinstance(arrays, int) and arrays >= 1 else p.bytes
 
 
 def loaded_curves(sources: list, filt: Filter) -> dict:
@@ -79,24 +61,12 @@ def _draw_loaded(ax, curves: dict, labels: list, unit=None):
     ax.legend(fontsize=6)
 
 
-def _draw_caches(ax, caches: list):
-    seen = set()
-    for cache in caches:
-        if cache["bytes"] and cache["level"] not in seen:
-            seen.add(cache["level"])
-            ax.axvline(cache["bytes"], color="grey", linewidth=0.8, linestyle=":")
-            ax.annotate(f"L{cache['level']} {format_size(cache['bytes'])}", (cache["bytes"], 1.0),
-                        xycoords=("data", "axes fraction"), rotation=90, va="top", ha="right", fontsize=7,
-                        color="grey")
-
-
 def figure_for(sources: list, filt: Filter, views=VIEWS, combined=False, per_array=False, unit=None):
     """One figure of the page's small multiples (pageplots): per benchmark
     and view its sweep panels (at most 8 series each, no line across two
     sweeps, caches on mem, peaks dashed) and its single-size bars; mem's
     loaded latency against the load in a panel of its own."""
-    from . import pageplots  # it draws with this module's pyplot
-    panels = pageplots.plot_panels(sources, filt, views, combined, per_array, unit)
+    panels = plot_panels(sources, filt, views, combined, per_array, unit)
     loaded = loaded_curves(sources, filt) if "latency" in views else {}
     if not panels and not loaded:
         raise ReportError(f"{names(sources)}: nothing to plot: no bandwidth or latency figures above zero left "
@@ -117,38 +87,6 @@ def figure_for(sources: list, filt: Filter, views=VIEWS, combined=False, per_arr
         ax.set_visible(False)
     fig.tight_layout()
     return fig
-
-
-def check_plot_path(out: pathlib.Path, option: str = "-o"):
-    if out.suffix.lower() not in (".png", ".svg"):
-        raise ReportError(f"{option} {out}: plot files end in .png or .svg")
-
-
-def _check_pixels(fig, dpi: int):
-    width, height = fig.get_size_inches() * dpi
-    if width * height > MAX_PIXELS:
-        plt.close(fig)
-        raise ReportError(f"--dpi {dpi}: the plot would be {width:.0f}x{height:.0f} pixels, more than "
-                          f"{MAX_PIXELS // 10**6} million: lower --dpi or plot fewer benchmarks")
-
-
-def save(fig, out: pathlib.Path, dpi: int = 100, option: str = "-o"):
-    check_plot_path(out, option)
-    _check_pixels(fig, dpi)
-    try:
-        fig.savefig(out, format=out.suffix.lower().lstrip("."), dpi=dpi)
-    except OSError as e:
-        raise ReportError(f"{option} {out}: cannot write ({e.strerror or e})") from None
-    finally:
-        plt.close(fig)
-
-
-def png_bytes(fig) -> bytes:
-    _check_pixels(fig, 80)
-    buffer = io.BytesIO()
-    fig.savefig(buffer, format="png", dpi=80)
-    plt.close(fig)
-    return buffer.getvalue()
 
 
 def ratio_figure(verdicts: list, view: str, labels: tuple, where: str = ""):

@@ -53,7 +53,7 @@ import time
 from datetime import datetime, timezone
 from pathlib import Path
 
-from rounds import Failed, OneLineParser, Runner, run_job, load_average, positive, rotated, stats
+from rounds import Failed, OneLineParser, Runner, load_average, positive, rotated, run_job, stats
 
 # nvbandwidth test case -> the movebench link figure that measures the same copy.
 # nvbandwidth's bidirectional CE figure is the measured stream's own bytes while
@@ -107,7 +107,7 @@ def nvbandwidth_figures(text):
     try:
         root = json.loads(text[start:]).get("nvbandwidth", {})
     except (ValueError, AttributeError) as e:
-        raise Failed(f"nvbandwidth's JSON does not parse: {e}")
+        raise Failed(f"nvbandwidth's JSON does not parse: {e}") from None
     about = {k: root.get(k) for k in ("version", "Driver Version", "CUDA Runtime Version", "GPU Device list")}
     out = {}
     for case in root.get("testcases", []):
@@ -152,7 +152,7 @@ def movebench_doc(path):
     try:
         doc = json.loads(Path(path).read_text())
     except (OSError, ValueError) as e:
-        raise Failed(f"movebench's result document {path} does not read: {e}")
+        raise Failed(f"movebench's result document {path} does not read: {e}") from None
     if not doc.get("validated"):
         raise Failed("movebench did not validate")
     return doc
@@ -237,67 +237,85 @@ class Comparison:
         return movebench_doc(doc)
 
     def measure(self, unit, r):
+        """One unit of one round: its runs, each figure recorded."""
+        getattr(self, "measure_" + unit.replace("-", "_"))(r)
+
+    def measure_link_bw(self, r):
+        unit = "link-bw"
         a = self.a
-        if unit == "link-bw":
-            # Each path on the host memory nvbandwidth uses for it (LINK_HOST_MEMORY), one run
-            # each; a time budget above the tests' time, so every one of the repetitions runs.
-            for path, kind in LINK_HOST_MEMORY.items():
-                doc = self.movebench(r, f"{unit}-{path}", [
-                    "link", "bandwidth", "--sizes-bytes", str(a.link_bytes), "--host-memory", kind,
-                    "--paths", path, "--directions", "read,write,duplex",
-                    "--repetitions", str(a.link_repetitions), "--time-budget", "3600",
-                    # nvbandwidth times 16 copies after warm-up ones; movebench's
-                    # first transfer of a batch is its untimed warm-up
-                    "--batch", "17"])
-                for op, value in link_bandwidths(doc, a.link_bytes).items():
-                    self.record(r, "movebench", f"link.{op}", value, "MB/s")
-        elif unit == "link-lat":
-            doc = self.movebench(r, unit, ["link", "latency", "--ring-bytes", str(NVBW_LATENCY_RING)])
-            self.record(r, "movebench", "link.latency.chase", result(doc, "link.latency.chase"), "ns")
-        elif unit == "nvbw":
-            tests = list(NVBW_TESTS) + [NVBW_LATENCY]
-            text = self.runner.run(f"r{r}_{unit}.txt", [a.nvbandwidth, "-j", "-b", str(a.link_bytes >> 20),
-                                                        "-i", str(a.link_repetitions), "-t"] + tests)
-            figures, self.nvbandwidth_about = nvbandwidth_figures(text)
-            for test, value in figures.items():
-                if test == NVBW_LATENCY:
-                    self.record(r, "nvbandwidth", test, value, "ns")
-                else:
-                    self.record(r, "nvbandwidth", test, value * 1000, "MB/s")  # GB/s = 10^9 B/s
-            missing = [t for t in tests if t not in figures]
-            if missing:
-                raise Failed(f"nvbandwidth gave no figure for {', '.join(missing)}")
-        elif unit == "mem":
-            doc = self.movebench(r, unit, ["mem", "--elements", str(a.elements), "--repetitions", str(a.reps)]
-                                 + (["--type", "float"] if a.float else []))
-            for k in MEM_KERNELS:
-                self.record(r, "movebench", f"mem.{k}", result(doc, f"mem.{k}.{a.backend}"), "MB/s")
-            self.peak = (doc.get("mem_device") or {}).get("memory_peak_bytes_per_s") or self.peak
-        elif unit == "babelstream":
-            text = self.runner.run(f"r{r}_{unit}.txt", [a.babelstream, "--arraysize", str(a.elements),
-                                                        "--numtimes", str(a.reps), "--csv"]
-                                   + (["--float"] if a.float else []))
-            figures, elements = babelstream_figures(text)
-            if elements != {a.elements}:
-                raise Failed(f"BabelStream ran {sorted(elements)} elements, not {a.elements}")
-            for kernel, twin in BABELSTREAM_TWINS.items():
-                if twin not in figures:
-                    raise Failed(f"BabelStream printed no {twin}")
-                self.record(r, "babelstream", twin, figures[twin], "MB/s")
-        elif unit == "stream":
-            doc = self.movebench(r, unit + "-1M", ["stream", "--chunks", str(a.stream_chunks),
-                                                   "--chunk-elements", str((1 << 20) // 4)])
-            throughput, _ = stream_figures(doc)
-            # The sweep keeps chunks x chunk size constant: the total is two chunks of it
-            # (two, as two are in flight).
-            doc = self.movebench(r, unit + "-small", ["stream", "--chunks", "2", "--chunk-elements",
-                                                      str(a.stream_sweep_total // 8), "--sizes-bytes", a.stream_sweep])
-            _, roundtrip = stream_figures(doc)
-            for design, value in throughput.items():
-                self.record(r, "movebench", f"stream.{design}.throughput_1M", value, "MB/s")
-            for design, (size, first, median) in roundtrip.items():
-                self.record(r, "movebench", f"stream.{design}.roundtrip_{size}B", first, "ns")
-                self.record(r, "movebench", f"stream.{design}.chunk_median_{size}B", median, "ns")
+        # Each path on the host memory nvbandwidth uses for it (LINK_HOST_MEMORY), one run
+        # each; a time budget above the tests' time, so every one of the repetitions runs.
+        for path, kind in LINK_HOST_MEMORY.items():
+            doc = self.movebench(r, f"{unit}-{path}", [
+                "link", "bandwidth", "--sizes-bytes", str(a.link_bytes), "--host-memory", kind,
+                "--paths", path, "--directions", "read,write,duplex",
+                "--repetitions", str(a.link_repetitions), "--time-budget", "3600",
+                # nvbandwidth times 16 copies after warm-up ones; movebench's
+                # first transfer of a batch is its untimed warm-up
+                "--batch", "17"])
+            for op, value in link_bandwidths(doc, a.link_bytes).items():
+                self.record(r, "movebench", f"link.{op}", value, "MB/s")
+
+    def measure_link_lat(self, r):
+        unit = "link-lat"
+        doc = self.movebench(r, unit, ["link", "latency", "--ring-bytes", str(NVBW_LATENCY_RING)])
+        self.record(r, "movebench", "link.latency.chase", result(doc, "link.latency.chase"), "ns")
+
+    def measure_nvbw(self, r):
+        unit = "nvbw"
+        a = self.a
+        tests = list(NVBW_TESTS) + [NVBW_LATENCY]
+        text = self.runner.run(f"r{r}_{unit}.txt", [a.nvbandwidth, "-j", "-b", str(a.link_bytes >> 20),
+                                                    "-i", str(a.link_repetitions), "-t"] + tests)
+        figures, self.nvbandwidth_about = nvbandwidth_figures(text)
+        for test, value in figures.items():
+            if test == NVBW_LATENCY:
+                self.record(r, "nvbandwidth", test, value, "ns")
+            else:
+                self.record(r, "nvbandwidth", test, value * 1000, "MB/s")  # GB/s = 10^9 B/s
+        missing = [t for t in tests if t not in figures]
+        if missing:
+            raise Failed(f"nvbandwidth gave no figure for {', '.join(missing)}")
+
+    def measure_mem(self, r):
+        unit = "mem"
+        a = self.a
+        doc = self.movebench(r, unit, ["mem", "--elements", str(a.elements), "--repetitions", str(a.reps)]
+                             + (["--type", "float"] if a.float else []))
+        for k in MEM_KERNELS:
+            self.record(r, "movebench", f"mem.{k}", result(doc, f"mem.{k}.{a.backend}"), "MB/s")
+        self.peak = (doc.get("mem_device") or {}).get("memory_peak_bytes_per_s") or self.peak
+
+    def measure_babelstream(self, r):
+        unit = "babelstream"
+        a = self.a
+        text = self.runner.run(f"r{r}_{unit}.txt", [a.babelstream, "--arraysize", str(a.elements),
+                                                    "--numtimes", str(a.reps), "--csv"]
+                               + (["--float"] if a.float else []))
+        figures, elements = babelstream_figures(text)
+        if elements != {a.elements}:
+            raise Failed(f"BabelStream ran {sorted(elements)} elements, not {a.elements}")
+        for _kernel, twin in BABELSTREAM_TWINS.items():
+            if twin not in figures:
+                raise Failed(f"BabelStream printed no {twin}")
+            self.record(r, "babelstream", twin, figures[twin], "MB/s")
+
+    def measure_stream(self, r):
+        unit = "stream"
+        a = self.a
+        doc = self.movebench(r, unit + "-1M", ["stream", "--chunks", str(a.stream_chunks),
+                                               "--chunk-elements", str((1 << 20) // 4)])
+        throughput, _ = stream_figures(doc)
+        # The sweep keeps chunks x chunk size constant: the total is two chunks of it
+        # (two, as two are in flight).
+        doc = self.movebench(r, unit + "-small", ["stream", "--chunks", "2", "--chunk-elements",
+                                                  str(a.stream_sweep_total // 8), "--sizes-bytes", a.stream_sweep])
+        _, roundtrip = stream_figures(doc)
+        for design, value in throughput.items():
+            self.record(r, "movebench", f"stream.{design}.throughput_1M", value, "MB/s")
+        for design, (size, first, median) in roundtrip.items():
+            self.record(r, "movebench", f"stream.{design}.roundtrip_{size}B", first, "ns")
+            self.record(r, "movebench", f"stream.{design}.chunk_median_{size}B", median, "ns")
 
     def go(self):
         a, units = self.a, self.units()

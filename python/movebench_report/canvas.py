@@ -17,6 +17,7 @@ matplotlib.rcParams["svg.fonttype"] = "none"  # SVG text stays text: smaller, se
 matplotlib.rcParams["svg.hashsalt"] = "movebench"  # the same data gives the same SVG
 import matplotlib.pyplot as plt  # noqa: E402
 
+from .labels import shorten  # noqa: E402
 from .model import ReportError, format_size  # noqa: E402
 
 # Bounds of one plot, so that no input or --dpi makes a figure that eats the
@@ -32,7 +33,7 @@ def draw_caches(ax, caches: list):
         if cache["bytes"] and cache["level"] not in seen:
             seen.add(cache["level"])
             ax.axvline(cache["bytes"], color="grey", linewidth=0.8, linestyle=":")
-            ax.annotate(f"L{cache['level']} {format_size(cache['bytes'])}", (cache["bytes"], 1.0),
+            ax.annotate(shorten(f"L{cache['level']} {format_size(cache['bytes'])}"), (cache["bytes"], 1.0),
                         xycoords=("data", "axes fraction"), rotation=90, va="top", ha="right", fontsize=7,
                         color="grey")
 

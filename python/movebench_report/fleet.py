@@ -10,6 +10,7 @@ from __future__ import annotations
 import statistics
 from dataclasses import dataclass
 
+from .labels import shorten
 from .model import ReportError
 from .render import Table
 
@@ -41,7 +42,7 @@ class Fleet:
 
 
 def _who(host, rank) -> str:
-    return f"host {host} rank {rank}"
+    return f"host {shorten(host)} rank {shorten(rank)}"
 
 
 def _key(entry: dict) -> tuple:
@@ -138,7 +139,7 @@ def figure_tables(label: str, fleet: Fleet) -> list:
 
 
 def _outlier_who(o: dict) -> str:
-    if o.get("kind") == "link":
+    if _key(o)[0] == "link":  # as _key reads it (not the kind's text: a file may say anything there)
         return "link " + " <-> ".join(_who(h, r) for h, r in zip(o["pair"]["hosts"], o["pair"]["ranks"]))
     return "node " + _who(o["host"], o["rank"])
 
@@ -146,22 +147,23 @@ def _outlier_who(o: dict) -> str:
 def answer_lines(fleet: Fleet) -> list:
     """The fleet's answer, outliers named first, then what got slower, then
     the units that failed a step (as movebench fleet's text ends)."""
-    lines = [f"OUTLIER {_outlier_who(o)}: {o['figure']} {o['value']:.4g} {o['unit']} vs median "
-             f"{o['median']:.4g} {o['unit']} ({100 * o['worse_by']:.0f}% worse)" for o in fleet.outliers]
-    lines += [f"SLOWER {_outlier_who(r)}: {r['figure']} {r['now']:.4g} {r['unit']}, before {r['before']:.4g} "
-              f"{r['unit']} (now/before {r['ratio']:.3g})" for r in fleet.regressions]
-    lines += [f"FAILED unit {_who(f['host'], f['rank'])} in {f['step']}: {f['reason']}" for f in fleet.failed]
+    lines = [f"OUTLIER {_outlier_who(o)}: {shorten(o['figure'])} {o['value']:.4g} {shorten(o['unit'])} vs median "
+             f"{o['median']:.4g} {shorten(o['unit'])} ({100 * o['worse_by']:.0f}% worse)" for o in fleet.outliers]
+    lines += [f"SLOWER {_outlier_who(r)}: {shorten(r['figure'])} {r['now']:.4g} {shorten(r['unit'])}, before "
+              f"{r['before']:.4g} {shorten(r['unit'])} (now/before {r['ratio']:.3g})" for r in fleet.regressions]
+    lines += [f"FAILED unit {_who(f['host'], f['rank'])} in {shorten(f['step'])}: {shorten(f['reason'])}"
+              for f in fleet.failed]
     return lines
 
 
 def headline(fleet: Fleet) -> str:
     """'4 units (per rank), 6 pairs: 1 outlier; against its baseline (file): 2 slower'."""
-    text = (f"{len(fleet.units)} units (per {fleet.per}), {len(fleet.pairs)} pairs: "
+    text = (f"{len(fleet.units)} units (per {shorten(fleet.per)}), {len(fleet.pairs)} pairs: "
             f"{len(fleet.outliers)} outlier{'' if len(fleet.outliers) == 1 else 's'}")
     if fleet.failed:
         text += f", {len(fleet.failed)} failed"
     if fleet.baseline is not None:
-        text += (f"; against {fleet.baseline.get('file', '?')} ({fleet.baseline.get('kind', '?')}): "
+        text += (f"; against {shorten(fleet.baseline.get('file', '?'))} ({shorten(fleet.baseline.get('kind', '?'))}): "
                  f"{len(fleet.regressions)} slower")
     return text
 

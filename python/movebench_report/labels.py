@@ -10,6 +10,8 @@ from __future__ import annotations
 # The most characters of one string from a file where it is shown: above any
 # real name or sentence, small enough that a label of it lays out at once.
 MAX_TEXT = 200
+# A panel's title or a legend entry of a peak: a line beside a small plot.
+MAX_SHORT = 70
 ELLIPSIS = "…"
 
 

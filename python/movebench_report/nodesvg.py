@@ -2,13 +2,15 @@
 (socket) with its caches, its DRAM, and each accelerator and NIC on its
 PCIe link; on each edge the figure measured there against its peak,
 coloured by the fraction reached and said in words too (colour is never the
-only carrier). Hand-written SVG: every string from the file is escaped."""
+only carrier). Hand-written SVG: every string from the file is shortened (labels.shorten)
+and escaped."""
 from __future__ import annotations
 
 import textwrap
 from html import escape
 
 from .facts import dram_of, facts_of, links_of, measured_link, nics_of
+from .labels import shorten
 from .model import format_size
 from .summary import Row, device_name, rows_of, value_text
 
@@ -31,7 +33,7 @@ def colour(fraction) -> str:
 def _t(x, y, text, size=12, weight="normal", anchor="start", fill="#222") -> str:
     # A white halo under the letters keeps a label readable where it crosses a line.
     return (f"<text x='{x}' y='{y}' font-size='{size}' font-weight='{weight}' text-anchor='{anchor}' "
-            f"fill='{fill}' stroke='white' stroke-width='3' paint-order='stroke'>{escape(str(text))}</text>")
+            f"fill='{fill}' stroke='white' stroke-width='3' paint-order='stroke'>{escape(shorten(text))}</text>")
 
 
 def _box(x, y, lines, fill="#f4f6fb") -> str:
@@ -50,14 +52,10 @@ def _fit(lines: list, most: int = 40) -> list:
     """Box text fits its box: the name line is cut, the others wrapped, and
     the box holds at most MOST_LINES (the whole text is in the summary
     table and the host facts)."""
-    out = [_clip(lines[0], most - 10)] if lines else []  # the name line is bold and larger
+    out = [shorten(lines[0], most - 10)] if lines else []  # the name line is bold and larger
     for line in lines[1:]:
-        out += textwrap.wrap(line, most) or [""]
-    return out[:MOST_LINES - 1] + [_clip(" ".join(out[MOST_LINES - 1:]), most)] if len(out) > MOST_LINES else out
-
-
-def _clip(text: str, most: int = 40) -> str:
-    return text if len(text) <= most else text[:most - 1] + "…"
+        out += textwrap.wrap(shorten(line), most) or [""]
+    return out[:MOST_LINES - 1] + [shorten(" ".join(out[MOST_LINES - 1:]), most)] if len(out) > MOST_LINES else out
 
 
 def measured_text(row: Row, scope: str = "") -> str:
@@ -248,8 +246,8 @@ def node_svg(doc: dict, rows: list | None = None) -> str:
         py = top + package * pitch + BOX_H / 2
         parts.append(_edge(MIDDLE + BOX_W, py, RIGHT, y + BOX_H / 2, edge_rows, elbow=MIDDLE + BOX_W + 12 + 6 * i))
     parts.append(_legend(height - 24))
-    title = f"The node {host.get('hostname', '')}: sockets, memory and devices, measured against peak"
-    desc = "; ".join(f"{r.path}: {measured_text(r, scope if r in mem_rows else '')}" for r in rows) \
+    title = f"The node {shorten(host.get('hostname', ''))}: sockets, memory and devices, measured against peak"
+    desc = "; ".join(f"{shorten(r.path)}: {measured_text(r, scope if r in mem_rows else '')}" for r in rows) \
         or "no headline figures"
     return (f"<svg xmlns='http://www.w3.org/2000/svg' role='img' width='{WIDTH}' height='{height}' "
             f"viewBox='0 0 {WIDTH} {height}' font-family='sans-serif'><title>{escape(title)}</title>"

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, replace
 from .canvas import draw_caches, plt, svg_of
 from .facts import measured_link, peak_of
 from .fleet import FIGURES, fleet_of, marks
+from .labels import MAX_SHORT, shorten
 from .model import BANDWIDTH_UNITS, TIME_UNITS, Filter, format_size, select
 from .render import display_unit
 
@@ -64,7 +65,7 @@ def series_of(points: list, view: str, by_source: bool = False) -> list:
     for key, segments in runs.items():
         for i, segment in enumerate(_sweeps_of(segments)):
             label = key if i == 0 else f"{key} (sweep {i + 1})"
-            series = Series(label, segment[0].operation, [(p.bytes, p.value(view)) for p in segment])
+            series = Series(shorten(label), segment[0].operation, [(p.bytes, p.value(view)) for p in segment])
             meaning = segment[0].meaning(view)
             series.stat = meaning.stat if meaning else ""
             series.accounting = meaning.accounting.text() if meaning and meaning.accounting else ""
@@ -146,7 +147,7 @@ def _axis_text(series: list, view: str, unit: str) -> str:
 
 def _panel_title(panel: list, mixed: bool) -> str:
     """The operations of a panel, and its bytes counted where the figure's panels differ in that."""
-    title = ", ".join(dict.fromkeys(s.operation for s in panel))[:70]
+    title = shorten(", ".join(dict.fromkeys(s.operation for s in panel)), MAX_SHORT)
     return f"{title}\n({panel[0].accounting})" if mixed and panel[0].accounting else title
 
 
@@ -169,7 +170,7 @@ def _peak_lines(ax, points: list, view: str, divisor: float):
             if peak and peak.unit in units and (peak.value, peak.unit) not in seen:
                 seen.add((peak.value, peak.unit))
                 ax.axhline(peak.value * units[peak.unit] / divisor, color="black", linestyle="--", linewidth=1,
-                           label=f"peak ({peak.source})"[:60])
+                           label=shorten(f"peak ({peak.source})", MAX_SHORT))
 
 
 def _in_panel(point, panel: list) -> bool:
@@ -181,7 +182,7 @@ def _link_peak_line(ax, link, directions: int, divisor: float):
     sums over both directions."""
     both = " x 2 directions" if directions == 2 else " per direction"
     ax.axhline(link.peak * directions / divisor, color="black", linestyle="--", linewidth=1,
-               label=f"PCIe peak, {link.trained()}{both}"[:60])
+               label=shorten(f"PCIe peak, {link.trained()}{both}", MAX_SHORT))
 
 
 @dataclass
@@ -263,7 +264,7 @@ def _sweep_plot(points, bench, view, series, caches, unit, divisor, link=None) -
         ax.set_ylabel(_axis_text(series, view, unit), fontsize=8)
     for ax in list(axes.flat)[len(panels):]:
         ax.set_visible(False)
-    title = f"{bench}: size against {view} ({_plural(len(series), 'sweep')} in {_plural(len(panels), 'panel')})"
+    title = f"{shorten(bench)}: size against {view} ({_plural(len(series), 'sweep')} in {_plural(len(panels), 'panel')})"
     return _finish(fig, title, _alt_text(bench, view, series, unit, divisor), [len(p) for p in panels])
 
 
@@ -290,7 +291,7 @@ def draw_bars(ax, group: list):
 
 
 def bar_label(series: list, view: str, unit: str, groups: list) -> str:
-    stats = ", ".join(sorted({st for group in groups for _, _, st in group if st}))
+    stats = ", ".join(sorted({shorten(st) for group in groups for _, _, st in group if st}))
     return _axis_text(series, view, unit) + (f" ({stats})" if stats else "")
 
 
@@ -302,13 +303,13 @@ def _bar_plot(points, bench, view, series, unit, divisor) -> Plot:
         draw_bars(ax, group)
     axes[-1, 0].set_xlabel(bar_label(series, view, unit, groups), fontsize=8)
     bars = [bar for group in groups for bar in group]
-    title = f"{bench}: {view} of the single-size runs ({_plural(len(bars), 'point')})"
+    title = f"{shorten(bench)}: {view} of the single-size runs ({_plural(len(bars), 'point')})"
     alt = f"{title}: " + "; ".join(f"{label} {v:.4g} {unit}" for label, v, _ in bars)
     return _finish(fig, title, alt, [1] * len(groups))
 
 
 def _marker_key(panel: list) -> str:
-    stats = sorted({s.stat for s in panel if s.stat})
+    stats = sorted({shorten(s.stat) for s in panel if s.stat})
     return "marker: " + ", ".join(f"{MARKER_NAMES.get(MARKERS.get(st, 'o'), 'o')} {st}" for st in stats) \
         if stats else None
 
@@ -393,10 +394,10 @@ def fleet_strip_plot(label: str, fleet) -> Plot | None:
                 ax.scatter([x], [y], s=70, facecolors="none", edgecolors="C1", zorder=4)
             if words and len(named) < MAX_LABELS:
                 right = x > (min(values) + max(values)) / 2  # the label toward the middle: inside the axes
-                ax.annotate(f"{m.name} ({', '.join(words)})", (x, y), xytext=(-6 if right else 6, 0),
+                ax.annotate(f"{shorten(m.name)} ({', '.join(words)})", (x, y), xytext=(-6 if right else 6, 0),
                             textcoords="offset points", fontsize=7, va="center", ha="right" if right else "left")
             if words:
-                named.append(f"{m.name} {x:.4g} {unit} {' '.join(words)}")
+                named.append(f"{shorten(m.name)} {x:.4g} {unit} {' '.join(words)}")
         ax.set_ylim(-1, 1)
         ax.set_yticks([])
         ax.set_ylabel(figure, rotation=0, ha="right", va="center", fontsize=8)
@@ -405,7 +406,7 @@ def fleet_strip_plot(label: str, fleet) -> Plot | None:
         ax.grid(True, axis="x", alpha=0.3)
         alt.append(f"{figure}: {len(values)} values from {min(values):.4g} to {max(values):.4g} {unit}, median "
                    f"{median:.4g}" + (f"; named: {'; '.join(named)}" if named else "; none named"))
-    title = f"{label}: fleet of {len(fleet.units)} units, every figure (outliers red, slower than baseline ringed)"
+    title = f"{shorten(label)}: fleet of {len(fleet.units)} units, every figure (outliers red, slower than baseline ringed)"
     return _finish(fig, title, title + ". " + ". ".join(alt), [1] * len(rows))
 
 
@@ -429,11 +430,11 @@ def plot_panels(sources: list, filt: Filter, views, combined=False, per_array=Fa
             axis = _axis_text(sweeps, view, name)
             xlabel = "bytes per array" if per_array and bench in ("mem", "all") else x_label(bench, view)
             for i, panel in enumerate(panels_of(sweeps)):
-                out.append((_labelled(draw_sweeps, (panel, ctx, i), f"{bench}: {view}", xlabel, axis), len(panel)))
+                out.append((_labelled(draw_sweeps, (panel, ctx, i), f"{shorten(bench)}: {view}", xlabel, axis), len(panel)))
             singles = [s for s in series if not s.is_sweep]
             groups = bars_of(singles, divisor) if singles else []
             for group in groups:
-                out.append((_labelled(draw_bars, (group,), f"{bench}: {view} of the single-size runs",
+                out.append((_labelled(draw_bars, (group,), f"{shorten(bench)}: {view} of the single-size runs",
                                       bar_label(singles, view, name, groups), None), 1))
     return out
 

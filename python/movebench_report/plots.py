@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import math
 
-from .canvas import draw_caches, plt
+from .canvas import plt
+from .labels import shorten
 from .model import BANDWIDTH_UNITS, TIME_UNITS, VIEWS, Filter, ReportError, names, select
 from .pageplots import LOADED, plot_panels
 from .render import display_unit
@@ -49,7 +50,7 @@ def _draw_loaded(ax, curves: dict, labels: list, unit=None):
     several = len({label for label, _ in curves}) > 1
     for i, ((label, series), pts) in enumerate(sorted(curves.items())):
         pts = sorted(pts)
-        legend = f"{series} ({label})" if several else series
+        legend = shorten(f"{series} ({label})" if several else series)
         ax.plot([x / bw_div for x, _ in pts], [v / lat_div for _, v in pts], marker="o", markersize=3,
                 linestyle=LINESTYLES[labels.index(label) % len(LINESTYLES)] if several else "-",
                 color=f"C{i % 10}", label=legend)
@@ -106,13 +107,14 @@ def ratio_figure(verdicts: list, view: str, labels: tuple, where: str = ""):
         pts = sorted(pts)
         xs, ys, band = zip(*pts)
         colour = f"C{i % 10}"
-        ax.plot(xs, ys, marker="o", markersize=3, color=colour, label=name)
+        ax.plot(xs, ys, marker="o", markersize=3, color=colour, label=shorten(name))
         ax.fill_between(xs, [1 - b for b in band], [1 + b for b in band], color=colour, alpha=0.08)
     ax.axhline(1.0, color="black", linewidth=0.8)
     ax.set_xscale("log", base=2)
     ax.set_xlabel("bytes")
-    ax.set_ylabel(f"{view} {labels[1]} / {labels[0]}")
-    ax.set_title(f"{labels[1]} against {labels[0]} (shaded: noise of both)", fontsize=10)
+    first, second = shorten(labels[0]), shorten(labels[1])
+    ax.set_ylabel(f"{view} {second} / {first}")
+    ax.set_title(f"{second} against {first} (shaded: noise of both)", fontsize=10)
     ax.grid(True, alpha=0.3)
     ax.legend(fontsize=6, ncol=2)
     fig.tight_layout()

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 from .compare import judge
 from .facts import NO_PEAK, facts_of, links_of, peak_of, peak_why, verdicts_of
+from .labels import shorten
 from .model import BANDWIDTH_UNITS, TIME_UNITS, format_size, point_from_record
 from .render import Table
 
@@ -282,9 +283,9 @@ def origin_text(doc: dict) -> str:
     """'host vm, Intel(R) Xeon(R), 2026-11-23T12:10:48Z, commit ad9817e' (what is known of it)."""
     f = document_facts(doc)
     imported = is_imported(doc)
-    parts = [f"host {f['host']}" if f["host"] else "", f["cpu"],
-             f"imported {f['date']}" if imported else f["date"],
-             f"commit {f['commit'][:10]}" if f["commit"] else ""]
+    parts = [f"host {shorten(f['host'])}" if f["host"] else "", shorten(f["cpu"]),
+             f"imported {shorten(f['date'])}" if imported else shorten(f["date"]),
+             f"commit {shorten(f['commit'][:10])}" if f["commit"] else ""]
     return ", ".join(p for p in parts if p) or "origin not recorded"
 
 
@@ -338,11 +339,11 @@ def value_text(value, unit: str) -> str:
     if unit in TIME_UNITS:
         seconds = value * TIME_UNITS[unit]
         return f"{seconds * 1e9:.4g} ns" if seconds < 1e-5 else f"{seconds * 1e6:.4g} us"
-    return f"{value:.4g} {unit}".strip()
+    return f"{value:.4g} {shorten(unit)}".strip()
 
 
 def reason_text(row: Row) -> str:
-    return "; ".join(row.reasons) if row.reasons else "-"
+    return "; ".join(map(shorten, row.reasons)) if row.reasons else "-"
 
 
 def summary_table(sources: list, benchmarks=()) -> Table:

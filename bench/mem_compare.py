@@ -40,7 +40,7 @@ import time
 from datetime import datetime, timezone
 from pathlib import Path
 
-from rounds import Failed, OneLineParser, Runner, run_job, load_average, positive, rotated, stats
+from rounds import Failed, OneLineParser, Runner, load_average, positive, rotated, run_job, stats
 
 KERNELS = ["init", "sum", "copy", "update", "triad", "daxpy", "striad", "sdaxpy"]
 # movebench's table label per kernel (also TheBandwidthBenchmark's, without ':').
@@ -118,7 +118,7 @@ class Comparison:
             if path:
                 units.append((tool, None))
         if a.likwid_bench:
-            for kernel, variants in PEER_KERNELS["likwid"].items():
+            for _kernel, variants in PEER_KERNELS["likwid"].items():
                 units += [("likwid", v + a.likwid_isa) for v in variants]
         return units
 

@@ -83,9 +83,9 @@ class Runner:
         except subprocess.TimeoutExpired as e:
             out = e.stdout or ""
             (self.out / "raw" / name).write_text(out if isinstance(out, str) else out.decode(errors="replace"))
-            raise Failed(f"timed out after {self.timeout} s")
+            raise Failed(f"timed out after {self.timeout} s") from None
         except OSError as e:
-            raise Failed(f"could not start {command[0]}: {e.strerror}")
+            raise Failed(f"could not start {command[0]}: {e.strerror}") from None
         (self.out / "raw" / name).write_text(p.stdout)
         if p.returncode != 0:
             raise Failed(f"exit status {p.returncode}: {p.stdout.strip().splitlines()[-1:]}")

@@ -19,8 +19,19 @@ import sys
 
 from . import __version__, fleet, importers
 from .compare import REGRESSION, compare, compare_table
-from .model import BANDWIDTH_UNITS, VIEWS, Filter, ReportError, Source, labels_for, load_document, load_sources, names, \
-    parse_size, parse_size_range
+from .model import (
+    BANDWIDTH_UNITS,
+    VIEWS,
+    Filter,
+    ReportError,
+    Source,
+    labels_for,
+    load_document,
+    load_sources,
+    names,
+    parse_size,
+    parse_size_range,
+)
 from .render import FORMATS, render
 from .summary import summary_table
 from .tables import merged_table, scaling_table
@@ -163,22 +174,32 @@ def parser() -> argparse.ArgumentParser:
     sub = top.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("table", help="one table from one or many result files (one column per file)")
-    add_sources(p, "*"); add_filters(p); add_view(p); add_output(p)
+    add_sources(p, "*")
+    add_filters(p)
+    add_view(p)
+    add_output(p)
 
     p = sub.add_parser("compare", help="ratio B/A per operation and size, noise marked; exit 3 if B is slower")
-    add_sources(p, "*"); add_filters(p); add_view(p); add_output(p)
+    add_sources(p, "*")
+    add_filters(p)
+    add_view(p)
+    add_output(p)
     p.add_argument("--threshold", type=threshold_arg, default=0.05,
                    help="relative slow-down that fails (default 0.05)")
     p.add_argument("--plot", type=plot_arg, help="also write the ratio plot here (.png or .svg)")
 
     p = sub.add_parser("scaling", help="thread/rank/node-count column table (#nt Init Sum ...)")
-    add_sources(p, "*"); add_filters(p); add_view(p, figure=False); add_output(p)
+    add_sources(p, "*")
+    add_filters(p)
+    add_view(p, figure=False)
+    add_output(p)
     p.add_argument("--by", type=name_arg, help="parameter to scale over (default: threads, ranks or nodes, whichever varies)")
     p.add_argument("--size", type=size_arg, help="use this size (default: the largest of each operation)")
 
     p = sub.add_parser("plot", help="size vs bandwidth/latency plots (PNG or SVG): the html page's small "
                        "multiples, at most 8 series per axes")
-    add_sources(p, "*"); add_filters(p)
+    add_sources(p, "*")
+    add_filters(p)
     p.add_argument("--view", choices=VIEWS + ("both",), default="both")
     p.add_argument("--unit", choices=list(BANDWIDTH_UNITS), help="bandwidth unit (default MB/s)")
     p.add_argument("--combined", action="store_true", help="every benchmark's sweeps of a view in shared panels "
@@ -190,7 +211,9 @@ def parser() -> argparse.ArgumentParser:
                    help="PNG pixels per inch, 10 to 1200 (default 100: 640x420 per panel)")
 
     p = sub.add_parser("html", help="one self-contained HTML page")
-    add_sources(p, "*"); add_filters(p); add_output(p, formats=False)
+    add_sources(p, "*")
+    add_filters(p)
+    add_output(p, formats=False)
     p.add_argument("--title", type=name_arg, default="movebench report")
     p.add_argument("--threshold", type=threshold_arg, default=0.05)
 

@@ -209,7 +209,7 @@ def facts_of(doc: dict) -> dict:
 def warnings_of(doc: dict) -> list:
     facts = facts_of(doc)
     out = [w for w in _list(facts.get("warnings")) if isinstance(w, str)]
-    for name, setting in _dict(facts.get("settings")).items():
+    for _name, setting in _dict(facts.get("settings")).items():
         warning = _dict(setting).get("warning")
         if isinstance(warning, str) and warning and warning not in out:
             out.append(warning)

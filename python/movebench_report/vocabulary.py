@@ -35,7 +35,7 @@ class Accounting:
     factor: float | None = 1.0  # bus: busbw = algbw * factor; None: not known (version 1 without ranks)
 
     @classmethod
-    def of(cls, j: dict) -> "Accounting":
+    def of(cls, j: dict) -> Accounting:
         return cls(j["bytes"], int(j["directions"]), float(j["factor"]))
 
     def text(self) -> str:

@@ -1,5 +1,4 @@
 """Running movebench under mpirun for the beff/coll/p2p tests."""
-import json
 import os
 import re
 import shutil

@@ -19,9 +19,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
+from net_mpi import MPI_FAMILY, MPIRUN, ROOT_ENV, built_with_mpi
 
 from conftest import binary_path
-from net_mpi import MPI_FAMILY, MPIRUN, ROOT_ENV, built_with_mpi
 
 NET = "10.231"  # link k between two hosts is NET.k.0/24, the lower host .1
 

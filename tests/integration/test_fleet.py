@@ -9,12 +9,12 @@ import re
 import subprocess
 import time
 
-import pytest
-
 import cgroup_quota
 import netns
-from conftest import binary_path
+import pytest
 from net_mpi import MPI_FAMILY, MPIRUN, ROOT_ENV, built_with_mpi, load, needs_mpirun
+
+from conftest import binary_path
 
 pytestmark = needs_mpirun
 

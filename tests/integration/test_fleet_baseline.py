@@ -9,14 +9,14 @@ import json
 import subprocess
 from types import SimpleNamespace
 
-import pytest
-
 import cgroup_quota
+import pytest
+from net_mpi import load, needs_mpirun
+from test_fleet import SLOW_RANK, SMALL, fleet, report
+
 from conftest import binary_path
 from movebench_report.compare import judge
 from movebench_report.model import point_from_record
-from net_mpi import load, needs_mpirun
-from test_fleet import SLOW_RANK, SMALL, fleet, report
 
 # Slower than the baseline by more than 60%. The load of the other builds
 # and tests on this 2-core machine moves a calm unit's memory bandwidth by
@@ -81,7 +81,7 @@ def test_a_rank_slowed_since_the_baseline_is_named_as_compare_would(tmp_path):
     lines = proc.stdout.strip().splitlines()
     assert lines[-1 - len(regressions)].startswith(f"baseline: {before} (an earlier fleet result), 24 figures")
     assert all(l.startswith("SLOWER ") for l in lines[len(lines) - len(regressions):])
-    assert sum(l.startswith(f"SLOWER node host ") and f" rank {SLOW_RANK}: mem.latency " in l for l in lines) == 1
+    assert sum(l.startswith("SLOWER node host ") and f" rank {SLOW_RANK}: mem.latency " in l for l in lines) == 1
 
 
 def run_alone(*args):

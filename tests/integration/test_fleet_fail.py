@@ -13,10 +13,20 @@ import subprocess
 import time
 
 import pytest
+from net_mpi import (
+    MPI_FAMILY,
+    MPIRUN,
+    ROOT_ENV,
+    built_with_mpi,
+    end_job,
+    load,
+    mpirun,
+    needs_mpirun,
+    rank_pids,
+    start_job,
+)
 
 from conftest import binary_path
-from net_mpi import (MPI_FAMILY, MPIRUN, ROOT_ENV, built_with_mpi, end_job, load, mpirun, needs_mpirun, rank_pids,
-                     start_job)
 
 pytestmark = needs_mpirun
 

@@ -3,9 +3,17 @@ direction and path, hdl_single_engine's lines, latency, validation and exit code
 import re
 
 import pytest
-
-from linkrun import (BACKEND_KINDS, BACKENDS, KERNEL_KINDS, KINDS, assert_kept_after_interrupt, load, records, run,
-                     run_interrupted)
+from linkrun import (
+    BACKEND_KINDS,
+    BACKENDS,
+    KERNEL_KINDS,
+    KINDS,
+    assert_kept_after_interrupt,
+    load,
+    records,
+    run,
+    run_interrupted,
+)
 
 TINY = ["--sizes", "4K,16K", "-c", "2", "--batch", "2", "--ring-bytes", "64K", "--steps", "16",
         "--roundtrips", "5", "--roundtrip-sizes", "4,4K"]

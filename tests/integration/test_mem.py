@@ -1,5 +1,4 @@
 """movebench mem, end to end on tiny sizes: tables, JSON, sweeps, latency, signals."""
-import json
 import re
 import signal
 import subprocess

@@ -6,7 +6,6 @@ import re
 import pytest
 
 from conftest import load_result, run_movebench
-
 from movebench_report import cli
 
 SMALL = ("--chase-bytes", "8M", "-n", "64K", "--point-time", "0.05", "--samples", "5")
@@ -37,7 +36,7 @@ def test_loaded_latency_table_from_idle_to_full_load(loaded_run):
     assert rows["idle"][0] == 0, "idle loaders move no data"
     # A million spins after each 16 KiB chunk is a trickle next to no delay.
     assert rows["0"][0] > 2 * rows["1000000"][0] > 0
-    for load, lat_min, lat_median in rows.values():
+    for _load, lat_min, lat_median in rows.values():
         assert 0 < lat_min <= lat_median
     assert re.search(r"^Knee: ", proc.stdout, re.M)
     assert "Solution Validates" in proc.stdout

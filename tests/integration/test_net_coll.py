@@ -1,14 +1,12 @@
 """movebench coll under mpirun: mpiBench's output, JSON, checks, failures."""
 import json
-import pathlib
 import re
 
 import pytest
+from net_mpi import MPIBENCH_LINE, assert_validation_skipped, load, movebench_errors, mpirun, needs_mpirun, ok
 
 from conftest import REPO
 from movebench_report.vocabulary import bus_factor
-from net_mpi import (MPIBENCH_LINE, assert_validation_skipped, load, movebench_errors, mpirun, needs_mpirun,
-                     ok)
 
 pytestmark = needs_mpirun
 # shared/ stands beside the checkout (CI clones the repository next to it).
@@ -166,8 +164,9 @@ def test_suite_starts_a_small_local_mpi_job(suite_run):
 
 
 def test_runs_without_a_launcher_as_one_rank():
-    from conftest import run_movebench
     from net_mpi import built_with_mpi
+
+    from conftest import run_movebench
     if not built_with_mpi():
         pytest.skip("this movebench was built without MPI")
     proc = run_movebench("coll", "-e", "8", "-i", "3", "Barrier", "Allreduce", check=0, timeout=60)

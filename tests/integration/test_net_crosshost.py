@@ -2,9 +2,8 @@
 veth pair, each a "host" with its own name, and Open MPI's TCP transport
 between them (no shared memory), as tests/integration/netns.py builds them.
 Skipped where namespaces are not allowed."""
-import pytest
-
 import netns
+import pytest
 from net_mpi import MPIBENCH_LINE
 
 

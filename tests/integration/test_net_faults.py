@@ -5,9 +5,9 @@ exit, one clear line, `validated: false`. Without the shim the same runs pass.""
 import json
 
 import pytest
+from net_mpi import env_args, movebench_errors, mpirun, needs_mpirun
 
 from conftest import binary_path
-from net_mpi import env_args, movebench_errors, mpirun, needs_mpirun
 
 pytestmark = needs_mpirun
 

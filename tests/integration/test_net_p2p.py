@@ -2,7 +2,6 @@
 import re
 
 import pytest
-
 from net_mpi import assert_validation_skipped, load, movebench_errors, mpirun, needs_mpirun, ok
 
 pytestmark = needs_mpirun

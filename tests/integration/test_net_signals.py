@@ -7,7 +7,6 @@ import signal
 import time
 
 import pytest
-
 from net_mpi import end_job, movebench_errors, needs_mpirun, start_job, wait_for_rank
 
 pytestmark = needs_mpirun

@@ -6,9 +6,9 @@ import json
 import re
 
 import pytest
+from net_mpi import built_with_mpi, mpirun, needs_mpirun, ok
 
 from conftest import REPO, load_result, run_movebench
-from net_mpi import built_with_mpi, mpirun, needs_mpirun, ok
 
 MEM = ["mem", "mem bandwidth", "mem seq", "mem tp", "mem latency", "mem loaded-latency"]
 LINK = ["link", "link all", "link bandwidth", "link latency"]
@@ -315,7 +315,7 @@ def test_thebandwidthbenchmark_command_lines_run_unchanged(args, tmp_path):
 
 def test_options_page_lists_every_shared_name_and_is_linked():
     page = (REPO / "docs" / "options.md").read_text()
-    for concept, (name, meaning, _) in VOCABULARY.items():
+    for concept, (name, _meaning, _) in VOCABULARY.items():
         assert f"`{name}`" in page, concept
     for doc in ("README.md", "docs/mem.md", "docs/link.md", "docs/stream.md", "docs/coll.md", "docs/beff.md"):
         assert "options.md" in (REPO / doc).read_text(), doc

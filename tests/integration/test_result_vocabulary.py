@@ -7,9 +7,9 @@ command's figures are checked for what they must say."""
 import re
 
 import pytest
+from net_mpi import built_with_mpi, mpirun, needs_mpirun, ok
 
 from conftest import figures_of, load_result, run_movebench
-from net_mpi import built_with_mpi, mpirun, needs_mpirun, ok
 
 
 def meaning(fig):

@@ -12,9 +12,9 @@ import subprocess
 import sys
 
 import pytest
-
-from conftest import REPO, binary_path, load_result, run_movebench
 from test_options import VOCABULARY, options
+
+from conftest import REPO, binary_path, run_movebench
 
 COMMANDS = ("mem", "link", "stream", "beff", "coll", "p2p", "run")
 SHARED = {name for name, _, _ in VOCABULARY.values()}

@@ -5,10 +5,10 @@ runs it for the Open MPI build and the MPICH one)."""
 import subprocess
 
 import pytest
+import slurm_cluster
+from net_mpi import MPI_FAMILY, built_with_mpi, load
 
 from conftest import REPO, binary_path
-from net_mpi import MPI_FAMILY, built_with_mpi, load
-import slurm_cluster
 
 # The process-management interface each Debian MPI speaks under srun
 # (`srun --mpi=list` offers pmix and pmi2): Open MPI 4.1 was built against

@@ -4,7 +4,6 @@ validation, exit codes."""
 import re
 
 import pytest
-
 from linkrun import BACKENDS, assert_kept_after_interrupt, load, records, run, run_interrupted
 
 DESIGNS = ["offload", "chunked", "pipeline", "persistent"]

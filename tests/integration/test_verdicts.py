@@ -3,7 +3,6 @@ on this VM the DRAM peak is unknown and says why; with saved facts (--facts)
 and a site band (--expect) the verdict and --fail-on's exit code are real;
 bad --expect, --fail-on and --facts input is one line and exit 2."""
 import os
-import pathlib
 
 import pytest
 

@@ -4,18 +4,17 @@ ways to run the tool in-process (fast) or as its console script. Not a
 conftest.py: tests/conftest.py is the one `from conftest import` must find."""
 import contextlib
 import functools
-import tempfile
 import io
 import json
 import pathlib
 import shutil
 import struct
 import subprocess
+import tempfile
 
 import pytest
 
 from conftest import REPO, run_movebench  # tests/conftest.py
-
 from movebench_report import cli
 
 DATA = pathlib.Path(__file__).parent / "data"
@@ -27,7 +26,7 @@ def _scratch(name: str) -> pathlib.Path:
     return pathlib.Path(tempfile.mkdtemp(prefix=f"movebench-report-{name}-"))
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def results():
     """{name: path} of result files the binary wrote during this run (once per session)."""
     out = _scratch("results")
@@ -62,7 +61,7 @@ def imported() -> Samples:
     return _imported(tuple(shared_samples()))
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _imported(shared):
     out = _scratch("imported")
     inputs = list(shared) + [p for p in sorted(DATA.iterdir()) if p.stem not in BAD_FILES | NOT_TOOL_OUTPUTS]

@@ -11,10 +11,9 @@ import re
 import pytest
 
 from conftest import REPO
-from reportkit import report, report_json
-
 from movebench_report import fleet, pageplots
 from movebench_report.model import load_sources
+from reportkit import report, report_json
 
 RESULTS = REPO / "tests" / "data" / "results"
 BEFORE, AFTER = RESULTS / "fleet-before.json", RESULTS / "fleet-after.json"

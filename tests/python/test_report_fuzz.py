@@ -17,7 +17,8 @@ import tempfile
 from datetime import timedelta
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from hypothesis_jsonschema import from_schema
 
 from conftest import SCHEMA, validate_result

@@ -10,12 +10,11 @@ import re
 
 import pytest
 
-from reportkit import GPU_SUITE, SUITE, with_facts
-
 from movebench_report import nodesvg, pageplots
 from movebench_report.facts import dram_of, links_of
 from movebench_report.model import load_sources
 from movebench_report.summary import rows_of, value_text
+from reportkit import GPU_SUITE, SUITE, with_facts
 
 
 @pytest.fixture(scope="module")

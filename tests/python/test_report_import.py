@@ -5,7 +5,8 @@ import re
 import pytest
 
 from conftest import validate_result
-from reportkit import DATA, PEER_SAMPLES as PEERS, imported, report, report_json, run_tool, shared_samples
+from reportkit import DATA, imported, report, report_json, run_tool, shared_samples
+from reportkit import PEER_SAMPLES as PEERS
 
 
 def records(name):

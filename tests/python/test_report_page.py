@@ -8,12 +8,11 @@ import re
 
 import pytest
 
-from reportkit import SUITE, edited, report, report_json, scale_timings, with_facts
-
 from movebench_report import pageplots
 from movebench_report.facts import NO_PEAK
 from movebench_report.model import Filter, load_sources
 from movebench_report.summary import rows_of
+from reportkit import SUITE, edited, report, report_json, scale_timings, with_facts
 
 
 def html_of(tmp_path, *files, name="r.html"):

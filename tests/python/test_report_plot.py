@@ -2,10 +2,9 @@
 the page draws its plots (pageplots: at most 8 series per axes)."""
 import xml.etree.ElementTree as ET
 
-from reportkit import GPU_SUITE, imported, png_size, report, results
-
 from movebench_report import pageplots
 from movebench_report.model import load_sources
+from reportkit import GPU_SUITE, imported, png_size, report, results
 
 SVG = "{http://www.w3.org/2000/svg}"
 

@@ -5,8 +5,7 @@ from __future__ import annotations
 import re
 
 from .columns import numeric_row, split_label
-from .common import bandwidth_figure, collective_bandwidth, count, counted, document, rate_figure, record, \
-    time_figure
+from .common import bandwidth_figure, collective_bandwidth, count, counted, document, rate_figure, record, time_figure
 
 NAME = "Intel MPI Benchmarks"
 BLOCK = re.compile(r"^#\s*Benchmarking\s+(\S+)")

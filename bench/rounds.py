@@ -2,6 +2,7 @@
 and recorded (its command in commands.txt, its output in raw/), the order of
 a round's runs (rotated by one every round, so no tool always runs first or
 right after another), and the summary of a figure over rounds."""
+
 import argparse
 import os
 import re
@@ -78,8 +79,15 @@ class Runner:
         self.commands.flush()
         try:
             # A tool may print bytes that are not UTF-8: kept, replaced, never a traceback.
-            p = subprocess.run(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                               text=True, errors="replace", timeout=self.timeout)
+            p = subprocess.run(
+                command,
+                env=env,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT,
+                text=True,
+                errors="replace",
+                timeout=self.timeout,
+            )
         except subprocess.TimeoutExpired as e:
             out = e.stdout or ""
             (self.out / "raw" / name).write_text(out if isinstance(out, str) else out.decode(errors="replace"))

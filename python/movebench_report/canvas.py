@@ -3,6 +3,7 @@ owner: matplotlib (headless, text kept as text in SVG, the same SVG for the
 same data), the bounds of a figure's pixels and of --dpi, the cache lines of
 a mem panel, and a figure's way out (a PNG or SVG file, an inline <svg> element). plots (the `plot` command) and pageplots (the page's small
 multiples) import this module; it imports neither."""
+
 from __future__ import annotations
 
 import io
@@ -33,9 +34,16 @@ def draw_caches(ax, caches: list):
         if cache["bytes"] and cache["level"] not in seen:
             seen.add(cache["level"])
             ax.axvline(cache["bytes"], color="grey", linewidth=0.8, linestyle=":")
-            ax.annotate(shorten(f"L{cache['level']} {format_size(cache['bytes'])}"), (cache["bytes"], 1.0),
-                        xycoords=("data", "axes fraction"), rotation=90, va="top", ha="right", fontsize=7,
-                        color="grey")
+            ax.annotate(
+                shorten(f"L{cache['level']} {format_size(cache['bytes'])}"),
+                (cache["bytes"], 1.0),
+                xycoords=("data", "axes fraction"),
+                rotation=90,
+                va="top",
+                ha="right",
+                fontsize=7,
+                color="grey",
+            )
 
 
 def check_plot_path(out: pathlib.Path, option: str = "-o"):
@@ -47,8 +55,10 @@ def check_pixels(fig, dpi: int):
     width, height = fig.get_size_inches() * dpi
     if width * height > MAX_PIXELS:
         plt.close(fig)
-        raise ReportError(f"--dpi {dpi}: the plot would be {width:.0f}x{height:.0f} pixels, more than "
-                          f"{MAX_PIXELS // 10**6} million: lower --dpi or plot fewer benchmarks")
+        raise ReportError(
+            f"--dpi {dpi}: the plot would be {width:.0f}x{height:.0f} pixels, more than "
+            f"{MAX_PIXELS // 10**6} million: lower --dpi or plot fewer benchmarks"
+        )
 
 
 def save(fig, out: pathlib.Path, dpi: int = 100, option: str = "-o"):
@@ -71,7 +81,7 @@ def svg_of(fig, title: str, alt: str) -> str:
     fig.savefig(buffer, format="svg", metadata={"Creator": None, "Date": None, "Format": None, "Type": None})
     plt.close(fig)
     text = buffer.getvalue()
-    text = text[text.index("<svg"):]
+    text = text[text.index("<svg") :]
     text = re.sub(r"<svg ", "<svg role='img' class='plot' ", text, count=1)
     head_end = text.index(">") + 1
     return text[:head_end] + f"<title>{escape(title)}</title><desc>{escape(alt)}</desc>" + text[head_end:]

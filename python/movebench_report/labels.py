@@ -5,6 +5,7 @@ one such label. Every plot label, table cell and piece of the page that
 comes from a file goes through shorten() (the one helper); a real file's
 strings are all shorter than the bound, so they are never cut (the longest
 in tests/data/results: a verdict's reason of 161 characters)."""
+
 from __future__ import annotations
 
 # The most characters of one string from a file where it is shown: above any
@@ -19,4 +20,4 @@ def shorten(text, most: int = MAX_TEXT) -> str:
     """The text (str() of it) cut to at most `most` characters, ending in an
     ellipsis where it was cut."""
     text = text if isinstance(text, str) else str(text)
-    return text if len(text) <= most else text[:most - len(ELLIPSIS)] + ELLIPSIS
+    return text if len(text) <= most else text[: most - len(ELLIPSIS)] + ELLIPSIS

@@ -6,6 +6,7 @@ are markers without a line. One marker per statistic of the figure; the axis
 in the figure's own unit and accounting; cache sizes on mem; the peak as a
 line where the document records one. Each plot is an inline SVG with a
 <title> and a text alternative (<desc>)."""
+
 from __future__ import annotations
 
 import statistics
@@ -21,8 +22,20 @@ from .render import display_unit
 MAX_SERIES = 8
 LOADED = "loaded_latency"  # mem's loaded latency: all its records share one size (plots: against the load)
 # Parameters that say how a run measured, not what: never a new series.
-HOW_PARAMS = {"elements", "shape", "nontemporal", "alignment", "disturbed_samples_retaken", "seed", "cpu",
-              "resolved", "clock", "iterations", "batch", "best_method"}
+HOW_PARAMS = {
+    "elements",
+    "shape",
+    "nontemporal",
+    "alignment",
+    "disturbed_samples_retaken",
+    "seed",
+    "cpu",
+    "resolved",
+    "clock",
+    "iterations",
+    "batch",
+    "best_method",
+}
 MARKERS = {"min": "v", "max": "^", "median": "o", "mean": "s", "p90": "D", "p99": "X"}
 
 
@@ -46,8 +59,9 @@ def _sweep_params(points: list) -> list:
     names = set()
     for group in by_size.values():
         for name in {k for params in group for k in params} - HOW_PARAMS:
-            values = {repr(params.get(name)) for params in group
-                      if not isinstance(params.get(name), (float, list, dict))}
+            values = {
+                repr(params.get(name)) for params in group if not isinstance(params.get(name), (float, list, dict))
+            }
             if len(values) > 1:
                 names.add(name)
     return sorted(names)
@@ -80,8 +94,11 @@ def _runs(points: list, names: list, by_source: bool = False) -> dict:
     key; `by_source`: each file's points their own key (a comparison)."""
     runs, last = {}, None
     for p in points:
-        key = " ".join([p.operation] + [f"{n}={p.params[n]}" for n in names if n in p.params]
-                       + ([f"({p.source})"] if by_source else []))
+        key = " ".join(
+            [p.operation]
+            + [f"{n}={p.params[n]}" for n in names if n in p.params]
+            + ([f"({p.source})"] if by_source else [])
+        )
         if key != last:
             runs.setdefault(key, []).append([])
         runs[key][-1].append(p)
@@ -120,7 +137,7 @@ def panels_of(series: list) -> list:
     groups = dict.fromkeys((s.operation, s.accounting) for s in series)
     for op, accounting in groups:
         mine = [s for s in series if (s.operation, s.accounting) == (op, accounting)]
-        chunks = [mine[i:i + MAX_SERIES] for i in range(0, len(mine), MAX_SERIES)]
+        chunks = [mine[i : i + MAX_SERIES] for i in range(0, len(mine), MAX_SERIES)]
         for chunk in chunks:
             if current and (len(current) + len(chunk) > MAX_SERIES or (_family(op), accounting) != family):
                 panels.append(current)
@@ -154,8 +171,15 @@ def _panel_title(panel: list, mixed: bool) -> str:
 def _draw_series(ax, panel: list, divisor: float, index: int = 0):
     for i, s in enumerate(panel):
         pts = sorted(s.points)
-        lines = ax.plot([x for x, _ in pts], [v / divisor for _, v in pts], marker=MARKERS.get(s.stat, "o"),
-                        markersize=4, linestyle="-" if s.is_sweep else "none", color=f"C{i % 10}", label=s.label)
+        lines = ax.plot(
+            [x for x, _ in pts],
+            [v / divisor for _, v in pts],
+            marker=MARKERS.get(s.stat, "o"),
+            markersize=4,
+            linestyle="-" if s.is_sweep else "none",
+            color=f"C{i % 10}",
+            label=s.label,
+        )
         for line in lines:  # the SVG's <g id='series-P-S'>: a reader (and the tests) can count them per axes
             line.set_gid(f"series-{index}-{i}")
 
@@ -169,8 +193,13 @@ def _peak_lines(ax, points: list, view: str, divisor: float):
             units = BANDWIDTH_UNITS if view == "bandwidth" else TIME_UNITS
             if peak and peak.unit in units and (peak.value, peak.unit) not in seen:
                 seen.add((peak.value, peak.unit))
-                ax.axhline(peak.value * units[peak.unit] / divisor, color="black", linestyle="--", linewidth=1,
-                           label=shorten(f"peak ({peak.source})", MAX_SHORT))
+                ax.axhline(
+                    peak.value * units[peak.unit] / divisor,
+                    color="black",
+                    linestyle="--",
+                    linewidth=1,
+                    label=shorten(f"peak ({peak.source})", MAX_SHORT),
+                )
 
 
 def _in_panel(point, panel: list) -> bool:
@@ -181,8 +210,13 @@ def _link_peak_line(ax, link, directions: int, divisor: float):
     """The PCIe link's peak (facts: per direction), twice it on a panel of
     sums over both directions."""
     both = " x 2 directions" if directions == 2 else " per direction"
-    ax.axhline(link.peak * directions / divisor, color="black", linestyle="--", linewidth=1,
-               label=shorten(f"PCIe peak, {link.trained()}{both}", MAX_SHORT))
+    ax.axhline(
+        link.peak * directions / divisor,
+        color="black",
+        linestyle="--",
+        linewidth=1,
+        label=shorten(f"PCIe peak, {link.trained()}{both}", MAX_SHORT),
+    )
 
 
 @dataclass
@@ -197,8 +231,9 @@ def benchmark_plot(source_points: list, bench: str, view: str, caches: list, lin
     """The figures of a benchmark's view: its sweeps as small multiples of
     lines, its single-size points as labelled bars (a cloud of dots at one
     size says nothing)."""
-    points = [p for p in source_points if p.benchmark == bench and p.value(view) and p.bytes > 0
-              and p.operation != LOADED]
+    points = [
+        p for p in source_points if p.benchmark == bench and p.value(view) and p.bytes > 0 and p.operation != LOADED
+    ]
     if not points:
         return []
     series = series_of(points, view)
@@ -224,6 +259,7 @@ def _plural(n: int, word: str) -> str:
 @dataclass
 class Panel:
     """What drawing one axes needs besides its series."""
+
     bench: str
     view: str
     points: list  # the records plotted (their peaks)
@@ -254,17 +290,18 @@ def _sweep_plot(points, bench, view, series, caches, unit, divisor, link=None) -
     ctx = Panel(bench, view, points, caches, unit, divisor, link, len({s.accounting for s in series}) > 1)
     cols = min(2, len(panels))
     rows = (len(panels) + cols - 1) // cols
-    fig, axes = plt.subplots(rows, cols, figsize=(6.2 * cols, 3.6 * rows), squeeze=False, sharex=True,
-                             sharey=True)
+    fig, axes = plt.subplots(rows, cols, figsize=(6.2 * cols, 3.6 * rows), squeeze=False, sharex=True, sharey=True)
     for i, (ax, panel) in enumerate(zip(axes.flat, panels)):
         draw_sweeps(ax, panel, ctx, i)
     for ax in axes[-1]:
         ax.set_xlabel(x_label(bench, view))
     for ax in axes[:, 0]:
         ax.set_ylabel(_axis_text(series, view, unit), fontsize=8)
-    for ax in list(axes.flat)[len(panels):]:
+    for ax in list(axes.flat)[len(panels) :]:
         ax.set_visible(False)
-    title = f"{shorten(bench)}: size against {view} ({_plural(len(series), 'sweep')} in {_plural(len(panels), 'panel')})"
+    title = (
+        f"{shorten(bench)}: size against {view} ({_plural(len(series), 'sweep')} in {_plural(len(panels), 'panel')})"
+    )
     return _finish(fig, title, _alt_text(bench, view, series, unit, divisor), [len(p) for p in panels])
 
 
@@ -274,9 +311,16 @@ MAX_BARS = 24  # bars per axes: more go to another axes
 def bars_of(series: list, divisor: float) -> list:
     """[(label, value, statistic)] of single-size series, in groups of MAX_BARS (one axes each)."""
     mixed = len({s.accounting for s in series}) > 1  # then each bar says the bytes it counts
-    bars = [(f"{s.label} @ {format_size(x)}" + (f" ({s.accounting})" if mixed and s.accounting else ""),
-             v / divisor, s.stat) for s in series for x, v in sorted(s.points)]
-    return [bars[i:i + MAX_BARS] for i in range(0, len(bars), MAX_BARS)]
+    bars = [
+        (
+            f"{s.label} @ {format_size(x)}" + (f" ({s.accounting})" if mixed and s.accounting else ""),
+            v / divisor,
+            s.stat,
+        )
+        for s in series
+        for x, v in sorted(s.points)
+    ]
+    return [bars[i : i + MAX_BARS] for i in range(0, len(bars), MAX_BARS)]
 
 
 def draw_bars(ax, group: list):
@@ -297,8 +341,9 @@ def bar_label(series: list, view: str, unit: str, groups: list) -> str:
 
 def _bar_plot(points, bench, view, series, unit, divisor) -> Plot:
     groups = bars_of(series, divisor)
-    fig, axes = plt.subplots(len(groups), 1, figsize=(9, 0.9 + 0.26 * max(len(g) for g in groups) * len(groups)),
-                             squeeze=False, sharex=True)
+    fig, axes = plt.subplots(
+        len(groups), 1, figsize=(9, 0.9 + 0.26 * max(len(g) for g in groups) * len(groups)), squeeze=False, sharex=True
+    )
     for ax, group in zip(axes[:, 0], groups):
         draw_bars(ax, group)
     axes[-1, 0].set_xlabel(bar_label(series, view, unit, groups), fontsize=8)
@@ -310,8 +355,9 @@ def _bar_plot(points, bench, view, series, unit, divisor) -> Plot:
 
 def _marker_key(panel: list) -> str:
     stats = sorted({shorten(s.stat) for s in panel if s.stat})
-    return "marker: " + ", ".join(f"{MARKER_NAMES.get(MARKERS.get(st, 'o'), 'o')} {st}" for st in stats) \
-        if stats else None
+    return (
+        "marker: " + ", ".join(f"{MARKER_NAMES.get(MARKERS.get(st, 'o'), 'o')} {st}" for st in stats) if stats else None
+    )
 
 
 MARKER_NAMES = {"v": "▼", "^": "▲", "o": "●", "s": "■", "D": "◆", "X": "✖"}
@@ -328,8 +374,10 @@ def _alt_text(bench: str, view: str, series: list, unit: str, divisor: float) ->
     for s in series:
         pts = sorted(s.points)
         best = (max if view == "bandwidth" else min)(v for _, v in pts) / divisor
-        parts.append(f"{s.label}: {len(pts)} points from {format_size(pts[0][0])} to {format_size(pts[-1][0])}, "
-                     f"best {best:.4g} {unit}")
+        parts.append(
+            f"{s.label}: {len(pts)} points from {format_size(pts[0][0])} to {format_size(pts[-1][0])}, "
+            f"best {best:.4g} {unit}"
+        )
     return f"{bench} {view} against size. " + "; ".join(parts)
 
 
@@ -394,8 +442,15 @@ def fleet_strip_plot(label: str, fleet) -> Plot | None:
                 ax.scatter([x], [y], s=70, facecolors="none", edgecolors="C1", zorder=4)
             if words and len(named) < MAX_LABELS:
                 right = x > (min(values) + max(values)) / 2  # the label toward the middle: inside the axes
-                ax.annotate(f"{shorten(m.name)} ({', '.join(words)})", (x, y), xytext=(-6 if right else 6, 0),
-                            textcoords="offset points", fontsize=7, va="center", ha="right" if right else "left")
+                ax.annotate(
+                    f"{shorten(m.name)} ({', '.join(words)})",
+                    (x, y),
+                    xytext=(-6 if right else 6, 0),
+                    textcoords="offset points",
+                    fontsize=7,
+                    va="center",
+                    ha="right" if right else "left",
+                )
             if words:
                 named.append(f"{shorten(m.name)} {x:.4g} {unit} {' '.join(words)}")
         ax.set_ylim(-1, 1)
@@ -404,9 +459,13 @@ def fleet_strip_plot(label: str, fleet) -> Plot | None:
         ax.set_xlabel(f"{unit} ({better} is better; dashed: median)", fontsize=7)
         ax.tick_params(labelsize=7)
         ax.grid(True, axis="x", alpha=0.3)
-        alt.append(f"{figure}: {len(values)} values from {min(values):.4g} to {max(values):.4g} {unit}, median "
-                   f"{median:.4g}" + (f"; named: {'; '.join(named)}" if named else "; none named"))
-    title = f"{shorten(label)}: fleet of {len(fleet.units)} units, every figure (outliers red, slower than baseline ringed)"
+        alt.append(
+            f"{figure}: {len(values)} values from {min(values):.4g} to {max(values):.4g} {unit}, median "
+            f"{median:.4g}" + (f"; named: {'; '.join(named)}" if named else "; none named")
+        )
+    title = (
+        f"{shorten(label)}: fleet of {len(fleet.units)} units, every figure (outliers red, slower than baseline ringed)"
+    )
     return _finish(fig, title, title + ". " + ". ".join(alt), [1] * len(rows))
 
 
@@ -420,22 +479,42 @@ def plot_panels(sources: list, filt: Filter, views, combined=False, per_array=Fa
     link = measured_link(sources[0].documents[0]) if sources and sources[0].documents else None
     for view in views:
         points = _plot_points(sources, filt, view, combined, per_array)
-        for bench in (["all"] if combined and points else dict.fromkeys(p.benchmark for p in points)):
+        for bench in ["all"] if combined and points else dict.fromkeys(p.benchmark for p in points):
             mine = [p for p in points if combined or p.benchmark == bench]
             series = series_of(mine, view, by_source=len(sources) > 1)
             name, divisor = display_unit(view, [p.value(view) for p in mine], unit if view == "bandwidth" else None)
             sweeps = [s for s in series if s.is_sweep]
-            ctx = Panel(bench, view, mine, [] if per_array else sources[0].caches, name, divisor,
-                        link if bench == "link" else None, len({s.accounting for s in sweeps}) > 1)
+            ctx = Panel(
+                bench,
+                view,
+                mine,
+                [] if per_array else sources[0].caches,
+                name,
+                divisor,
+                link if bench == "link" else None,
+                len({s.accounting for s in sweeps}) > 1,
+            )
             axis = _axis_text(sweeps, view, name)
             xlabel = "bytes per array" if per_array and bench in ("mem", "all") else x_label(bench, view)
             for i, panel in enumerate(panels_of(sweeps)):
-                out.append((_labelled(draw_sweeps, (panel, ctx, i), f"{shorten(bench)}: {view}", xlabel, axis), len(panel)))
+                out.append(
+                    (_labelled(draw_sweeps, (panel, ctx, i), f"{shorten(bench)}: {view}", xlabel, axis), len(panel))
+                )
             singles = [s for s in series if not s.is_sweep]
             groups = bars_of(singles, divisor) if singles else []
             for group in groups:
-                out.append((_labelled(draw_bars, (group,), f"{shorten(bench)}: {view} of the single-size runs",
-                                      bar_label(singles, view, name, groups), None), 1))
+                out.append(
+                    (
+                        _labelled(
+                            draw_bars,
+                            (group,),
+                            f"{shorten(bench)}: {view} of the single-size runs",
+                            bar_label(singles, view, name, groups),
+                            None,
+                        ),
+                        1,
+                    )
+                )
     return out
 
 
@@ -443,8 +522,11 @@ def array_bytes(p, doc_settings: dict) -> int:
     """mem records carry the dataset size (all arrays of the kernel); this is
     the size of one array (TheBandwidthBenchmark's 'array size' plot)."""
     traffic = doc_settings.get(p.benchmark, {}).get("traffic", {})
-    arrays = traffic.get(p.operation, {}).get("arrays", 1) if isinstance(traffic, dict) and isinstance(
-        traffic.get(p.operation), dict) else 1
+    arrays = (
+        traffic.get(p.operation, {}).get("arrays", 1)
+        if isinstance(traffic, dict) and isinstance(traffic.get(p.operation), dict)
+        else 1
+    )
     return p.bytes // arrays if isinstance(arrays, int) and arrays >= 1 else p.bytes
 
 
@@ -466,10 +548,12 @@ def _plot_points(sources: list, filt: Filter, view: str, combined: bool, per_arr
 
 def _labelled(draw, args: tuple, title: str, xlabel: str, ylabel: str | None):
     """draw(ax, *args), then the axes' own labels (plot's axes share nothing)."""
+
     def run(ax):
         draw(ax, *args)
         ax.set_title(f"{title}\n{ax.get_title()}" if ax.get_title() else title, fontsize=9)
         ax.set_xlabel(xlabel, fontsize=8)
         if ylabel:
             ax.set_ylabel(ylabel, fontsize=8)
+
     return run

@@ -8,6 +8,7 @@ as dashed lines. `mem loaded-latency` records get their own panel: latency
 against the bandwidth of the load (the curve and its knee). The bounds of
 panels and lines and the ratio plot of `compare` are here too; the drawing
 primitives and the writing of files are canvas's."""
+
 from __future__ import annotations
 
 import math
@@ -34,13 +35,19 @@ def loaded_curves(sources: list, filt: Filter) -> dict:
         for p in select(s.points(), filt, "latency"):
             figures = p.record["figures"]
             load, lat = figures.get("load_bandwidth"), figures.get("latency")
-            if p.operation != LOADED or not load or not lat or load["unit"] not in BANDWIDTH_UNITS \
-                    or lat["unit"] not in TIME_UNITS:
+            if (
+                p.operation != LOADED
+                or not load
+                or not lat
+                or load["unit"] not in BANDWIDTH_UNITS
+                or lat["unit"] not in TIME_UNITS
+            ):
                 continue
             loaders = p.params.get("loaders", "?")
             series = f"{p.params.get('load_kernel', 'load')} on {loaders} thread{'' if loaders == 1 else 's'}"
             curves.setdefault((s.label, series), []).append(
-                (load["value"] * BANDWIDTH_UNITS[load["unit"]], lat["value"] * TIME_UNITS[lat["unit"]]))
+                (load["value"] * BANDWIDTH_UNITS[load["unit"]], lat["value"] * TIME_UNITS[lat["unit"]])
+            )
     return curves
 
 
@@ -51,9 +58,15 @@ def _draw_loaded(ax, curves: dict, labels: list, unit=None):
     for i, ((label, series), pts) in enumerate(sorted(curves.items())):
         pts = sorted(pts)
         legend = shorten(f"{series} ({label})" if several else series)
-        ax.plot([x / bw_div for x, _ in pts], [v / lat_div for _, v in pts], marker="o", markersize=3,
-                linestyle=LINESTYLES[labels.index(label) % len(LINESTYLES)] if several else "-",
-                color=f"C{i % 10}", label=legend)
+        ax.plot(
+            [x / bw_div for x, _ in pts],
+            [v / lat_div for _, v in pts],
+            marker="o",
+            markersize=3,
+            linestyle=LINESTYLES[labels.index(label) % len(LINESTYLES)] if several else "-",
+            color=f"C{i % 10}",
+            label=legend,
+        )
     ax.set_ylim(bottom=0)
     ax.set_title("mem: loaded latency (min) against the load", fontsize=10)
     ax.set_xlabel(f"load bandwidth [{bw_name}]")
@@ -70,13 +83,16 @@ def figure_for(sources: list, filt: Filter, views=VIEWS, combined=False, per_arr
     panels = plot_panels(sources, filt, views, combined, per_array, unit)
     loaded = loaded_curves(sources, filt) if "latency" in views else {}
     if not panels and not loaded:
-        raise ReportError(f"{names(sources)}: nothing to plot: no bandwidth or latency figures above zero left "
-                          "after filtering")
+        raise ReportError(
+            f"{names(sources)}: nothing to plot: no bandwidth or latency figures above zero left after filtering"
+        )
     count = len(panels) + bool(loaded)
     lines = sum(n for _, n in panels) + len(loaded)
     if count > MAX_PANELS or lines > MAX_LINES:
-        raise ReportError(f"{names(sources)}: {count} panels and {lines} lines is more than one plot holds "
-                          f"({MAX_PANELS} panels, {MAX_LINES} lines): choose with -b, --op or --sizes")
+        raise ReportError(
+            f"{names(sources)}: {count} panels and {lines} lines is more than one plot holds "
+            f"({MAX_PANELS} panels, {MAX_LINES} lines): choose with -b, --op or --sizes"
+        )
     cols = min(2, count)
     rows = (count + cols - 1) // cols
     fig, axes = plt.subplots(rows, cols, figsize=(6.4 * cols, 4.2 * rows), squeeze=False)
@@ -101,8 +117,10 @@ def ratio_figure(verdicts: list, view: str, labels: tuple, where: str = ""):
         series.setdefault(f"{bench}.{op} {variant}".strip(), []).append((size, v.ratio, v.spread_a + v.spread_b))
     if len(series) > MAX_LINES:
         plt.close(fig)
-        raise ReportError(f"{where}: {len(series)} lines of B/A is more than one plot holds ({MAX_LINES}): "
-                          "choose with -b, --op or --sizes")
+        raise ReportError(
+            f"{where}: {len(series)} lines of B/A is more than one plot holds ({MAX_LINES}): "
+            "choose with -b, --op or --sizes"
+        )
     for i, (name, pts) in enumerate(sorted(series.items())):
         pts = sorted(pts)
         xs, ys, band = zip(*pts)

@@ -4,6 +4,7 @@ builds a Table and hands it here. What a person reads (text, Markdown, the
 page's HTML) has each cell and column name shortened (labels.shorten: a name
 from a file may be as long as the file); CSV and JSON, for programs, carry
 every value whole."""
+
 from __future__ import annotations
 
 import csv
@@ -110,8 +111,10 @@ def _short(value: float):
 def to_json(table: Table) -> str:
     rows = [dict(zip(table.columns, row)) for row in table.rows]
     clean = [{k: (_short(v) if isinstance(v, float) else v) for k, v in r.items()} for r in rows]
-    return json.dumps({"title": table.title, "columns": table.columns, "rows": clean, "notes": table.notes},
-                      indent=1) + "\n"
+    return (
+        json.dumps({"title": table.title, "columns": table.columns, "rows": clean, "notes": table.notes}, indent=1)
+        + "\n"
+    )
 
 
 def render(table: Table, fmt: str) -> str:
@@ -121,6 +124,7 @@ def render(table: Table, fmt: str) -> str:
 def to_html(table: Table) -> str:
     """An HTML table; every cell is escaped (values come from result files)."""
     from html import escape
+
     head = "".join(f"<th>{escape(shorten(c))}</th>" for c in table.columns)
     body = "".join("<tr>" + "".join(f"<td>{escape(_cell(v))}</td>" for v in row) + "</tr>" for row in table.rows)
     caption = f"<caption>{escape(table.title)}</caption>" if table.title else ""

@@ -1,6 +1,7 @@
 """movebench run: every benchmark's suite runs are command lines of its own
 options (--dry-run prints them), and one of them run alone records what the
 suite records."""
+
 import re
 
 from net_mpi import ROOT_ENV, built_with_mpi, mpirun, needs_mpirun, ok

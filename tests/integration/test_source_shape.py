@@ -10,6 +10,7 @@ argument of a call that does not fit 120 columns on its own line: a function
 of 60 lines as written grows by a third, so Python's bound is 90 lines
 (MOST_PYTHON_LINES); a test's table of cases goes in a constant, not in the
 function's body."""
+
 import pathlib
 
 import lizard
@@ -46,8 +47,11 @@ def most_lines(path: pathlib.Path) -> int:
 
 
 def test_no_function_is_over_60_lines():
-    long = [f"{path}:{fn.start_line} {fn.long_name} ({fn.length} lines, most {most_lines(path)})"
-            for path, fn in functions() if fn.length > most_lines(path)]
+    long = [
+        f"{path}:{fn.start_line} {fn.long_name} ({fn.length} lines, most {most_lines(path)})"
+        for path, fn in functions()
+        if fn.length > most_lines(path)
+    ]
     assert not long, "functions over 60 lines (90 in Python):\n" + "\n".join(long)
 
 
@@ -64,10 +68,12 @@ def test_the_count_sees_a_long_function(tmp_path):
         body = "\n".join("  x += 1;" for _ in range(total - 3))
         kernel = "\n".join("  x[0] += 1;" for _ in range(total - 4))
         python = "\n".join("    x += 1" for _ in range(total + 30 - 2))
-        cases = {"f.cpp": f"int f() {{\n  int x = 0;\n{body}\n}}\n",
-                 "k.cu": f"__global__ void k(int* x) {{\n  int i = threadIdx.x;\n{kernel}\n  x[i] = 0;\n}}\n"
-                         "void launch(int* x) { k<<<1, 32>>>(x); }\n",
-                 "f.py": f"def f():\n    x = 0\n{python}\n"}
+        cases = {
+            "f.cpp": f"int f() {{\n  int x = 0;\n{body}\n}}\n",
+            "k.cu": f"__global__ void k(int* x) {{\n  int i = threadIdx.x;\n{kernel}\n  x[i] = 0;\n}}\n"
+            "void launch(int* x) { k<<<1, 32>>>(x); }\n",
+            "f.py": f"def f():\n    x = 0\n{python}\n",
+        }
         for name, text in cases.items():
             source = tmp_path / name
             source.write_text(text)

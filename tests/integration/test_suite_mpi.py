@@ -1,4 +1,5 @@
 """movebench run under an MPI launcher: one result file, local benchmarks once."""
+
 from net_mpi import load, mpirun, needs_mpirun, ok
 
 from conftest import run_movebench

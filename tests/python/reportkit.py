@@ -2,6 +2,7 @@
 binary once per session (tiny sizes, cached here), the imported samples, and
 ways to run the tool in-process (fast) or as its console script. Not a
 conftest.py: tests/conftest.py is the one `from conftest import` must find."""
+
 import contextlib
 import functools
 import io
@@ -115,6 +116,7 @@ def scale_timings(factor):
     the verdicts do not hang on this machine's noise), then every sample
     `factor` times longer, every figure with a bandwidth unit divided by it and
     with a time unit multiplied."""
+
     def change(doc):
         for rec in doc["timings"]:
             best = min(rec["samples"])
@@ -124,6 +126,7 @@ def scale_timings(factor):
                     rec["stats"][key] *= factor
             for fig in rec["figures"].values():
                 fig["value"] *= (1 / factor) if fig["unit"].endswith("/s") else factor
+
     return change
 
 
@@ -136,8 +139,6 @@ def run_tool(*args, **kwargs):
     if not VENV_TOOL.exists():
         pytest.skip(f"{VENV_TOOL} missing: run scripts/setup.sh")
     return subprocess.run([str(VENV_TOOL), *map(str, args)], capture_output=True, text=True, timeout=120, **kwargs)
-
-
 
 
 FACTS = DATA / "facts-verdicts.json"  # hand-made facts, peaks and verdicts (issue 18's shapes)
@@ -159,6 +160,7 @@ def with_facts(src, dst):
             figure = doc["results"].get(verdict["figure"], {})
             verdict["value"] = figure.get("value", 0.0)
             verdict["fraction"] = verdict["value"] / verdict["peak"] if verdict["peak"] else None
+
     return edited(src, dst, change)
 
 

@@ -7,6 +7,7 @@ string the schema lets be long, a few of each), and must finish within a
 bound made of the real file's own time on this machine (5 times it, plus
 2 s), cleanly (exit 0, 2 or 3, no traceback), and show no string of the
 file longer than labels.MAX_TEXT where a person reads it."""
+
 import json
 import pathlib
 import time
@@ -22,8 +23,12 @@ LONG = 100_000
 COPIES = 3  # long strings per place in the document (a place: its path with list indices left out)
 KEYED = ("params", "results", "errors", "settings")  # objects whose keys are names from the file
 RESULTS = REPO / "tests" / "data" / "results"
-REAL = {"mem": RESULTS / "v2" / "mem.json", "fleet": RESULTS / "fleet-after.json",
-        "link": RESULTS / "v2" / "link.json", "v1": RESULTS / "v1" / "mem.json"}
+REAL = {
+    "mem": RESULTS / "v2" / "mem.json",
+    "fleet": RESULTS / "fleet-after.json",
+    "link": RESULTS / "v2" / "link.json",
+    "v1": RESULTS / "v1" / "mem.json",
+}
 
 
 def lengthen(doc):
@@ -79,11 +84,17 @@ def _put(doc, path: list, value):
 
 def commands(path: pathlib.Path, other: pathlib.Path, out: pathlib.Path) -> dict:
     """Every subcommand of `movebench-report --help` on one file."""
-    return {"table": ["table", path], "table markdown": ["table", path, "--format", "markdown"],
-            "table latency": ["table", path, "--view", "latency"],
-            "compare": ["compare", other, path, "--plot", out / "ratio.png"], "scaling": ["scaling", path],
-            "plot": ["plot", path, "-o", out / "p.png", "--dpi", "20"], "plot svg": ["plot", path, "-o", out / "p.svg"],
-            "html": ["html", path, "-o", out / "p.html"], "import": ["import", path]}
+    return {
+        "table": ["table", path],
+        "table markdown": ["table", path, "--format", "markdown"],
+        "table latency": ["table", path, "--view", "latency"],
+        "compare": ["compare", other, path, "--plot", out / "ratio.png"],
+        "scaling": ["scaling", path],
+        "plot": ["plot", path, "-o", out / "p.png", "--dpi", "20"],
+        "plot svg": ["plot", path, "-o", out / "p.svg"],
+        "html": ["html", path, "-o", out / "p.html"],
+        "import": ["import", path],
+    }
 
 
 def timed(args) -> tuple:
@@ -118,7 +129,7 @@ def test_long_names_take_no_longer_than_real_ones(tmp_path, name):
         if what not in ("import",) and not what.startswith("compare"):  # import and compare name what they refuse
             shown = shown_text(long_args, text)
             at = shown.find("x" * (MAX_TEXT + 1))
-            assert at < 0, f"{where}: a long string shown whole: {shown[max(0, at - 150):at + 20]!r}"
+            assert at < 0, f"{where}: a long string shown whole: {shown[max(0, at - 150) : at + 20]!r}"
 
 
 def test_a_long_line_in_a_peer_output_is_no_slower(tmp_path):

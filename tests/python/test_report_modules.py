@@ -4,6 +4,7 @@ pageplots the page's panels, plots the `plot` command), and no module
 reaches into another's private (_underscored) names. Read from the modules'
 syntax trees (ast): every import counts, also one inside a function (a
 deferred import is still a dependency)."""
+
 import ast
 import pathlib
 
@@ -27,7 +28,7 @@ def _target(name: str, path: pathlib.Path, node: ast.ImportFrom) -> str:
     if not node.level:
         return node.module or ""
     package = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
-    base = package[:len(package) - node.level + 1]
+    base = package[: len(package) - node.level + 1]
     return ".".join(base + ([node.module] if node.module else []))
 
 
@@ -87,8 +88,13 @@ def private_uses(mods: dict) -> list:
         for node in ast.walk(tree):
             if isinstance(node, ast.alias) and node.asname and node.name in bound:
                 bound[node.asname] = bound[node.name]
-            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in bound \
-                    and is_private(node.attr) and bound[node.value.id] != name:
+            if (
+                isinstance(node, ast.Attribute)
+                and isinstance(node.value, ast.Name)
+                and node.value.id in bound
+                and is_private(node.attr)
+                and bound[node.value.id] != name
+            ):
                 out.append(f"{path.name}:{node.lineno} {bound[node.value.id]}.{node.attr}")
     return out
 

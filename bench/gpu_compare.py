@@ -39,6 +39,7 @@ every run ran (goals met or not: the table says), 1 when a run failed,
     bench/gpu_compare.py --nvbandwidth ~/peers/nvbandwidth/nvbandwidth \\
         --babelstream ~/peers/BabelStream/build/cuda-stream --rounds 3
 """
+
 import argparse
 import csv
 import io
@@ -53,7 +54,7 @@ import time
 from datetime import datetime, timezone
 from pathlib import Path
 
-from rounds import Failed, OneLineParser, Runner, run_job, load_average, positive, rotated, stats
+from rounds import Failed, OneLineParser, Runner, load_average, positive, rotated, run_job, stats
 
 # nvbandwidth test case -> the movebench link figure that measures the same copy.
 # nvbandwidth's bidirectional CE figure is the measured stream's own bytes while
@@ -96,6 +97,7 @@ def parse_size(text):
 
 # ---- reading each tool's output -------------------------------------------
 
+
 def nvbandwidth_figures(text):
     """({test case: value}, {what it says of itself}) from `nvbandwidth -j`
     (json_output.cpp: nvbandwidth.testcases[], each with name, status and
@@ -107,7 +109,7 @@ def nvbandwidth_figures(text):
     try:
         root = json.loads(text[start:]).get("nvbandwidth", {})
     except (ValueError, AttributeError) as e:
-        raise Failed(f"nvbandwidth's JSON does not parse: {e}")
+        raise Failed(f"nvbandwidth's JSON does not parse: {e}") from None
     about = {k: root.get(k) for k in ("version", "Driver Version", "CUDA Runtime Version", "GPU Device list")}
     out = {}
     for case in root.get("testcases", []):
@@ -152,7 +154,7 @@ def movebench_doc(path):
     try:
         doc = json.loads(Path(path).read_text())
     except (OSError, ValueError) as e:
-        raise Failed(f"movebench's result document {path} does not read: {e}")
+        raise Failed(f"movebench's result document {path} does not read: {e}") from None
     if not doc.get("validated"):
         raise Failed("movebench did not validate")
     return doc
@@ -199,12 +201,16 @@ def stream_figures(doc):
         elif t["bytes"] < 1 << 20:
             seen = roundtrip.get(t["operation"])
             if seen is None or t["bytes"] < seen[0]:
-                roundtrip[t["operation"]] = (t["bytes"], figs["latency"]["value"],
-                                             params["chunk_latency_median_s"] * 1e9)
+                roundtrip[t["operation"]] = (
+                    t["bytes"],
+                    figs["latency"]["value"],
+                    params["chunk_latency_median_s"] * 1e9,
+                )
     return throughput, roundtrip
 
 
 # ---- the job ----------------------------------------------------------------
+
 
 class Comparison:
     def __init__(self, args):
@@ -232,83 +238,146 @@ class Comparison:
 
     def movebench(self, r, unit, args):
         doc = self.out / "json" / f"r{r}_{unit}.json"
-        self.runner.run(f"r{r}_{unit}.txt", [self.a.movebench] + args + ["--backend", self.a.backend,
-                                                                         "--quiet", "--json", str(doc)])
+        self.runner.run(
+            f"r{r}_{unit}.txt", [self.a.movebench] + args + ["--backend", self.a.backend, "--quiet", "--json", str(doc)]
+        )
         return movebench_doc(doc)
 
     def measure(self, unit, r):
+        """One unit of one round: its runs, each figure recorded."""
+        getattr(self, "measure_" + unit.replace("-", "_"))(r)
+
+    def measure_link_bw(self, r):
+        unit = "link-bw"
         a = self.a
-        if unit == "link-bw":
-            # Each path on the host memory nvbandwidth uses for it (LINK_HOST_MEMORY), one run
-            # each; a time budget above the tests' time, so every one of the repetitions runs.
-            for path, kind in LINK_HOST_MEMORY.items():
-                doc = self.movebench(r, f"{unit}-{path}", [
-                    "link", "bandwidth", "--sizes-bytes", str(a.link_bytes), "--host-memory", kind,
-                    "--paths", path, "--directions", "read,write,duplex",
-                    "--repetitions", str(a.link_repetitions), "--time-budget", "3600",
+        # Each path on the host memory nvbandwidth uses for it (LINK_HOST_MEMORY), one run
+        # each; a time budget above the tests' time, so every one of the repetitions runs.
+        for path, kind in LINK_HOST_MEMORY.items():
+            doc = self.movebench(
+                r,
+                f"{unit}-{path}",
+                [
+                    "link",
+                    "bandwidth",
+                    "--sizes-bytes",
+                    str(a.link_bytes),
+                    "--host-memory",
+                    kind,
+                    "--paths",
+                    path,
+                    "--directions",
+                    "read,write,duplex",
+                    "--repetitions",
+                    str(a.link_repetitions),
+                    "--time-budget",
+                    "3600",
                     # nvbandwidth times 16 copies after warm-up ones; movebench's
                     # first transfer of a batch is its untimed warm-up
-                    "--batch", "17"])
-                for op, value in link_bandwidths(doc, a.link_bytes).items():
-                    self.record(r, "movebench", f"link.{op}", value, "MB/s")
-        elif unit == "link-lat":
-            doc = self.movebench(r, unit, ["link", "latency", "--ring-bytes", str(NVBW_LATENCY_RING)])
-            self.record(r, "movebench", "link.latency.chase", result(doc, "link.latency.chase"), "ns")
-        elif unit == "nvbw":
-            tests = list(NVBW_TESTS) + [NVBW_LATENCY]
-            text = self.runner.run(f"r{r}_{unit}.txt", [a.nvbandwidth, "-j", "-b", str(a.link_bytes >> 20),
-                                                        "-i", str(a.link_repetitions), "-t"] + tests)
-            figures, self.nvbandwidth_about = nvbandwidth_figures(text)
-            for test, value in figures.items():
-                if test == NVBW_LATENCY:
-                    self.record(r, "nvbandwidth", test, value, "ns")
-                else:
-                    self.record(r, "nvbandwidth", test, value * 1000, "MB/s")  # GB/s = 10^9 B/s
-            missing = [t for t in tests if t not in figures]
-            if missing:
-                raise Failed(f"nvbandwidth gave no figure for {', '.join(missing)}")
-        elif unit == "mem":
-            doc = self.movebench(r, unit, ["mem", "--elements", str(a.elements), "--repetitions", str(a.reps)]
-                                 + (["--type", "float"] if a.float else []))
-            for k in MEM_KERNELS:
-                self.record(r, "movebench", f"mem.{k}", result(doc, f"mem.{k}.{a.backend}"), "MB/s")
-            self.peak = (doc.get("mem_device") or {}).get("memory_peak_bytes_per_s") or self.peak
-        elif unit == "babelstream":
-            text = self.runner.run(f"r{r}_{unit}.txt", [a.babelstream, "--arraysize", str(a.elements),
-                                                        "--numtimes", str(a.reps), "--csv"]
-                                   + (["--float"] if a.float else []))
-            figures, elements = babelstream_figures(text)
-            if elements != {a.elements}:
-                raise Failed(f"BabelStream ran {sorted(elements)} elements, not {a.elements}")
-            for kernel, twin in BABELSTREAM_TWINS.items():
-                if twin not in figures:
-                    raise Failed(f"BabelStream printed no {twin}")
-                self.record(r, "babelstream", twin, figures[twin], "MB/s")
-        elif unit == "stream":
-            doc = self.movebench(r, unit + "-1M", ["stream", "--chunks", str(a.stream_chunks),
-                                                   "--chunk-elements", str((1 << 20) // 4)])
-            throughput, _ = stream_figures(doc)
-            # The sweep keeps chunks x chunk size constant: the total is two chunks of it
-            # (two, as two are in flight).
-            doc = self.movebench(r, unit + "-small", ["stream", "--chunks", "2", "--chunk-elements",
-                                                      str(a.stream_sweep_total // 8), "--sizes-bytes", a.stream_sweep])
-            _, roundtrip = stream_figures(doc)
-            for design, value in throughput.items():
-                self.record(r, "movebench", f"stream.{design}.throughput_1M", value, "MB/s")
-            for design, (size, first, median) in roundtrip.items():
-                self.record(r, "movebench", f"stream.{design}.roundtrip_{size}B", first, "ns")
-                self.record(r, "movebench", f"stream.{design}.chunk_median_{size}B", median, "ns")
+                    "--batch",
+                    "17",
+                ],
+            )
+            for op, value in link_bandwidths(doc, a.link_bytes).items():
+                self.record(r, "movebench", f"link.{op}", value, "MB/s")
+
+    def measure_link_lat(self, r):
+        unit = "link-lat"
+        doc = self.movebench(r, unit, ["link", "latency", "--ring-bytes", str(NVBW_LATENCY_RING)])
+        self.record(r, "movebench", "link.latency.chase", result(doc, "link.latency.chase"), "ns")
+
+    def measure_nvbw(self, r):
+        unit = "nvbw"
+        a = self.a
+        tests = list(NVBW_TESTS) + [NVBW_LATENCY]
+        text = self.runner.run(
+            f"r{r}_{unit}.txt",
+            [a.nvbandwidth, "-j", "-b", str(a.link_bytes >> 20), "-i", str(a.link_repetitions), "-t"] + tests,
+        )
+        figures, self.nvbandwidth_about = nvbandwidth_figures(text)
+        for test, value in figures.items():
+            if test == NVBW_LATENCY:
+                self.record(r, "nvbandwidth", test, value, "ns")
+            else:
+                self.record(r, "nvbandwidth", test, value * 1000, "MB/s")  # GB/s = 10^9 B/s
+        missing = [t for t in tests if t not in figures]
+        if missing:
+            raise Failed(f"nvbandwidth gave no figure for {', '.join(missing)}")
+
+    def measure_mem(self, r):
+        unit = "mem"
+        a = self.a
+        doc = self.movebench(
+            r,
+            unit,
+            ["mem", "--elements", str(a.elements), "--repetitions", str(a.reps)]
+            + (["--type", "float"] if a.float else []),
+        )
+        for k in MEM_KERNELS:
+            self.record(r, "movebench", f"mem.{k}", result(doc, f"mem.{k}.{a.backend}"), "MB/s")
+        self.peak = (doc.get("mem_device") or {}).get("memory_peak_bytes_per_s") or self.peak
+
+    def measure_babelstream(self, r):
+        unit = "babelstream"
+        a = self.a
+        text = self.runner.run(
+            f"r{r}_{unit}.txt",
+            [a.babelstream, "--arraysize", str(a.elements), "--numtimes", str(a.reps), "--csv"]
+            + (["--float"] if a.float else []),
+        )
+        figures, elements = babelstream_figures(text)
+        if elements != {a.elements}:
+            raise Failed(f"BabelStream ran {sorted(elements)} elements, not {a.elements}")
+        for _kernel, twin in BABELSTREAM_TWINS.items():
+            if twin not in figures:
+                raise Failed(f"BabelStream printed no {twin}")
+            self.record(r, "babelstream", twin, figures[twin], "MB/s")
+
+    def measure_stream(self, r):
+        unit = "stream"
+        a = self.a
+        doc = self.movebench(
+            r, unit + "-1M", ["stream", "--chunks", str(a.stream_chunks), "--chunk-elements", str((1 << 20) // 4)]
+        )
+        throughput, _ = stream_figures(doc)
+        # The sweep keeps chunks x chunk size constant: the total is two chunks of it
+        # (two, as two are in flight).
+        doc = self.movebench(
+            r,
+            unit + "-small",
+            [
+                "stream",
+                "--chunks",
+                "2",
+                "--chunk-elements",
+                str(a.stream_sweep_total // 8),
+                "--sizes-bytes",
+                a.stream_sweep,
+            ],
+        )
+        _, roundtrip = stream_figures(doc)
+        for design, value in throughput.items():
+            self.record(r, "movebench", f"stream.{design}.throughput_1M", value, "MB/s")
+        for design, (size, first, median) in roundtrip.items():
+            self.record(r, "movebench", f"stream.{design}.roundtrip_{size}B", first, "ns")
+            self.record(r, "movebench", f"stream.{design}.chunk_median_{size}B", median, "ns")
 
     def go(self):
         a, units = self.a, self.units()
         start = time.time()
-        context = {"date": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
-                   "loadavg_start": load_average(), "gpu": gpu_description(),
-                   "cpu_model": cpu_model(),
-                   "movebench": " ".join(subprocess.run([a.movebench, "--version"], capture_output=True,
-                                                        text=True).stdout.split()[:3])}
-        print(f"gpu_compare.py: {a.rounds} rounds x {len(units)} runs, backend {a.backend}, "
-              f"GPU {context['gpu']} -> {self.out}", file=sys.stderr)
+        context = {
+            "date": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+            "loadavg_start": load_average(),
+            "gpu": gpu_description(),
+            "cpu_model": cpu_model(),
+            "movebench": " ".join(
+                subprocess.run([a.movebench, "--version"], capture_output=True, text=True).stdout.split()[:3]
+            ),
+        }
+        print(
+            f"gpu_compare.py: {a.rounds} rounds x {len(units)} runs, backend {a.backend}, "
+            f"GPU {context['gpu']} -> {self.out}",
+            file=sys.stderr,
+        )
         try:
             for r in range(a.rounds):
                 for unit in rotated(units, r):
@@ -342,9 +411,15 @@ class Comparison:
 
 
 def gpu_description():
-    p = subprocess.run(["nvidia-smi", "--query-gpu=name,driver_version,clocks.max.memory",
-                        "--format=csv,noheader"], capture_output=True, text=True) \
-        if shutil.which("nvidia-smi") else None
+    p = (
+        subprocess.run(
+            ["nvidia-smi", "--query-gpu=name,driver_version,clocks.max.memory", "--format=csv,noheader"],
+            capture_output=True,
+            text=True,
+        )
+        if shutil.which("nvidia-smi")
+        else None
+    )
     return p.stdout.strip().splitlines()[0] if p and p.returncode == 0 and p.stdout.strip() else "no nvidia-smi"
 
 
@@ -357,6 +432,7 @@ def cpu_model():
 
 # ---- ratios and goals -----------------------------------------------------------
 
+
 def per_round(samples, tool, figure):
     return {s["round"]: s["value"] for s in samples if s["tool"] == tool and s["figure"] == figure}
 
@@ -366,18 +442,28 @@ def ratio_entry(name, ours, theirs, goal, test, unit, lower_is_better=False):
     theirs/ours for a time, so that above 1 is always movebench ahead."""
     rounds = sorted(set(ours) & set(theirs))
     ratios = [(theirs[r] / ours[r]) if lower_is_better else (ours[r] / theirs[r]) for r in rounds]
-    entry = {"figure": name, "unit": unit, "goal": goal,
-             "movebench": stats(list(ours.values())) if ours else None,
-             "peer": stats(list(theirs.values())) if theirs else None,
-             "ratio": stats(ratios) if ratios else None}
+    entry = {
+        "figure": name,
+        "unit": unit,
+        "goal": goal,
+        "movebench": stats(list(ours.values())) if ours else None,
+        "peer": stats(list(theirs.values())) if theirs else None,
+        "ratio": stats(ratios) if ratios else None,
+    }
     entry["met"] = test(entry["ratio"]["median"]) if ratios else None
     return entry
 
 
 def limit_entry(name, ours, limit, unit):
     """A time with a fixed bound as its goal: met when the median over rounds is within it."""
-    entry = {"figure": name, "unit": unit, "goal": f"<= {limit:g} {unit}",
-             "movebench": stats(list(ours.values())) if ours else None, "peer": None, "ratio": None}
+    entry = {
+        "figure": name,
+        "unit": unit,
+        "goal": f"<= {limit:g} {unit}",
+        "movebench": stats(list(ours.values())) if ours else None,
+        "peer": None,
+        "ratio": None,
+    }
     entry["met"] = entry["movebench"]["median"] <= limit if ours else None
     return entry
 
@@ -386,37 +472,83 @@ def summarize(samples, peak, args, context, failures):
     rows = []
     at_least = {g: (lambda x, g=g: x >= g) for g in (0.90, 0.95, 0.98, 1.00)}
     for test, (op, goal) in NVBW_TESTS.items():
-        rows.append(ratio_entry(f"link {op} vs nvbandwidth {test}", per_round(samples, "movebench", f"link.{op}"),
-                                per_round(samples, "nvbandwidth", test), f">= {goal:.2f}", at_least[goal], "MB/s"))
-    rows.append(ratio_entry(f"link latency.chase vs nvbandwidth {NVBW_LATENCY}",
-                            per_round(samples, "movebench", "link.latency.chase"),
-                            per_round(samples, "nvbandwidth", NVBW_LATENCY), "0.95..1.05 (time)",
-                            lambda x: 0.95 <= x <= 1.05, "ns", lower_is_better=True))
+        rows.append(
+            ratio_entry(
+                f"link {op} vs nvbandwidth {test}",
+                per_round(samples, "movebench", f"link.{op}"),
+                per_round(samples, "nvbandwidth", test),
+                f">= {goal:.2f}",
+                at_least[goal],
+                "MB/s",
+            )
+        )
+    rows.append(
+        ratio_entry(
+            f"link latency.chase vs nvbandwidth {NVBW_LATENCY}",
+            per_round(samples, "movebench", "link.latency.chase"),
+            per_round(samples, "nvbandwidth", NVBW_LATENCY),
+            "0.95..1.05 (time)",
+            lambda x: 0.95 <= x <= 1.05,
+            "ns",
+            lower_is_better=True,
+        )
+    )
     for kernel, twin in BABELSTREAM_TWINS.items():
-        rows.append(ratio_entry(f"mem {kernel} vs BabelStream {twin}", per_round(samples, "movebench", f"mem.{kernel}"),
-                                per_round(samples, "babelstream", twin), ">= 1.00", at_least[1.00], "MB/s"))
+        rows.append(
+            ratio_entry(
+                f"mem {kernel} vs BabelStream {twin}",
+                per_round(samples, "movebench", f"mem.{kernel}"),
+                per_round(samples, "babelstream", twin),
+                ">= 1.00",
+                at_least[1.00],
+                "MB/s",
+            )
+        )
     if peak:
         flat = {r: peak / 1e6 for r in {s["round"] for s in samples}}
         for kernel in MEM_KERNELS:
-            rows.append(ratio_entry(f"mem {kernel} vs memory peak", per_round(samples, "movebench", f"mem.{kernel}"),
-                                    flat, ">= 0.90", at_least[0.90], "MB/s"))
+            rows.append(
+                ratio_entry(
+                    f"mem {kernel} vs memory peak",
+                    per_round(samples, "movebench", f"mem.{kernel}"),
+                    flat,
+                    ">= 0.90",
+                    at_least[0.90],
+                    "MB/s",
+                )
+            )
     designs = sorted({s["figure"].split(".")[1] for s in samples if s["figure"].startswith("stream.")})
     offload = per_round(samples, "movebench", "stream.offload.throughput_1M")
     for design in designs:
         if design == "offload":
             continue
-        rows.append(ratio_entry(f"stream {design} 1 MiB chunks vs offload",
-                                per_round(samples, "movebench", f"stream.{design}.throughput_1M"), offload,
-                                f">= {STREAM_THROUGHPUT_GOAL:.2f}", at_least[0.90], "MB/s"))
+        rows.append(
+            ratio_entry(
+                f"stream {design} 1 MiB chunks vs offload",
+                per_round(samples, "movebench", f"stream.{design}.throughput_1M"),
+                offload,
+                f">= {STREAM_THROUGHPUT_GOAL:.2f}",
+                at_least[0.90],
+                "MB/s",
+            )
+        )
         for s in sorted({s["figure"] for s in samples if s["figure"].startswith(f"stream.{design}.roundtrip_")}):
             ours = per_round(samples, "movebench", s)
-            rows.append(limit_entry(f"stream {design} round trip ({s.rsplit('_', 1)[1]} chunks)", ours,
-                                    STREAM_ROUNDTRIP_GOAL_NS, "ns"))
-    return {"statistic": "per round: movebench's and the peer's own figures (link, nvbandwidth: median of "
-                         "their trials; mem, BabelStream: best repetition); ratio above 1 = movebench ahead; "
-                         "median (min..max) over rounds",
-            "context": context, "peak_bytes_per_s": peak,
-            "settings": {k: v for k, v in vars(args).items()}, "rows": rows, "failures": failures}
+            rows.append(
+                limit_entry(
+                    f"stream {design} round trip ({s.rsplit('_', 1)[1]} chunks)", ours, STREAM_ROUNDTRIP_GOAL_NS, "ns"
+                )
+            )
+    return {
+        "statistic": "per round: movebench's and the peer's own figures (link, nvbandwidth: median of "
+        "their trials; mem, BabelStream: best repetition); ratio above 1 = movebench ahead; "
+        "median (min..max) over rounds",
+        "context": context,
+        "peak_bytes_per_s": peak,
+        "settings": {k: v for k, v in vars(args).items()},
+        "rows": rows,
+        "failures": failures,
+    }
 
 
 def markdown(summary):
@@ -424,44 +556,77 @@ def markdown(summary):
         return f"{v['median']:.{digits}f} ({v['min']:.{digits}f}..{v['max']:.{digits}f})" if v else "-"
 
     c = summary["context"]
-    lines = [f"GPU: {c['gpu']}; host CPU: {c['cpu_model']}; {c['movebench']}; {c['date']}; "
-             f"{summary['settings']['rounds']} rounds", "",
-             "| figure | movebench | peer or goal | ratio (min..max) | goal | met |",
-             "|---|---|---|---|---|---|"]
+    lines = [
+        f"GPU: {c['gpu']}; host CPU: {c['cpu_model']}; {c['movebench']}; {c['date']}; "
+        f"{summary['settings']['rounds']} rounds",
+        "",
+        "| figure | movebench | peer or goal | ratio (min..max) | goal | met |",
+        "|---|---|---|---|---|---|",
+    ]
     for row in summary["rows"]:
         met = {True: "yes", False: "NO", None: "not run"}[row["met"]]
-        lines.append(f"| {row['figure']} | {cell(row['movebench'])} {row['unit']} | {cell(row['peer'])} | "
-                     f"{cell(row['ratio'], 3)} | {row['goal']} | {met} |")
+        lines.append(
+            f"| {row['figure']} | {cell(row['movebench'])} {row['unit']} | {cell(row['peer'])} | "
+            f"{cell(row['ratio'], 3)} | {row['goal']} | {met} |"
+        )
     if summary["failures"]:
         lines += ["", "Failed runs:"] + [f"- {f}" for f in summary["failures"]]
     return "\n".join(lines) + "\n"
 
 
 def main():
-    p = OneLineParser(description=__doc__.split("\n\n")[0],
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = OneLineParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--movebench", default="build/release/movebench")
-    p.add_argument("--backend", default="cuda", choices=["cuda", "opencl"],
-                   help="cuda (the goals' backend); opencl runs the same job on an OpenCL device")
+    p.add_argument(
+        "--backend",
+        default="cuda",
+        choices=["cuda", "opencl"],
+        help="cuda (the goals' backend); opencl runs the same job on an OpenCL device",
+    )
     p.add_argument("--nvbandwidth", help="nvbandwidth, built from NVIDIA/nvbandwidth")
     p.add_argument("--babelstream", help="BabelStream's cuda-stream (cmake -DMODEL=cuda)")
     p.add_argument("--rounds", type=positive, default=3)
-    p.add_argument("--link-bytes", type=parse_size, default=512 << 20,
-                   help="bytes per copy, whole MiB (default 512M, nvbandwidth's default buffer)")
-    p.add_argument("--link-repetitions", type=positive, default=3,
-                   help="link tests per size = nvbandwidth --testSamples (default 3, its default)")
-    p.add_argument("--elements", type=parse_size, default=1 << 25,
-                   help="mem and BabelStream array elements (default 2^25, BabelStream's)")
-    p.add_argument("--repetitions", "--reps", dest="reps", type=positive, default=100,
-                   help="mem and BabelStream repetitions (BabelStream's --numtimes)")
+    p.add_argument(
+        "--link-bytes",
+        type=parse_size,
+        default=512 << 20,
+        help="bytes per copy, whole MiB (default 512M, nvbandwidth's default buffer)",
+    )
+    p.add_argument(
+        "--link-repetitions",
+        type=positive,
+        default=3,
+        help="link tests per size = nvbandwidth --testSamples (default 3, its default)",
+    )
+    p.add_argument(
+        "--elements",
+        type=parse_size,
+        default=1 << 25,
+        help="mem and BabelStream array elements (default 2^25, BabelStream's)",
+    )
+    p.add_argument(
+        "--repetitions",
+        "--reps",
+        dest="reps",
+        type=positive,
+        default=100,
+        help="mem and BabelStream repetitions (BabelStream's --numtimes)",
+    )
     p.add_argument("--float", action="store_true", help="32-bit elements (mem --type float, BabelStream --float)")
     p.add_argument("--stream-chunks", type=positive, default=64, help="stream: 1 MiB chunks per pass")
     p.add_argument("--stream-sweep", default="64,256,4K", help="stream: the small chunk sizes for the round trip")
-    p.add_argument("--stream-sweep-total", type=parse_size, default=256 << 10,
-                   help="stream: bytes per pass in the small-chunk sweep (default 256K: 4096 chunks of 64 B, "
-                        "the most the graph design builds)")
-    p.add_argument("--only", help="comma-separated units to run (link-bw, link-lat, mem, stream, nvbw, "
-                                  "babelstream; default all that are given)")
+    p.add_argument(
+        "--stream-sweep-total",
+        type=parse_size,
+        default=256 << 10,
+        help="stream: bytes per pass in the small-chunk sweep (default 256K: 4096 chunks of 64 B, "
+        "the most the graph design builds)",
+    )
+    p.add_argument(
+        "--only",
+        help="comma-separated units to run (link-bw, link-lat, mem, stream, nvbw, "
+        "babelstream; default all that are given)",
+    )
     p.add_argument("--timeout", type=positive, default=600, help="seconds one run may take")
     p.add_argument("--out", default=f"/tmp/gpu_compare.{datetime.now(timezone.utc):%Y%m%dT%H%M%SZ}")
     a = p.parse_args()

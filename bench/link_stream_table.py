@@ -5,13 +5,16 @@ Each cell is the median over the runs of that figure: the average bandwidth
 (the tests' median in brackets) or, for duplex, the total (overlap in brackets).
 Usage: bench/link_stream_table.py DIR [DIR ...]
 """
+
 import collections
 import json
 import statistics
 import sys
 
-BACKENDS = {"host": ("host", ["pageable", "pinned"]),
-            "opencl": ("PoCL", ["pageable", "pinned", "mapped", "registered"])}
+BACKENDS = {
+    "host": ("host", ["pageable", "pinned"]),
+    "opencl": ("PoCL", ["pageable", "pinned", "mapped", "registered"]),
+}
 SIZES = [64 << 10, 16 << 20]
 
 
@@ -49,8 +52,10 @@ def main(dirs):
         for kind in kinds:
             for path in ("copy", "kernel"):
                 for size in SIZES:
-                    cells = [cell(found.get((backend, kind, path, f"{path}.{op}", size)))
-                             for op in ("read", "write", "duplex.total")]
+                    cells = [
+                        cell(found.get((backend, kind, path, f"{path}.{op}", size)))
+                        for op in ("read", "write", "duplex.total")
+                    ]
                     if cells[0] is None:
                         continue
                     row = " | ".join(c or "-" for c in cells)

@@ -28,6 +28,7 @@ OUT/commands.txt, OUT/raw/ (every output), OUT/json/ (movebench --json
 documents), OUT/samples.tsv (one figure per line), OUT/summary.json and
 OUT/summary.md. Exit status 2 on bad input.
 """
+
 import argparse
 import json
 import os
@@ -40,14 +41,30 @@ import time
 from datetime import datetime, timezone
 from pathlib import Path
 
-from rounds import Failed, OneLineParser, Runner, run_job, load_average, positive, rotated, stats
+from rounds import Failed, OneLineParser, Runner, load_average, positive, rotated, run_job, stats
 
 KERNELS = ["init", "sum", "copy", "update", "triad", "daxpy", "striad", "sdaxpy"]
 # movebench's table label per kernel (also TheBandwidthBenchmark's, without ':').
-LABELS = {"init": "Init", "sum": "Sum", "copy": "Copy", "update": "Update", "triad": "Triad",
-          "daxpy": "Daxpy", "striad": "STriad", "sdaxpy": "SDaxpy"}
-BYTES_PER_ELEMENT = {"init": 8, "sum": 8, "copy": 16, "update": 16, "triad": 24,
-                     "daxpy": 24, "striad": 32, "sdaxpy": 32}
+LABELS = {
+    "init": "Init",
+    "sum": "Sum",
+    "copy": "Copy",
+    "update": "Update",
+    "triad": "Triad",
+    "daxpy": "Daxpy",
+    "striad": "STriad",
+    "sdaxpy": "SDaxpy",
+}
+BYTES_PER_ELEMENT = {
+    "init": 8,
+    "sum": 8,
+    "copy": 16,
+    "update": 16,
+    "triad": 24,
+    "daxpy": 24,
+    "striad": 32,
+    "sdaxpy": 32,
+}
 
 # Which peer kernel is the same operation on the same bytes as movebench's
 # (movebench: init b = s, sum s += a, copy c = a, update a = a*s,
@@ -69,9 +86,14 @@ PEER_KERNELS = {
     # triad: A = B*C + D (32 B). Not mapped: update (A = A, 0 flops: no
     # multiply), load (0 flops: no sum), ddot (two arrays), and nothing is
     # a + b*c in place (sdaxpy). Suffix from --likwid-isa, e.g. _avx512.
-    "likwid": {"init": ["store", "store_mem"], "sum": ["sum"], "copy": ["copy", "copy_mem"],
-               "triad": ["stream", "stream_mem"], "daxpy": ["daxpy", "daxpy_mem"],
-               "striad": ["triad", "triad_mem"]},
+    "likwid": {
+        "init": ["store", "store_mem"],
+        "sum": ["sum"],
+        "copy": ["copy", "copy_mem"],
+        "triad": ["stream", "stream_mem"],
+        "daxpy": ["daxpy", "daxpy_mem"],
+        "striad": ["triad", "triad_mem"],
+    },
     # glibc memcpy of the same arrays, each thread its slice (bench/memcpy_reference.cpp).
     "memcpy": {"copy": "memcpy"},
 }
@@ -92,8 +114,8 @@ class Comparison:
         self.out = Path(args.out)
         for d in ("raw", "json"):
             (self.out / d).mkdir(parents=True, exist_ok=True)
-        self.samples = []   # dicts: round, threads, tool, variant, kernel, MBps, load
-        self.shapes = []    # movebench's params.shape per kernel, where it reports one
+        self.samples = []  # dicts: round, threads, tool, variant, kernel, MBps, load
+        self.shapes = []  # movebench's params.shape per kernel, where it reports one
         self.failures = []
         # Peers place their OpenMP threads as movebench does (--bind close).
         env = dict(os.environ)
@@ -113,18 +135,18 @@ class Comparison:
             units.append(("movebench_before", None))
         if a.memcpy_reference:
             units.append(("memcpy", None))
-        for tool, path in (("stream", a.stream), ("tbb", a.tbb), ("tbb_nt", a.tbb_nt),
-                           ("babelstream", a.babelstream)):
+        for tool, path in (("stream", a.stream), ("tbb", a.tbb), ("tbb_nt", a.tbb_nt), ("babelstream", a.babelstream)):
             if path:
                 units.append((tool, None))
         if a.likwid_bench:
-            for kernel, variants in PEER_KERNELS["likwid"].items():
+            for _kernel, variants in PEER_KERNELS["likwid"].items():
                 units += [("likwid", v + a.likwid_isa) for v in variants]
         return units
 
     def record(self, r, t, tool, variant, kernel, mbps, load):
-        self.samples.append({"round": r, "threads": t, "tool": tool, "variant": variant,
-                             "kernel": kernel, "MBps": mbps, "load": load})
+        self.samples.append(
+            {"round": r, "threads": t, "tool": tool, "variant": variant, "kernel": kernel, "MBps": mbps, "load": load}
+        )
 
     def measure(self, tool, variant, t, r):
         a, n = self.args, self.args.n
@@ -133,14 +155,29 @@ class Comparison:
         if tool in ("movebench", "movebench_before"):
             binary = a.movebench if tool == "movebench" else a.movebench_before
             doc = self.out / "json" / f"{tool}_r{r}_t{t}.json"
-            text = self.run(name, [binary, "mem", "--elements", str(n), "--threads", str(t), "--repetitions",
-                                   str(a.reps), "--bind", "close", "--json", str(doc)] + shlex.split(a.movebench_args),
-                            t)
+            text = self.run(
+                name,
+                [
+                    binary,
+                    "mem",
+                    "--elements",
+                    str(n),
+                    "--threads",
+                    str(t),
+                    "--repetitions",
+                    str(a.reps),
+                    "--bind",
+                    "close",
+                    "--json",
+                    str(doc),
+                ]
+                + shlex.split(a.movebench_args),
+                t,
+            )
             if "Solution Validates" not in text:
                 raise Failed(f"{tool} did not validate")
             for k in KERNELS:
-                self.record(r, t, tool, None, k,
-                            number(text, rf"^{LABELS[k]}:\s+([0-9.]+)", f"{LABELS[k]}: row"), load)
+                self.record(r, t, tool, None, k, number(text, rf"^{LABELS[k]}:\s+([0-9.]+)", f"{LABELS[k]}: row"), load)
             if tool == "movebench":
                 self.read_shapes(doc, r, t)
         elif tool == "memcpy":
@@ -176,8 +213,7 @@ class Comparison:
                 size = f"{size // 1000}kB"
             else:
                 raise Failed(f"{size} B is too large for likwid-bench in B and not whole kB")
-            text = self.run(name, [a.likwid_bench, "-t", variant, "-w", f"S0:{size}:{t}",
-                                   "-i", str(a.reps)], t)
+            text = self.run(name, [a.likwid_bench, "-t", variant, "-w", f"S0:{size}:{t}", "-i", str(a.reps)], t)
             self.record(r, t, tool, variant, kernel, number(text, r"^MByte/s:\s+([0-9.]+)", "MByte/s"), load)
 
     def read_shapes(self, doc, r, t):
@@ -189,8 +225,15 @@ class Comparison:
         for rec in timings:
             params = rec.get("params", {})
             if "shape" in params:
-                self.shapes.append({"round": r, "threads": t, "kernel": rec.get("operation"),
-                                    "shape": params["shape"], "nontemporal": params.get("nontemporal")})
+                self.shapes.append(
+                    {
+                        "round": r,
+                        "threads": t,
+                        "kernel": rec.get("operation"),
+                        "shape": params["shape"],
+                        "nontemporal": params.get("nontemporal"),
+                    }
+                )
 
     def go(self):
         a = self.args
@@ -201,16 +244,24 @@ class Comparison:
             "host": f"{os.uname().nodename} {os.uname().release}",
             "cpu": subprocess.run(["lscpu"], capture_output=True, text=True).stdout,
             "loadavg_start": load_average(),
-            "movebench": subprocess.run([a.movebench, "--version"], capture_output=True,
-                                        text=True).stdout.strip().splitlines()[:1],
-            "movebench_before": subprocess.run([a.movebench_before, "--version"], capture_output=True,
-                                               text=True).stdout.strip().splitlines()[:1] if a.movebench_before else None,
+            "movebench": subprocess.run([a.movebench, "--version"], capture_output=True, text=True)
+            .stdout.strip()
+            .splitlines()[:1],
+            "movebench_before": subprocess.run([a.movebench_before, "--version"], capture_output=True, text=True)
+            .stdout.strip()
+            .splitlines()[:1]
+            if a.movebench_before
+            else None,
         }
-        context["cpu_model"] = next((l.split(":", 1)[1].strip() for l in context["cpu"].splitlines()
-                                     if l.startswith("Model name:")), "unknown")
-        print(f"mem_compare.py: {a.rounds} rounds x threads {a.threads} x {len(units)} runs, "
-              f"N={a.n}, REPS={a.reps}, CPU {context['cpu_model']}, load {context['loadavg_start']} "
-              f"-> {self.out}", file=sys.stderr)
+        context["cpu_model"] = next(
+            (l.split(":", 1)[1].strip() for l in context["cpu"].splitlines() if l.startswith("Model name:")), "unknown"
+        )
+        print(
+            f"mem_compare.py: {a.rounds} rounds x threads {a.threads} x {len(units)} runs, "
+            f"N={a.n}, REPS={a.reps}, CPU {context['cpu_model']}, load {context['loadavg_start']} "
+            f"-> {self.out}",
+            file=sys.stderr,
+        )
         try:
             for r in range(a.rounds):
                 for t in a.threads:
@@ -221,19 +272,24 @@ class Comparison:
                             msg = f"round {r} threads {t} {tool} {variant or ''}: {e}"
                             self.failures.append(msg)
                             print(f"mem_compare.py: {msg}", file=sys.stderr)
-                print(f"round {r + 1}/{a.rounds} done, load {load_average()}, {time.time() - start:.0f} s",
-                      file=sys.stderr)
+                print(
+                    f"round {r + 1}/{a.rounds} done, load {load_average()}, {time.time() - start:.0f} s",
+                    file=sys.stderr,
+                )
         except KeyboardInterrupt:  # also SIGTERM (main): summarize what was measured
             self.failures.append("interrupted: the rounds after this point were not run")
         context["loadavg_end"] = load_average()
         context["seconds"] = round(time.time() - start)
         (self.out / "context.txt").write_text(
-            "".join(f"{k}: {v}\n" for k, v in context.items() if k != "cpu") + "lscpu:\n" + context["cpu"])
+            "".join(f"{k}: {v}\n" for k, v in context.items() if k != "cpu") + "lscpu:\n" + context["cpu"]
+        )
         with open(self.out / "samples.tsv", "w") as f:
             f.write("round\tthreads\ttool\tvariant\tkernel\tMBps\tload\n")
             for s in self.samples:
-                f.write(f"{s['round']}\t{s['threads']}\t{s['tool']}\t{s['variant'] or ''}\t{s['kernel']}\t"
-                        f"{s['MBps']:.2f}\t{s['load']}\n")
+                f.write(
+                    f"{s['round']}\t{s['threads']}\t{s['tool']}\t{s['variant'] or ''}\t{s['kernel']}\t"
+                    f"{s['MBps']:.2f}\t{s['load']}\n"
+                )
         summary = summarize(self.samples, a, context, self.shapes, self.failures)
         (self.out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
         table = markdown(summary)
@@ -258,8 +314,13 @@ def summarize(samples, args, context, shapes, failures):
                 # likwid-bench: the variant (plain or _mem) with the best median.
                 if tool not in tools or entry["median"] > tools[tool]["median"]:
                     tools[tool] = entry
-            entry = {"kernel": kernel, "threads": t, "bytes_per_element": BYTES_PER_ELEMENT[kernel],
-                     "tools": tools, "ratios": {}}
+            entry = {
+                "kernel": kernel,
+                "threads": t,
+                "bytes_per_element": BYTES_PER_ELEMENT[kernel],
+                "tools": tools,
+                "ratios": {},
+            }
             mb = tools.get("movebench", {}).get("median")
             peers = [p for p in tools if p not in ("movebench", "movebench_before")]
             if mb:
@@ -271,20 +332,30 @@ def summarize(samples, args, context, shapes, failures):
                 entry["best_peer"] = best
                 if mb:
                     entry["ratio_best_peer"] = mb / tools[best]["median"]
-            entry["shapes"] = sorted({str(s["shape"]) for s in shapes
-                                      if s["kernel"] == kernel and s["threads"] == t})
+            entry["shapes"] = sorted({str(s["shape"]) for s in shapes if s["kernel"] == kernel and s["threads"] == t})
             results.append(entry)
     return {
         "unit": "MB/s (1e6 B/s), bytes per element as STREAM counts them, no write-allocate",
         "statistic": "median over rounds of each run's best repetition (likwid-bench: mean of its "
-                     "iterations); min..max over rounds",
-        "settings": {"n": args.n, "reps": args.reps, "rounds": args.rounds, "threads": args.threads,
-                     "movebench_args": args.movebench_args, "likwid_isa": args.likwid_isa},
-        "cpu_model": context["cpu_model"], "host": context["host"], "date": context["date"],
-        "loadavg_start": context["loadavg_start"], "loadavg_end": context.get("loadavg_end"),
+        "iterations); min..max over rounds",
+        "settings": {
+            "n": args.n,
+            "reps": args.reps,
+            "rounds": args.rounds,
+            "threads": args.threads,
+            "movebench_args": args.movebench_args,
+            "likwid_isa": args.likwid_isa,
+        },
+        "cpu_model": context["cpu_model"],
+        "host": context["host"],
+        "date": context["date"],
+        "loadavg_start": context["loadavg_start"],
+        "loadavg_end": context.get("loadavg_end"),
         "movebench_version": context["movebench"],
         "mapping": PEER_KERNELS,
-        "results": results, "shapes": shapes, "failures": failures,
+        "results": results,
+        "shapes": shapes,
+        "failures": failures,
     }
 
 
@@ -294,10 +365,14 @@ def markdown(summary):
 
     results = summary["results"]
     threads = sorted({e["threads"] for e in results})
-    lines = [f"CPU: {summary['cpu_model']}; load average {summary['loadavg_start']} at start, "
-             f"{summary['loadavg_end']} at end; N={summary['settings']['n']}, "
-             f"{summary['settings']['rounds']} rounds, {summary['date']}", "",
-             "Median MB/s over rounds (min..max); ratio = movebench median / best peer median", ""]
+    lines = [
+        f"CPU: {summary['cpu_model']}; load average {summary['loadavg_start']} at start, "
+        f"{summary['loadavg_end']} at end; N={summary['settings']['n']}, "
+        f"{summary['settings']['rounds']} rounds, {summary['date']}",
+        "",
+        "Median MB/s over rounds (min..max); ratio = movebench median / best peer median",
+        "",
+    ]
     head = ["kernel"]
     for t in threads:
         head += [f"movebench {t}t", f"best peer {t}t", f"ratio {t}t"]
@@ -308,16 +383,24 @@ def markdown(summary):
             e = next(x for x in results if x["kernel"] == kernel and x["threads"] == t)
             best = e.get("best_peer")
             shape = f" [{', '.join(e['shapes'])}]" if e["shapes"] else ""
-            row += [cell(e["tools"].get("movebench")) + shape,
-                    f"{cell(e['tools'][best])} {best}{' ' + e['tools'][best]['variant'] if e['tools'][best]['variant'] else ''}"
-                    if best else "-",
-                    f"{e['ratio_best_peer']:.2f}" if "ratio_best_peer" in e else "-"]
+            row += [
+                cell(e["tools"].get("movebench")) + shape,
+                f"{cell(e['tools'][best])} {best}{' ' + e['tools'][best]['variant'] if e['tools'][best]['variant'] else ''}"
+                if best
+                else "-",
+                f"{e['ratio_best_peer']:.2f}" if "ratio_best_peer" in e else "-",
+            ]
         lines.append("| " + " | ".join(row) + " |")
     tools = []
     for e in results:
         tools += [t for t in e["tools"] if t not in tools]
-    lines += ["", "Every tool (likwid: its best variant per kernel)", "",
-              "| kernel | threads | " + " | ".join(tools) + " |", "|" + "---|" * (len(tools) + 2)]
+    lines += [
+        "",
+        "Every tool (likwid: its best variant per kernel)",
+        "",
+        "| kernel | threads | " + " | ".join(tools) + " |",
+        "|" + "---|" * (len(tools) + 2),
+    ]
     for e in results:
         cells = []
         for tool in tools:
@@ -326,8 +409,13 @@ def markdown(summary):
         lines.append(f"| {e['kernel']} | {e['threads']} | " + " | ".join(cells) + " |")
     before = [e for e in results if "ratio_before" in e]
     if before:
-        lines += ["", "This build against --movebench-before (median / median)", "",
-                  "| kernel | threads | after / before |", "|---|---|---|"]
+        lines += [
+            "",
+            "This build against --movebench-before (median / median)",
+            "",
+            "| kernel | threads | after / before |",
+            "|---|---|---|",
+        ]
         lines += [f"| {e['kernel']} | {e['threads']} | {e['ratio_before']:.3f} |" for e in before]
     if summary["failures"]:
         lines += ["", "Failed runs:"] + [f"- {f}" for f in summary["failures"]]
@@ -338,22 +426,27 @@ def main():
     def threads(text):
         return [positive(x) for x in text.replace(",", " ").split()]
 
-    p = OneLineParser(description=__doc__.split("\n\n")[0],
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = OneLineParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--movebench", default="build/release/movebench")
-    p.add_argument("--movebench-before", help="an earlier movebench build, measured beside --movebench (after / before)")
+    p.add_argument(
+        "--movebench-before", help="an earlier movebench build, measured beside --movebench (after / before)"
+    )
     p.add_argument("--memcpy-reference", help="bench/memcpy_reference (default: beside --movebench)")
     p.add_argument("--stream", help="McCalpin's stream.c built with -DSTREAM_ARRAY_SIZE=N")
     p.add_argument("--tbb", help="TheBandwidthBenchmark bwbench-GCC (plain build)")
     p.add_argument("--tbb-nt", help="TheBandwidthBenchmark built with -DAVX512_INTRINSICS")
     p.add_argument("--babelstream", help="BabelStream omp-stream")
     p.add_argument("--likwid-bench", help="likwid-bench")
-    p.add_argument("--likwid-isa", default="_avx512", help="likwid-bench kernel suffix (default _avx512; '' for scalar)")
-    p.add_argument("-n", "--elements", dest="n", type=positive, default=80000000,
-                   help="elements per array (default 80000000)")
+    p.add_argument(
+        "--likwid-isa", default="_avx512", help="likwid-bench kernel suffix (default _avx512; '' for scalar)"
+    )
+    p.add_argument(
+        "-n", "--elements", dest="n", type=positive, default=80000000, help="elements per array (default 80000000)"
+    )
     # movebench's name (docs/options.md); the older --reps is still taken.
-    p.add_argument("--repetitions", "--reps", dest="reps", type=positive, default=10,
-                   help="timed repetitions inside each run")
+    p.add_argument(
+        "--repetitions", "--reps", dest="reps", type=positive, default=10, help="timed repetitions inside each run"
+    )
     p.add_argument("--rounds", type=positive, default=5)
     p.add_argument("--threads", type=threads, default=[1, 2], help="thread counts, e.g. '1,2'")
     p.add_argument("--movebench-args", default="", help="extra options, e.g. '--nt-stores off'")
@@ -365,7 +458,16 @@ def main():
         a.memcpy_reference = str(candidate) if os.access(candidate, os.X_OK) else None
         if not a.memcpy_reference:
             print(f"mem_compare.py: no memcpy_reference beside {a.movebench}: skipped", file=sys.stderr)
-    for opt in ("movebench", "movebench_before", "memcpy_reference", "stream", "tbb", "tbb_nt", "babelstream", "likwid_bench"):
+    for opt in (
+        "movebench",
+        "movebench_before",
+        "memcpy_reference",
+        "stream",
+        "tbb",
+        "tbb_nt",
+        "babelstream",
+        "likwid_bench",
+    ):
         path = getattr(a, opt)
         if path and not os.access(path, os.X_OK):
             print(f"mem_compare.py: --{opt.replace('_', '-')} '{path}' is not an executable", file=sys.stderr)

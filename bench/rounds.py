@@ -2,6 +2,7 @@
 and recorded (its command in commands.txt, its output in raw/), the order of
 a round's runs (rotated by one every round, so no tool always runs first or
 right after another), and the summary of a figure over rounds."""
+
 import argparse
 import os
 import re
@@ -78,14 +79,21 @@ class Runner:
         self.commands.flush()
         try:
             # A tool may print bytes that are not UTF-8: kept, replaced, never a traceback.
-            p = subprocess.run(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                               text=True, errors="replace", timeout=self.timeout)
+            p = subprocess.run(
+                command,
+                env=env,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT,
+                text=True,
+                errors="replace",
+                timeout=self.timeout,
+            )
         except subprocess.TimeoutExpired as e:
             out = e.stdout or ""
             (self.out / "raw" / name).write_text(out if isinstance(out, str) else out.decode(errors="replace"))
-            raise Failed(f"timed out after {self.timeout} s")
+            raise Failed(f"timed out after {self.timeout} s") from None
         except OSError as e:
-            raise Failed(f"could not start {command[0]}: {e.strerror}")
+            raise Failed(f"could not start {command[0]}: {e.strerror}") from None
         (self.out / "raw" / name).write_text(p.stdout)
         if p.returncode != 0:
             raise Failed(f"exit status {p.returncode}: {p.stdout.strip().splitlines()[-1:]}")

@@ -24,6 +24,8 @@ packages=(
   tmux
   # libFuzzer for the C++ parsers (tests/fuzz, part of make test)
   clang-14 libclang-rt-14-dev
+  # the C++ style (.clang-format; scripts/check_format.sh)
+  clang-format
 )
 missing=()
 for p in "${packages[@]}"; do

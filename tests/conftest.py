@@ -1,4 +1,5 @@
 """Shared fixtures: the binary under test, running it, and the result schema."""
+
 import json
 import os
 import pathlib
@@ -26,11 +27,13 @@ def movebench() -> pathlib.Path:
 def run_movebench(*args, timeout=120, check=None, env=None, **kwargs):
     """Runs the binary; `check` is the expected exit code (None: any)."""
     full_env = dict(os.environ, **(env or {}))
-    proc = subprocess.run([str(binary_path()), *map(str, args)], capture_output=True, text=True,
-                          timeout=timeout, env=full_env, **kwargs)
+    proc = subprocess.run(
+        [str(binary_path()), *map(str, args)], capture_output=True, text=True, timeout=timeout, env=full_env, **kwargs
+    )
     if check is not None:
         assert proc.returncode == check, (
-            f"exit {proc.returncode}, wanted {check}\nstdout:\n{proc.stdout}\nstderr:\n{proc.stderr}")
+            f"exit {proc.returncode}, wanted {check}\nstdout:\n{proc.stdout}\nstderr:\n{proc.stderr}"
+        )
     return proc
 
 
@@ -49,6 +52,7 @@ def suite_run(tmp_path_factory):
             out = tmp_path_factory.mktemp("suite") / "run.json"
             runs[key] = (run_movebench("run", "--only", only, "--json", out, env=env, timeout=timeout), out)
         return runs[key]
+
     return run
 
 

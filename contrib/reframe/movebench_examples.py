@@ -7,6 +7,7 @@ copies them, raises the sizes and fills in its references (the tuples are
     reframe -C contrib/reframe/config/local.py -c contrib/reframe/movebench_examples.py \\
             -S movebench=$PWD/build/release/movebench -r
 """
+
 import os
 import sys
 
@@ -20,6 +21,7 @@ from movebench_lib import MovebenchTest  # noqa: E402
 @rfm.simple_test
 class MovebenchMemBandwidth(MovebenchTest):
     """TheBandwidthBenchmark's table on 2 Mi elements per array."""
+
     benchmark = 'mem'
     sizes = '2M'
     threads = parameter(['1'])
@@ -38,6 +40,7 @@ class MovebenchMemBandwidth(MovebenchTest):
 @rfm.simple_test
 class MovebenchMemLatency(MovebenchTest):
     """Pointer-chase latency at a few working sets."""
+
     benchmark = 'mem'
     mode = ['latency']
     sizes = '4K,256K,16M'
@@ -52,6 +55,7 @@ class MovebenchMemLatency(MovebenchTest):
 @rfm.simple_test
 class MovebenchLink(MovebenchTest):
     """Host-device bandwidth; here on the host backend (every machine has it)."""
+
     benchmark = 'link'
     mode = ['bandwidth']
     sizes = '64K,1M'
@@ -71,6 +75,7 @@ class MovebenchLink(MovebenchTest):
 @rfm.simple_test
 class MovebenchP2p(MovebenchTest):
     """OSU-style ping-pong latency and bandwidth between two ranks."""
+
     benchmark = 'p2p'
     ranks = 2
     sizes = '1:64K'
@@ -85,6 +90,7 @@ class MovebenchP2p(MovebenchTest):
 @rfm.simple_test
 class MovebenchColl(MovebenchTest):
     """mpiBench's collectives with bus bandwidth, two ranks."""
+
     benchmark = 'coll'
     ranks = 2
     mode = ['Allreduce', 'Bcast']

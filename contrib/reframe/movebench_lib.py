@@ -15,6 +15,7 @@ See docs/reframe.md.
 Partitions are chosen by feature: tests with one rank want a partition with
 the feature 'serial', tests with more want 'mpi' (config/local.py has both).
 """
+
 import fnmatch
 import os
 import re
@@ -35,10 +36,10 @@ SIZE_OPTIONS = {
     'coll': ('--min-bytes', '--max-bytes'),
 }
 MEM_SIZE_OPTIONS = {
-    'bandwidth': '--elements',         # the array length
+    'bandwidth': '--elements',  # the array length
     'seq': '--sizes-elements',
     'tp': '--sizes-elements',
-    'latency': '--sizes-bytes',        # working sets
+    'latency': '--sizes-bytes',  # working sets
     'loaded-latency': '--chase-bytes',  # the chase's working set
 }
 
@@ -55,6 +56,7 @@ def size_arguments(benchmark, mode, sizes):
         first, _, last = sizes.partition(':')
         return [how[0], first, how[1], last or first]
     return [how, sizes]
+
 
 RESULT_LINE = re.compile(r'^MOVEBENCH_RESULT (.*)$', re.MULTILINE)
 FAILURE = r'does not validate|validation FAILED|validation failed|^validation: FAILED'
@@ -79,6 +81,7 @@ def result_keys(results):
     @BYTES where that name recurs at several sizes, then the parameters
     that still tell recurring lines apart (",threads=2").
     """
+
     def base(r):
         name, metric = r['name'], r['metric']
         return name if name.split('.')[-1] == metric else f'{name}.{metric}'
@@ -97,8 +100,11 @@ def result_keys(results):
         # side figures (variance=3.5e+06, overlap=0.91) would make the names
         # change from run to run, so parameters with a fractional value are left out.
         params = sorted({p for i in same for p in results[i] if p not in fixed})
-        differ = [p for p in params if len({results[i].get(p) for i in same}) > 1
-                  and not any(_fractional(results[i].get(p)) for i in same)]
+        differ = [
+            p
+            for p in params
+            if len({results[i].get(p) for i in same}) > 1 and not any(_fractional(results[i].get(p)) for i in same)
+        ]
         for i in same:
             keys[i] = k + ''.join(f',{p}={results[i].get(p)}' for p in differ)
     # Whatever is still the same name gets #2, #3 ... in output order.
@@ -164,8 +170,9 @@ class MovebenchTest(rfm.RunOnlyRegressionTest):
     def validated(self):
         checks = [
             sn.assert_eq(self.job.exitcode, 0, msg='movebench exited with {0}'),
-            sn.assert_found(r'"validated": true', self.result_file,
-                            msg='the result file does not say "validated": true'),
+            sn.assert_found(
+                r'"validated": true', self.result_file, msg='the result file does not say "validated": true'
+            ),
             sn.assert_not_found(FAILURE, self.stdout),
             sn.assert_not_found(FAILURE, self.stderr),
             sn.assert_found(r'^MOVEBENCH_RESULT ', self.stdout, msg='no MOVEBENCH_RESULT line'),

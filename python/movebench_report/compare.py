@@ -8,6 +8,7 @@ Two figures are compared only when they mean the same (vocabulary.py: the
 statistic, of the times or the rates, the bytes counted); a point where they
 do not is shown as not compared, and if no point is comparable, that is an
 error."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -46,13 +47,14 @@ def judge(a, b, view: str, threshold: float) -> tuple:
 
 def compare(sources: list, filt: Filter, view: str, threshold: float, figure=None) -> list:
     if len(sources) != 2:
-        raise ReportError(f"{names(sources)}: compare needs two data sets (files or -data groups), "
-                          f"got {len(sources)}")
+        raise ReportError(f"{names(sources)}: compare needs two data sets (files or -data groups), got {len(sources)}")
     (_, a), (_, b) = pooled_sources(sources, filt, view, figure)
     common = sorted(set(a) & set(b), key=sort_key)
     if not common:
-        raise ReportError(f"{names(sources)}: the two data sets share no operation, size and parameters "
-                          f"with {view} figures" + (f" named {figure!r} (--figure)" if figure else ""))
+        raise ReportError(
+            f"{names(sources)}: the two data sets share no operation, size and parameters "
+            f"with {view} figures" + (f" named {figure!r} (--figure)" if figure else "")
+        )
     out = []
     la, lb = sources[0].label, sources[1].label
     for key in common:
@@ -66,9 +68,11 @@ def compare(sources: list, filt: Filter, view: str, threshold: float, figure=Non
         out.append(Verdict(key, pa.value, pb.value, pa.spread, pb.spread, ratio, verdict, figure_text))
     if all(v.verdict == "differs" for v in out):
         first = out[0]
-        raise ReportError(f"{names(sources)}: the two data sets share {len(out)} points with {view} figures, but their "
-                          f"{DIFFERS} (e.g. {first.key[0]} {first.key[1]} {first.key[3]} B: {first.figure}); "
-                          "choose figures that match with --figure")
+        raise ReportError(
+            f"{names(sources)}: the two data sets share {len(out)} points with {view} figures, but their "
+            f"{DIFFERS} (e.g. {first.key[0]} {first.key[1]} {first.key[3]} B: {first.figure}); "
+            "choose figures that match with --figure"
+        )
     return out
 
 
@@ -78,16 +82,42 @@ MARKS = {"noise": "~", "slower": "SLOWER", "faster": "faster", "same": "", "diff
 def compare_table(sources: list, verdicts: list, view: str, threshold: float, unit=None) -> Table:
     name, div = display_unit(view, [v.a for v in verdicts], unit)
     la, lb = sources[0].label, sources[1].label
-    columns = ["benchmark", "operation", "params", "bytes", "size", "figure", f"{la} [{name}]", f"{la} ±%",
-               f"{lb} [{name}]", f"{lb} ±%", "B/A", "verdict"]
-    rows = [[*v.key, format_size(v.key[3]), ("DIFFERS: " if v.verdict == "differs" else "") + v.figure, v.a / div,
-             100 * v.spread_a, v.b / div, 100 * v.spread_b,
-             None if v.verdict == "differs" else round(v.ratio, 4), MARKS[v.verdict]] for v in verdicts]
+    columns = [
+        "benchmark",
+        "operation",
+        "params",
+        "bytes",
+        "size",
+        "figure",
+        f"{la} [{name}]",
+        f"{la} ±%",
+        f"{lb} [{name}]",
+        f"{lb} ±%",
+        "B/A",
+        "verdict",
+    ]
+    rows = [
+        [
+            *v.key,
+            format_size(v.key[3]),
+            ("DIFFERS: " if v.verdict == "differs" else "") + v.figure,
+            v.a / div,
+            100 * v.spread_a,
+            v.b / div,
+            100 * v.spread_b,
+            None if v.verdict == "differs" else round(v.ratio, 4),
+            MARKS[v.verdict],
+        ]
+        for v in verdicts
+    ]
     slower = sum(v.verdict == "slower" for v in verdicts)
     differ = sum(v.verdict == "differs" for v in verdicts)
     better = "higher" if view == "bandwidth" else "lower"
-    notes = [f"B/A of {view} ({better} is better); ~: inside the noise of both; "
-             f"threshold {100 * threshold:g} %; {slower} of {len(verdicts)} points slower", FIGURE_NOTE[view]]
+    notes = [
+        f"B/A of {view} ({better} is better); ~: inside the noise of both; "
+        f"threshold {100 * threshold:g} %; {slower} of {len(verdicts)} points slower",
+        FIGURE_NOTE[view],
+    ]
     if differ:
         notes.append(f"NOT COMPARED: {differ} of {len(verdicts)} points, whose {DIFFERS}")
     return Table(columns, rows, f"{lb} (B) against {la} (A)", notes)

@@ -12,6 +12,7 @@ Keys read (docs/report.md, "Keys the page reads"):
            pcie[]{bus_id, kind, name, numa_node, speed_gts, width, max_speed_gts, max_width,
                   peak_bytes_per_second, degraded, why},
            nics[]{name, kind, rate_bits_per_second, peak_bytes_per_second}, settings{}, warnings[]}"""
+
 from __future__ import annotations
 
 import math
@@ -43,6 +44,7 @@ def _list(value) -> list:
 @dataclass
 class Peak:
     """A figure's theoretical peak in the figure's own unit."""
+
     value: float
     unit: str
     source: str
@@ -71,6 +73,7 @@ def peak_of(figure) -> Peak | None:
 @dataclass
 class Verdict:
     """One path's answer: its headline figure against its peak, and why."""
+
     path: str
     figure: str
     value: float | None
@@ -95,10 +98,19 @@ def verdict_of(entry) -> Verdict | None:
     reasons = [r for r in _list(entry.get("reasons")) if isinstance(r, str)]
     peak = entry.get("peak")
     peak_value = _number(peak.get("value")) if isinstance(peak, dict) else _number(peak)
-    return Verdict(path, _text(entry.get("figure")), _number(entry.get("value")), _text(entry.get("unit")),
-                   peak_value, _number(entry.get("fraction")), word if word in VERDICTS else "unknown", reasons,
-                   _number(band.get("normal_from")), _text(band.get("source")),
-                   _text(peak.get("source")) if isinstance(peak, dict) else _text(entry.get("peak_source")))
+    return Verdict(
+        path,
+        _text(entry.get("figure")),
+        _number(entry.get("value")),
+        _text(entry.get("unit")),
+        peak_value,
+        _number(entry.get("fraction")),
+        word if word in VERDICTS else "unknown",
+        reasons,
+        _number(band.get("normal_from")),
+        _text(band.get("source")),
+        _text(peak.get("source")) if isinstance(peak, dict) else _text(entry.get("peak_source")),
+    )
 
 
 def verdicts_of(doc: dict) -> list:
@@ -108,6 +120,7 @@ def verdicts_of(doc: dict) -> list:
 @dataclass
 class Link:
     """A PCIe device (accelerator, NIC) on its link."""
+
     bus_id: str
     kind: str
     name: str
@@ -130,8 +143,13 @@ class Link:
 def _link_text(speed, width) -> str:
     if speed is None and width is None:
         return ""
-    return f"{speed:g} GT/s x{width}" if speed is not None and width is not None else \
-        f"{speed:g} GT/s" if speed is not None else f"x{width}"
+    return (
+        f"{speed:g} GT/s x{width}"
+        if speed is not None and width is not None
+        else f"{speed:g} GT/s"
+        if speed is not None
+        else f"x{width}"
+    )
 
 
 def _int(value) -> int | None:
@@ -143,11 +161,21 @@ def links_of(facts: dict) -> list:
     out = []
     for item in _list(facts.get("pcie")):
         item = _dict(item)
-        out.append(Link(_text(item.get("bus_id")), _text(item.get("kind")), _text(item.get("name")),
-                        _int(item.get("numa_node")), _number(item.get("speed_gts")), _int(item.get("width")),
-                        _number(item.get("max_speed_gts")), _int(item.get("max_width")),
-                        _number(item.get("peak_bytes_per_second")), item.get("degraded") is True,
-                        _text(item.get("why"))))
+        out.append(
+            Link(
+                _text(item.get("bus_id")),
+                _text(item.get("kind")),
+                _text(item.get("name")),
+                _int(item.get("numa_node")),
+                _number(item.get("speed_gts")),
+                _int(item.get("width")),
+                _number(item.get("max_speed_gts")),
+                _int(item.get("max_width")),
+                _number(item.get("peak_bytes_per_second")),
+                item.get("degraded") is True,
+                _text(item.get("why")),
+            )
+        )
     return out
 
 
@@ -157,8 +185,9 @@ def measured_link(doc: dict):
     list none)."""
     links = links_of(_dict(doc.get("facts")))
     bus = _dict(doc.get("link_device")).get("bus_id")
-    return next((link for link in links if bus and link.bus_id == bus), None) or \
-        next((link for link in links if link.kind != "nic"), None)
+    return next((link for link in links if bus and link.bus_id == bus), None) or next(
+        (link for link in links if link.kind != "nic"), None
+    )
 
 
 @dataclass
@@ -171,14 +200,22 @@ class Nic:
 
 
 def nics_of(facts: dict) -> list:
-    return [Nic(_text(n.get("name")), _text(n.get("kind")), _number(n.get("rate_bits_per_second")),
-                _number(n.get("peak_bytes_per_second")), _text(n.get("bus_id")))
-            for n in map(_dict, _list(facts.get("nics")))]
+    return [
+        Nic(
+            _text(n.get("name")),
+            _text(n.get("kind")),
+            _number(n.get("rate_bits_per_second")),
+            _number(n.get("peak_bytes_per_second")),
+            _text(n.get("bus_id")),
+        )
+        for n in map(_dict, _list(facts.get("nics")))
+    ]
 
 
 @dataclass
 class Dram:
     """DRAM as the facts layer read it: known with a peak, or unknown and why."""
+
     known: bool
     why: str
     peak: float | None  # bytes per second, all sockets
@@ -209,7 +246,7 @@ def facts_of(doc: dict) -> dict:
 def warnings_of(doc: dict) -> list:
     facts = facts_of(doc)
     out = [w for w in _list(facts.get("warnings")) if isinstance(w, str)]
-    for name, setting in _dict(facts.get("settings")).items():
+    for _name, setting in _dict(facts.get("settings")).items():
         warning = _dict(setting).get("warning")
         if isinstance(warning, str) and warning and warning not in out:
             out.append(warning)

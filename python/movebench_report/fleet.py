@@ -5,24 +5,31 @@ pairs, the worst first), the page's summary (the fleet's answer, outliers
 named first) and its strip plots (one dot per unit or pair, the outliers
 labelled). Read from the document's `fleet`, `outliers` and `regressions`;
 a malformed one is a ReportError naming the file."""
+
 from __future__ import annotations
 
 import statistics
 from dataclasses import dataclass
 
+from .labels import shorten
 from .model import ReportError
 from .render import Table
 
 # (figure, unit, better, of): the figures of `fleet.units[]` and `fleet.pairs[]`.
-FIGURES = (("mem.copy", "MB/s", "higher", "units"), ("mem.triad", "MB/s", "higher", "units"),
-           ("mem.latency", "ns", "lower", "units"), ("p2p.latency", "us", "lower", "pairs"),
-           ("p2p.bw", "MB/s", "higher", "pairs"))
+FIGURES = (
+    ("mem.copy", "MB/s", "higher", "units"),
+    ("mem.triad", "MB/s", "higher", "units"),
+    ("mem.latency", "ns", "lower", "units"),
+    ("p2p.latency", "us", "lower", "pairs"),
+    ("p2p.bw", "MB/s", "higher", "pairs"),
+)
 
 
 @dataclass
 class Member:
     """A unit or a pair: its name ('host vm rank 2', two joined by ' <-> '),
     its key (to match outliers and regressions) and its figures."""
+
     name: str
     key: tuple
     figures: dict
@@ -41,7 +48,7 @@ class Fleet:
 
 
 def _who(host, rank) -> str:
-    return f"host {host} rank {rank}"
+    return f"host {shorten(host)} rank {shorten(rank)}"
 
 
 def _key(entry: dict) -> tuple:
@@ -72,7 +79,9 @@ def _named(entry: dict, numbers: tuple) -> dict:
 
 def _failed(entry: dict) -> dict:
     """A failed unit with its fields as strings; raises on another shape."""
-    return dict(entry, host=str(entry["host"]), step=str(entry["step"]), reason=str(entry["reason"]), rank=entry["rank"])
+    return dict(
+        entry, host=str(entry["host"]), step=str(entry["step"]), reason=str(entry["reason"]), rank=entry["rank"]
+    )
 
 
 def fleet_of(doc: dict, where: str = "") -> Fleet | None:
@@ -84,11 +93,15 @@ def fleet_of(doc: dict, where: str = "") -> Fleet | None:
         baseline = doc.get("baseline")
         if baseline is not None and not isinstance(baseline, dict):
             raise TypeError("baseline is not an object")
-        return Fleet(str(section["per"]), [_member(u) for u in section["units"]],
-                     [_member(p) for p in section.get("pairs", [])],
-                     [_named(o, ("value", "median", "worse_by")) for o in doc.get("outliers", [])],
-                     [_named(r, ("before", "now", "ratio")) for r in doc.get("regressions", [])], baseline,
-                     [_failed(f) for f in doc.get("failed_units", [])])
+        return Fleet(
+            str(section["per"]),
+            [_member(u) for u in section["units"]],
+            [_member(p) for p in section.get("pairs", [])],
+            [_named(o, ("value", "median", "worse_by")) for o in doc.get("outliers", [])],
+            [_named(r, ("before", "now", "ratio")) for r in doc.get("regressions", [])],
+            baseline,
+            [_failed(f) for f in doc.get("failed_units", [])],
+        )
     except (KeyError, TypeError, ValueError, AttributeError, IndexError) as e:
         raise ReportError(f"{where}: `fleet` is not as movebench fleet writes it ({type(e).__name__}: {e})") from None
 
@@ -98,7 +111,8 @@ def fleets(sources: list) -> list:
     return [(s.label, f) for s in sources for p, d in zip(s.paths, s.documents) if (f := fleet_of(d, str(p)))]
 
 
-def _marks(entries: list) -> dict:
+def marks(entries: list) -> dict:
+    """{(key, figure): entry} of outliers or regressions: whether a member is named for a figure."""
     return {(_key(e), e["figure"]): e for e in entries}
 
 
@@ -109,7 +123,7 @@ def _worst_first(members: list, figure: str, better: str) -> list:
 
 def figure_tables(label: str, fleet: Fleet) -> list:
     """One Table per figure across the units (or pairs), the worst first."""
-    outliers, slower = _marks(fleet.outliers), _marks(fleet.regressions)
+    outliers, slower = marks(fleet.outliers), marks(fleet.regressions)
     out = []
     for figure, unit, better, of in FIGURES:
         members = _worst_first(getattr(fleet, of), figure, better)
@@ -122,8 +136,12 @@ def figure_tables(label: str, fleet: Fleet) -> list:
         rows = []
         for m in members:
             value = m.figures[figure]
-            row = [m.name, value, f"{100 * value / median:.0f}%" if median else "-",
-                   "OUTLIER" if (m.key, figure) in outliers else ""]
+            row = [
+                m.name,
+                value,
+                f"{100 * value / median:.0f}%" if median else "-",
+                "OUTLIER" if (m.key, figure) in outliers else "",
+            ]
             if fleet.baseline is not None:
                 r = slower.get((m.key, figure))
                 row += [r["before"], round(r["ratio"], 4), "SLOWER"] if r else [None, None, ""]
@@ -131,13 +149,15 @@ def figure_tables(label: str, fleet: Fleet) -> list:
         notes = [f"{better} is better; worst first; median {median:.4g} {unit} over {len(members)} {of}"]
         again = [m.name for m in members if m.again]
         if again:
-            notes.append(f"measured again after the pairs, the best of both kept (suspect at first): {', '.join(again)}")
+            notes.append(
+                f"measured again after the pairs, the best of both kept (suspect at first): {', '.join(again)}"
+            )
         out.append(Table(columns, rows, f"{label}: fleet {figure} per {'unit' if of == 'units' else 'pair'}", notes))
     return out
 
 
 def _outlier_who(o: dict) -> str:
-    if o.get("kind") == "link":
+    if _key(o)[0] == "link":  # as _key reads it (not the kind's text: a file may say anything there)
         return "link " + " <-> ".join(_who(h, r) for h, r in zip(o["pair"]["hosts"], o["pair"]["ranks"]))
     return "node " + _who(o["host"], o["rank"])
 
@@ -145,23 +165,36 @@ def _outlier_who(o: dict) -> str:
 def answer_lines(fleet: Fleet) -> list:
     """The fleet's answer, outliers named first, then what got slower, then
     the units that failed a step (as movebench fleet's text ends)."""
-    lines = [f"OUTLIER {_outlier_who(o)}: {o['figure']} {o['value']:.4g} {o['unit']} vs median "
-             f"{o['median']:.4g} {o['unit']} ({100 * o['worse_by']:.0f}% worse)" for o in fleet.outliers]
-    lines += [f"SLOWER {_outlier_who(r)}: {r['figure']} {r['now']:.4g} {r['unit']}, before {r['before']:.4g} "
-              f"{r['unit']} (now/before {r['ratio']:.3g})" for r in fleet.regressions]
-    lines += [f"FAILED unit {_who(f['host'], f['rank'])} in {f['step']}: {f['reason']}" for f in fleet.failed]
+    lines = [
+        f"OUTLIER {_outlier_who(o)}: {shorten(o['figure'])} {o['value']:.4g} {shorten(o['unit'])} vs median "
+        f"{o['median']:.4g} {shorten(o['unit'])} ({100 * o['worse_by']:.0f}% worse)"
+        for o in fleet.outliers
+    ]
+    lines += [
+        f"SLOWER {_outlier_who(r)}: {shorten(r['figure'])} {r['now']:.4g} {shorten(r['unit'])}, before "
+        f"{r['before']:.4g} {shorten(r['unit'])} (now/before {r['ratio']:.3g})"
+        for r in fleet.regressions
+    ]
+    lines += [
+        f"FAILED unit {_who(f['host'], f['rank'])} in {shorten(f['step'])}: {shorten(f['reason'])}"
+        for f in fleet.failed
+    ]
     return lines
 
 
 def headline(fleet: Fleet) -> str:
     """'4 units (per rank), 6 pairs: 1 outlier; against its baseline (file): 2 slower'."""
-    text = (f"{len(fleet.units)} units (per {fleet.per}), {len(fleet.pairs)} pairs: "
-            f"{len(fleet.outliers)} outlier{'' if len(fleet.outliers) == 1 else 's'}")
+    text = (
+        f"{len(fleet.units)} units (per {shorten(fleet.per)}), {len(fleet.pairs)} pairs: "
+        f"{len(fleet.outliers)} outlier{'' if len(fleet.outliers) == 1 else 's'}"
+    )
     if fleet.failed:
         text += f", {len(fleet.failed)} failed"
     if fleet.baseline is not None:
-        text += (f"; against {fleet.baseline.get('file', '?')} ({fleet.baseline.get('kind', '?')}): "
-                 f"{len(fleet.regressions)} slower")
+        text += (
+            f"; against {shorten(fleet.baseline.get('file', '?'))} ({shorten(fleet.baseline.get('kind', '?'))}): "
+            f"{len(fleet.regressions)} slower"
+        )
     return text
 
 

@@ -6,24 +6,36 @@ are markers without a line. One marker per statistic of the figure; the axis
 in the figure's own unit and accounting; cache sizes on mem; the peak as a
 line where the document records one. Each plot is an inline SVG with a
 <title> and a text alternative (<desc>)."""
+
 from __future__ import annotations
 
-import io
-import re
 import statistics
 from dataclasses import dataclass, field, replace
-from html import escape
 
-from . import plots
+from .canvas import draw_caches, plt, svg_of
 from .facts import measured_link, peak_of
-from .model import BANDWIDTH_UNITS, TIME_UNITS, select, Filter, format_size
+from .fleet import FIGURES, fleet_of, marks
+from .labels import MAX_SHORT, shorten
+from .model import BANDWIDTH_UNITS, TIME_UNITS, Filter, format_size, select
 from .render import display_unit
 
-plt = plots.plt
 MAX_SERIES = 8
+LOADED = "loaded_latency"  # mem's loaded latency: all its records share one size (plots: against the load)
 # Parameters that say how a run measured, not what: never a new series.
-HOW_PARAMS = {"elements", "shape", "nontemporal", "alignment", "disturbed_samples_retaken", "seed", "cpu",
-              "resolved", "clock", "iterations", "batch", "best_method"}
+HOW_PARAMS = {
+    "elements",
+    "shape",
+    "nontemporal",
+    "alignment",
+    "disturbed_samples_retaken",
+    "seed",
+    "cpu",
+    "resolved",
+    "clock",
+    "iterations",
+    "batch",
+    "best_method",
+}
 MARKERS = {"min": "v", "max": "^", "median": "o", "mean": "s", "p90": "D", "p99": "X"}
 
 
@@ -47,8 +59,9 @@ def _sweep_params(points: list) -> list:
     names = set()
     for group in by_size.values():
         for name in {k for params in group for k in params} - HOW_PARAMS:
-            values = {repr(params.get(name)) for params in group
-                      if not isinstance(params.get(name), (float, list, dict))}
+            values = {
+                repr(params.get(name)) for params in group if not isinstance(params.get(name), (float, list, dict))
+            }
             if len(values) > 1:
                 names.add(name)
     return sorted(names)
@@ -66,7 +79,7 @@ def series_of(points: list, view: str, by_source: bool = False) -> list:
     for key, segments in runs.items():
         for i, segment in enumerate(_sweeps_of(segments)):
             label = key if i == 0 else f"{key} (sweep {i + 1})"
-            series = Series(label, segment[0].operation, [(p.bytes, p.value(view)) for p in segment])
+            series = Series(shorten(label), segment[0].operation, [(p.bytes, p.value(view)) for p in segment])
             meaning = segment[0].meaning(view)
             series.stat = meaning.stat if meaning else ""
             series.accounting = meaning.accounting.text() if meaning and meaning.accounting else ""
@@ -81,8 +94,11 @@ def _runs(points: list, names: list, by_source: bool = False) -> dict:
     key; `by_source`: each file's points their own key (a comparison)."""
     runs, last = {}, None
     for p in points:
-        key = " ".join([p.operation] + [f"{n}={p.params[n]}" for n in names if n in p.params]
-                       + ([f"({p.source})"] if by_source else []))
+        key = " ".join(
+            [p.operation]
+            + [f"{n}={p.params[n]}" for n in names if n in p.params]
+            + ([f"({p.source})"] if by_source else [])
+        )
         if key != last:
             runs.setdefault(key, []).append([])
         runs[key][-1].append(p)
@@ -121,7 +137,7 @@ def panels_of(series: list) -> list:
     groups = dict.fromkeys((s.operation, s.accounting) for s in series)
     for op, accounting in groups:
         mine = [s for s in series if (s.operation, s.accounting) == (op, accounting)]
-        chunks = [mine[i:i + MAX_SERIES] for i in range(0, len(mine), MAX_SERIES)]
+        chunks = [mine[i : i + MAX_SERIES] for i in range(0, len(mine), MAX_SERIES)]
         for chunk in chunks:
             if current and (len(current) + len(chunk) > MAX_SERIES or (_family(op), accounting) != family):
                 panels.append(current)
@@ -148,15 +164,22 @@ def _axis_text(series: list, view: str, unit: str) -> str:
 
 def _panel_title(panel: list, mixed: bool) -> str:
     """The operations of a panel, and its bytes counted where the figure's panels differ in that."""
-    title = ", ".join(dict.fromkeys(s.operation for s in panel))[:70]
+    title = shorten(", ".join(dict.fromkeys(s.operation for s in panel)), MAX_SHORT)
     return f"{title}\n({panel[0].accounting})" if mixed and panel[0].accounting else title
 
 
 def _draw_series(ax, panel: list, divisor: float, index: int = 0):
     for i, s in enumerate(panel):
         pts = sorted(s.points)
-        lines = ax.plot([x for x, _ in pts], [v / divisor for _, v in pts], marker=MARKERS.get(s.stat, "o"),
-                        markersize=4, linestyle="-" if s.is_sweep else "none", color=f"C{i % 10}", label=s.label)
+        lines = ax.plot(
+            [x for x, _ in pts],
+            [v / divisor for _, v in pts],
+            marker=MARKERS.get(s.stat, "o"),
+            markersize=4,
+            linestyle="-" if s.is_sweep else "none",
+            color=f"C{i % 10}",
+            label=s.label,
+        )
         for line in lines:  # the SVG's <g id='series-P-S'>: a reader (and the tests) can count them per axes
             line.set_gid(f"series-{index}-{i}")
 
@@ -170,8 +193,13 @@ def _peak_lines(ax, points: list, view: str, divisor: float):
             units = BANDWIDTH_UNITS if view == "bandwidth" else TIME_UNITS
             if peak and peak.unit in units and (peak.value, peak.unit) not in seen:
                 seen.add((peak.value, peak.unit))
-                ax.axhline(peak.value * units[peak.unit] / divisor, color="black", linestyle="--", linewidth=1,
-                           label=f"peak ({peak.source})"[:60])
+                ax.axhline(
+                    peak.value * units[peak.unit] / divisor,
+                    color="black",
+                    linestyle="--",
+                    linewidth=1,
+                    label=shorten(f"peak ({peak.source})", MAX_SHORT),
+                )
 
 
 def _in_panel(point, panel: list) -> bool:
@@ -182,8 +210,13 @@ def _link_peak_line(ax, link, directions: int, divisor: float):
     """The PCIe link's peak (facts: per direction), twice it on a panel of
     sums over both directions."""
     both = " x 2 directions" if directions == 2 else " per direction"
-    ax.axhline(link.peak * directions / divisor, color="black", linestyle="--", linewidth=1,
-               label=f"PCIe peak, {link.trained()}{both}"[:60])
+    ax.axhline(
+        link.peak * directions / divisor,
+        color="black",
+        linestyle="--",
+        linewidth=1,
+        label=shorten(f"PCIe peak, {link.trained()}{both}", MAX_SHORT),
+    )
 
 
 @dataclass
@@ -198,8 +231,9 @@ def benchmark_plot(source_points: list, bench: str, view: str, caches: list, lin
     """The figures of a benchmark's view: its sweeps as small multiples of
     lines, its single-size points as labelled bars (a cloud of dots at one
     size says nothing)."""
-    points = [p for p in source_points if p.benchmark == bench and p.value(view) and p.bytes > 0
-              and p.operation != plots.LOADED]
+    points = [
+        p for p in source_points if p.benchmark == bench and p.value(view) and p.bytes > 0 and p.operation != LOADED
+    ]
     if not points:
         return []
     series = series_of(points, view)
@@ -225,6 +259,7 @@ def _plural(n: int, word: str) -> str:
 @dataclass
 class Panel:
     """What drawing one axes needs besides its series."""
+
     bench: str
     view: str
     points: list  # the records plotted (their peaks)
@@ -247,7 +282,7 @@ def draw_sweeps(ax, panel: list, ctx: Panel, index: int = 0):
     ax.legend(fontsize=7, title=_marker_key(panel), title_fontsize=7)
     ax.set_title(_panel_title(panel, ctx.mixed), fontsize=9)
     if ctx.bench in ("mem", "all") and ctx.caches:
-        plots._draw_caches(ax, ctx.caches)
+        draw_caches(ax, ctx.caches)
 
 
 def _sweep_plot(points, bench, view, series, caches, unit, divisor, link=None) -> Plot:
@@ -255,17 +290,18 @@ def _sweep_plot(points, bench, view, series, caches, unit, divisor, link=None) -
     ctx = Panel(bench, view, points, caches, unit, divisor, link, len({s.accounting for s in series}) > 1)
     cols = min(2, len(panels))
     rows = (len(panels) + cols - 1) // cols
-    fig, axes = plt.subplots(rows, cols, figsize=(6.2 * cols, 3.6 * rows), squeeze=False, sharex=True,
-                             sharey=True)
+    fig, axes = plt.subplots(rows, cols, figsize=(6.2 * cols, 3.6 * rows), squeeze=False, sharex=True, sharey=True)
     for i, (ax, panel) in enumerate(zip(axes.flat, panels)):
         draw_sweeps(ax, panel, ctx, i)
     for ax in axes[-1]:
         ax.set_xlabel(x_label(bench, view))
     for ax in axes[:, 0]:
         ax.set_ylabel(_axis_text(series, view, unit), fontsize=8)
-    for ax in list(axes.flat)[len(panels):]:
+    for ax in list(axes.flat)[len(panels) :]:
         ax.set_visible(False)
-    title = f"{bench}: size against {view} ({_plural(len(series), 'sweep')} in {_plural(len(panels), 'panel')})"
+    title = (
+        f"{shorten(bench)}: size against {view} ({_plural(len(series), 'sweep')} in {_plural(len(panels), 'panel')})"
+    )
     return _finish(fig, title, _alt_text(bench, view, series, unit, divisor), [len(p) for p in panels])
 
 
@@ -275,9 +311,16 @@ MAX_BARS = 24  # bars per axes: more go to another axes
 def bars_of(series: list, divisor: float) -> list:
     """[(label, value, statistic)] of single-size series, in groups of MAX_BARS (one axes each)."""
     mixed = len({s.accounting for s in series}) > 1  # then each bar says the bytes it counts
-    bars = [(f"{s.label} @ {format_size(x)}" + (f" ({s.accounting})" if mixed and s.accounting else ""),
-             v / divisor, s.stat) for s in series for x, v in sorted(s.points)]
-    return [bars[i:i + MAX_BARS] for i in range(0, len(bars), MAX_BARS)]
+    bars = [
+        (
+            f"{s.label} @ {format_size(x)}" + (f" ({s.accounting})" if mixed and s.accounting else ""),
+            v / divisor,
+            s.stat,
+        )
+        for s in series
+        for x, v in sorted(s.points)
+    ]
+    return [bars[i : i + MAX_BARS] for i in range(0, len(bars), MAX_BARS)]
 
 
 def draw_bars(ax, group: list):
@@ -292,27 +335,29 @@ def draw_bars(ax, group: list):
 
 
 def bar_label(series: list, view: str, unit: str, groups: list) -> str:
-    stats = ", ".join(sorted({st for group in groups for _, _, st in group if st}))
+    stats = ", ".join(sorted({shorten(st) for group in groups for _, _, st in group if st}))
     return _axis_text(series, view, unit) + (f" ({stats})" if stats else "")
 
 
 def _bar_plot(points, bench, view, series, unit, divisor) -> Plot:
     groups = bars_of(series, divisor)
-    fig, axes = plt.subplots(len(groups), 1, figsize=(9, 0.9 + 0.26 * max(len(g) for g in groups) * len(groups)),
-                             squeeze=False, sharex=True)
+    fig, axes = plt.subplots(
+        len(groups), 1, figsize=(9, 0.9 + 0.26 * max(len(g) for g in groups) * len(groups)), squeeze=False, sharex=True
+    )
     for ax, group in zip(axes[:, 0], groups):
         draw_bars(ax, group)
     axes[-1, 0].set_xlabel(bar_label(series, view, unit, groups), fontsize=8)
     bars = [bar for group in groups for bar in group]
-    title = f"{bench}: {view} of the single-size runs ({_plural(len(bars), 'point')})"
+    title = f"{shorten(bench)}: {view} of the single-size runs ({_plural(len(bars), 'point')})"
     alt = f"{title}: " + "; ".join(f"{label} {v:.4g} {unit}" for label, v, _ in bars)
     return _finish(fig, title, alt, [1] * len(groups))
 
 
 def _marker_key(panel: list) -> str:
-    stats = sorted({s.stat for s in panel if s.stat})
-    return "marker: " + ", ".join(f"{MARKER_NAMES.get(MARKERS.get(st, 'o'), 'o')} {st}" for st in stats) \
-        if stats else None
+    stats = sorted({shorten(s.stat) for s in panel if s.stat})
+    return (
+        "marker: " + ", ".join(f"{MARKER_NAMES.get(MARKERS.get(st, 'o'), 'o')} {st}" for st in stats) if stats else None
+    )
 
 
 MARKER_NAMES = {"v": "▼", "^": "▲", "o": "●", "s": "■", "D": "◆", "X": "✖"}
@@ -329,30 +374,16 @@ def _alt_text(bench: str, view: str, series: list, unit: str, divisor: float) ->
     for s in series:
         pts = sorted(s.points)
         best = (max if view == "bandwidth" else min)(v for _, v in pts) / divisor
-        parts.append(f"{s.label}: {len(pts)} points from {format_size(pts[0][0])} to {format_size(pts[-1][0])}, "
-                     f"best {best:.4g} {unit}")
+        parts.append(
+            f"{s.label}: {len(pts)} points from {format_size(pts[0][0])} to {format_size(pts[-1][0])}, "
+            f"best {best:.4g} {unit}"
+        )
     return f"{bench} {view} against size. " + "; ".join(parts)
-
-
-def svg_of(fig, title: str, alt: str) -> str:
-    """The figure as an inline <svg> element with our <title> and <desc>; no
-    XML prolog or DOCTYPE (it sits inside the page)."""
-    buffer = io.StringIO()
-    # No metadata block: it names outside namespaces and the date (the page
-    # stays the same for the same data).
-    fig.savefig(buffer, format="svg", metadata={"Creator": None, "Date": None, "Format": None, "Type": None})
-    plt.close(fig)
-    text = buffer.getvalue()
-    text = text[text.index("<svg"):]
-    text = re.sub(r"<svg ", "<svg role='img' class='plot' ", text, count=1)
-    head_end = text.index(">") + 1
-    return text[:head_end] + f"<title>{escape(title)}</title><desc>{escape(alt)}</desc>" + text[head_end:]
 
 
 def benchmark_plots(source, filt: Filter) -> dict:
     """{benchmark: [Plot]} of one source (one per view that has figures). A
     fleet result's records are units and pairs, not sizes: its strip plot."""
-    from .fleet import fleet_of
     points = source.points()
     link = measured_link(source.documents[0]) if source.documents else None
     out = {}
@@ -389,12 +420,11 @@ def fleet_strip_plot(label: str, fleet) -> Plot | None:
     per unit (or pair) along the value, spread up and down so that equal
     values stay visible; the median as a line; outliers red and labelled,
     what got slower than the baseline ringed and labelled."""
-    from .fleet import FIGURES, _marks  # one reading of the fleet section
     rows = [(f, u, b, [m for m in getattr(fleet, of) if f in m.figures]) for f, u, b, of in FIGURES]
     rows = [r for r in rows if r[3]]
     if not rows:
         return None
-    outliers, slower = _marks(fleet.outliers), _marks(fleet.regressions)
+    outliers, slower = marks(fleet.outliers), marks(fleet.regressions)
     fig, axes = plt.subplots(len(rows), 1, figsize=(9, 0.3 + 1.25 * len(rows)), squeeze=False)
     alt = []
     for ax, (figure, unit, better, members) in zip(axes[:, 0], rows):
@@ -407,24 +437,35 @@ def fleet_strip_plot(label: str, fleet) -> Plot | None:
         ax.axvline(median, color="0.4", lw=0.8, ls="--")
         named = []
         for m, x, y in zip(members, values, ys):
-            marks = [w for w, table in (("OUTLIER", outliers), ("SLOWER", slower)) if (m.key, figure) in table]
-            if "SLOWER" in marks:
+            words = [w for w, table in (("OUTLIER", outliers), ("SLOWER", slower)) if (m.key, figure) in table]
+            if "SLOWER" in words:
                 ax.scatter([x], [y], s=70, facecolors="none", edgecolors="C1", zorder=4)
-            if marks and len(named) < MAX_LABELS:
+            if words and len(named) < MAX_LABELS:
                 right = x > (min(values) + max(values)) / 2  # the label toward the middle: inside the axes
-                ax.annotate(f"{m.name} ({', '.join(marks)})", (x, y), xytext=(-6 if right else 6, 0),
-                            textcoords="offset points", fontsize=7, va="center", ha="right" if right else "left")
-            if marks:
-                named.append(f"{m.name} {x:.4g} {unit} {' '.join(marks)}")
+                ax.annotate(
+                    f"{shorten(m.name)} ({', '.join(words)})",
+                    (x, y),
+                    xytext=(-6 if right else 6, 0),
+                    textcoords="offset points",
+                    fontsize=7,
+                    va="center",
+                    ha="right" if right else "left",
+                )
+            if words:
+                named.append(f"{shorten(m.name)} {x:.4g} {unit} {' '.join(words)}")
         ax.set_ylim(-1, 1)
         ax.set_yticks([])
         ax.set_ylabel(figure, rotation=0, ha="right", va="center", fontsize=8)
         ax.set_xlabel(f"{unit} ({better} is better; dashed: median)", fontsize=7)
         ax.tick_params(labelsize=7)
         ax.grid(True, axis="x", alpha=0.3)
-        alt.append(f"{figure}: {len(values)} values from {min(values):.4g} to {max(values):.4g} {unit}, median "
-                   f"{median:.4g}" + (f"; named: {'; '.join(named)}" if named else "; none named"))
-    title = f"{label}: fleet of {len(fleet.units)} units, every figure (outliers red, slower than baseline ringed)"
+        alt.append(
+            f"{figure}: {len(values)} values from {min(values):.4g} to {max(values):.4g} {unit}, median "
+            f"{median:.4g}" + (f"; named: {'; '.join(named)}" if named else "; none named")
+        )
+    title = (
+        f"{shorten(label)}: fleet of {len(fleet.units)} units, every figure (outliers red, slower than baseline ringed)"
+    )
     return _finish(fig, title, title + ". " + ". ".join(alt), [1] * len(rows))
 
 
@@ -438,23 +479,55 @@ def plot_panels(sources: list, filt: Filter, views, combined=False, per_array=Fa
     link = measured_link(sources[0].documents[0]) if sources and sources[0].documents else None
     for view in views:
         points = _plot_points(sources, filt, view, combined, per_array)
-        for bench in (["all"] if combined and points else dict.fromkeys(p.benchmark for p in points)):
+        for bench in ["all"] if combined and points else dict.fromkeys(p.benchmark for p in points):
             mine = [p for p in points if combined or p.benchmark == bench]
             series = series_of(mine, view, by_source=len(sources) > 1)
             name, divisor = display_unit(view, [p.value(view) for p in mine], unit if view == "bandwidth" else None)
             sweeps = [s for s in series if s.is_sweep]
-            ctx = Panel(bench, view, mine, [] if per_array else sources[0].caches, name, divisor,
-                        link if bench == "link" else None, len({s.accounting for s in sweeps}) > 1)
+            ctx = Panel(
+                bench,
+                view,
+                mine,
+                [] if per_array else sources[0].caches,
+                name,
+                divisor,
+                link if bench == "link" else None,
+                len({s.accounting for s in sweeps}) > 1,
+            )
             axis = _axis_text(sweeps, view, name)
             xlabel = "bytes per array" if per_array and bench in ("mem", "all") else x_label(bench, view)
             for i, panel in enumerate(panels_of(sweeps)):
-                out.append((_labelled(draw_sweeps, (panel, ctx, i), f"{bench}: {view}", xlabel, axis), len(panel)))
+                out.append(
+                    (_labelled(draw_sweeps, (panel, ctx, i), f"{shorten(bench)}: {view}", xlabel, axis), len(panel))
+                )
             singles = [s for s in series if not s.is_sweep]
             groups = bars_of(singles, divisor) if singles else []
             for group in groups:
-                out.append((_labelled(draw_bars, (group,), f"{bench}: {view} of the single-size runs",
-                                      bar_label(singles, view, name, groups), None), 1))
+                out.append(
+                    (
+                        _labelled(
+                            draw_bars,
+                            (group,),
+                            f"{shorten(bench)}: {view} of the single-size runs",
+                            bar_label(singles, view, name, groups),
+                            None,
+                        ),
+                        1,
+                    )
+                )
     return out
+
+
+def array_bytes(p, doc_settings: dict) -> int:
+    """mem records carry the dataset size (all arrays of the kernel); this is
+    the size of one array (TheBandwidthBenchmark's 'array size' plot)."""
+    traffic = doc_settings.get(p.benchmark, {}).get("traffic", {})
+    arrays = (
+        traffic.get(p.operation, {}).get("arrays", 1)
+        if isinstance(traffic, dict) and isinstance(traffic.get(p.operation), dict)
+        else 1
+    )
+    return p.bytes // arrays if isinstance(arrays, int) and arrays >= 1 else p.bytes
 
 
 def _plot_points(sources: list, filt: Filter, view: str, combined: bool, per_array: bool) -> list:
@@ -465,20 +538,22 @@ def _plot_points(sources: list, filt: Filter, view: str, combined: bool, per_arr
     for s in sources:
         settings = s.documents[0]["settings"] if s.documents else {}
         for p in select(s.points(), filt, view):
-            if p.operation == plots.LOADED or not p.value(view) or p.bytes <= 0:
+            if p.operation == LOADED or not p.value(view) or p.bytes <= 0:
                 continue  # loaded latency has its own panel; a log axis has no place for zero
             if per_array:
-                p = replace(p, bytes=plots.array_bytes(p, settings))
+                p = replace(p, bytes=array_bytes(p, settings))
             out.append(replace(p, operation=f"{p.benchmark}.{p.operation}") if combined else p)
     return [p for p in out if p.bytes > 0]
 
 
 def _labelled(draw, args: tuple, title: str, xlabel: str, ylabel: str | None):
     """draw(ax, *args), then the axes' own labels (plot's axes share nothing)."""
+
     def run(ax):
         draw(ax, *args)
         ax.set_title(f"{title}\n{ax.get_title()}" if ax.get_title() else title, fontsize=9)
         ax.set_xlabel(xlabel, fontsize=8)
         if ylabel:
             ax.set_ylabel(ylabel, fontsize=8)
+
     return run

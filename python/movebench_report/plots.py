@@ -5,42 +5,26 @@ compared), never a line across two sweeps; `combined` puts every
 benchmark's sweeps of a view in shared panels. For `mem`, the cache sizes
 are drawn as vertical lines so the memory hierarchy shows as steps; peaks
 as dashed lines. `mem loaded-latency` records get their own panel: latency
-against the bandwidth of the load (the curve and its knee). Bounds, the
-ratio plot of `compare` and the writing of files are here too."""
+against the bandwidth of the load (the curve and its knee). The bounds of
+panels and lines and the ratio plot of `compare` are here too; the drawing
+primitives and the writing of files are canvas's."""
+
 from __future__ import annotations
 
-import io
 import math
-import pathlib
 
-import matplotlib
-
-matplotlib.use("Agg")  # headless: no display is ever needed
-matplotlib.rcParams["svg.fonttype"] = "none"  # SVG text stays text: smaller, searchable
-matplotlib.rcParams["svg.hashsalt"] = "movebench"  # the same data gives the same SVG
-import matplotlib.pyplot as plt  # noqa: E402
-
-from .model import BANDWIDTH_UNITS, TIME_UNITS, VIEWS, Filter, ReportError, format_size, names, select  # noqa: E402
-from .render import display_unit  # noqa: E402
+from .canvas import plt
+from .labels import shorten
+from .model import BANDWIDTH_UNITS, TIME_UNITS, VIEWS, Filter, ReportError, names, select
+from .pageplots import LOADED, plot_panels
+from .render import display_unit
 
 LINESTYLES = ("-", "--", ":", "-.")
-LOADED = "loaded_latency"  # all its records share one size: plotted against the load instead
 
-# Bounds of one plot, so that no input or --dpi makes a figure that eats the
-# memory (matplotlib holds the whole raster): panels, lines and pixels.
+# Bounds of one plot, so that no input makes a figure that eats the memory
+# (matplotlib holds the whole raster): panels and lines (canvas: pixels).
 MAX_PANELS = 32
 MAX_LINES = 256
-MAX_PIXELS = 40_000_000
-DPI_RANGE = (10, 1200)
-
-
-def array_bytes(p, doc_settings: dict) -> int:
-    """mem records carry the dataset size (all arrays of the kernel); this is
-    the size of one array (TheBandwidthBenchmark's 'array size' plot)."""
-    traffic = doc_settings.get(p.benchmark, {}).get("traffic", {})
-    arrays = traffic.get(p.operation, {}).get("arrays", 1) if isinstance(traffic, dict) and isinstance(
-        traffic.get(p.operation), dict) else 1
-    return p.bytes // arrays if isinstance(arrays, int) and arrays >= 1 else p.bytes
 
 
 def loaded_curves(sources: list, filt: Filter) -> dict:
@@ -51,13 +35,19 @@ def loaded_curves(sources: list, filt: Filter) -> dict:
         for p in select(s.points(), filt, "latency"):
             figures = p.record["figures"]
             load, lat = figures.get("load_bandwidth"), figures.get("latency")
-            if p.operation != LOADED or not load or not lat or load["unit"] not in BANDWIDTH_UNITS \
-                    or lat["unit"] not in TIME_UNITS:
+            if (
+                p.operation != LOADED
+                or not load
+                or not lat
+                or load["unit"] not in BANDWIDTH_UNITS
+                or lat["unit"] not in TIME_UNITS
+            ):
                 continue
             loaders = p.params.get("loaders", "?")
             series = f"{p.params.get('load_kernel', 'load')} on {loaders} thread{'' if loaders == 1 else 's'}"
             curves.setdefault((s.label, series), []).append(
-                (load["value"] * BANDWIDTH_UNITS[load["unit"]], lat["value"] * TIME_UNITS[lat["unit"]]))
+                (load["value"] * BANDWIDTH_UNITS[load["unit"]], lat["value"] * TIME_UNITS[lat["unit"]])
+            )
     return curves
 
 
@@ -67,10 +57,16 @@ def _draw_loaded(ax, curves: dict, labels: list, unit=None):
     several = len({label for label, _ in curves}) > 1
     for i, ((label, series), pts) in enumerate(sorted(curves.items())):
         pts = sorted(pts)
-        legend = f"{series} ({label})" if several else series
-        ax.plot([x / bw_div for x, _ in pts], [v / lat_div for _, v in pts], marker="o", markersize=3,
-                linestyle=LINESTYLES[labels.index(label) % len(LINESTYLES)] if several else "-",
-                color=f"C{i % 10}", label=legend)
+        legend = shorten(f"{series} ({label})" if several else series)
+        ax.plot(
+            [x / bw_div for x, _ in pts],
+            [v / lat_div for _, v in pts],
+            marker="o",
+            markersize=3,
+            linestyle=LINESTYLES[labels.index(label) % len(LINESTYLES)] if several else "-",
+            color=f"C{i % 10}",
+            label=legend,
+        )
     ax.set_ylim(bottom=0)
     ax.set_title("mem: loaded latency (min) against the load", fontsize=10)
     ax.set_xlabel(f"load bandwidth [{bw_name}]")
@@ -79,33 +75,24 @@ def _draw_loaded(ax, curves: dict, labels: list, unit=None):
     ax.legend(fontsize=6)
 
 
-def _draw_caches(ax, caches: list):
-    seen = set()
-    for cache in caches:
-        if cache["bytes"] and cache["level"] not in seen:
-            seen.add(cache["level"])
-            ax.axvline(cache["bytes"], color="grey", linewidth=0.8, linestyle=":")
-            ax.annotate(f"L{cache['level']} {format_size(cache['bytes'])}", (cache["bytes"], 1.0),
-                        xycoords=("data", "axes fraction"), rotation=90, va="top", ha="right", fontsize=7,
-                        color="grey")
-
-
 def figure_for(sources: list, filt: Filter, views=VIEWS, combined=False, per_array=False, unit=None):
     """One figure of the page's small multiples (pageplots): per benchmark
     and view its sweep panels (at most 8 series each, no line across two
     sweeps, caches on mem, peaks dashed) and its single-size bars; mem's
     loaded latency against the load in a panel of its own."""
-    from . import pageplots  # it draws with this module's pyplot
-    panels = pageplots.plot_panels(sources, filt, views, combined, per_array, unit)
+    panels = plot_panels(sources, filt, views, combined, per_array, unit)
     loaded = loaded_curves(sources, filt) if "latency" in views else {}
     if not panels and not loaded:
-        raise ReportError(f"{names(sources)}: nothing to plot: no bandwidth or latency figures above zero left "
-                          "after filtering")
+        raise ReportError(
+            f"{names(sources)}: nothing to plot: no bandwidth or latency figures above zero left after filtering"
+        )
     count = len(panels) + bool(loaded)
     lines = sum(n for _, n in panels) + len(loaded)
     if count > MAX_PANELS or lines > MAX_LINES:
-        raise ReportError(f"{names(sources)}: {count} panels and {lines} lines is more than one plot holds "
-                          f"({MAX_PANELS} panels, {MAX_LINES} lines): choose with -b, --op or --sizes")
+        raise ReportError(
+            f"{names(sources)}: {count} panels and {lines} lines is more than one plot holds "
+            f"({MAX_PANELS} panels, {MAX_LINES} lines): choose with -b, --op or --sizes"
+        )
     cols = min(2, count)
     rows = (count + cols - 1) // cols
     fig, axes = plt.subplots(rows, cols, figsize=(6.4 * cols, 4.2 * rows), squeeze=False)
@@ -119,38 +106,6 @@ def figure_for(sources: list, filt: Filter, views=VIEWS, combined=False, per_arr
     return fig
 
 
-def check_plot_path(out: pathlib.Path, option: str = "-o"):
-    if out.suffix.lower() not in (".png", ".svg"):
-        raise ReportError(f"{option} {out}: plot files end in .png or .svg")
-
-
-def _check_pixels(fig, dpi: int):
-    width, height = fig.get_size_inches() * dpi
-    if width * height > MAX_PIXELS:
-        plt.close(fig)
-        raise ReportError(f"--dpi {dpi}: the plot would be {width:.0f}x{height:.0f} pixels, more than "
-                          f"{MAX_PIXELS // 10**6} million: lower --dpi or plot fewer benchmarks")
-
-
-def save(fig, out: pathlib.Path, dpi: int = 100, option: str = "-o"):
-    check_plot_path(out, option)
-    _check_pixels(fig, dpi)
-    try:
-        fig.savefig(out, format=out.suffix.lower().lstrip("."), dpi=dpi)
-    except OSError as e:
-        raise ReportError(f"{option} {out}: cannot write ({e.strerror or e})") from None
-    finally:
-        plt.close(fig)
-
-
-def png_bytes(fig) -> bytes:
-    _check_pixels(fig, 80)
-    buffer = io.BytesIO()
-    fig.savefig(buffer, format="png", dpi=80)
-    plt.close(fig)
-    return buffer.getvalue()
-
-
 def ratio_figure(verdicts: list, view: str, labels: tuple, where: str = ""):
     """Comparison plot: B/A against size, one line per operation, the noise band shaded."""
     fig, ax = plt.subplots(figsize=(7, 4.2))
@@ -162,19 +117,22 @@ def ratio_figure(verdicts: list, view: str, labels: tuple, where: str = ""):
         series.setdefault(f"{bench}.{op} {variant}".strip(), []).append((size, v.ratio, v.spread_a + v.spread_b))
     if len(series) > MAX_LINES:
         plt.close(fig)
-        raise ReportError(f"{where}: {len(series)} lines of B/A is more than one plot holds ({MAX_LINES}): "
-                          "choose with -b, --op or --sizes")
+        raise ReportError(
+            f"{where}: {len(series)} lines of B/A is more than one plot holds ({MAX_LINES}): "
+            "choose with -b, --op or --sizes"
+        )
     for i, (name, pts) in enumerate(sorted(series.items())):
         pts = sorted(pts)
         xs, ys, band = zip(*pts)
         colour = f"C{i % 10}"
-        ax.plot(xs, ys, marker="o", markersize=3, color=colour, label=name)
+        ax.plot(xs, ys, marker="o", markersize=3, color=colour, label=shorten(name))
         ax.fill_between(xs, [1 - b for b in band], [1 + b for b in band], color=colour, alpha=0.08)
     ax.axhline(1.0, color="black", linewidth=0.8)
     ax.set_xscale("log", base=2)
     ax.set_xlabel("bytes")
-    ax.set_ylabel(f"{view} {labels[1]} / {labels[0]}")
-    ax.set_title(f"{labels[1]} against {labels[0]} (shaded: noise of both)", fontsize=10)
+    first, second = shorten(labels[0]), shorten(labels[1])
+    ax.set_ylabel(f"{view} {second} / {first}")
+    ax.set_title(f"{second} against {first} (shaded: noise of both)", fontsize=10)
     ax.grid(True, alpha=0.3)
     ax.legend(fontsize=6, ncol=2)
     fig.tight_layout()

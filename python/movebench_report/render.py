@@ -1,6 +1,10 @@
 """One table shape (column names, rows of plain values) and its four renderings:
 aligned text, Markdown, CSV and JSON. Every subcommand that prints a table
-builds a Table and hands it here."""
+builds a Table and hands it here. What a person reads (text, Markdown, the
+page's HTML) has each cell and column name shortened (labels.shorten: a name
+from a file may be as long as the file); CSV and JSON, for programs, carry
+every value whole."""
+
 from __future__ import annotations
 
 import csv
@@ -9,6 +13,7 @@ import json
 import math
 from dataclasses import dataclass, field
 
+from .labels import shorten
 from .model import BANDWIDTH_UNITS, TIME_UNITS
 
 FORMATS = ("text", "markdown", "csv", "json")
@@ -53,12 +58,12 @@ def _cell(value) -> str:
         if magnitude >= 1:
             return f"{value:.3f}"
         return f"{value:.4f}" if magnitude >= 0.001 else f"{value:.3g}"
-    return str(value)
+    return shorten(value)
 
 
 def to_text(table: Table) -> str:
     cells = [[_cell(v) for v in row] for row in table.rows]
-    header = list(table.columns)
+    header = [shorten(c) for c in table.columns]
     if table.comment_header:
         header[0] = "#" + header[0]
     widths = [max([len(h)] + [len(r[i]) for r in cells]) for i, h in enumerate(header)]
@@ -78,7 +83,7 @@ def to_markdown(table: Table) -> str:
         return text.replace("|", "\\|")
 
     lines = [f"**{esc(table.title)}**", ""] if table.title else []
-    lines.append("| " + " | ".join(esc(c) for c in table.columns) + " |")
+    lines.append("| " + " | ".join(esc(shorten(c)) for c in table.columns) + " |")
     lines.append("|" + "|".join("---:" if _is_numeric(table, i) else "---" for i in range(len(table.columns))) + "|")
     lines += ["| " + " | ".join(esc(_cell(v)) for v in row) + " |" for row in table.rows]
     lines += [""] + table.notes if table.notes else []
@@ -106,8 +111,10 @@ def _short(value: float):
 def to_json(table: Table) -> str:
     rows = [dict(zip(table.columns, row)) for row in table.rows]
     clean = [{k: (_short(v) if isinstance(v, float) else v) for k, v in r.items()} for r in rows]
-    return json.dumps({"title": table.title, "columns": table.columns, "rows": clean, "notes": table.notes},
-                      indent=1) + "\n"
+    return (
+        json.dumps({"title": table.title, "columns": table.columns, "rows": clean, "notes": table.notes}, indent=1)
+        + "\n"
+    )
 
 
 def render(table: Table, fmt: str) -> str:
@@ -117,7 +124,8 @@ def render(table: Table, fmt: str) -> str:
 def to_html(table: Table) -> str:
     """An HTML table; every cell is escaped (values come from result files)."""
     from html import escape
-    head = "".join(f"<th>{escape(c)}</th>" for c in table.columns)
+
+    head = "".join(f"<th>{escape(shorten(c))}</th>" for c in table.columns)
     body = "".join("<tr>" + "".join(f"<td>{escape(_cell(v))}</td>" for v in row) + "</tr>" for row in table.rows)
     caption = f"<caption>{escape(table.title)}</caption>" if table.title else ""
     notes = "".join(f"<p class='note'>{escape(n)}</p>" for n in table.notes)

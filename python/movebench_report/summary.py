@@ -6,6 +6,7 @@ Rows come from the document's `verdicts` (the facts layer, issue 18) where
 it has them; every other path gets a row derived from the headline `results`
 with the verdict "unknown" and the reason why. Several sources: the same rows
 side by side, judged by compare.judge (the noise-aware ratio of `compare`)."""
+
 from __future__ import annotations
 
 import math
@@ -14,6 +15,7 @@ from dataclasses import dataclass, field
 
 from .compare import judge
 from .facts import NO_PEAK, facts_of, links_of, peak_of, peak_why, verdicts_of
+from .labels import shorten
 from .model import BANDWIDTH_UNITS, TIME_UNITS, format_size, point_from_record
 from .render import Table
 
@@ -21,6 +23,7 @@ from .render import Table
 @dataclass
 class Row:
     """One path of one document."""
+
     path: str  # dram, dram latency, device-memory, link:<device> H2D, network ...
     what: str  # the figure in words: 'triad, 2 threads'
     figure: str  # the result key, e.g. mem.triad.2t
@@ -47,6 +50,7 @@ class Row:
 class Rule:
     """Which headline result stands for a path: the keys matching `pattern`,
     the one with the greatest rank (the most threads, the largest working set)."""
+
     path: str
     pattern: str
     what: str  # format string over the match's groups
@@ -60,14 +64,30 @@ def _threads(m):
 RULES = (
     Rule("dram", r"^mem\.(triad|copy)\.(\d+)t$", "{0}, all {1} threads", _threads),
     Rule("dram latency", r"^mem\.latency\.(\d+)$", "pointer chase, {size0} working set", lambda m: int(m.group(1))),
-    Rule("device-memory", r"^mem\.(triad|copy)\.(cuda|opencl)$", "{0} in {1} device memory",
-         lambda m: m.group(1) == "triad"),
-    Rule("link H2D", r"^link\.copy\.read(?:\.(\w+))?$", "copy host to device ({0} memory)",
-         lambda m: m.group(1) == "pinned"),
-    Rule("link D2H", r"^link\.copy\.write(?:\.(\w+))?$", "copy device to host ({0} memory)",
-         lambda m: m.group(1) == "pinned"),
-    Rule("link duplex", r"^link\.copy\.duplex\.total(?:\.(\w+))?$", "copy both ways, sum ({0} memory)",
-         lambda m: m.group(1) == "pinned"),
+    Rule(
+        "device-memory",
+        r"^mem\.(triad|copy)\.(cuda|opencl)$",
+        "{0} in {1} device memory",
+        lambda m: m.group(1) == "triad",
+    ),
+    Rule(
+        "link H2D",
+        r"^link\.copy\.read(?:\.(\w+))?$",
+        "copy host to device ({0} memory)",
+        lambda m: m.group(1) == "pinned",
+    ),
+    Rule(
+        "link D2H",
+        r"^link\.copy\.write(?:\.(\w+))?$",
+        "copy device to host ({0} memory)",
+        lambda m: m.group(1) == "pinned",
+    ),
+    Rule(
+        "link duplex",
+        r"^link\.copy\.duplex\.total(?:\.(\w+))?$",
+        "copy both ways, sum ({0} memory)",
+        lambda m: m.group(1) == "pinned",
+    ),
     Rule("stream", r"^stream\.(\w+)\.throughput$", "{0} design throughput (the fastest design)", "value"),
     Rule("network latency", r"^p2p\.latency$", "MPI ping-pong latency", None),
     Rule("network", r"^p2p\.bw$", "MPI point-to-point bandwidth", None),
@@ -115,8 +135,11 @@ def _in_cache(doc: dict, figure: dict) -> str:
         return ""
     last = max(caches, key=lambda c: c["level"])
     total = last["bytes"] * max(1, last.get("instances") or 1)
-    return f"in cache: {format_size(point.bytes)} fits L{last['level']} ({format_size(total)})" \
-        if point.bytes <= total else ""
+    return (
+        f"in cache: {format_size(point.bytes)} fits L{last['level']} ({format_size(total)})"
+        if point.bytes <= total
+        else ""
+    )
 
 
 def _derived(doc: dict, rule: Rule, key: str, m) -> Row:
@@ -128,9 +151,20 @@ def _derived(doc: dict, rule: Rule, key: str, m) -> Row:
     cached = _in_cache(doc, figure) if path == "dram" else ""
     if cached:  # a DRAM path measured in cache is not the DRAM path
         path, words, reasons = "cache", f"{words} ({cached})", reasons
-    return Row(path, words, key, figure.get("value"), figure.get("unit", ""), figure.get("better", "higher"),
-               peak.value if peak else None, peak.fraction if peak else None, "unknown", reasons,
-               peak.source if peak else "", _figure_spread(doc, figure))
+    return Row(
+        path,
+        words,
+        key,
+        figure.get("value"),
+        figure.get("unit", ""),
+        figure.get("better", "higher"),
+        peak.value if peak else None,
+        peak.fraction if peak else None,
+        "unknown",
+        reasons,
+        peak.source if peak else "",
+        _figure_spread(doc, figure),
+    )
 
 
 def _no_peak(doc: dict) -> str:
@@ -200,10 +234,21 @@ def _from_verdict(doc: dict, v) -> Row:
     reasons = v.reasons or ([_no_peak(doc)] if v.peak is None and v.verdict == "unknown" else [])
     if v.verdict in ("low", "degraded") and v.normal_from and fraction is not None and fraction < v.normal_from:
         # the measure behind the word, before the facts' own reasons
-        reasons = [f"{100 * fraction:.0f}% of peak, under the normal band (from {100 * v.normal_from:.0f}%)"] \
-            + reasons
-    return Row(_link_path(doc, v.path, v.figure), _words(v.figure), v.figure, value, unit, better, v.peak, fraction,
-               v.verdict, reasons, v.peak_source, _figure_spread(doc, figure) if figure else 0.0)
+        reasons = [f"{100 * fraction:.0f}% of peak, under the normal band (from {100 * v.normal_from:.0f}%)"] + reasons
+    return Row(
+        _link_path(doc, v.path, v.figure),
+        _words(v.figure),
+        v.figure,
+        value,
+        unit,
+        better,
+        v.peak,
+        fraction,
+        v.verdict,
+        reasons,
+        v.peak_source,
+        _figure_spread(doc, figure) if figure else 0.0,
+    )
 
 
 # A document without headline results (an import of another tool's output):
@@ -222,8 +267,13 @@ TIMING_RULES = (
 
 def _timing_row(doc: dict, rule: tuple) -> Row | None:
     path, bench, pattern, view = rule
-    points = [p for rec in doc["timings"] if rec["benchmark"] == bench and re.search(pattern, rec["operation"])
-              for p in [point_from_record("", rec, None, doc["schema_version"])] if p.value(view)]
+    points = [
+        p
+        for rec in doc["timings"]
+        if rec["benchmark"] == bench and re.search(pattern, rec["operation"])
+        for p in [point_from_record("", rec, None, doc["schema_version"])]
+        if p.value(view)
+    ]
     if not points:
         return None
     if view == "bandwidth":
@@ -234,9 +284,16 @@ def _timing_row(doc: dict, rule: tuple) -> Row | None:
     if path == "dram" and doc["settings"].get("mem", {}).get("device_memory") is True:
         path = "device-memory"  # a GPU's own memory (BabelStream's CUDA model), not the host's DRAM
     path = path.replace("link:device", f"link:{_imported_device(doc)}", 1)
-    return Row(path, what, f"{bench}.{best.operation}@{best.bytes}", best.value(view),
-               "B/s" if view == "bandwidth" else "s", "higher" if view == "bandwidth" else "lower",
-               reasons=[_no_peak(doc)], spread=best.spread(view))
+    return Row(
+        path,
+        what,
+        f"{bench}.{best.operation}@{best.bytes}",
+        best.value(view),
+        "B/s" if view == "bandwidth" else "s",
+        "higher" if view == "bandwidth" else "lower",
+        reasons=[_no_peak(doc)],
+        spread=best.spread(view),
+    )
 
 
 def _imported_device(doc: dict) -> str:
@@ -269,8 +326,12 @@ def rows_of(doc: dict) -> list:
 def document_facts(doc: dict) -> dict:
     """CPU model, host, date and commit: what says where the rows come from."""
     host = doc["host"]
-    return {"cpu": host.get("cpu_model", ""), "host": host.get("hostname", ""),
-            "date": doc.get("execution_time", ""), "commit": doc.get("git_commit", "")}
+    return {
+        "cpu": host.get("cpu_model", ""),
+        "host": host.get("hostname", ""),
+        "date": doc.get("execution_time", ""),
+        "commit": doc.get("git_commit", ""),
+    }
 
 
 def is_imported(doc: dict) -> bool:
@@ -282,9 +343,12 @@ def origin_text(doc: dict) -> str:
     """'host vm, Intel(R) Xeon(R), 2026-11-23T12:10:48Z, commit ad9817e' (what is known of it)."""
     f = document_facts(doc)
     imported = is_imported(doc)
-    parts = [f"host {f['host']}" if f["host"] else "", f["cpu"],
-             f"imported {f['date']}" if imported else f["date"],
-             f"commit {f['commit'][:10]}" if f["commit"] else ""]
+    parts = [
+        f"host {shorten(f['host'])}" if f["host"] else "",
+        shorten(f["cpu"]),
+        f"imported {shorten(f['date'])}" if imported else shorten(f["date"]),
+        f"commit {shorten(f['commit'][:10])}" if f["commit"] else "",
+    ]
     return ", ".join(p for p in parts if p) or "origin not recorded"
 
 
@@ -297,6 +361,7 @@ def source_rows(source) -> list:
 class Side:
     """One row of the side-by-side table: the first source's row and each
     other's, with the judge's verdict of each against the first."""
+
     path: str
     figure: str
     rows: list  # Row or None per source
@@ -310,8 +375,12 @@ def side_by_side(sources: list, threshold: float) -> list:
     for key in keys:
         rows = [rows.get(key) for rows in per_source]
         base = rows[0]
-        judged = [judge(_Judged(base), _Judged(r), base.view, threshold) if base and r and base.value
-                  and r.value is not None and base.unit == r.unit else None for r in rows[1:]]
+        judged = [
+            judge(_Judged(base), _Judged(r), base.view, threshold)
+            if base and r and base.value and r.value is not None and base.unit == r.unit
+            else None
+            for r in rows[1:]
+        ]
         out.append(Side(key[0], key[1], rows, judged))
     return out
 
@@ -338,11 +407,11 @@ def value_text(value, unit: str) -> str:
     if unit in TIME_UNITS:
         seconds = value * TIME_UNITS[unit]
         return f"{seconds * 1e9:.4g} ns" if seconds < 1e-5 else f"{seconds * 1e6:.4g} us"
-    return f"{value:.4g} {unit}".strip()
+    return f"{value:.4g} {shorten(unit)}".strip()
 
 
 def reason_text(row: Row) -> str:
-    return "; ".join(row.reasons) if row.reasons else "-"
+    return "; ".join(map(shorten, row.reasons)) if row.reasons else "-"
 
 
 def summary_table(sources: list, benchmarks=()) -> Table:
@@ -354,7 +423,17 @@ def summary_table(sources: list, benchmarks=()) -> Table:
         for r in source_rows(s):
             if benchmarks and r.benchmark not in benchmarks:
                 continue
-            rows.append([s.label, r.path, r.what, value_text(r.value, r.unit), value_text(r.peak, r.unit),
-                         fraction_text(r), r.verdict, reason_text(r)])
+            rows.append(
+                [
+                    s.label,
+                    r.path,
+                    r.what,
+                    value_text(r.value, r.unit),
+                    value_text(r.peak, r.unit),
+                    fraction_text(r),
+                    r.verdict,
+                    reason_text(r),
+                ]
+            )
     notes = list(dict.fromkeys(f"{s.label}: {origin_text(d)}" for s in sources for d in s.documents))
     return Table(columns, rows, "summary: one row per path (verdicts: movebench facts)", notes)

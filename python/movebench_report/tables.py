@@ -1,4 +1,5 @@
 """`table` and `scaling`: points of many sources side by side."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -8,9 +9,11 @@ import numpy as np
 from .model import SCALE_PARAMS, Filter, ReportError, format_size, names, select
 from .render import Table, display_unit
 
-NOISE = ("noise: for a best-of figure the gap between the two best samples, "
-         "else half the interquartile range over the median")
-DIFFERS = ("figures differ in statistic or bytes counted: not comparable")
+NOISE = (
+    "noise: for a best-of figure the gap between the two best samples, "
+    "else half the interquartile range over the median"
+)
+DIFFERS = "figures differ in statistic or bytes counted: not comparable"
 
 
 @dataclass
@@ -18,6 +21,7 @@ class Pooled:
     """One key of one source: the median over its points and the wider of the
     points' own noise and their spread around that median; the meanings of
     the figures pooled (one, unless the files disagree)."""
+
     value: float
     spread: float
     count: int
@@ -53,8 +57,12 @@ def pool(points: list, view: str) -> dict:
         values = np.array([p.value(view) for p in group])
         median = float(np.median(values))
         between = float((values.max() - values.min()) / (2 * median)) if median else 0.0
-        out[key] = Pooled(median, max([between] + [p.spread(view) for p in group]), sum(p.count for p in group),
-                          meanings_of(group, view))
+        out[key] = Pooled(
+            median,
+            max([between] + [p.spread(view) for p in group]),
+            sum(p.count for p in group),
+            meanings_of(group, view),
+        )
     return out
 
 
@@ -101,7 +109,7 @@ def merged_table(sources: list, filt: Filter, view: str, unit: str | None = None
 # What the figure column says (docs/report.md).
 FIGURE_NOTE = {
     "bandwidth": "figure: the statistic of the samples' times or of their rates (best, worst: the best or the "
-                 "worst sample) and the bytes counted (docs/results.md)",
+    "worst sample) and the bytes counted (docs/results.md)",
     "latency": "figure: the statistic of the samples' times (best: the least; docs/results.md)",
 }
 
@@ -112,8 +120,9 @@ def scale_param(points: list, wanted: str | None, where: str) -> str:
     for name in SCALE_PARAMS:
         if len({_scalar(p.params.get(name)) for p in points if name in p.params}) > 1:
             return name
-    raise ReportError(f"{where}: no thread, rank or node count varies between these results: nothing to scale "
-                      "over (give --by PARAM)")
+    raise ReportError(
+        f"{where}: no thread, rank or node count varies between these results: nothing to scale over (give --by PARAM)"
+    )
 
 
 def _scalar(value):
@@ -123,8 +132,9 @@ def _scalar(value):
     return value if isinstance(value, (int, float)) and not isinstance(value, bool) else str(value)
 
 
-def scaling_table(sources: list, filt: Filter, view: str, by: str | None, unit: str | None = None,
-                  size: int | None = None) -> Table:
+def scaling_table(
+    sources: list, filt: Filter, view: str, by: str | None, unit: str | None = None, size: int | None = None
+) -> Table:
     """The thread/rank/node-count column table: one row per count, one column
     per operation, each cell at the largest size measured for that count and
     operation (or at `size`), the median over runs."""
@@ -138,16 +148,17 @@ def scaling_table(sources: list, filt: Filter, view: str, by: str | None, unit: 
             column = f"{p.benchmark}.{p.operation}" if several else p.operation
             cells.setdefault((_scalar(p.params[by]), column), {}).setdefault(p.bytes, []).append(p.value(view))
     if not cells:
-        raise ReportError(f"{where}: no {view} figures with a '{by}' parameter" +
-                          (f" at {size} bytes (--size)" if size else " (--by)"))
+        raise ReportError(
+            f"{where}: no {view} figures with a '{by}' parameter"
+            + (f" at {size} bytes (--size)" if size else " (--by)")
+        )
     largest = {cell: by_size[max(by_size)] for cell, by_size in cells.items()}
     name, divisor = display_unit(view, [v for vs in largest.values() for v in vs], unit)
     counts = sorted({c for c, _ in largest}, key=lambda c: (isinstance(c, str), c))
     ops = list(dict.fromkeys(op for _, op in largest))
     rows = [[c] + [_median(largest.get((c, op)), divisor) for op in ops] for c in counts]
     short = {"threads": "nt", "ranks": "np", "nodes": "nn"}.get(by, by)
-    return Table([short] + ops, rows, notes=[f"# {view} in {name}, median over runs, by {by}"],
-                 comment_header=True)
+    return Table([short] + ops, rows, notes=[f"# {view} in {name}, median over runs, by {by}"], comment_header=True)
 
 
 def _median(values, divisor):

@@ -2,6 +2,7 @@
 has: v1's cpu controller (cpu.cfs_quota_us, cpu.cfs_period_us) or v2's
 (cpu.max, on a cgroup2 mount whose cpu controller is available). Used by
 the fleet tests to slow exactly one rank."""
+
 import contextlib
 import os
 import pathlib

@@ -1,5 +1,6 @@
 """What the link and stream tests share beyond conftest: the backends every
 mode runs on here, and picking records out of a result document."""
+
 from conftest import load_result as load  # noqa: F401  (re-exported for the tests)
 from conftest import run_movebench as run  # noqa: F401
 
@@ -26,8 +27,13 @@ def run_interrupted(*args, json_path, timeout_s=60):
     import time
 
     from conftest import binary_path
-    proc = subprocess.Popen([str(binary_path()), *map(str, args), "--json", str(json_path)],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+    proc = subprocess.Popen(
+        [str(binary_path()), *map(str, args), "--json", str(json_path)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline and proc.poll() is None:
         try:

@@ -1,5 +1,5 @@
 """Running movebench under mpirun for the beff/coll/p2p tests."""
-import json
+
 import os
 import re
 import shutil
@@ -21,19 +21,22 @@ MPIRUN = next(filter(None, map(shutil.which, _LAUNCHERS[MPI_FAMILY])), None)
 needs_mpirun = pytest.mark.skipif(MPIRUN is None, reason=f"no {_LAUNCHERS[MPI_FAMILY][0]} on PATH")
 
 # CI runs as root; Open MPI refuses that unless told (MPICH ignores these).
-ROOT_ENV = {"OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1",
-            # Two cores shared by many jobs: never spin-wait for a core.
-            "OMPI_MCA_mpi_yield_when_idle": "1"}
+ROOT_ENV = {
+    "OMPI_ALLOW_RUN_AS_ROOT": "1",
+    "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1",
+    # Two cores shared by many jobs: never spin-wait for a core.
+    "OMPI_MCA_mpi_yield_when_idle": "1",
+}
 
 MPIBENCH_LINE = re.compile(
     r"^(?P<op>\S.{19})\tBytes:\t(?P<bytes>[ \d]{8})\tIters:\t(?P<iters>[ \d]{7})\t"
     r"Avg:\t(?P<avg>[ \d.]{8,})\tMin:\t(?P<min>[ \d.]{8,})\tMax:\t(?P<max>[ \d.]{8,})\t"
-    r"Comm: (?P<comm>\S+)\tRanks: (?P<ranks>\d+)$")
+    r"Comm: (?P<comm>\S+)\tRanks: (?P<ranks>\d+)$"
+)
 
 
 def built_with_mpi():
-    return "coll.allreduce" in subprocess.run([str(binary_path()), "--list"], capture_output=True,
-                                              text=True).stdout
+    return "coll.allreduce" in subprocess.run([str(binary_path()), "--list"], capture_output=True, text=True).stdout
 
 
 def mpirun(np, *args, timeout=120, oversubscribe=None, launcher_args=False):
@@ -54,8 +57,7 @@ def mpirun(np, *args, timeout=120, oversubscribe=None, launcher_args=False):
         args = args[first:]
     cmd += [str(binary_path()), *args]
     start = time.monotonic()
-    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout,
-                          env=dict(os.environ, **ROOT_ENV))
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=dict(os.environ, **ROOT_ENV))
     return proc, time.monotonic() - start
 
 
@@ -71,6 +73,7 @@ def movebench_errors(stderr, command):
 
 def load(path):
     from conftest import load_result
+
     return load_result(path)
 
 
@@ -92,8 +95,14 @@ def start_job(np, *args, extra=()):
     if np > (os.cpu_count() or 1):
         cmd.append("--oversubscribe" if launcher_is_open_mpi() else "")
     cmd = [c for c in cmd if c] + [str(binary_path()), *map(str, args)]
-    return subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env=dict(os.environ, **ROOT_ENV), start_new_session=True)
+    return subprocess.Popen(
+        cmd,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=dict(os.environ, **ROOT_ENV),
+        start_new_session=True,
+    )
 
 
 def rank_pids(job):
@@ -131,6 +140,7 @@ def wait_for_rank(job, rank, limit=60):
 def end_job(job):
     """Kills whatever is left of the job (stopped ranks included)."""
     import signal
+
     try:
         os.killpg(job.pid, signal.SIGKILL)
     except ProcessLookupError:

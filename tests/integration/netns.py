@@ -9,6 +9,7 @@ transport (btl tcp, no shared memory) carries the messages.
 Skipped where the movebench under test has no MPI, is not Open MPI's
 (the agent is an Open MPI option), or the machine does not allow
 namespaces (root, iproute2's ip and tc, util-linux's unshare)."""
+
 import contextlib
 import itertools
 import os
@@ -19,9 +20,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
+from net_mpi import MPI_FAMILY, MPIRUN, ROOT_ENV, built_with_mpi
 
 from conftest import binary_path
-from net_mpi import MPI_FAMILY, MPIRUN, ROOT_ENV, built_with_mpi
 
 NET = "10.231"  # link k between two hosts is NET.k.0/24, the lower host .1
 
@@ -33,11 +34,12 @@ def sh(*cmd, check=True):
 @dataclass
 class Fleet:
     """The namespaces, each host's addresses, and the veth pair of every link."""
+
     tag: str
-    names: list                              # host names, mbhost1..N
-    ns: list                                 # namespace per host
+    names: list  # host names, mbhost1..N
+    ns: list  # namespace per host
     address: dict = field(default_factory=dict)  # host index -> its addresses
-    links: dict = field(default_factory=dict)    # (i, j) -> (veth in i, veth in j)
+    links: dict = field(default_factory=dict)  # (i, j) -> (veth in i, veth in j)
     agent: Path = None
 
     def slow_link(self, i, j, rate):
@@ -45,19 +47,70 @@ class Fleet:
         (this kernel has no netem). burst: a few 64 KiB messages' worth,
         latency: how long a packet may queue before tbf drops it (TCP resends)."""
         for host, dev in zip((i, j), self.links[(min(i, j), max(i, j))]):
-            sh("tc", "-n", self.ns[host], "qdisc", "add", "dev", dev, "root", "tbf", "rate", rate,
-               "burst", "256kb", "latency", "400ms")
+            sh(
+                "tc",
+                "-n",
+                self.ns[host],
+                "qdisc",
+                "add",
+                "dev",
+                dev,
+                "root",
+                "tbf",
+                "rate",
+                rate,
+                "burst",
+                "256kb",
+                "latency",
+                "400ms",
+            )
 
     def mpirun(self, ranks_per_host, *args, timeout=120):
         """mpirun from host 0, `ranks_per_host` ranks on each host, over TCP."""
         hosts = ",".join(f"{self.address[h][0]}:{ranks_per_host}" for h in range(len(self.ns)))
-        cmd = " ".join([MPIRUN, "--host", hosts, "-np", str(ranks_per_host * len(self.ns)), "--oversubscribe",
-                        "--bind-to", "none", "--mca", "plm_rsh_agent", str(self.agent), "--mca", "btl", "tcp,self",
-                        "--mca", "btl_tcp_if_include", f"{NET}.0.0/16", "--mca", "oob_tcp_if_include",
-                        f"{NET}.0.0/16", str(binary_path()), *map(str, args)])
-        return subprocess.run(["ip", "netns", "exec", self.ns[0], "unshare", "--uts", "sh", "-c",
-                               f"hostname {self.names[0]}; exec {cmd}"], capture_output=True, text=True,
-                              timeout=timeout, env=dict(os.environ, **ROOT_ENV))
+        cmd = " ".join(
+            [
+                MPIRUN,
+                "--host",
+                hosts,
+                "-np",
+                str(ranks_per_host * len(self.ns)),
+                "--oversubscribe",
+                "--bind-to",
+                "none",
+                "--mca",
+                "plm_rsh_agent",
+                str(self.agent),
+                "--mca",
+                "btl",
+                "tcp,self",
+                "--mca",
+                "btl_tcp_if_include",
+                f"{NET}.0.0/16",
+                "--mca",
+                "oob_tcp_if_include",
+                f"{NET}.0.0/16",
+                str(binary_path()),
+                *map(str, args),
+            ]
+        )
+        return subprocess.run(
+            [
+                "ip",
+                "netns",
+                "exec",
+                self.ns[0],
+                "unshare",
+                "--uts",
+                "sh",
+                "-c",
+                f"hostname {self.names[0]}; exec {cmd}",
+            ],
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            env=dict(os.environ, **ROOT_ENV),
+        )
 
 
 def missing():
@@ -106,8 +159,10 @@ def _write_agent(f, folder):
     # namespace (known by any of its addresses), with its own host name.
     cases = "".join(f"  {'|'.join(f.address[h])}) ns={f.ns[h]}; hn={f.names[h]};;\n" for h in range(len(f.ns)))
     f.agent = Path(folder) / "agent.sh"
-    f.agent.write_text("#!/bin/sh\nhost=$1; shift\ncase $host in\n" + cases + "  *) exit 5;;\nesac\n"
-                       'exec ip netns exec $ns unshare --uts sh -c "hostname $hn; $*"\n')
+    f.agent.write_text(
+        "#!/bin/sh\nhost=$1; shift\ncase $host in\n" + cases + "  *) exit 5;;\nesac\n"
+        'exec ip netns exec $ns unshare --uts sh -c "hostname $hn; $*"\n'
+    )
     f.agent.chmod(0o755)
 
 

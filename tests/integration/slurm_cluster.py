@@ -4,6 +4,7 @@ slurm.conf generated in a temporary folder, on free ports, with no
 authentication daemon (auth/none, cred/none: one machine, one user) and no
 cgroups (proctrack/pgid). `cluster()` yields the environment that points
 srun/sbatch/sinfo at it, and always stops both daemons (bounded waits)."""
+
 import contextlib
 import os
 import shutil
@@ -99,17 +100,30 @@ def cluster(folder):
     try:
         # -D: in the foreground, so these Popen objects are the daemons and
         # the finally below stops exactly them; -i: ignore any old state.
-        procs.append(subprocess.Popen(["slurmctld", "-D", "-i", "-f", str(conf)], env=env,
-                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
-        procs.append(subprocess.Popen(["slurmd", "-D", "-N", NODE, "-f", str(conf)], env=env,
-                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+        procs.append(
+            subprocess.Popen(
+                ["slurmctld", "-D", "-i", "-f", str(conf)],
+                env=env,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
+        )
+        procs.append(
+            subprocess.Popen(
+                ["slurmd", "-D", "-N", NODE, "-f", str(conf)],
+                env=env,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
+        )
         deadline = time.monotonic() + 60
         state = ""
         while time.monotonic() < deadline:
             if any(p.poll() is not None for p in procs):
                 raise RuntimeError(f"a Slurm daemon ended at start-up\n{_log_tail(folder)}")
-            state = subprocess.run(["sinfo", "-h", "-n", NODE, "-o", "%t"], env=env, capture_output=True,
-                                   text=True, timeout=20).stdout.strip()
+            state = subprocess.run(
+                ["sinfo", "-h", "-n", NODE, "-o", "%t"], env=env, capture_output=True, text=True, timeout=20
+            ).stdout.strip()
             if state == "idle":
                 break
             time.sleep(0.5)
@@ -118,7 +132,6 @@ def cluster(folder):
         yield env
     finally:
         with contextlib.suppress(Exception):
-            subprocess.run(["scancel", "--full", "--partition", "debug"], env=env, timeout=20,
-                           capture_output=True)
+            subprocess.run(["scancel", "--full", "--partition", "debug"], env=env, timeout=20, capture_output=True)
         for p in reversed(procs):  # slurmd first: it ends the job steps it started
             _stop(p)

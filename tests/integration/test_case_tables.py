@@ -1,6 +1,7 @@
 """The tables of cases (issue 20: one row per case) drive --list, the
 result keys and the docs: what --list prints for link and coll is what their
 docs name, row for row, so the three cannot drift."""
+
 import re
 
 import pytest

@@ -1,4 +1,5 @@
 """The front door: --version, --list, --help, and bad input everywhere."""
+
 import json
 import re
 import subprocess
@@ -34,25 +35,28 @@ def test_every_subcommand_has_help():
         assert "--json" in proc.stdout, sub
 
 
-@pytest.mark.parametrize("args", [
-    ["nosuchcommand"],
-    ["mem", "--bogus"],
-    ["mem", "-n", "1Q"],
-    ["mem", "-n", "-5"],
-    ["mem", "-n", "0"],
-    ["mem", "--threads", "0"],
-    ["mem", "--threads", "two"],
-    ["mem", "-n", "1T"],
-    ["mem", "--align", "3"],
-    ["mem", "--kernels", "stream"],
-    ["mem", "--bind", "9999"],
-    ["mem", "--type", "int"],
-    ["mem", "-r", "0"],
-    ["mem", "-n", "1M", "--array-bytes", "8M"],
-    ["mem", "latency", "--sizes", "64"],
-    ["mem", "--json", "/nonexistent-dir/out.json"],
-    ["run", "--only", "nosuch"],
-])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["nosuchcommand"],
+        ["mem", "--bogus"],
+        ["mem", "-n", "1Q"],
+        ["mem", "-n", "-5"],
+        ["mem", "-n", "0"],
+        ["mem", "--threads", "0"],
+        ["mem", "--threads", "two"],
+        ["mem", "-n", "1T"],
+        ["mem", "--align", "3"],
+        ["mem", "--kernels", "stream"],
+        ["mem", "--bind", "9999"],
+        ["mem", "--type", "int"],
+        ["mem", "-r", "0"],
+        ["mem", "-n", "1M", "--array-bytes", "8M"],
+        ["mem", "latency", "--sizes", "64"],
+        ["mem", "--json", "/nonexistent-dir/out.json"],
+        ["run", "--only", "nosuch"],
+    ],
+)
 def test_bad_input_is_one_line_and_exit_2(args, tmp_path):
     proc = run_movebench(*args, cwd=tmp_path)
     assert proc.returncode == 2, proc.stderr
@@ -65,8 +69,7 @@ def test_bad_input_is_one_line_and_exit_2(args, tmp_path):
 
 def test_install_puts_the_binary_in_prefix(movebench, tmp_path):
     build_dir = movebench.parent
-    subprocess.run(["cmake", "--install", str(build_dir), "--prefix", str(tmp_path)], check=True,
-                   capture_output=True)
+    subprocess.run(["cmake", "--install", str(build_dir), "--prefix", str(tmp_path)], check=True, capture_output=True)
     installed = tmp_path / "bin" / "movebench"
     out = subprocess.run([str(installed), "--version"], capture_output=True, text=True, check=True).stdout
     assert out.startswith("movebench ")
@@ -92,13 +95,23 @@ def test_install_carries_the_report_tool(movebench, tmp_path):
     recipe = re.search(r"^install:.*\n((?:\t.*\n)+)", (REPO / "Makefile").read_text(), re.M)[1]
     assert "scripts/install_report.sh $(PREFIX)" in recipe, recipe
     prefix = tmp_path / "prefix"
-    subprocess.run(["cmake", "--install", str(movebench.parent), "--prefix", str(prefix)], check=True,
-                   capture_output=True)
-    subprocess.run([str(REPO / "scripts" / "install_report.sh"), str(prefix)], check=True, capture_output=True,
-                   timeout=900)
-    command = hidden_venv_command([prefix / "bin" / "movebench", "report", "html",
-                                   REPO / "tests" / "data" / "results" / "v2" / "mem.json", "-o", tmp_path / "r.html"],
-                                  tmp_path / "empty")
+    subprocess.run(
+        ["cmake", "--install", str(movebench.parent), "--prefix", str(prefix)], check=True, capture_output=True
+    )
+    subprocess.run(
+        [str(REPO / "scripts" / "install_report.sh"), str(prefix)], check=True, capture_output=True, timeout=900
+    )
+    command = hidden_venv_command(
+        [
+            prefix / "bin" / "movebench",
+            "report",
+            "html",
+            REPO / "tests" / "data" / "results" / "v2" / "mem.json",
+            "-o",
+            tmp_path / "r.html",
+        ],
+        tmp_path / "empty",
+    )
     if command is None:
         pytest.skip("cannot hide the source tree's .venv: unshare --mount needs root")
     env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "LANG": "C.UTF-8"}
@@ -125,9 +138,17 @@ def test_run_only_takes_a_comma_separated_list(suite_run):
 
 
 # Each command's page, where every option of its --help must be described.
-PAGES = {"mem": "docs/mem.md", "link": "docs/link.md", "stream": "docs/stream.md", "beff": "docs/beff.md",
-         "coll": "docs/coll.md", "p2p": "docs/beff.md", "run": "README.md", "facts": "docs/facts.md",
-         "fleet": "docs/fleet.md"}
+PAGES = {
+    "mem": "docs/mem.md",
+    "link": "docs/link.md",
+    "stream": "docs/stream.md",
+    "beff": "docs/beff.md",
+    "coll": "docs/coll.md",
+    "p2p": "docs/beff.md",
+    "run": "README.md",
+    "facts": "docs/facts.md",
+    "fleet": "docs/fleet.md",
+}
 
 
 @pytest.mark.parametrize("command", sorted(PAGES))

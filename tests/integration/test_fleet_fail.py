@@ -6,6 +6,7 @@ figures are kept and the exit code is 1; a rank whose pair check fails
 figures; a rank killed (SIGKILL) mid-run
 ends the job under Open MPI, and rank 0's file keeps what it had gathered
 and names the step where the job stopped."""
+
 import json
 import os
 import signal
@@ -13,10 +14,20 @@ import subprocess
 import time
 
 import pytest
+from net_mpi import (
+    MPI_FAMILY,
+    MPIRUN,
+    ROOT_ENV,
+    built_with_mpi,
+    end_job,
+    load,
+    mpirun,
+    needs_mpirun,
+    rank_pids,
+    start_job,
+)
 
 from conftest import binary_path
-from net_mpi import (MPI_FAMILY, MPIRUN, ROOT_ENV, built_with_mpi, end_job, load, mpirun, needs_mpirun, rank_pids,
-                     start_job)
 
 pytestmark = needs_mpirun
 
@@ -28,8 +39,26 @@ FAILING_RANK = 2
 # about 170 MiB to spare either way. The other ranks have no limit and
 # measure the same 128 MiB arrays.
 LIMIT_KIB = 800 * 1024
-OPTIONS = ["--per", "rank", "--array-bytes", "128M", "--chase-bytes", "4M", "--repetitions", "3", "--outlier-floor", "75%",
-           "--message-bytes", "64K", "--latency-iterations", "2000", "--bandwidth-iterations", "10", "--timeout", "120"]
+OPTIONS = [
+    "--per",
+    "rank",
+    "--array-bytes",
+    "128M",
+    "--chase-bytes",
+    "4M",
+    "--repetitions",
+    "3",
+    "--outlier-floor",
+    "75%",
+    "--message-bytes",
+    "64K",
+    "--latency-iterations",
+    "2000",
+    "--bandwidth-iterations",
+    "10",
+    "--timeout",
+    "120",
+]
 
 
 def report(proc):
@@ -40,10 +69,12 @@ def limited_wrapper(tmp_path):
     """The program mpirun starts: the chosen rank limits its own address
     space (ulimit -v), then every rank becomes movebench."""
     script = tmp_path / "rank.sh"
-    script.write_text("#!/bin/sh\n"
-                      'rank=${OMPI_COMM_WORLD_RANK:-${PMI_RANK:-$PMIX_RANK}}\n'
-                      'if [ "$rank" = "$FLEET_LIMIT_RANK" ]; then ulimit -v "$FLEET_LIMIT_KIB" || exit 3; fi\n'
-                      f'exec "{binary_path()}" "$@"\n')
+    script.write_text(
+        "#!/bin/sh\n"
+        'rank=${OMPI_COMM_WORLD_RANK:-${PMI_RANK:-$PMIX_RANK}}\n'
+        'if [ "$rank" = "$FLEET_LIMIT_RANK" ]; then ulimit -v "$FLEET_LIMIT_KIB" || exit 3; fi\n'
+        f'exec "{binary_path()}" "$@"\n'
+    )
     script.chmod(0o755)
     return script
 
@@ -53,8 +84,23 @@ def test_a_rank_that_cannot_allocate_its_memory_is_named_failed_and_the_others_k
     if not built_with_mpi():
         pytest.skip("this movebench was built without MPI")
     out = tmp_path / "fleet.json"
-    cmd = [MPIRUN, "-np", "4", "--oversubscribe", "--bind-to", "none", "-x", "FLEET_LIMIT_RANK", "-x", "FLEET_LIMIT_KIB",
-           str(limited_wrapper(tmp_path)), "fleet", *OPTIONS, "--json", str(out)]
+    cmd = [
+        MPIRUN,
+        "-np",
+        "4",
+        "--oversubscribe",
+        "--bind-to",
+        "none",
+        "-x",
+        "FLEET_LIMIT_RANK",
+        "-x",
+        "FLEET_LIMIT_KIB",
+        str(limited_wrapper(tmp_path)),
+        "fleet",
+        *OPTIONS,
+        "--json",
+        str(out),
+    ]
     env = dict(os.environ, **ROOT_ENV, FLEET_LIMIT_RANK=str(FAILING_RANK), FLEET_LIMIT_KIB=str(LIMIT_KIB))
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=240, env=env)
     assert proc.returncode == 1, report(proc)  # a unit failed: exit 1 (docs/fleet.md)
@@ -113,7 +159,10 @@ def test_a_rank_whose_pair_check_fails_keeps_its_memory_figures_and_sits_out_the
     assert doc["fleet"]["whole"]["mem.triad"]["sum"] == pytest.approx(sum(u["figures"]["mem.triad"] for u in units))
     # No pair of it measured after (the warm-up's pair with it dropped), the others' all.
     assert sorted(tuple(p["units"]) for p in doc["fleet"]["pairs"]) == [(0, 1), (0, 2), (1, 2)]
-    assert proc.stdout.strip().splitlines()[-1].startswith("FAILED unit host ") and " rank 3 in pairs, warm-up: " in proc.stdout
+    assert (
+        proc.stdout.strip().splitlines()[-1].startswith("FAILED unit host ")
+        and " rank 3 in pairs, warm-up: " in proc.stdout
+    )
     assert "over 4 units" in proc.stdout
 
 
@@ -128,8 +177,10 @@ def wait_for_step(job, path, prefix, limit=120):
         if step.startswith(prefix):
             return step
         time.sleep(0.01)
-    raise AssertionError(f"the file never said a step starting with {prefix!r} (job: {job.poll()}, "
-                         f"stderr: {job.stderr.read() if job.poll() is not None else ''})")
+    raise AssertionError(
+        f"the file never said a step starting with {prefix!r} (job: {job.poll()}, "
+        f"stderr: {job.stderr.read() if job.poll() is not None else ''})"
+    )
 
 
 @pytest.mark.skipif(MPI_FAMILY != "openmpi", reason="what the launcher does with a killed rank is Open MPI's here")
@@ -137,8 +188,7 @@ def test_a_rank_killed_mid_run_leaves_what_rank_0_gathered_and_the_step(tmp_path
     out = tmp_path / "fleet.json"
     # Rounds of 20000 ping-pongs a pair: long enough to be caught in.
     small = [{"128M": "16M", "2000": "20000"}.get(a, a) for a in OPTIONS]
-    job = start_job(4, "fleet", *small, "--json", out,
-                    extra=["--bind-to", "none"])
+    job = start_job(4, "fleet", *small, "--json", out, extra=["--bind-to", "none"])
     try:
         step = wait_for_step(job, out, "pairs, round")
         os.kill(rank_pids(job)[FAILING_RANK], signal.SIGKILL)

@@ -1,8 +1,10 @@
 """movebench run --fleet: the suite runs fleet last, in place under mpirun
 (every rank), its `fleet` and `outliers` in the same result as the per-node
 benchmarks; --only fleet runs it alone; without --fleet the suite has none."""
-from conftest import run_movebench
+
 from net_mpi import load, mpirun, needs_mpirun, ok
+
+from conftest import run_movebench
 
 FLEET_LINE = "movebench fleet --array-bytes"
 

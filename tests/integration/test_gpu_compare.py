@@ -5,6 +5,7 @@ line the job gives them and print a peer's output. BabelStream's is real
 (its OpenMP model, tests/data/peers/babelstream-omp-csv.txt); nvbandwidth's
 is hand-made in the layout of its JSON writer (json_output.cpp, v0.8), with
 figures chosen so that each goal's outcome is known in advance."""
+
 import json
 import signal
 import subprocess
@@ -19,14 +20,31 @@ from conftest import REPO, binary_path
 SCRIPT = REPO / "bench" / "gpu_compare.py"
 NVBW_JSON = REPO / "tests" / "python" / "data" / "nvbandwidth-json.json"
 BABELSTREAM_CSV = REPO / "tests" / "data" / "peers" / "babelstream-omp-csv.txt"
-SMALL = ["--backend", "opencl", "--rounds", "2", "--link-bytes", "4M", "--elements", "1048576", "--reps", "5",
-         "--stream-chunks", "4", "--stream-sweep", "4K", "--stream-sweep-total", "64K"]
+SMALL = [
+    "--backend",
+    "opencl",
+    "--rounds",
+    "2",
+    "--link-bytes",
+    "4M",
+    "--elements",
+    "1048576",
+    "--reps",
+    "5",
+    "--stream-chunks",
+    "4",
+    "--stream-sweep",
+    "4K",
+    "--stream-sweep-total",
+    "64K",
+]
 
 
 def stand_in(path, output, must_have):
     """An executable that exits 3 unless every word of must_have is in its
     command line, and otherwise prints `output`."""
-    path.write_text(textwrap.dedent(f"""\
+    path.write_text(
+        textwrap.dedent(f"""\
         #!{sys.executable}
         import sys
         missing = [w for w in {must_have!r} if w not in sys.argv[1:]]
@@ -34,16 +52,21 @@ def stand_in(path, output, must_have):
             print("stand-in: not given", missing, file=sys.stderr)
             sys.exit(3)
         sys.stdout.write(open({str(output)!r}).read())
-        """))
+        """)
+    )
     path.chmod(0o755)
     return path
 
 
 def compare(tmp_path, *extra):
     out = tmp_path / "out"
-    proc = subprocess.run([sys.executable, str(SCRIPT), "--movebench", str(binary_path()), *SMALL,
-                           "--out", str(out), *map(str, extra)],
-                          capture_output=True, text=True, timeout=300, cwd=REPO)
+    proc = subprocess.run(
+        [sys.executable, str(SCRIPT), "--movebench", str(binary_path()), *SMALL, "--out", str(out), *map(str, extra)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=REPO,
+    )
     return proc, out
 
 
@@ -52,9 +75,20 @@ def rows(out):
 
 
 def test_every_goal_is_judged_from_both_tools_figures_round_by_round(tmp_path):
-    nvbw = stand_in(tmp_path / "nvbandwidth", NVBW_JSON,
-                    ["-j", "-t", "host_to_device_memcpy_ce", "device_to_host_bidirectional_memcpy_ce",
-                     "host_to_device_memcpy_sm", "host_device_latency_sm", "-b", "4"])
+    nvbw = stand_in(
+        tmp_path / "nvbandwidth",
+        NVBW_JSON,
+        [
+            "-j",
+            "-t",
+            "host_to_device_memcpy_ce",
+            "device_to_host_bidirectional_memcpy_ce",
+            "host_to_device_memcpy_sm",
+            "host_device_latency_sm",
+            "-b",
+            "4",
+        ],
+    )
     babel = stand_in(tmp_path / "cuda-stream", BABELSTREAM_CSV, ["--csv", "--arraysize", "1048576", "--numtimes", "5"])
     proc, out = compare(tmp_path, "--nvbandwidth", nvbw, "--babelstream", babel)
     assert proc.returncode == 0, proc.stderr
@@ -63,9 +97,11 @@ def test_every_goal_is_judged_from_both_tools_figures_round_by_round(tmp_path):
     h2d = got["link copy.read vs nvbandwidth host_to_device_memcpy_ce"]
     assert h2d["met"] is True and h2d["ratio"]["min"] > 100 and h2d["peer"]["median"] == pytest.approx(1.0)
     assert got["link copy.write vs nvbandwidth device_to_host_memcpy_ce"]["met"] is False
-    for name in ("copy.duplex.read vs nvbandwidth host_to_device_bidirectional_memcpy_ce",
-                 "kernel.read vs nvbandwidth host_to_device_memcpy_sm",
-                 "kernel.write vs nvbandwidth device_to_host_memcpy_sm"):
+    for name in (
+        "copy.duplex.read vs nvbandwidth host_to_device_bidirectional_memcpy_ce",
+        "kernel.read vs nvbandwidth host_to_device_memcpy_sm",
+        "kernel.write vs nvbandwidth device_to_host_memcpy_sm",
+    ):
         assert got[f"link {name}"]["met"] is True, name
     # a latency 10^9 ns: movebench's chase (ns) is nowhere within 5 % of it
     assert got["link latency.chase vs nvbandwidth host_device_latency_sm"]["met"] in (False, None)
@@ -116,8 +152,10 @@ def test_peer_output_that_does_not_read_is_a_failed_run_not_a_traceback(tmp_path
     """A peer that prints bytes that are not UTF-8, or JSON of another shape:
     each such run is recorded as failed and the job goes on to its summary."""
     garbage = tmp_path / "garbage.bin"
-    garbage.write_bytes(b"\xff\xfe{\"nvbandwidth\": {\"testcases\": [{\"status\": \"Passed\", \"name\": \"x\", "
-                        b"\"bandwidth_matrix\": [[\"e\", \".\", \"N/A\", \"nan\"]]}]}}\n")
+    garbage.write_bytes(
+        b"\xff\xfe{\"nvbandwidth\": {\"testcases\": [{\"status\": \"Passed\", \"name\": \"x\", "
+        b"\"bandwidth_matrix\": [[\"e\", \".\", \"N/A\", \"nan\"]]}]}}\n"
+    )
     odd = tmp_path / "odd.json"
     odd.write_text('{"nvbandwidth": {"testcases": "not a list"}}')
     for output in (garbage, odd):
@@ -136,9 +174,23 @@ def test_an_interrupted_job_keeps_what_it_measured(tmp_path):
     slow.write_text(f"#!{sys.executable}\nimport time\ntime.sleep(60)\n")
     slow.chmod(0o755)
     out = tmp_path / "out"
-    proc = subprocess.Popen([sys.executable, str(SCRIPT), "--movebench", str(binary_path()), *SMALL,
-                             "--babelstream", str(slow), "--out", str(out)],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=REPO)
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            str(SCRIPT),
+            "--movebench",
+            str(binary_path()),
+            *SMALL,
+            "--babelstream",
+            str(slow),
+            "--out",
+            str(out),
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=REPO,
+    )
     commands = out / "commands.txt"
     deadline = time.time() + 120
     # round 0 runs BabelStream last: wait until it has started
@@ -155,13 +207,16 @@ def test_an_interrupted_job_keeps_what_it_measured(tmp_path):
     assert got["mem copy vs BabelStream Copy"]["peer"] is None
 
 
-@pytest.mark.parametrize("args, message", [
-    (["--nvbandwidth", "/no/such/nvbandwidth"], "--nvbandwidth '/no/such/nvbandwidth' is not an executable"),
-    (["--link-bytes", "1500K"], "--link-bytes must be whole MiB"),
-    (["--rounds", "0"], "argument --rounds: must be a positive integer, got '0'"),
-    (["--backend", "hip"], "argument --backend: invalid choice: 'hip'"),
-    (["--out", "/proc/no-such-folder"], "--out '/proc/no-such-folder': No such file or directory"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--nvbandwidth", "/no/such/nvbandwidth"], "--nvbandwidth '/no/such/nvbandwidth' is not an executable"),
+        (["--link-bytes", "1500K"], "--link-bytes must be whole MiB"),
+        (["--rounds", "0"], "argument --rounds: must be a positive integer, got '0'"),
+        (["--backend", "hip"], "argument --backend: invalid choice: 'hip'"),
+        (["--out", "/proc/no-such-folder"], "--out '/proc/no-such-folder': No such file or directory"),
+    ],
+)
 def test_bad_input_is_one_line_and_exit_2(tmp_path, args, message):
     proc, _ = compare(tmp_path, *args)
     assert proc.returncode == 2 and message in proc.stderr and proc.stderr.count("\n") == 1, proc.stderr

@@ -8,6 +8,7 @@ staging or read-back, can go wrong unseen: link checks every transfer of a
 batch in its own cleared destination and every round of the round trip with
 its own pattern (before, only the last transfer of a batch was checked, and
 the round trip passed with every copy dropped)."""
+
 import json
 import re
 
@@ -24,11 +25,32 @@ CASES = {
     "copy-duplex": ["link", *HOST, *BANDWIDTH, "--paths", "copy", "--directions", "duplex"],
     # the kernel path moves data with loops; its staging and read-back are copies
     "kernel-duplex": ["link", *HOST, *BANDWIDTH, "--paths", "kernel", "--directions", "duplex"],
-    "roundtrip": ["link", *HOST, "latency", "--roundtrip-sizes", str(SIZE), "--roundtrips", "3",
-                  "--ring-bytes", "64K", "--steps", "16"],
+    "roundtrip": [
+        "link",
+        *HOST,
+        "latency",
+        "--roundtrip-sizes",
+        str(SIZE),
+        "--roundtrips",
+        "3",
+        "--ring-bytes",
+        "64K",
+        "--steps",
+        "16",
+    ],
     # stream's offload design: a copy in, a kernel, a copy out per pass
-    "stream-offload": ["stream", *HOST, "--designs", "offload", "--chunks", "4", "--chunk-count",
-                       str(SIZE // 16), "--iterations", "2"],
+    "stream-offload": [
+        "stream",
+        *HOST,
+        "--designs",
+        "offload",
+        "--chunks",
+        "4",
+        "--chunk-count",
+        str(SIZE // 16),
+        "--iterations",
+        "2",
+    ],
 }
 COUNT_LINE = re.compile(r"^memcpy_faults: (\d+) copies of (\d+) bytes, (\d+) spoiled$", re.M)
 
@@ -42,8 +64,13 @@ def shim():
 
 def run_with_faults(tmp_path, args, at, mode="drop", every=0):
     out = tmp_path / "r.json"
-    env = {"LD_PRELOAD": str(shim()), "MOVEBENCH_FAULT_BYTES": str(SIZE), "MOVEBENCH_FAULT_AT": str(at),
-           "MOVEBENCH_FAULT_EVERY": str(every), "MOVEBENCH_FAULT_MODE": mode}
+    env = {
+        "LD_PRELOAD": str(shim()),
+        "MOVEBENCH_FAULT_BYTES": str(SIZE),
+        "MOVEBENCH_FAULT_AT": str(at),
+        "MOVEBENCH_FAULT_EVERY": str(every),
+        "MOVEBENCH_FAULT_MODE": mode,
+    }
     proc = run_movebench(*args, "--json", out, env=env, timeout=60)
     counts = COUNT_LINE.search(proc.stderr)
     assert counts, proc.stderr
@@ -75,8 +102,23 @@ def test_one_copy_in_eight_dropped_at_every_phase(tmp_path):
     """One copy in 8 dropped, with batches of 8, starting at each phase in
     turn: whichever transfer of a batch it hits, the run fails. Before, only
     a drop of the last transfer or of the read-back was seen."""
-    args = ["link", *HOST, "bandwidth", "--sizes", str(SIZE), "-c", "3", "--batch", "8", "--paths", "copy",
-            "--directions", "read", "--host-memory", "pinned"]
+    args = [
+        "link",
+        *HOST,
+        "bandwidth",
+        "--sizes",
+        str(SIZE),
+        "-c",
+        "3",
+        "--batch",
+        "8",
+        "--paths",
+        "copy",
+        "--directions",
+        "read",
+        "--host-memory",
+        "pinned",
+    ]
     for first in range(1, 8):
         proc, doc, _, spoiled = run_with_faults(tmp_path, args, at=first, every=8)
         assert spoiled > 0

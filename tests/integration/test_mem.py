@@ -1,5 +1,5 @@
 """movebench mem, end to end on tiny sizes: tables, JSON, sweeps, latency, signals."""
-import json
+
 import re
 import signal
 import subprocess
@@ -32,7 +32,13 @@ def test_default_table_validates_and_matches_json(tmp_path):
     doc = load_result(out)
     assert doc["validated"] is True and doc["complete"] is True
     assert doc["settings"]["mem"]["traffic"]["triad"] == {
-        "formula": "a = b + c * s", "loads": 2, "stores": 1, "write_allocate": True, "flops": 2, "arrays": 3}
+        "formula": "a = b + c * s",
+        "loads": 2,
+        "stores": 1,
+        "write_allocate": True,
+        "flops": 2,
+        "arrays": 3,
+    }
     records = doc["timings"]
     assert [r["operation"] for r in records] == [k.lower() for k in KERNELS]
     for r in records:
@@ -48,8 +54,20 @@ def test_default_table_validates_and_matches_json(tmp_path):
 
 
 def test_write_allocate_column_counts_the_extra_read():
-    proc = run_movebench("mem", "-n", "64K", "-r", "2", "--nt-stores", "off", "--write-allocate",
-                         "--kernels", "copy,update", "--parsable", check=0)
+    proc = run_movebench(
+        "mem",
+        "-n",
+        "64K",
+        "-r",
+        "2",
+        "--nt-stores",
+        "off",
+        "--write-allocate",
+        "--kernels",
+        "copy,update",
+        "--parsable",
+        check=0,
+    )
     lines = dict(re.findall(r"name=mem\.(\w+) metric=(bandwidth_write_allocate)", proc.stdout))
     assert lines == {"copy": "bandwidth_write_allocate"}  # update has no write-allocate
     bw = {m[0]: float(m[1]) for m in re.findall(r"name=mem\.(\w+) metric=bandwidth value=(\S+)", proc.stdout)}
@@ -61,8 +79,22 @@ def test_write_allocate_column_counts_the_extra_read():
 @pytest.mark.parametrize("nt", ["on", "off"])
 def test_types_and_store_kinds_validate(elem, nt, tmp_path):
     out = tmp_path / "r.json"
-    proc = run_movebench("mem", "-n", "100003", "-r", "3", "--type", elem, "--nt-stores", nt, "--align", "8"
-                         if elem == "double" else "4", "--json", out, check=0)
+    proc = run_movebench(
+        "mem",
+        "-n",
+        "100003",
+        "-r",
+        "3",
+        "--type",
+        elem,
+        "--nt-stores",
+        nt,
+        "--align",
+        "8" if elem == "double" else "4",
+        "--json",
+        out,
+        check=0,
+    )
     assert "Solution Validates" in proc.stdout
     # A build without streaming stores says so and stores plainly.
     available = load_result(out)["settings"]["mem"]["nt_stores_available"]
@@ -105,8 +137,7 @@ def test_every_forced_shape_validates_and_is_recorded(tmp_path, shape):
         proc = run_movebench("mem", "-n", "1K", "--shape", shape, check=2)
         assert proc.stderr.count("\n") == 1 and f"unknown shape '{shape}'" in proc.stderr
         return
-    proc = run_movebench("mem", "-n", "100003", "-r", "2", "--threads", "2", "--shape", shape, "--json", out,
-                         check=0)
+    proc = run_movebench("mem", "-n", "100003", "-r", "2", "--threads", "2", "--shape", shape, "--json", out, check=0)
     assert f"Shapes (--shape {shape}):" in proc.stdout
     doc = load_result(out)
     assert doc["validated"] is True
@@ -128,7 +159,9 @@ def test_calibration_is_recorded_and_bounded(tmp_path):
         # (natively well under a second; emulated by qemu, ten times slower).
         assert 0 < cal["seconds"] < (10.0 if "emulated" in binary_path().name else 1.0), cal
         assert cal["budget_seconds"] <= 0.5
-        chosen = {r["operation"]: r["params"]["shape"] for r in doc["timings"] if r["params"]["threads"] == int(threads)}
+        chosen = {
+            r["operation"]: r["params"]["shape"] for r in doc["timings"] if r["params"]["threads"] == int(threads)
+        }
         assert chosen == {k: v["shape"] for k, v in cal["kernels"].items()}
         for k, v in cal["kernels"].items():
             assert v["shape"] in v["window_call_seconds"], (k, v)  # the winner was timed
@@ -136,27 +169,45 @@ def test_calibration_is_recorded_and_bounded(tmp_path):
     assert re.search(r"^Shapes \(calibrated in \d+\.\d+ s\):", proc.stdout, re.M)
 
 
-@pytest.mark.parametrize("args", [
-    ["-n", "1025", "-r", "2", "--threads", "2"],      # the last element of a slice was never processed
-    ["-n", "17", "-r", "2", "--threads", "2"],
-    ["-n", "33", "-r", "2", "--threads", "2", "--type", "float"],
-    ["-n", "1K", "-r", "1000", "--type", "float"],    # values overflowed to inf over the repetitions
-    ["-n", "1K", "-r", "8000"],
-])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["-n", "1025", "-r", "2", "--threads", "2"],  # the last element of a slice was never processed
+        ["-n", "17", "-r", "2", "--threads", "2"],
+        ["-n", "33", "-r", "2", "--threads", "2", "--type", "float"],
+        ["-n", "1K", "-r", "1000", "--type", "float"],  # values overflowed to inf over the repetitions
+        ["-n", "1K", "-r", "8000"],
+    ],
+)
 def test_former_validation_faults_now_validate(args):
     proc = run_movebench("mem", *args, check=0)
     assert re.search(r"^Solution Validates\n(peak: .*\n)*\Z", proc.stdout, re.M), proc.stdout[-400:]
 
 
-@pytest.mark.parametrize("mode", [["-n", "64K", "--threads", "2"],
-                                  ["seq", "--sizes", "4K,64K", "--point-time", "0.01", "--samples", "2",
-                                   "-k", "triad,daxpy,update,init", "--outdir", "dat"]])
+@pytest.mark.parametrize(
+    "mode",
+    [
+        ["-n", "64K", "--threads", "2"],
+        [
+            "seq",
+            "--sizes",
+            "4K,64K",
+            "--point-time",
+            "0.01",
+            "--samples",
+            "2",
+            "-k",
+            "triad,daxpy,update,init",
+            "--outdir",
+            "dat",
+        ],
+    ],
+)
 @pytest.mark.parametrize("kind", ["swap", "skip"])
 def test_misplaced_element_and_skipped_call_fail_validation(tmp_path, mode, kind):
     # swap: two neighbours exchanged (data written to the wrong index);
     # skip: the check expects one call more than ran (a call skipped).
-    proc = run_movebench("mem", *mode, "-r", "2", "--corrupt-kind", kind, "--json", tmp_path / "bad.json",
-                         cwd=tmp_path)
+    proc = run_movebench("mem", *mode, "-r", "2", "--corrupt-kind", kind, "--json", tmp_path / "bad.json", cwd=tmp_path)
     assert proc.returncode == 1
     assert "Solution does not validate" in proc.stdout
     assert load_result(tmp_path / "bad.json")["validated"] is False
@@ -181,7 +232,7 @@ def test_corrupted_array_fails_validation_keeping_results(tmp_path):
 
 def test_scaling_run_prints_the_column_table():
     proc = run_movebench("mem", "-n", "128K", "-r", "2", "--threads", "1,2", "--verbose-affinity", check=0)
-    table = proc.stdout[proc.stdout.index("#nt"):].splitlines()
+    table = proc.stdout[proc.stdout.index("#nt") :].splitlines()
     assert table[0].split() == ["#nt"] + KERNELS
     assert [line.split()[0] for line in table[1:3]] == ["1", "2"]
     assert all(len(line.split()) == 9 for line in table[1:3])
@@ -189,6 +240,7 @@ def test_scaling_run_prints_the_column_table():
     # The 1-thread team pins the main thread (OpenMP's master); the 2-thread
     # team that follows must still get two CPUs.
     import os
+
     if len(os.sched_getaffinity(0)) >= 2:
         last_two = re.findall(r"thread \d+ running on CPU (\d+)", proc.stdout)[-2:]
         assert len(set(last_two)) == 2, proc.stdout
@@ -199,8 +251,22 @@ def test_sweeps_write_one_data_file_per_kernel(tmp_path, mode, threads):
     out = tmp_path / "sweep.json"
     dat = tmp_path / "dat"
     sizes = [1024, 4096, 16384, 65536]
-    proc = run_movebench("mem", mode, "--sizes", "1K:64K:x4", "--point-time", "0.02", "--samples", "3",
-                         *(["--threads", threads] if mode == "tp" else []), "--outdir", dat, "--json", out, check=0)
+    proc = run_movebench(
+        "mem",
+        mode,
+        "--sizes",
+        "1K:64K:x4",
+        "--point-time",
+        "0.02",
+        "--samples",
+        "3",
+        *(["--threads", threads] if mode == "tp" else []),
+        "--outdir",
+        dat,
+        "--json",
+        out,
+        check=0,
+    )
     assert "Solution Validates" in proc.stdout
     for label in KERNELS:
         lines = (dat / f"{label}.dat").read_text().splitlines()
@@ -227,15 +293,20 @@ def test_latency_grows_from_cache_to_memory(tmp_path):
 
 
 def test_parsable_lines_have_a_fixed_key_order():
-    proc = run_movebench("mem", "-n", "16K", "-r", "2", "--kernels", "triad", "--parsable", "--threads", "1",
-                         check=0)
+    proc = run_movebench("mem", "-n", "16K", "-r", "2", "--kernels", "triad", "--parsable", "--threads", "1", check=0)
     lines = [l for l in proc.stdout.splitlines() if l.startswith("MOVEBENCH_RESULT")]
     assert len(lines) == 3  # bandwidth, bandwidth_median, flops
-    assert re.fullmatch(r"MOVEBENCH_RESULT name=mem\.triad metric=bandwidth value=\S+ unit=MB/s stat=min of=time "
-                        r"better=higher accounting=application bytes=393216 .*threads=1.*", lines[0])
+    assert re.fullmatch(
+        r"MOVEBENCH_RESULT name=mem\.triad metric=bandwidth value=\S+ unit=MB/s stat=min of=time "
+        r"better=higher accounting=application bytes=393216 .*threads=1.*",
+        lines[0],
+    )
     # a figure that is no bandwidth has no accounting
-    assert re.fullmatch(r"MOVEBENCH_RESULT name=mem\.triad metric=flops value=\S+ unit=MFlop/s stat=min of=time "
-                        r"better=higher bytes=393216 .*", lines[2])
+    assert re.fullmatch(
+        r"MOVEBENCH_RESULT name=mem\.triad metric=flops value=\S+ unit=MFlop/s stat=min of=time "
+        r"better=higher bytes=393216 .*",
+        lines[2],
+    )
 
 
 @pytest.mark.parametrize("sig,code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
@@ -244,8 +315,12 @@ def test_interrupted_run_keeps_what_it_measured(tmp_path, sig, code):
     # 64K elements: the calibration (about 1 s under qemu) and two rounds finish
     # well within the 5 s, also under qemu (make aarch64) and in the sanitized
     # build on a loaded machine.
-    proc = subprocess.Popen([str(binary_path()), "mem", "-n", "64K", "-r", "1000000", "--threads", "2",
-                             "--json", str(out)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [str(binary_path()), "mem", "-n", "64K", "-r", "1000000", "--threads", "2", "--json", str(out)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     time.sleep(5.0)
     proc.send_signal(sig)
     stdout, _ = proc.communicate(timeout=60)
@@ -264,6 +339,7 @@ def test_threads_get_distinct_cpus_whatever_openmp_was_told(env):
     # libgomp pins the initial thread before main() when OMP_PROC_BIND is
     # set; the team must still spread over every CPU the process may use.
     import os
+
     if len(os.sched_getaffinity(0)) < 2:
         pytest.skip("needs two CPUs")
     proc = run_movebench("mem", "-n", "64K", "-r", "2", "-k", "copy", "--verbose-affinity", env=env, check=0)

@@ -1,12 +1,12 @@
 """End to end: `mem loaded-latency` (table, JSON, plot) and `mem latency
 --tlb-window`. Small working sets and short points, so the tests also run
 quickly under qemu-user (make aarch64)."""
+
 import re
 
 import pytest
 
 from conftest import load_result, run_movebench
-
 from movebench_report import cli
 
 SMALL = ("--chase-bytes", "8M", "-n", "64K", "--point-time", "0.05", "--samples", "5")
@@ -23,8 +23,21 @@ def loaded_rows(stdout):
 @pytest.fixture(scope="module")
 def loaded_run(tmp_path_factory):
     out = tmp_path_factory.mktemp("loaded") / "loaded.json"
-    proc = run_movebench("mem", "loaded-latency", "--threads", "2", "--delays", "idle,1000000,0", *SMALL,
-                         "--tlb-window", "64K", "--json", out, check=0, timeout=300)
+    proc = run_movebench(
+        "mem",
+        "loaded-latency",
+        "--threads",
+        "2",
+        "--delays",
+        "idle,1000000,0",
+        *SMALL,
+        "--tlb-window",
+        "64K",
+        "--json",
+        out,
+        check=0,
+        timeout=300,
+    )
     return proc, load_result(out), out
 
 
@@ -37,7 +50,7 @@ def test_loaded_latency_table_from_idle_to_full_load(loaded_run):
     assert rows["idle"][0] == 0, "idle loaders move no data"
     # A million spins after each 16 KiB chunk is a trickle next to no delay.
     assert rows["0"][0] > 2 * rows["1000000"][0] > 0
-    for load, lat_min, lat_median in rows.values():
+    for _load, lat_min, lat_median in rows.values():
         assert 0 < lat_min <= lat_median
     assert re.search(r"^Knee: ", proc.stdout, re.M)
     assert "Solution Validates" in proc.stdout
@@ -73,13 +86,16 @@ def test_loaded_latency_plot(loaded_run, tmp_path):
     assert "loaded latency" in text and "load bandwidth" in text and "triad on 1 thread" in text
 
 
-@pytest.mark.parametrize("args, message", [
-    (("--threads", "1"), "at least 2 threads"),
-    (("--threads", "1,2"), "one thread count"),
-    (("--delays", "idle,fast"), "invalid delay 'fast'"),
-    (("--tlb-window", "100"), "invalid --tlb-window-bytes '100': a multiple of --stride-bytes (64 B)"),
-    (("-k", "copy,triad"), "one load kernel"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (("--threads", "1"), "at least 2 threads"),
+        (("--threads", "1,2"), "one thread count"),
+        (("--delays", "idle,fast"), "invalid delay 'fast'"),
+        (("--tlb-window", "100"), "invalid --tlb-window-bytes '100': a multiple of --stride-bytes (64 B)"),
+        (("-k", "copy,triad"), "one load kernel"),
+    ],
+)
 def test_loaded_latency_bad_input(args, message):
     proc = run_movebench("mem", "loaded-latency", *SMALL, *args, check=2)
     assert message in proc.stderr and proc.stderr.count("\n") == 1
@@ -87,8 +103,21 @@ def test_loaded_latency_bad_input(args, message):
 
 def test_tlb_window_is_printed_and_recorded(tmp_path):
     out = tmp_path / "w.json"
-    proc = run_movebench("mem", "latency", "--sizes", "1M,4M", "--tlb-window", "256K", "--samples", "3",
-                         "--point-time", "0.03", "--json", out, check=0)
+    proc = run_movebench(
+        "mem",
+        "latency",
+        "--sizes",
+        "1M,4M",
+        "--tlb-window",
+        "256K",
+        "--samples",
+        "3",
+        "--point-time",
+        "0.03",
+        "--json",
+        out,
+        check=0,
+    )
     assert "TLB window 256.00 KiB" in proc.stdout and "Solution Validates" in proc.stdout
     doc = load_result(out)
     assert doc["settings"]["mem"]["tlb_window"] == 256 << 10
@@ -106,9 +135,28 @@ def test_loaders_stream_their_stores_as_nt_stores_says(tmp_path, nt, elements):
     docs/mem.md says: on when the loaders' arrays (here one loader's three
     triad arrays) together exceed the last-level cache."""
     out = tmp_path / "l.json"
-    run_movebench("mem", "loaded-latency", "--threads", "2", "-n", elements, "--nt-stores", nt, "--delays", "0",
-                  "--chase-bytes", "64K", "--point-time", "0.01", "--samples", "2", "--json", out, check=0,
-                  timeout=120)
+    run_movebench(
+        "mem",
+        "loaded-latency",
+        "--threads",
+        "2",
+        "-n",
+        elements,
+        "--nt-stores",
+        nt,
+        "--delays",
+        "0",
+        "--chase-bytes",
+        "64K",
+        "--point-time",
+        "0.01",
+        "--samples",
+        "2",
+        "--json",
+        out,
+        check=0,
+        timeout=120,
+    )
     doc = load_result(out)
     llc = max((c["bytes"] for c in doc["host"]["caches"]), default=0)
     arrays = 3 * {"1K": 1 << 10, "16M": 16 << 20}[elements] * 8

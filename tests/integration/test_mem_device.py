@@ -3,6 +3,7 @@ CPU), end to end on small arrays: the table, the JSON, the validation of the
 device's own arrays (a spoiled one included), the seq sweep, a signal, the
 options a device refuses; and mem's CUDA kernels linked in wherever nvcc is
 found (there is no GPU here to run them)."""
+
 import re
 import shutil
 import signal
@@ -27,10 +28,17 @@ def test_opencl_table_validates_and_matches_json(tmp_path, elem, size):
     rows = {m.group(1): m for m in ROW.finditer(proc.stdout)}
     assert list(rows) == KERNELS
     per_array = {8: r"512\.00 KiB", 4: r"256\.00 KiB"}[size]
-    assert re.search(rf"^Device memory of .+ \[opencl backend\], {per_array} per array \(65536 elements of {elem}\)$",
-                     proc.stdout, re.M), proc.stdout
-    assert re.search(r"^Timed on the device clock \(events\), rounds queued back to back; sum: \d+ groups of \d+, "
-                     r"double accumulators$", proc.stdout, re.M), proc.stdout
+    assert re.search(
+        rf"^Device memory of .+ \[opencl backend\], {per_array} per array \(65536 elements of {elem}\)$",
+        proc.stdout,
+        re.M,
+    ), proc.stdout
+    assert re.search(
+        r"^Timed on the device clock \(events\), rounds queued back to back; sum: \d+ groups of \d+, "
+        r"double accumulators$",
+        proc.stdout,
+        re.M,
+    ), proc.stdout
     # The table ends with the verdict of validation; only peak lines (the
     # facts layer: each headline figure against its peak) may follow it.
     assert re.search(r"^Solution Validates\n(peak: .*\n)*\Z", proc.stdout, re.M), proc.stdout[-400:]
@@ -56,26 +64,51 @@ def test_opencl_table_validates_and_matches_json(tmp_path, elem, size):
     assert doc["results"]["mem.triad.opencl"]["value"] == triad["figures"]["bandwidth"]["value"]
 
 
-@pytest.mark.parametrize("kind,message", [
-    ("value", r"array a\[32768\] holds -1 but must hold "),
-    ("swap", r"array a\[32768\] holds \S+ but must hold "),
-])
+@pytest.mark.parametrize(
+    "kind,message",
+    [
+        ("value", r"array a\[32768\] holds -1 but must hold "),
+        ("swap", r"array a\[32768\] holds \S+ but must hold "),
+    ],
+)
 def test_opencl_spoiled_device_array_fails(tmp_path, kind, message):
     """The test hook spoils the array in device memory, after the timed
     calls and before the copy back: the host's replay must catch it."""
     out = tmp_path / "bad.json"
-    proc = run_movebench("mem", *SMALL, "-k", "copy,triad", "--corrupt-for-test", "--corrupt-kind", kind,
-                         "--json", out, check=1)
+    proc = run_movebench(
+        "mem", *SMALL, "-k", "copy,triad", "--corrupt-for-test", "--corrupt-kind", kind, "--json", out, check=1
+    )
     assert re.search(r"^Solution does not validate: " + message, proc.stdout, re.M), proc.stdout
     assert load_result(out)["validated"] is False
 
 
 def test_opencl_seq_sweep_writes_data_files_and_validates(tmp_path):
     out, dat = tmp_path / "seq.json", tmp_path / "dat"
-    proc = run_movebench("mem", "seq", "--backend", "opencl", "--sizes", "1K:16K:x4", "-k", "sum,daxpy",
-                         "--point-time", "0.02", "--samples", "2", "--outdir", dat, "--json", out, check=0)
-    assert re.search(r"^Running memory hierarchy sweeps: sequential, in the memory of .+ \[opencl backend\], "
-                     r"3 sizes", proc.stdout, re.M), proc.stdout
+    proc = run_movebench(
+        "mem",
+        "seq",
+        "--backend",
+        "opencl",
+        "--sizes",
+        "1K:16K:x4",
+        "-k",
+        "sum,daxpy",
+        "--point-time",
+        "0.02",
+        "--samples",
+        "2",
+        "--outdir",
+        dat,
+        "--json",
+        out,
+        check=0,
+    )
+    assert re.search(
+        r"^Running memory hierarchy sweeps: sequential, in the memory of .+ \[opencl backend\], "
+        r"3 sizes",
+        proc.stdout,
+        re.M,
+    ), proc.stdout
     # The table ends with the verdict of validation; only peak lines (the
     # facts layer: each headline figure against its peak) may follow it.
     assert re.search(r"^Solution Validates\n(peak: .*\n)*\Z", proc.stdout, re.M), proc.stdout[-400:]
@@ -85,7 +118,13 @@ def test_opencl_seq_sweep_writes_data_files_and_validates(tmp_path):
     doc = load_result(out)
     assert doc["validated"] is True
     assert [(r["operation"], r["params"]["elements"]) for r in doc["timings"]] == [
-        ("sum", 1024), ("sum", 4096), ("sum", 16384), ("daxpy", 1024), ("daxpy", 4096), ("daxpy", 16384)]
+        ("sum", 1024),
+        ("sum", 4096),
+        ("sum", 16384),
+        ("daxpy", 1024),
+        ("daxpy", 4096),
+        ("daxpy", 16384),
+    ]
     for r in doc["timings"]:
         assert len(r["samples"]) == 2 and r["params"]["calls_per_sample"] >= 1 and r["params"]["backend"] == "opencl"
     # The device's caches, which the report marks on the sweep: PoCL runs on this CPU, so they are the host's.
@@ -95,15 +134,35 @@ def test_opencl_seq_sweep_writes_data_files_and_validates(tmp_path):
 
 
 def test_opencl_seq_sweep_catches_a_spoiled_array(tmp_path):
-    proc = run_movebench("mem", "seq", "--backend", "opencl", "--sizes", "4K", "-k", "triad", "--point-time", "0.01",
-                         "--samples", "1", "--outdir", tmp_path, "--corrupt-for-test", check=1)
+    proc = run_movebench(
+        "mem",
+        "seq",
+        "--backend",
+        "opencl",
+        "--sizes",
+        "4K",
+        "-k",
+        "triad",
+        "--point-time",
+        "0.01",
+        "--samples",
+        "1",
+        "--outdir",
+        tmp_path,
+        "--corrupt-for-test",
+        check=1,
+    )
     assert "Solution does not validate: triad at N=4096: array a[2048] holds -1" in proc.stdout
 
 
 def test_interrupted_device_run_keeps_what_it_measured(tmp_path):
     out = tmp_path / "int.json"
-    proc = subprocess.Popen([str(binary_path()), "mem", "--backend", "opencl", "-n", "64K", "-r", "1000000",
-                             "--json", str(out)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [str(binary_path()), "mem", "--backend", "opencl", "-n", "64K", "-r", "1000000", "--json", str(out)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     time.sleep(3.0)
     proc.send_signal(signal.SIGINT)
     stdout, _ = proc.communicate(timeout=60)
@@ -114,30 +173,36 @@ def test_interrupted_device_run_keeps_what_it_measured(tmp_path):
     assert doc["validated"] is True and "Solution Validates" in stdout
 
 
-@pytest.mark.parametrize("args,message", [
-    (["--threads", "2"], "--threads applies to host memory (--backend host), not to --backend opencl"),
-    (["--bind", "close"], "--bind applies to host memory"),
-    (["--shape", "plain"], "--shape applies to host memory"),
-    (["--nt-stores", "on"], "--nt-stores applies to host memory"),
-    (["--huge-pages"], "--huge-pages applies to host memory"),
-    (["--align", "128"], "--align-bytes applies to host memory"),
-    (["--write-allocate"], "--write-allocate applies to host memory"),
-    (["--verbose-affinity"], "--verbose-affinity applies to host memory"),
-    (["tp"], "mem tp runs in host memory only: --backend opencl runs bandwidth and seq"),
-    (["latency"], "mem latency runs in host memory only"),
-    (["loaded-latency"], "mem loaded-latency runs in host memory only"),
-    (["--device", "7"], "no OpenCL device with index 7"),
-])
+@pytest.mark.parametrize(
+    "args,message",
+    [
+        (["--threads", "2"], "--threads applies to host memory (--backend host), not to --backend opencl"),
+        (["--bind", "close"], "--bind applies to host memory"),
+        (["--shape", "plain"], "--shape applies to host memory"),
+        (["--nt-stores", "on"], "--nt-stores applies to host memory"),
+        (["--huge-pages"], "--huge-pages applies to host memory"),
+        (["--align", "128"], "--align-bytes applies to host memory"),
+        (["--write-allocate"], "--write-allocate applies to host memory"),
+        (["--verbose-affinity"], "--verbose-affinity applies to host memory"),
+        (["tp"], "mem tp runs in host memory only: --backend opencl runs bandwidth and seq"),
+        (["latency"], "mem latency runs in host memory only"),
+        (["loaded-latency"], "mem loaded-latency runs in host memory only"),
+        (["--device", "7"], "no OpenCL device with index 7"),
+    ],
+)
 def test_device_refuses_what_it_cannot_do(args, message):
     proc = run_movebench("mem", "--backend", "opencl", "-n", "4K", *args, check=2)
     assert message in proc.stderr and len(proc.stderr.strip().splitlines()) == 1, proc.stderr
 
 
-@pytest.mark.parametrize("args,message", [
-    (["--device", "0"], "--platform and --device pick a device: they go with --backend opencl or cuda"),
-    (["--backend", "host", "--platform", "0"], "--platform and --device pick a device"),
-    (["--backend", "nope"], "unknown backend 'nope': host, opencl or cuda"),
-])
+@pytest.mark.parametrize(
+    "args,message",
+    [
+        (["--device", "0"], "--platform and --device pick a device: they go with --backend opencl or cuda"),
+        (["--backend", "host", "--platform", "0"], "--platform and --device pick a device"),
+        (["--backend", "nope"], "unknown backend 'nope': host, opencl or cuda"),
+    ],
+)
 def test_host_refuses_device_options(args, message):
     proc = run_movebench("mem", "-n", "4K", *args, check=2)
     assert message in proc.stderr and len(proc.stderr.strip().splitlines()) == 1, proc.stderr

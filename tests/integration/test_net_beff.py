@@ -1,8 +1,8 @@
 """movebench beff under mpirun: both definitions, odd rank counts, checks."""
+
 import re
 
 import pytest
-
 from net_mpi import assert_validation_skipped, load, movebench_errors, mpirun, needs_mpirun, ok
 
 pytestmark = needs_mpirun
@@ -16,7 +16,7 @@ def fpga_rows(stdout):
     lines = stdout.splitlines()
     head = next(i for i, l in enumerate(lines) if l.split() == ["MSize", "looplength", "transfer", "B/s"])
     rows = []
-    for line in lines[head + 1:]:
+    for line in lines[head + 1 :]:
         m = ROW.match(line)
         if not m:
             break
@@ -36,7 +36,7 @@ def test_both_definitions_labelled_with_json(tmp_path):
     assert float(hpcc[2]) == pytest.approx(float(hpcc[1]) / 2, rel=1e-4)
     assert "ping-pong ranks 0-1: latency (1 B)" in proc.stdout
     rows = fpga_rows(proc.stdout)
-    assert [r[0] for r in rows] == [2 ** e for e in range(11)]
+    assert [r[0] for r in rows] == [2**e for e in range(11)]
     # HPCC FPGA's schedule: 64 up to 2^4, then less by (64-8)/2 = 28 a step, never below 8.
     assert [r[1] for r in rows] == [64] * 5 + [36, 8, 8, 8, 8, 8]
     mean = sum(r[3] for r in rows) / len(rows)
@@ -95,8 +95,9 @@ def test_time_budget_bounds_the_fpga_loop_lengths(tmp_path):
     exchanges a loop with 10 repetitions (issue 20): a tiny --time-budget keeps
     every size at least one exchange and few, and every repetition."""
     out = tmp_path / "budget.json"
-    proc, _ = mpirun(2, "beff", "--definition", "fpga", "-m", "12", "-n", "3", "--time-budget", "0.00001",
-                     "--json", out)
+    proc, _ = mpirun(
+        2, "beff", "--definition", "fpga", "-m", "12", "-n", "3", "--time-budget", "0.00001", "--json", out
+    )
     ok(proc)
     doc = load(out)
     assert doc["settings"]["beff"]["time_budget_s"] == 0.00001
@@ -120,14 +121,33 @@ def test_help_states_the_default_budget_and_its_cost():
 
 def test_time_budget_zero_keeps_the_upstream_schedule(tmp_path):
     out = tmp_path / "zero.json"
-    ok(mpirun(2, "beff", "--definition", "fpga", "-u", "300", "-l", "20", "-m", "4", "-n", "1", "--time-budget", "0",
-              "--json", out)[0])
+    ok(
+        mpirun(
+            2,
+            "beff",
+            "--definition",
+            "fpga",
+            "-u",
+            "300",
+            "-l",
+            "20",
+            "-m",
+            "4",
+            "-n",
+            "1",
+            "--time-budget",
+            "0",
+            "--json",
+            out,
+        )[0]
+    )
     fpga = [t for t in load(out)["timings"] if t["operation"] == "fpga"]
     assert [t["params"]["looplength"] for t in fpga] == [300] * 5
 
 
-@pytest.mark.parametrize("args, words", [(["-l", "10", "-u", "5"], "-l is above -u"),
-                                         (["--definition", "nope"], "definition")])
+@pytest.mark.parametrize(
+    "args, words", [(["-l", "10", "-u", "5"], "-l is above -u"), (["--definition", "nope"], "definition")]
+)
 def test_bad_options_exit_2_with_one_line(args, words):
     proc, _ = mpirun(2, "beff", *args)
     assert proc.returncode == 2

@@ -1,14 +1,13 @@
 """movebench coll under mpirun: mpiBench's output, JSON, checks, failures."""
+
 import json
-import pathlib
 import re
 
 import pytest
+from net_mpi import MPIBENCH_LINE, assert_validation_skipped, load, movebench_errors, mpirun, needs_mpirun, ok
 
 from conftest import REPO
 from movebench_report.vocabulary import bus_factor
-from net_mpi import (MPIBENCH_LINE, assert_validation_skipped, load, movebench_errors, mpirun, needs_mpirun,
-                     ok)
 
 pytestmark = needs_mpirun
 # shared/ stands beside the checkout (CI clones the repository next to it).
@@ -25,16 +24,36 @@ def result_lines(stdout):
 
 def test_two_ranks_print_mpibench_lines_and_valid_json(tmp_path):
     out = tmp_path / "coll.json"
-    proc, _ = mpirun(2, "coll", "-e", "1K", "-i", "20", "Allreduce", "Alltoall", "Bcast", "Gatherv",
-                     "Barrier", "Reduce_scatter", "--json", out)
+    proc, _ = mpirun(
+        2,
+        "coll",
+        "-e",
+        "1K",
+        "-i",
+        "20",
+        "Allreduce",
+        "Alltoall",
+        "Bcast",
+        "Gatherv",
+        "Barrier",
+        "Reduce_scatter",
+        "--json",
+        out,
+    )
     ok(proc)
     lines = result_lines(proc.stdout)
     rows = [MPIBENCH_LINE.match(l) for l in lines]
     assert all(rows), [l for l, r in zip(lines, rows) if not r]
     ops = [r["op"].strip() for r in rows]
     # mpiBench's order, whatever the command line order; Reduce_scatter last.
-    assert ops.index("Barrier") < ops.index("Bcast") < ops.index("Alltoall") < ops.index("Gatherv") \
-        < ops.index("Allreduce") < ops.index("Reduce_scatter")
+    assert (
+        ops.index("Barrier")
+        < ops.index("Bcast")
+        < ops.index("Alltoall")
+        < ops.index("Gatherv")
+        < ops.index("Allreduce")
+        < ops.index("Reduce_scatter")
+    )
     assert all(int(r["iters"]) == 20 and int(r["ranks"]) == 2 for r in rows)
     allreduce = [int(r["bytes"]) for r in rows if r["op"].strip() == "Allreduce"]
     assert allreduce == [8, 16, 32, 64, 128, 256, 512, 1024]  # doubles: no 0, 1, 2, 4
@@ -75,9 +94,19 @@ def test_odd_ranks_cartesian_dims_and_every_iteration_checked(tmp_path):
     assert all(rows)
     comms = {r["comm"] for r in rows}
     assert comms == {"MPI_COMM_WORLD", "CartDim-1of2", "CartDim-2of2"}
-    assert {r["op"].strip() for r in rows} == {"Barrier", "Bcast", "Alltoall", "Alltoallv", "Allgather",
-                                               "Allgatherv", "Gather", "Gatherv", "Scatter", "Allreduce",
-                                               "Reduce"}  # mpiBench's eleven; Reduce_scatter only by name
+    assert {r["op"].strip() for r in rows} == {
+        "Barrier",
+        "Bcast",
+        "Alltoall",
+        "Alltoallv",
+        "Allgather",
+        "Allgatherv",
+        "Gather",
+        "Gatherv",
+        "Scatter",
+        "Allreduce",
+        "Reduce",
+    }  # mpiBench's eleven; Reduce_scatter only by name
     # 3 ranks: a 3x1 grid, so dimension 1 holds all 3 and dimension 2 one each.
     assert {int(r["ranks"]) for r in rows if r["comm"] == "CartDim-1of2"} == {3}
     assert {int(r["ranks"]) for r in rows if r["comm"] == "CartDim-2of2"} == {1}
@@ -87,10 +116,24 @@ def test_odd_ranks_cartesian_dims_and_every_iteration_checked(tmp_path):
     # The report tool reads busbw's factor from the record (accounting.factor);
     # its own copy is only for documents that do not carry one (version 1,
     # imported tools): it must agree with coll's table, row for row.
-    factors = {(r["operation"], r["params"]["ranks"]): f["busbw"]["accounting"]["factor"]
-               for r in doc["timings"] for f in [r["figures"]] if "busbw" in f}
-    assert {op for op, _ in factors} == {"bcast", "alltoall", "alltoallv", "allgather", "allgatherv", "gather",
-                                         "gatherv", "scatter", "allreduce", "reduce"}
+    factors = {
+        (r["operation"], r["params"]["ranks"]): f["busbw"]["accounting"]["factor"]
+        for r in doc["timings"]
+        for f in [r["figures"]]
+        if "busbw" in f
+    }
+    assert {op for op, _ in factors} == {
+        "bcast",
+        "alltoall",
+        "alltoallv",
+        "allgather",
+        "allgatherv",
+        "gather",
+        "gatherv",
+        "scatter",
+        "allreduce",
+        "reduce",
+    }
     for (op, ranks), factor in factors.items():
         assert factor == pytest.approx(bus_factor(op, ranks)), (op, ranks)
 
@@ -99,17 +142,19 @@ def test_four_ranks_partitions(tmp_path):
     proc, _ = mpirun(4, "coll", "-e", "16", "-i", "2", "-p", "2", "Allgather", "Allreduce")
     ok(proc)
     rows = [MPIBENCH_LINE.match(l) for l in result_lines(proc.stdout)]
-    assert {(r["comm"], int(r["ranks"])) for r in rows} == {("MPI_COMM_WORLD", 4), ("PartSize-4", 4),
-                                                            ("PartSize-2", 2)}
+    assert {(r["comm"], int(r["ranks"])) for r in rows} == {("MPI_COMM_WORLD", 4), ("PartSize-4", 4), ("PartSize-2", 2)}
 
 
-@pytest.mark.parametrize("args, words", [
-    (["-b", "2K", "-e", "1K"], "-b 2K is above -e 1K"),
-    (["Allfoo"], "unknown operation 'Allfoo'"),
-    (["-i", "0"], "invalid -i"),
-    (["-e", "12Q"], "12Q"),
-    (["--per-call", "--no-barrier"], "--per-call keeps a barrier"),
-])
+@pytest.mark.parametrize(
+    "args, words",
+    [
+        (["-b", "2K", "-e", "1K"], "-b 2K is above -e 1K"),
+        (["Allfoo"], "unknown operation 'Allfoo'"),
+        (["-i", "0"], "invalid -i"),
+        (["-e", "12Q"], "12Q"),
+        (["--per-call", "--no-barrier"], "--per-call keeps a barrier"),
+    ],
+)
 def test_bad_options_one_line_from_rank_0_exit_2(args, words):
     proc, _ = mpirun(2, "coll", *args)
     assert proc.returncode == 2
@@ -119,8 +164,9 @@ def test_bad_options_one_line_from_rank_0_exit_2(args, words):
 
 def test_wrong_received_data_fails_the_run_and_keeps_results(tmp_path):
     out = tmp_path / "bad.json"
-    proc, _ = mpirun(2, "coll", "-e", "64", "-i", "2", "Alltoall", "Allreduce", "--fail-for-test", "corrupt",
-                     "--json", out)
+    proc, _ = mpirun(
+        2, "coll", "-e", "64", "-i", "2", "Alltoall", "Allreduce", "--fail-for-test", "corrupt", "--json", out
+    )
     assert proc.returncode == 1
     assert any("validation failed" in l for l in movebench_errors(proc.stderr, "coll"))
     doc = load(out)
@@ -130,8 +176,22 @@ def test_wrong_received_data_fails_the_run_and_keeps_results(tmp_path):
 
 def test_a_hanging_rank_is_aborted_by_the_watchdog(tmp_path):
     out = tmp_path / "hang.json"
-    proc, seconds = mpirun(2, "coll", "-e", "8", "-i", "2", "Bcast", "--fail-for-test", "hang",
-                           "--step-timeout", "3", "--json", out, timeout=90)
+    proc, seconds = mpirun(
+        2,
+        "coll",
+        "-e",
+        "8",
+        "-i",
+        "2",
+        "Bcast",
+        "--fail-for-test",
+        "hang",
+        "--step-timeout",
+        "3",
+        "--json",
+        out,
+        timeout=90,
+    )
     assert proc.returncode != 0
     assert seconds < 60
     assert "did not finish within 3 s" in proc.stderr
@@ -139,8 +199,9 @@ def test_a_hanging_rank_is_aborted_by_the_watchdog(tmp_path):
 
 
 def test_a_killed_rank_ends_the_job(tmp_path):
-    proc, seconds = mpirun(2, "coll", "-e", "8", "-i", "2", "Bcast", "--fail-for-test", "die",
-                           "--step-timeout", "20", timeout=90)
+    proc, seconds = mpirun(
+        2, "coll", "-e", "8", "-i", "2", "Bcast", "--fail-for-test", "die", "--step-timeout", "20", timeout=90
+    )
     assert proc.returncode != 0
     assert seconds < 60
 
@@ -148,6 +209,7 @@ def test_a_killed_rank_ends_the_job(tmp_path):
 def test_suite_starts_a_small_local_mpi_job(suite_run):
     """`movebench run` outside a launcher runs coll as a 2-rank mpirun job of itself."""
     from net_mpi import ROOT_ENV, built_with_mpi
+
     if not built_with_mpi():
         pytest.skip("this movebench was built without MPI")
     proc, out = suite_run("coll", env=ROOT_ENV)
@@ -166,8 +228,10 @@ def test_suite_starts_a_small_local_mpi_job(suite_run):
 
 
 def test_runs_without_a_launcher_as_one_rank():
-    from conftest import run_movebench
     from net_mpi import built_with_mpi
+
+    from conftest import run_movebench
+
     if not built_with_mpi():
         pytest.skip("this movebench was built without MPI")
     proc = run_movebench("coll", "-e", "8", "-i", "3", "Barrier", "Allreduce", check=0, timeout=60)
@@ -178,8 +242,9 @@ def test_runs_without_a_launcher_as_one_rank():
 
 def test_per_call_timing_is_osu_procedure(tmp_path):
     out = tmp_path / "pc.json"
-    proc, _ = mpirun(2, "coll", "-b", "8", "-e", "1K", "-i", "50", "-t", "0", "--per-call", "Allreduce", "Bcast",
-                     "--json", out)
+    proc, _ = mpirun(
+        2, "coll", "-b", "8", "-e", "1K", "-i", "50", "-t", "0", "--per-call", "Allreduce", "Bcast", "--json", out
+    )
     ok(proc)
     assert len(result_lines(proc.stdout)) == 2 * 8  # 8 B .. 1 KiB, two operations
     doc = load(out)

@@ -2,9 +2,9 @@
 veth pair, each a "host" with its own name, and Open MPI's TCP transport
 between them (no shared memory), as tests/integration/netns.py builds them.
 Skipped where namespaces are not allowed."""
-import pytest
 
 import netns
+import pytest
 from net_mpi import MPIBENCH_LINE
 
 
@@ -24,7 +24,25 @@ def test_coll_between_two_hosts_over_tcp(two_hosts):
 
 
 def test_beff_between_two_hosts_over_tcp(two_hosts):
-    proc = two_hosts.mpirun(1, "beff", "--max-size", "4K", "--random-patterns", "1", "--repetitions", "1",
-                            "--loop-length", "10", "-u", "16", "-l", "4", "-m", "12", "-n", "1")
+    proc = two_hosts.mpirun(
+        1,
+        "beff",
+        "--max-size",
+        "4K",
+        "--random-patterns",
+        "1",
+        "--repetitions",
+        "1",
+        "--loop-length",
+        "10",
+        "-u",
+        "16",
+        "-l",
+        "4",
+        "-m",
+        "12",
+        "-n",
+        "1",
+    )
     assert proc.returncode == 0, proc.stderr
     assert "b_eff (HPCC) = " in proc.stdout and "\nb_eff = " in proc.stdout

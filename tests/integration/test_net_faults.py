@@ -2,12 +2,13 @@
 spoils one received transfer in N through the MPI profiling interface. With
 -C (every iteration checked) p2p, coll and beff must catch it: a non-zero
 exit, one clear line, `validated: false`. Without the shim the same runs pass."""
+
 import json
 
 import pytest
+from net_mpi import env_args, movebench_errors, mpirun, needs_mpirun
 
 from conftest import binary_path
-from net_mpi import env_args, movebench_errors, mpirun, needs_mpirun
 
 pytestmark = needs_mpirun
 
@@ -16,8 +17,20 @@ CASES = {
     "coll": ["coll", "-e", "4K", "-i", "10", "-C"],
     "coll-reductions": ["coll", "-e", "4K", "-i", "10", "-C", "Allreduce", "Reduce", "Reduce_scatter"],
     "beff-fpga": ["beff", "--definition", "fpga", "-u", "40", "-l", "10", "-m", "12", "-n", "2", "-C"],
-    "beff-hpcc": ["beff", "--definition", "hpcc", "--max-size", "16K", "--random-patterns", "1",
-                  "--repetitions", "1", "--loop-length", "20", "-C"],
+    "beff-hpcc": [
+        "beff",
+        "--definition",
+        "hpcc",
+        "--max-size",
+        "16K",
+        "--random-patterns",
+        "1",
+        "--repetitions",
+        "1",
+        "--loop-length",
+        "20",
+        "-C",
+    ],
 }
 
 
@@ -39,8 +52,9 @@ def run_case(tmp_path, args, *env):
 @pytest.mark.parametrize("mode", ["flip", "drop", "shift"])
 def test_one_spoiled_transfer_in_8_is_caught(tmp_path, case, mode):
     args = CASES[case]
-    proc, doc = run_case(tmp_path, args, ("LD_PRELOAD", shim()), ("MOVEBENCH_FAULT_EVERY", 8),
-                         ("MOVEBENCH_FAULT_MODE", mode))
+    proc, doc = run_case(
+        tmp_path, args, ("LD_PRELOAD", shim()), ("MOVEBENCH_FAULT_EVERY", 8), ("MOVEBENCH_FAULT_MODE", mode)
+    )
     assert proc.returncode == 1, proc.stderr
     assert doc["validated"] is False
     lines = [l for l in movebench_errors(proc.stderr, args[0]) if "validation failed" in l]

@@ -1,8 +1,8 @@
 """movebench p2p under mpirun: OSU's table style, chosen ranks, checks."""
+
 import re
 
 import pytest
-
 from net_mpi import assert_validation_skipped, load, movebench_errors, mpirun, needs_mpirun, ok
 
 pytestmark = needs_mpirun
@@ -27,8 +27,11 @@ def test_latency_bw_bibw_in_osu_style(tmp_path):
     proc, _ = mpirun(2, "p2p", "-m", "1,1K,64K", "-i", "50", "-x", "5", "--json", out)
     ok(proc)
     t = tables(proc.stdout)
-    assert list(t) == ["0:# Size       Avg Latency(us)", "1:# Size      Bandwidth (MB/s)",
-                       "2:# Size      Bandwidth (MB/s)"]
+    assert list(t) == [
+        "0:# Size       Avg Latency(us)",
+        "1:# Size      Bandwidth (MB/s)",
+        "2:# Size      Bandwidth (MB/s)",
+    ]
     assert all([s for s, _ in rows] == [1, 1024, 65536] for rows in t.values())
     # Printed with two decimals (a 1-byte bandwidth on a loaded machine can print 0.00);
     # the JSON has the full values.
@@ -39,8 +42,9 @@ def test_latency_bw_bibw_in_osu_style(tmp_path):
     lat = [r for r in doc["timings"] if r["operation"] == "latency"]
     # one-way latency = loop seconds / (2 * iterations), printed in us as OSU, recorded in ns
     assert lat[0]["figures"]["latency"]["value"] == pytest.approx(lat[0]["samples"][0] * 1e9 / 100, rel=1e-9)
-    assert lat[0]["figures"]["latency"]["value"] == pytest.approx(t["0:# Size       Avg Latency(us)"][0][1] * 1e3,
-                                                                  abs=5)
+    assert lat[0]["figures"]["latency"]["value"] == pytest.approx(
+        t["0:# Size       Avg Latency(us)"][0][1] * 1e3, abs=5
+    )
     assert doc["results"]["p2p.latency"]["unit"] == "ns"
 
 

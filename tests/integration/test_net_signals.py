@@ -2,12 +2,12 @@
 measured kept and `complete: false` agreed; a rank stopped (SIGSTOP) at
 start-up or mid-run ends the job within --step-timeout plus a few seconds,
 with one clear line and a non-zero exit. Never a hang."""
+
 import json
 import signal
 import time
 
 import pytest
-
 from net_mpi import end_job, movebench_errors, needs_mpirun, start_job, wait_for_rank
 
 pytestmark = needs_mpirun
@@ -46,6 +46,7 @@ def test_sigterm_to_one_rank_is_agreed(tmp_path, target):
         pid = wait_for_rank(job, target)
         wait_for_records(out, 3, job)
         import os
+
         os.kill(pid, signal.SIGTERM)
         _, err = job.communicate(timeout=60)
     finally:
@@ -71,6 +72,7 @@ def stopped_job_ends(job, started, what):
 
 def test_rank_stopped_at_start_up_ends_the_job(tmp_path):
     import os
+
     started = time.monotonic()
     job = start_job(2, *LONG_P2P, "--step-timeout", STEP, "--json", tmp_path / "p2p.json")
     try:
@@ -85,6 +87,7 @@ def test_rank_stopped_at_start_up_ends_the_job(tmp_path):
 @pytest.mark.parametrize("target", [1, 0])
 def test_rank_stopped_mid_run_ends_the_job(tmp_path, target):
     import os
+
     out = tmp_path / "p2p.json"
     started = time.monotonic()
     job = start_job(2, *LONG_P2P, "--step-timeout", STEP, "--json", out)

@@ -1,6 +1,7 @@
 """The live progress line, seen in a real terminal (tmux): it shows on a
 terminal for a run longer than two seconds, is gone when the run ends, and
 is never drawn with stderr redirected or with --quiet."""
+
 import shutil
 import subprocess
 import time
@@ -93,8 +94,12 @@ def test_no_progress_with_quiet(terminal, flag):
 
 def test_suite_names_each_benchmark_with_its_place(tmp_path):
     """Not on a terminal: no live line, but each benchmark's start says i of n."""
-    proc = subprocess.run([str(binary_path()), "run", "--only", "link", "--json", str(tmp_path / "r.json")],
-                          capture_output=True, text=True, timeout=120)
+    proc = subprocess.run(
+        [str(binary_path()), "run", "--only", "link", "--json", str(tmp_path / "r.json")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert proc.returncode == 0, proc.stderr
     assert "movebench run: link (1 of 1, 0:00 elapsed)" in proc.stderr
     assert "\r" not in proc.stderr and "\x1b" not in proc.stderr

@@ -5,6 +5,7 @@ non-zero exit, the last complete file stays, no temporary file is left;
 a symlink planted at the target or at a temporary name is never followed;
 SIGKILL leaves no temporary file behind.
 """
+
 import contextlib
 import json
 import os
@@ -90,8 +91,12 @@ def test_planted_symlinks_are_never_followed(tmp_path):
 def test_sigkill_leaves_no_temporary_file(tmp_path):
     out = tmp_path / "out.json"
     for delay in (0.3, 0.5, 0.7, 0.9, 1.1):
-        proc = subprocess.Popen([str(binary_path()), *SWEEP, "--outdir", str(tmp_path / "dat"), "--json", str(out)],
-                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=tmp_path)
+        proc = subprocess.Popen(
+            [str(binary_path()), *SWEEP, "--outdir", str(tmp_path / "dat"), "--json", str(out)],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            cwd=tmp_path,
+        )
         time.sleep(delay)
         proc.send_signal(signal.SIGKILL)
         proc.wait(timeout=30)

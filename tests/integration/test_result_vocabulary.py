@@ -4,12 +4,13 @@ rates), which way is better, every time in ns, and which bytes each
 bandwidth counts, for every command (tiny runs). validate_result (conftest)
 checks the general rules on every document the tests load; here each
 command's figures are checked for what they must say."""
+
 import re
 
 import pytest
+from net_mpi import built_with_mpi, mpirun, needs_mpirun, ok
 
 from conftest import figures_of, load_result, run_movebench
-from net_mpi import built_with_mpi, mpirun, needs_mpirun, ok
 
 
 def meaning(fig):
@@ -51,8 +52,21 @@ def run_json(tmp_path, *args):
 
 
 def test_mem_bandwidth(tmp_path):
-    doc = run_json(tmp_path, "mem", "-n", "64K", "-r", "3", "--threads", "1", "-k", "copy,triad", "--shape", "plain",
-                   "--write-allocate")
+    doc = run_json(
+        tmp_path,
+        "mem",
+        "-n",
+        "64K",
+        "-r",
+        "3",
+        "--threads",
+        "1",
+        "-k",
+        "copy,triad",
+        "--shape",
+        "plain",
+        "--write-allocate",
+    )
     copy = figures(doc, "copy")
     assert copy["bandwidth"] == ("min", "time", "higher", "MB/s", APP)  # the least time: the best rate
     assert copy["bandwidth_median"] == ("median", "time", "higher", "MB/s", APP)
@@ -62,17 +76,47 @@ def test_mem_bandwidth(tmp_path):
 
 
 def test_mem_gb_unit_and_sweep(tmp_path):
-    doc = run_json(tmp_path, "mem", "seq", "--sizes", "4K,16K", "--point-time", "0.002", "-k", "copy", "--unit",
-                   "GB/s", "--outdir", tmp_path / "dat")
+    doc = run_json(
+        tmp_path,
+        "mem",
+        "seq",
+        "--sizes",
+        "4K,16K",
+        "--point-time",
+        "0.002",
+        "-k",
+        "copy",
+        "--unit",
+        "GB/s",
+        "--outdir",
+        tmp_path / "dat",
+    )
     assert figures(doc, "copy")["bandwidth"] == ("min", "time", "higher", "GB/s", APP)
 
 
 def test_mem_latency_and_loaded_latency(tmp_path):
     doc = run_json(tmp_path, "mem", "latency", "--sizes", "4K,64K", "--point-time", "0.005")
-    assert figures(doc, "latency") == {"latency": ("min", "time", "lower", "ns", None),
-                                       "latency_median": ("median", "time", "lower", "ns", None)}
-    doc = run_json(tmp_path, "mem", "loaded-latency", "--chase-bytes", "256K", "--delays", "idle,0", "--threads", "2",
-                   "-n", "64K", "--point-time", "0.01", "--samples", "3")
+    assert figures(doc, "latency") == {
+        "latency": ("min", "time", "lower", "ns", None),
+        "latency_median": ("median", "time", "lower", "ns", None),
+    }
+    doc = run_json(
+        tmp_path,
+        "mem",
+        "loaded-latency",
+        "--chase-bytes",
+        "256K",
+        "--delays",
+        "idle,0",
+        "--threads",
+        "2",
+        "-n",
+        "64K",
+        "--point-time",
+        "0.01",
+        "--samples",
+        "3",
+    )
     loaded = figures(doc, "loaded_latency")
     assert loaded["latency"] == ("min", "time", "lower", "ns", None)
     assert loaded["load_bandwidth"] == ("mean", "time", "higher", "MB/s", APP)
@@ -82,8 +126,28 @@ def test_mem_latency_and_loaded_latency(tmp_path):
 def test_link_host(tmp_path):
     if " link " not in run_movebench("--help", check=0).stdout:
         pytest.skip("this movebench build has no link command")
-    doc = run_json(tmp_path, "link", "--backend", "host", "--sizes", "4K", "-c", "3", "--batch", "2", "--host-memory",
-                   "pinned", "--ring-bytes", "64K", "--steps", "16", "--roundtrips", "5", "--roundtrip-sizes", "4")
+    doc = run_json(
+        tmp_path,
+        "link",
+        "--backend",
+        "host",
+        "--sizes",
+        "4K",
+        "-c",
+        "3",
+        "--batch",
+        "2",
+        "--host-memory",
+        "pinned",
+        "--ring-bytes",
+        "64K",
+        "--steps",
+        "16",
+        "--roundtrips",
+        "5",
+        "--roundtrip-sizes",
+        "4",
+    )
     read = figures(doc, "copy.read")
     # hdl_single_engine's average is all bytes over all time; min and max are
     # of the per-test rates: bandwidth_min is the worst test, not the best.
@@ -101,8 +165,22 @@ def test_link_host(tmp_path):
 def test_stream_host(tmp_path):
     if " stream " not in run_movebench("--help", check=0).stdout:
         pytest.skip("this movebench build has no stream command")
-    doc = run_json(tmp_path, "stream", "--backend", "host", "--chunks", "4", "--chunk-count", "256", "--iterations",
-                   "3", "--designs", "offload,chunked", "--sweep", "1K,4K")
+    doc = run_json(
+        tmp_path,
+        "stream",
+        "--backend",
+        "host",
+        "--chunks",
+        "4",
+        "--chunk-count",
+        "256",
+        "--iterations",
+        "3",
+        "--designs",
+        "offload,chunked",
+        "--sweep",
+        "1K,4K",
+    )
     chunked = figures(doc, "chunked")
     assert chunked["latency"] == ("mean", "time", "lower", "ns", None)
     assert chunked["throughput"] == ("mean", "rate", "higher", "MB/s", APP)
@@ -144,8 +222,34 @@ def test_p2p(tmp_path):
 @needs_mpirun
 def test_beff(tmp_path):
     out = tmp_path / "beff.json"
-    ok(mpirun(2, "beff", "--max-size", "1K", "--random-patterns", "1", "--repetitions", "2", "--loop-length", "20",
-              "-u", "16", "-l", "8", "-o", "4", "-d", "2", "-m", "6", "-n", "2", "--json", out)[0])
+    ok(
+        mpirun(
+            2,
+            "beff",
+            "--max-size",
+            "1K",
+            "--random-patterns",
+            "1",
+            "--repetitions",
+            "2",
+            "--loop-length",
+            "20",
+            "-u",
+            "16",
+            "-l",
+            "8",
+            "-o",
+            "4",
+            "-d",
+            "2",
+            "-m",
+            "6",
+            "-n",
+            "2",
+            "--json",
+            out,
+        )[0]
+    )
     doc = load_result(out)
     common_checks(doc)
     for operation in ("hpcc", "fpga"):

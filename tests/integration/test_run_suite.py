@@ -1,10 +1,12 @@
 """movebench run: every benchmark's suite runs are command lines of its own
 options (--dry-run prints them), and one of them run alone records what the
 suite records."""
+
 import re
 
-from conftest import load_result, run_movebench
 from net_mpi import ROOT_ENV, built_with_mpi, mpirun, needs_mpirun, ok
+
+from conftest import load_result, run_movebench
 
 
 def dry_run(*args):

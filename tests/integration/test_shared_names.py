@@ -3,6 +3,7 @@ README's examples, the suite's runs, the bench/ scripts and the ReFrame
 library. The older names and the upstream short forms of the shared concepts
 stay taken (test_options.py), but what movebench itself shows users to copy
 is the one vocabulary."""
+
 import functools
 import importlib.util
 import json
@@ -12,9 +13,9 @@ import subprocess
 import sys
 
 import pytest
-
-from conftest import REPO, binary_path, load_result, run_movebench
 from test_options import VOCABULARY, options
+
+from conftest import REPO, binary_path, run_movebench
 
 COMMANDS = ("mem", "link", "stream", "beff", "coll", "p2p", "run")
 SHARED = {name for name, _, _ in VOCABULARY.values()}
@@ -43,8 +44,11 @@ def not_shared(argv):
     command, *rest = argv
     assert command in COMMANDS, argv
     allowed = allowed_names(command)
-    return [t.split("=")[0] for t in rest
-            if t.startswith("-") and not re.fullmatch(r"-[\d.]+", t) and t.split("=")[0] not in allowed]
+    return [
+        t.split("=")[0]
+        for t in rest
+        if t.startswith("-") and not re.fullmatch(r"-[\d.]+", t) and t.split("=")[0] not in allowed
+    ]
 
 
 def command_lines(text, program=r"movebench"):
@@ -61,14 +65,24 @@ def command_lines(text, program=r"movebench"):
 
 def test_the_check_finds_older_names():
     """Without this, the tests below could pass by checking nothing."""
-    assert not_shared(["link", "latency", "-c", "2", "--roundtrips", "3", "--sizes", "4K"]) == \
-        ["-c", "--roundtrips", "--sizes"]
-    assert not_shared(["mem", "seq", "--sizes", "1K", "--point-time", "1", "-r", "2", "--samples", "2", "-t", "1"]) == \
-        ["--sizes", "--point-time", "-r", "--samples", "-t"]
+    assert not_shared(["link", "latency", "-c", "2", "--roundtrips", "3", "--sizes", "4K"]) == [
+        "-c",
+        "--roundtrips",
+        "--sizes",
+    ]
+    assert not_shared(["mem", "seq", "--sizes", "1K", "--point-time", "1", "-r", "2", "--samples", "2", "-t", "1"]) == [
+        "--sizes",
+        "--point-time",
+        "-r",
+        "--samples",
+        "-t",
+    ]
     assert not_shared(["mem", "-n", "1K", "-k", "triad", "--repetitions", "2", "--threads", "1"]) == []
     assert not_shared(["coll", "-b", "8", "-e", "64", "-i", "5", "-t", "100"]) == ["-b", "-e", "-i"]
-    assert command_lines("$ movebench mem seq --sizes 1K -k triad   # a comment\n`movebench link -c 2`") == \
-        [["mem", "seq", "--sizes", "1K", "-k", "triad"], ["link", "-c", "2"]]
+    assert command_lines("$ movebench mem seq --sizes 1K -k triad   # a comment\n`movebench link -c 2`") == [
+        ["mem", "seq", "--sizes", "1K", "-k", "triad"],
+        ["link", "-c", "2"],
+    ]
 
 
 def test_readme_examples_use_the_shared_names():
@@ -105,10 +119,35 @@ def load_script(name):
 def test_gpu_compare_runs_movebench_in_the_shared_names(tmp_path):
     # It is made for a GPU; the same job on the OpenCL backend (PoCL), no peers, tiny sizes.
     out = tmp_path / "out"
-    subprocess.run([sys.executable, str(REPO / "bench" / "gpu_compare.py"), "--movebench", str(binary_path()),
-                    "--backend", "opencl", "--rounds", "1", "--link-bytes", "1M", "--elements", "64K", "--reps", "2",
-                    "--stream-chunks", "2", "--stream-sweep", "4K", "--stream-sweep-total", "16K",
-                    "--out", str(out)], check=True, capture_output=True, timeout=300)
+    subprocess.run(
+        [
+            sys.executable,
+            str(REPO / "bench" / "gpu_compare.py"),
+            "--movebench",
+            str(binary_path()),
+            "--backend",
+            "opencl",
+            "--rounds",
+            "1",
+            "--link-bytes",
+            "1M",
+            "--elements",
+            "64K",
+            "--reps",
+            "2",
+            "--stream-chunks",
+            "2",
+            "--stream-sweep",
+            "4K",
+            "--stream-sweep-total",
+            "16K",
+            "--out",
+            str(out),
+        ],
+        check=True,
+        capture_output=True,
+        timeout=300,
+    )
     lines = (out / "commands.txt").read_text().splitlines()
     assert len(lines) == 6  # link bandwidth twice (copy on pinned, kernel on mapped), latency, mem, stream twice
     for line in lines:
@@ -121,17 +160,41 @@ def test_mem_compare_runs_movebench_in_the_shared_names(tmp_path):
     binary): it is run each round with the same options, gives every kernel an
     after / before ratio and is never taken as a peer."""
     out = tmp_path / "cmp"
-    proc = subprocess.run([sys.executable, str(REPO / "bench" / "mem_compare.py"), "--movebench", str(binary_path()),
-                           "--movebench-before", str(binary_path()),
-                           "--elements", "65536", "--repetitions", "2", "--rounds", "1", "--threads", "1",
-                           "--out", str(out)], capture_output=True, text=True, timeout=300)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            str(REPO / "bench" / "mem_compare.py"),
+            "--movebench",
+            str(binary_path()),
+            "--movebench-before",
+            str(binary_path()),
+            "--elements",
+            "65536",
+            "--repetitions",
+            "2",
+            "--rounds",
+            "1",
+            "--threads",
+            "1",
+            "--out",
+            str(out),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    runs = [shlex.split(l)[1:] for l in (out / "commands.txt").read_text().splitlines()
-            if shlex.split(l)[1] == str(binary_path())]
+    runs = [
+        shlex.split(l)[1:]
+        for l in (out / "commands.txt").read_text().splitlines()
+        if shlex.split(l)[1] == str(binary_path())
+    ]
     assert len(runs) == 2, runs
+
     def without_json(run):
         at = run.index("--json")
-        return run[:at] + run[at + 2:]
+        return run[:at] + run[at + 2 :]
+
     assert without_json(runs[0]) == without_json(runs[1]), runs  # the same options, each its own --json
     for run in runs:
         assert not not_shared(run[1:]), run
@@ -143,24 +206,28 @@ def test_mem_compare_runs_movebench_in_the_shared_names(tmp_path):
     assert "after / before" in (out / "summary.md").read_text()
 
 
-@pytest.mark.parametrize("benchmark, mode, sizes, expected", [
-    ("mem", [], "16M", ["--elements", "16M"]),
-    ("mem", ["bandwidth"], "16M", ["--elements", "16M"]),
-    ("mem", ["seq"], "1K:1M", ["--sizes-elements", "1K:1M"]),
-    ("mem", ["tp"], "1K:1M", ["--sizes-elements", "1K:1M"]),
-    ("mem", ["latency"], "4K,16M", ["--sizes-bytes", "4K,16M"]),
-    ("mem", ["loaded-latency"], "64M", ["--chase-bytes", "64M"]),
-    ("link", ["bandwidth"], "64K,1M", ["--sizes-bytes", "64K,1M"]),
-    ("stream", [], "4K:1M:x4", ["--sizes-bytes", "4K:1M:x4"]),
-    ("p2p", [], "1:64K", ["--sizes-bytes", "1:64K"]),
-    ("beff", [], "1M", ["--max-bytes", "1M"]),
-    ("coll", ["Allreduce"], "8:64K", ["--min-bytes", "8", "--max-bytes", "64K"]),
-    ("coll", [], "1K", ["--min-bytes", "1K", "--max-bytes", "1K"]),
-])
+@pytest.mark.parametrize(
+    "benchmark, mode, sizes, expected",
+    [
+        ("mem", [], "16M", ["--elements", "16M"]),
+        ("mem", ["bandwidth"], "16M", ["--elements", "16M"]),
+        ("mem", ["seq"], "1K:1M", ["--sizes-elements", "1K:1M"]),
+        ("mem", ["tp"], "1K:1M", ["--sizes-elements", "1K:1M"]),
+        ("mem", ["latency"], "4K,16M", ["--sizes-bytes", "4K,16M"]),
+        ("mem", ["loaded-latency"], "64M", ["--chase-bytes", "64M"]),
+        ("link", ["bandwidth"], "64K,1M", ["--sizes-bytes", "64K,1M"]),
+        ("stream", [], "4K:1M:x4", ["--sizes-bytes", "4K:1M:x4"]),
+        ("p2p", [], "1:64K", ["--sizes-bytes", "1:64K"]),
+        ("beff", [], "1M", ["--max-bytes", "1M"]),
+        ("coll", ["Allreduce"], "8:64K", ["--min-bytes", "8", "--max-bytes", "64K"]),
+        ("coll", [], "1K", ["--min-bytes", "1K", "--max-bytes", "1K"]),
+    ],
+)
 def test_reframe_library_passes_sizes_by_the_shared_names(benchmark, mode, sizes, expected):
     pytest.importorskip("reframe")
     sys.path.insert(0, str(REPO / "contrib" / "reframe"))
     from movebench_lib import size_arguments
+
     args = size_arguments(benchmark, mode, sizes)
     assert args == expected
     assert not not_shared([benchmark, *mode, *args])
@@ -170,18 +237,22 @@ def test_reframe_library_refuses_sizes_it_cannot_pass():
     pytest.importorskip("reframe")
     sys.path.insert(0, str(REPO / "contrib" / "reframe"))
     from movebench_lib import size_arguments
+
     with pytest.raises(ValueError, match="takes no sizes"):
         size_arguments("run", [], "1K")
 
 
 def test_reframe_examples_and_docs_use_the_shared_names():
-    for path in (REPO / "contrib" / "reframe" / "movebench_examples.py", REPO / "contrib" / "reframe" / "movebench_lib.py",
-                 REPO / "docs" / "reframe.md"):
+    for path in (
+        REPO / "contrib" / "reframe" / "movebench_examples.py",
+        REPO / "contrib" / "reframe" / "movebench_lib.py",
+        REPO / "docs" / "reframe.md",
+    ):
         text = path.read_text()
         # options = ['--repetitions', '5', ...]: every quoted option of an options list
         for listed in re.findall(r"options = \[([^\]]*)\]", text):
             names = [n for n in re.findall(r"'(-[^']*)'", listed)]
-            benchmark = re.findall(r"benchmark = '(\w+)'", text[:text.find(listed)])
+            benchmark = re.findall(r"benchmark = '(\w+)'", text[: text.find(listed)])
             assert benchmark, (path, listed)
             assert not not_shared([benchmark[-1], *names]), (path.name, listed)
         for argv in command_lines(text):

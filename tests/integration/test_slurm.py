@@ -2,13 +2,14 @@
 srun of coll, p2p and beff, and the sbatch script of docs/slurm.md. Runs
 against the build named by MOVEBENCH_BIN and MOVEBENCH_MPI_FAMILY (make test
 runs it for the Open MPI build and the MPICH one)."""
+
 import subprocess
 
 import pytest
+import slurm_cluster
+from net_mpi import MPI_FAMILY, built_with_mpi, load
 
 from conftest import REPO, binary_path
-from net_mpi import MPI_FAMILY, built_with_mpi, load
-import slurm_cluster
 
 # The process-management interface each Debian MPI speaks under srun
 # (`srun --mpi=list` offers pmix and pmi2): Open MPI 4.1 was built against
@@ -35,8 +36,23 @@ def srun_per_rank_dirs(slurm, tmp_path, args, mpi=SRUN_MPI, timeout=180):
         (tmp_path / rank).mkdir()
     # Each task changes into the folder named by its own rank, then becomes movebench.
     shell = 'cd "$SLURM_PROCID" && exec "$@"'
-    cmd = ["srun", f"--mpi={mpi}", "-n", "2", "--kill-on-bad-exit=1", "--time=5", f"--chdir={tmp_path}",
-           "sh", "-c", shell, "sh", str(binary_path()), *map(str, args), "--json", "out.json"]
+    cmd = [
+        "srun",
+        f"--mpi={mpi}",
+        "-n",
+        "2",
+        "--kill-on-bad-exit=1",
+        "--time=5",
+        f"--chdir={tmp_path}",
+        "sh",
+        "-c",
+        shell,
+        "sh",
+        str(binary_path()),
+        *map(str, args),
+        "--json",
+        "out.json",
+    ]
     return subprocess.run(cmd, env=slurm, capture_output=True, text=True, timeout=timeout)
 
 
@@ -44,12 +60,40 @@ def ok(proc):
     assert proc.returncode == 0, f"exit {proc.returncode}\nstdout:\n{proc.stdout}\nstderr:\n{proc.stderr}"
 
 
-@pytest.mark.parametrize("args, benchmark", [
-    (["coll", "-e", "1K", "-i", "20", "Allreduce", "Bcast", "Alltoall"], "coll"),
-    (["p2p", "-m", "1,1K,64K", "-i", "50", "-x", "5"], "p2p"),
-    (["beff", "--max-size", "8K", "--random-patterns", "2", "--repetitions", "2", "--loop-length", "50",
-      "-u", "64", "-l", "8", "-o", "4", "-d", "2", "-m", "10", "-n", "2"], "beff"),
-], ids=["coll", "p2p", "beff"])
+@pytest.mark.parametrize(
+    "args, benchmark",
+    [
+        (["coll", "-e", "1K", "-i", "20", "Allreduce", "Bcast", "Alltoall"], "coll"),
+        (["p2p", "-m", "1,1K,64K", "-i", "50", "-x", "5"], "p2p"),
+        (
+            [
+                "beff",
+                "--max-size",
+                "8K",
+                "--random-patterns",
+                "2",
+                "--repetitions",
+                "2",
+                "--loop-length",
+                "50",
+                "-u",
+                "64",
+                "-l",
+                "8",
+                "-o",
+                "4",
+                "-d",
+                "2",
+                "-m",
+                "10",
+                "-n",
+                "2",
+            ],
+            "beff",
+        ),
+    ],
+    ids=["coll", "p2p", "beff"],
+)
 def test_srun_two_ranks_rank_0_alone_writes(slurm, tmp_path, args, benchmark):
     proc = srun_per_rank_dirs(slurm, tmp_path, args)
     ok(proc)
@@ -66,8 +110,7 @@ def test_srun_two_ranks_rank_0_alone_writes(slurm, tmp_path, args, benchmark):
 def test_srun_with_the_other_pmi_fails_without_a_result(slurm, tmp_path):
     """An MPI that does not speak srun's --mpi plugin would start two jobs of
     one rank each; movebench must refuse, not measure each rank against itself."""
-    proc = srun_per_rank_dirs(slurm, tmp_path, ["coll", "-e", "64", "-i", "2", "Bcast"], mpi=WRONG_MPI,
-                              timeout=120)
+    proc = srun_per_rank_dirs(slurm, tmp_path, ["coll", "-e", "64", "-i", "2", "Bcast"], mpi=WRONG_MPI, timeout=120)
     assert proc.returncode != 0
     assert not (tmp_path / "1" / "out.json").exists()
     if MPI_FAMILY == "mpich":
@@ -86,9 +129,22 @@ def test_srun_with_the_other_pmi_fails_without_a_result(slurm, tmp_path):
 
 def test_sbatch_script_of_the_docs_writes_one_result_file(slurm, tmp_path):
     env = dict(slurm, MOVEBENCH=str(binary_path()), MOVEBENCH_SRUN_MPI=SRUN_MPI)
-    proc = subprocess.run(["sbatch", "--wait", "--ntasks=2", f"--chdir={tmp_path}", "--output=job-%j.out",
-                           str(SBATCH_SCRIPT), "--only", "coll,p2p"],
-                          env=env, capture_output=True, text=True, timeout=240)
+    proc = subprocess.run(
+        [
+            "sbatch",
+            "--wait",
+            "--ntasks=2",
+            f"--chdir={tmp_path}",
+            "--output=job-%j.out",
+            str(SBATCH_SCRIPT),
+            "--only",
+            "coll,p2p",
+        ],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=240,
+    )
     job_out = "".join(p.read_text() for p in tmp_path.glob("job-*.out"))
     assert proc.returncode == 0, f"sbatch exit {proc.returncode}\n{proc.stderr}\njob output:\n{job_out}"
     job_id = proc.stdout.split()[-1]
@@ -104,9 +160,22 @@ def test_sbatch_script_of_the_docs_writes_one_result_file(slurm, tmp_path):
 def test_sbatch_script_fails_when_movebench_fails(slurm, tmp_path):
     """The job's exit code is movebench's: a bad option is exit 2 and no result."""
     env = dict(slurm, MOVEBENCH=str(binary_path()), MOVEBENCH_SRUN_MPI=SRUN_MPI)
-    proc = subprocess.run(["sbatch", "--wait", "--ntasks=2", f"--chdir={tmp_path}", "--output=job.out",
-                           str(SBATCH_SCRIPT), "--only", "nosuchbenchmark"],
-                          env=env, capture_output=True, text=True, timeout=120)
+    proc = subprocess.run(
+        [
+            "sbatch",
+            "--wait",
+            "--ntasks=2",
+            f"--chdir={tmp_path}",
+            "--output=job.out",
+            str(SBATCH_SCRIPT),
+            "--only",
+            "nosuchbenchmark",
+        ],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert proc.returncode == 2, proc.stderr + (tmp_path / "job.out").read_text()
     assert "unknown benchmark 'nosuchbenchmark'" in (tmp_path / "job.out").read_text()
     assert not list(tmp_path.glob("*.json"))

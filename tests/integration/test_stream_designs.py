@@ -1,10 +1,10 @@
 """movebench stream on the host and OpenCL (PoCL) backends: every design,
 simple-host-streaming's output, the chunk-size sweep and its 90% rule,
 validation, exit codes."""
+
 import re
 
 import pytest
-
 from linkrun import BACKENDS, assert_kept_after_interrupt, load, records, run, run_interrupted
 
 DESIGNS = ["offload", "chunked", "pipeline", "persistent"]
@@ -15,14 +15,20 @@ SMALL = ["--chunks", "8", "--chunk-count", "256", "--iterations", "2", "--inflig
 def test_every_design_passes_with_sample_output(tmp_path, backend):
     out = tmp_path / "stream.json"
     proc = run("stream", "--backend", backend, *SMALL, "--sweep", "1K:4K:x4", "--json", out, check=0)
-    assert "# Chunks:             8\nChunk count:          256\nTotal count:          2048\nIterations:           2" \
+    assert (
+        "# Chunks:             8\nChunk count:          256\nTotal count:          2048\nIterations:           2"
         in proc.stdout
+    )
     for d in DESIGNS:
         title = d.capitalize()
         assert re.search(rf"^{title} average latency:\s+[\d.]+ ms$", proc.stdout, re.M), d
         assert re.search(rf"^{title} average throughput:\s+[\d.]+ MB/s$", proc.stdout, re.M), d
-    assert re.search(r"^Empty kernel, queued to completion seen \(t_launch \+ t_finish\): median [\d.]+ us, "
-                     r"min [\d.]+ us over 100$", proc.stdout, re.M)
+    assert re.search(
+        r"^Empty kernel, queued to completion seen \(t_launch \+ t_finish\): median [\d.]+ us, "
+        r"min [\d.]+ us over 100$",
+        proc.stdout,
+        re.M,
+    )
     assert proc.stdout.rstrip().endswith("PASSED")
     assert proc.stdout.count("smallest chunk keeping 90% of the best throughput") == 3  # all but offload
     doc = load(out)
@@ -43,23 +49,27 @@ def test_every_design_passes_with_sample_output(tmp_path, backend):
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_corrupted_output_fails(tmp_path, backend):
     out = tmp_path / "bad.json"
-    proc = run("stream", "--backend", backend, *SMALL, "--designs", "chunked", "--corrupt-for-test", "--json", out,
-               check=1)
+    proc = run(
+        "stream", "--backend", backend, *SMALL, "--designs", "chunked", "--corrupt-for-test", "--json", out, check=1
+    )
     assert proc.stdout.rstrip().endswith("FAILED")
     assert "validation FAILED: chunked output element 2047 is wrong" in proc.stderr
     assert load(out)["validated"] is False
 
 
-@pytest.mark.parametrize("args,message", [
-    (["--inflight", "0"], "invalid --inflight"),
-    (["--inflight", "2147483647"], "--inflight 2147483647 exceeds --chunks 64"),
-    (["--designs", "warp"], "unknown design 'warp'"),
-    # A CUDA build knows graph and the host backend lacks it; a build without
-    # CUDA does not have the design at all (nor lists it in --list).
-    (["--backend", "host", "--designs", "graph"], ("has no 'graph' design", "unknown design 'graph'")),
-    (["--chunks", "4", "--chunk-count", "256", "--sweep", "3K"], "must be whole words dividing"),
-    (["--iterations", "0"], "invalid --repetitions (--iterations) '0': 1 to 1000000"),
-])
+@pytest.mark.parametrize(
+    "args,message",
+    [
+        (["--inflight", "0"], "invalid --inflight"),
+        (["--inflight", "2147483647"], "--inflight 2147483647 exceeds --chunks 64"),
+        (["--designs", "warp"], "unknown design 'warp'"),
+        # A CUDA build knows graph and the host backend lacks it; a build without
+        # CUDA does not have the design at all (nor lists it in --list).
+        (["--backend", "host", "--designs", "graph"], ("has no 'graph' design", "unknown design 'graph'")),
+        (["--chunks", "4", "--chunk-count", "256", "--sweep", "3K"], "must be whole words dividing"),
+        (["--iterations", "0"], "invalid --repetitions (--iterations) '0': 1 to 1000000"),
+    ],
+)
 def test_bad_input_is_exit_2(args, message):
     proc = run("stream", *args, check=2)
     messages = message if isinstance(message, tuple) else (message,)
@@ -82,8 +92,9 @@ def test_suite_runs_link_and_stream_bounded(suite_run):
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_interrupted_stream_keeps_what_it_measured(tmp_path, backend):
     out = tmp_path / "int.json"
-    code, stdout = run_interrupted("stream", "--backend", backend, "--chunks", "8", "--chunk-count", "256",
-                                   "--iterations", "20000", json_path=out)  # seconds per design
+    code, stdout = run_interrupted(
+        "stream", "--backend", backend, "--chunks", "8", "--chunk-count", "256", "--iterations", "20000", json_path=out
+    )  # seconds per design
     assert code == 130
     assert_kept_after_interrupt(load(out))
     assert "PASSED" in stdout
@@ -92,6 +103,18 @@ def test_interrupted_stream_keeps_what_it_measured(tmp_path, backend):
 def test_kept_chunk_round_trips_are_bounded_without_wrapping():
     # 2^45 chunks (the sweep's 4-byte chunks of 2^47 bytes) x 2^19 repetitions is 2^64:
     # a product would wrap to 0; the bound is checked by division.
-    proc = run("stream", "--backend", "host", "--chunks", "1048576", "--chunk-elements", "33554432",
-               "--sizes-bytes", "4", "--repetitions", "524288", check=2)
+    proc = run(
+        "stream",
+        "--backend",
+        "host",
+        "--chunks",
+        "1048576",
+        "--chunk-elements",
+        "33554432",
+        "--sizes-bytes",
+        "4",
+        "--repetitions",
+        "524288",
+        check=2,
+    )
     assert "35184372088832 chunks x 524288 repetitions: at most 100000000 chunk round trips" in proc.stderr

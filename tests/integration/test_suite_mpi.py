@@ -1,6 +1,8 @@
 """movebench run under an MPI launcher: one result file, local benchmarks once."""
-from conftest import run_movebench
+
 from net_mpi import load, mpirun, needs_mpirun, ok
+
+from conftest import run_movebench
 
 
 def link_headers(stdout):

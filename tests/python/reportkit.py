@@ -2,20 +2,20 @@
 binary once per session (tiny sizes, cached here), the imported samples, and
 ways to run the tool in-process (fast) or as its console script. Not a
 conftest.py: tests/conftest.py is the one `from conftest import` must find."""
+
 import contextlib
 import functools
-import tempfile
 import io
 import json
 import pathlib
 import shutil
 import struct
 import subprocess
+import tempfile
 
 import pytest
 
 from conftest import REPO, run_movebench  # tests/conftest.py
-
 from movebench_report import cli
 
 DATA = pathlib.Path(__file__).parent / "data"
@@ -27,7 +27,7 @@ def _scratch(name: str) -> pathlib.Path:
     return pathlib.Path(tempfile.mkdtemp(prefix=f"movebench-report-{name}-"))
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def results():
     """{name: path} of result files the binary wrote during this run (once per session)."""
     out = _scratch("results")
@@ -62,7 +62,7 @@ def imported() -> Samples:
     return _imported(tuple(shared_samples()))
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _imported(shared):
     out = _scratch("imported")
     inputs = list(shared) + [p for p in sorted(DATA.iterdir()) if p.stem not in BAD_FILES | NOT_TOOL_OUTPUTS]
@@ -116,6 +116,7 @@ def scale_timings(factor):
     the verdicts do not hang on this machine's noise), then every sample
     `factor` times longer, every figure with a bandwidth unit divided by it and
     with a time unit multiplied."""
+
     def change(doc):
         for rec in doc["timings"]:
             best = min(rec["samples"])
@@ -125,6 +126,7 @@ def scale_timings(factor):
                     rec["stats"][key] *= factor
             for fig in rec["figures"].values():
                 fig["value"] *= (1 / factor) if fig["unit"].endswith("/s") else factor
+
     return change
 
 
@@ -137,8 +139,6 @@ def run_tool(*args, **kwargs):
     if not VENV_TOOL.exists():
         pytest.skip(f"{VENV_TOOL} missing: run scripts/setup.sh")
     return subprocess.run([str(VENV_TOOL), *map(str, args)], capture_output=True, text=True, timeout=120, **kwargs)
-
-
 
 
 FACTS = DATA / "facts-verdicts.json"  # hand-made facts, peaks and verdicts (issue 18's shapes)
@@ -160,6 +160,7 @@ def with_facts(src, dst):
             figure = doc["results"].get(verdict["figure"], {})
             verdict["value"] = figure.get("value", 0.0)
             verdict["fraction"] = verdict["value"] / verdict["peak"] if verdict["peak"] else None
+
     return edited(src, dst, change)
 
 

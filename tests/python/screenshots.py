@@ -5,6 +5,7 @@ by headless Chromium and reduced to a small
 palette (ImageMagick's convert, where it is there).
 
     .venv/bin/python tests/python/screenshots.py RUN.json OTHER_RUN.json docs/"""
+
 import pathlib
 import subprocess
 import sys
@@ -15,8 +16,15 @@ from reportkit import GPU_SUITE, PEER_SAMPLES, chromium, report, with_facts  # n
 
 
 def shoot(html: pathlib.Path, png: pathlib.Path, scratch: pathlib.Path, height: int = 900):
-    flags = [chromium(), "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
-             f"--user-data-dir={scratch / 'profile'}", f"--window-size=1400,{height}"]
+    flags = [
+        chromium(),
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--hide-scrollbars",
+        f"--user-data-dir={scratch / 'profile'}",
+        f"--window-size=1400,{height}",
+    ]
     subprocess.run(flags + [f"--screenshot={png}", html.as_uri()], capture_output=True, timeout=120, check=True)
     smaller(png)
 
@@ -27,6 +35,7 @@ def smaller(png: pathlib.Path):
     or ImageMagick needed)."""
     import matplotlib.image
     import numpy as np
+
     pixels = matplotlib.image.imread(png)[:, :, :3]
     levels = np.round(pixels * 15) / 15  # 16 levels per channel
     matplotlib.image.imsave(png, levels, format="png")
@@ -40,8 +49,12 @@ def page(scratch: pathlib.Path, name: str, *args) -> pathlib.Path:
 
 
 def imported(scratch: pathlib.Path) -> list:
-    inputs = [PEER_SAMPLES / "osu_latency.txt", PEER_SAMPLES / "osu_bw.txt", PEER_SAMPLES / "stream-mccalpin-1t.txt",
-              PEER_SAMPLES / "nvbandwidth-h200.txt"]
+    inputs = [
+        PEER_SAMPLES / "osu_latency.txt",
+        PEER_SAMPLES / "osu_bw.txt",
+        PEER_SAMPLES / "stream-mccalpin-1t.txt",
+        PEER_SAMPLES / "nvbandwidth-h200.txt",
+    ]
     code, _, err = report("import", *inputs, "--outdir", scratch)
     assert code == 0, err
     return [scratch / f"{p.stem}.json" for p in inputs]
@@ -50,15 +63,27 @@ def imported(scratch: pathlib.Path) -> list:
 def main(run: str, other: str, docs: str):
     scratch, docs = pathlib.Path(tempfile.mkdtemp(prefix="movebench-shots-")), pathlib.Path(docs)
     shoot(page(scratch, "run", run, "--title", "movebench report: this machine"), docs / "report-run.png", scratch)
-    shoot(page(scratch, "compare", run, other, "--title", "movebench report: two runs"),
-          docs / "report-compare.png", scratch)
-    shoot(page(scratch, "imported", *imported(scratch), "--title", "movebench report: OSU, STREAM, nvbandwidth"),
-          docs / "report-imported.png", scratch)
-    shoot(page(scratch, "gpu", GPU_SUITE, "--title", "movebench report: a run on an H200"),
-          docs / "report-gpu-node.png", scratch)
+    shoot(
+        page(scratch, "compare", run, other, "--title", "movebench report: two runs"),
+        docs / "report-compare.png",
+        scratch,
+    )
+    shoot(
+        page(scratch, "imported", *imported(scratch), "--title", "movebench report: OSU, STREAM, nvbandwidth"),
+        docs / "report-imported.png",
+        scratch,
+    )
+    shoot(
+        page(scratch, "gpu", GPU_SUITE, "--title", "movebench report: a run on an H200"),
+        docs / "report-gpu-node.png",
+        scratch,
+    )
     facts = with_facts(run, scratch / "run-with-facts.json")  # the hand-made facts layer fixture
-    shoot(page(scratch, "facts", facts, "--title", "movebench report: with facts and verdicts (hand-made)"),
-          docs / "report-facts.png", scratch)
+    shoot(
+        page(scratch, "facts", facts, "--title", "movebench report: with facts and verdicts (hand-made)"),
+        docs / "report-facts.png",
+        scratch,
+    )
     opened = scratch / "open.html"  # one drill-down section open: what a plot looks like
     opened.write_text((scratch / "run.html").read_text().replace("<details>", "<details open>", 1))
     shoot(opened, docs / "report-drilldown.png", scratch, 1800)

@@ -1,6 +1,7 @@
 """The compare rule on the fixtures the C++ side is tested on too
 (tests/data/compare_rule.json; tests/unit/test_compare_rule.cpp): one rule in
 two languages, so a change to either that the other does not follow fails."""
+
 import json
 import math
 from types import SimpleNamespace

@@ -4,6 +4,7 @@ script, added to a copy of the page only (the page itself has none), writes
 what the layout engine measured into the DOM, which --dump-dom returns: the
 summary table in the first screen, no element wider than the viewport
 (sections closed and open), every SVG with a title."""
+
 import json
 import re
 import subprocess
@@ -40,8 +41,15 @@ def browser_flags(tmp_path):
     browser = chromium()
     if not browser:
         pytest.skip("no chromium: install the Debian package chromium (MOVEBENCH_EXTRA_PACKAGES=chromium make test)")
-    return [browser, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
-            f"--user-data-dir={tmp_path / 'profile'}", f"--window-size={WIDTH},{HEIGHT}"]
+    return [
+        browser,
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--hide-scrollbars",
+        f"--user-data-dir={tmp_path / 'profile'}",
+        f"--window-size={WIDTH},{HEIGHT}",
+    ]
 
 
 def page(tmp_path, *files):
@@ -54,12 +62,17 @@ def page(tmp_path, *files):
 def measured(tmp_path, html) -> dict:
     probed = tmp_path / "probed.html"
     probed.write_text(html.read_text().replace("</body>", PROBE + "</body>"))
-    dom = subprocess.run(browser_flags(tmp_path) + ["--virtual-time-budget=5000", "--dump-dom", probed.as_uri()],
-                         capture_output=True, text=True, timeout=120)
+    dom = subprocess.run(
+        browser_flags(tmp_path) + ["--virtual-time-budget=5000", "--dump-dom", probed.as_uri()],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     found = re.search(r"<pre id=\"probe\">(.*?)</pre>", dom.stdout, re.S)
     assert found, dom.stderr[-2000:]
-    return json.loads(found.group(1).replace("&quot;", '"').replace("&amp;", "&").replace("&lt;", "<")
-                      .replace("&gt;", ">"))
+    return json.loads(
+        found.group(1).replace("&quot;", '"').replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">")
+    )
 
 
 def check_layout(seen: dict):
@@ -77,9 +90,10 @@ def test_real_suite_first_screen(tmp_path):
     subprocess.run(browser_flags(tmp_path) + [f"--screenshot={shot}", html.as_uri()], capture_output=True, timeout=120)
     assert png_size(shot) == (WIDTH, HEIGHT)
     import matplotlib.image
+
     pixels = matplotlib.image.imread(shot)[:, :, :3]
     assert pixels.std() > 0.05, "the screenshot is blank"
-    header = (abs(pixels[:, :, 0] - 0xee / 255) < 0.01) & (abs(pixels[:, :, 2] - 1.0) < 0.01)
+    header = (abs(pixels[:, :, 0] - 0xEE / 255) < 0.01) & (abs(pixels[:, :, 2] - 1.0) < 0.01)
     assert header.sum() > 200, "no summary table in the first screen"
 
 
@@ -106,11 +120,14 @@ def test_hostile_names_render_as_text(tmp_path):
         doc["verdicts"][0]["path"] = "p" + evil
         doc["facts"]["pcie"][0]["name"] = "d" + evil
         doc["timings"][0]["operation"] = "o" + evil
+
     from reportkit import edited
+
     hostile = edited(with_facts(SUITE, tmp_path / "f.json"), tmp_path / "evil.json", change)
     html = page(tmp_path, hostile)
-    dom = subprocess.run(browser_flags(tmp_path) + ["--dump-dom", html.as_uri()], capture_output=True, text=True,
-                         timeout=120).stdout
+    dom = subprocess.run(
+        browser_flags(tmp_path) + ["--dump-dom", html.as_uri()], capture_output=True, text=True, timeout=120
+    ).stdout
     assert "onerror" not in re.sub(r"&lt;.*?&gt;", "", dom)
     assert "<script" not in dom and "<img" not in dom
     assert dom.count("&lt;script&gt;alert(3)&lt;/script&gt;") >= 4

@@ -1,4 +1,5 @@
 """`compare`: ratio B/A with the noise of both, and the exit code CI gates on."""
+
 import json
 
 from reportkit import edited, png_size, report, report_json, results, scale_timings
@@ -48,7 +49,9 @@ def test_a_small_difference_inside_the_noise_is_marked(tmp_path):
             for rec in doc["timings"]:
                 rec["samples"] = [1.0, 1.2, 1.4, 1.6, 1.8]  # +-20 % around the median
                 rec["figures"]["bandwidth"]["value"] = 1000.0 * factor
+
         return change
+
     a = edited(results()["a"], tmp_path / "na.json", noisy(1.0))
     b = edited(results()["a"], tmp_path / "nb.json", noisy(0.9))  # 10 % slower, inside 2 x 11 % noise
     code, _, _ = report("compare", a, b, "--threshold", "0.05")

@@ -5,16 +5,16 @@ and the fleet section has a strip plot with them labelled; `compare` of two
 fleet results goes unit by unit. On two real fleet results committed in
 tests/data/results (the commands in tests/data/README.md): a calm run, and
 one with rank 2 under a CPU quota, --baseline the calm one."""
+
 import json
 import re
 
 import pytest
 
 from conftest import REPO
-from reportkit import report, report_json
-
 from movebench_report import fleet, pageplots
 from movebench_report.model import load_sources
+from reportkit import report, report_json
 
 RESULTS = REPO / "tests" / "data" / "results"
 BEFORE, AFTER = RESULTS / "fleet-before.json", RESULTS / "fleet-after.json"
@@ -32,23 +32,23 @@ def test_table_answers_first_then_a_table_per_figure():
     after = doc(AFTER)
     outliers, regressions = after["outliers"], after["regressions"]
     assert outliers and regressions, "the committed run names rank 2 and its pairs"
-    answer = out[out.index("fleet: the answer"):out.index("fleet mem.copy per unit")]
+    answer = out[out.index("fleet: the answer") : out.index("fleet mem.copy per unit")]
     lines = [l for l in answer.splitlines() if "OUTLIER" in l or "SLOWER" in l]
     # Every outlier, then every regression, one line each, in that order.
     assert len(lines) == len(outliers) + len(regressions)
-    assert all("OUTLIER" in l for l in lines[:len(outliers)]) and all("SLOWER" in l for l in lines[len(outliers):])
+    assert all("OUTLIER" in l for l in lines[: len(outliers)]) and all("SLOWER" in l for l in lines[len(outliers) :])
     assert f"rank {outliers[0]['rank']}: {outliers[0]['figure']}" in lines[0]
     # One table per figure, its rows the units (or pairs), the worst first.
     for figure, _, better, of in fleet.FIGURES:
         title = f"after: fleet {figure} per {'unit' if of == 'units' else 'pair'}"
         assert title in out
-        block = out[out.index(title):].split("\n\n")[0].splitlines()
+        block = out[out.index(title) :].split("\n\n")[0].splitlines()
         rows = [l for l in block[2:] if l.startswith("host ")]
         assert len(rows) == len(after["fleet"][of])
         values = [float(re.split(r"\s{2,}", r)[1]) for r in rows]
         assert values == sorted(values, reverse=better == "lower")
     # The outlier's row is marked, and the pairs' rows that got slower.
-    latency = out[out.index("fleet mem.latency per unit"):].split("\n\n")[0]
+    latency = out[out.index("fleet mem.latency per unit") :].split("\n\n")[0]
     assert re.search(rf"host \S+ rank {outliers[0]['rank']} .*OUTLIER", latency)
     slower_rows = sum(l.rstrip().endswith("SLOWER") for l in out.splitlines())
     assert slower_rows == len(regressions)
@@ -64,13 +64,13 @@ def test_a_failed_unit_is_named_last_and_has_no_row_in_its_figures_tables():
     code, out, err = report("table", FAILED)
     assert code == 0, err
     [failed] = doc(FAILED)["failed_units"]
-    answer = out[out.index("fleet: the answer"):].split("\n\n")[0]
+    answer = out[out.index("fleet: the answer") :].split("\n\n")[0]
     assert "4 units (per rank), 3 pairs: 0 outliers, 1 failed" in answer
     line = f"FAILED unit host {failed['host']} rank {failed['rank']} in {failed['step']}: {failed['reason']}"
     assert answer.rstrip().splitlines()[-1].endswith(line)
     # Its memory figures are none: the tables hold the three others.
     for figure in ("mem.copy", "mem.triad", "mem.latency"):
-        block = out[out.index(f"fleet {figure} per unit"):].split("\n\n")[0].splitlines()
+        block = out[out.index(f"fleet {figure} per unit") :].split("\n\n")[0].splitlines()
         rows = [l for l in block[2:] if l.startswith("host ")]
         assert len(rows) == 3 and not any(l.startswith(f"host {failed['host']} rank 2 ") for l in rows)
 
@@ -82,7 +82,7 @@ def test_units_measured_again_are_noted_under_each_unit_table_and_only_there():
     assert code == 0, err
     note = f"measured again after the pairs, the best of both kept (suspect at first): host {again[0]['host']} rank 2"
     for figure, _, _, of in fleet.FIGURES:
-        block = out[out.index(f"fleet {figure} per {'unit' if of == 'units' else 'pair'}"):].split("\n\n")[0]
+        block = out[out.index(f"fleet {figure} per {'unit' if of == 'units' else 'pair'}") :].split("\n\n")[0]
         assert (note in block) == (of == "units"), block
     code, out, err = report("table", AFTER)  # no unit measured again there
     assert code == 0 and "measured again" not in out, err
@@ -93,12 +93,14 @@ def test_the_page_names_the_outliers_first_and_draws_each_figure(tmp_path):
     code, _, err = report("html", AFTER, "-o", page)
     assert code == 0, err
     html = page.read_text()
-    summary = html[:html.index("<h2>The node</h2>")]
-    answer = summary[summary.index("<div id='fleet'>"):]
+    summary = html[: html.index("<h2>The node</h2>")]
+    answer = summary[summary.index("<div id='fleet'>") :]
     items = re.findall(r"<li class='bad'>([^<]*)</li>", answer)
     after = doc(AFTER)
     assert len(items) == len(after["outliers"]) + len(after["regressions"])
-    assert items[0].startswith("OUTLIER node host") and all(i.startswith("SLOWER") for i in items[len(after["outliers"]):])
+    assert items[0].startswith("OUTLIER node host") and all(
+        i.startswith("SLOWER") for i in items[len(after["outliers"]) :]
+    )
     assert "No headline figure" not in summary  # the fleet's answer is the headline
     # The strip plot: one axes per figure, the outlier and every slower pair labelled by name.
     source = load_sources([AFTER])[0]
@@ -109,7 +111,7 @@ def test_the_page_names_the_outliers_first_and_draws_each_figure(tmp_path):
     assert f"host {o['host']} rank {o['rank']} (OUTLIER)" in plot.svg
     assert plot.svg.count("(SLOWER)") == len(after["regressions"])
     # The per-figure tables are in the fleet section too.
-    assert "fleet mem.latency per unit" in html[html.index("id='bench-fleet'"):]
+    assert "fleet mem.latency per unit" in html[html.index("id='bench-fleet'") :]
 
 
 def test_compare_of_two_fleet_results_goes_unit_by_unit():
@@ -122,13 +124,16 @@ def test_compare_of_two_fleet_results_goes_unit_by_unit():
     assert {tuple(int(x) for x in re.search(r"ranks=([\d,]+)", p)[1].split(",")) for p in slower} == pairs
 
 
-@pytest.mark.parametrize("breaks", [
-    lambda d: d["fleet"]["units"].__setitem__(0, {"host": "x"}),
-    lambda d: d["outliers"][0].pop("median"),
-    lambda d: d["regressions"][0].__setitem__("ratio", "fast"),
-    lambda d: d["regressions"][0]["pair"].__setitem__("hosts", 3),
-    lambda d: d.__setitem__("baseline", [1]),
-])
+@pytest.mark.parametrize(
+    "breaks",
+    [
+        lambda d: d["fleet"]["units"].__setitem__(0, {"host": "x"}),
+        lambda d: d["outliers"][0].pop("median"),
+        lambda d: d["regressions"][0].__setitem__("ratio", "fast"),
+        lambda d: d["regressions"][0]["pair"].__setitem__("hosts", 3),
+        lambda d: d.__setitem__("baseline", [1]),
+    ],
+)
 def test_a_malformed_fleet_section_is_one_line(tmp_path, breaks):
     bad = doc(AFTER)
     breaks(bad)

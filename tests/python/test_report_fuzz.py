@@ -9,6 +9,7 @@ that succeeds writes a valid result document.
 Bounded for CI (2 cores): each property has a fixed number of examples, a
 per-example deadline and derandomize=True (the same examples every run, so a
 failure reproduces), and no example database is written."""
+
 import copy
 import json
 import pathlib
@@ -17,7 +18,8 @@ import tempfile
 from datetime import timedelta
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from hypothesis_jsonschema import from_schema
 
 from conftest import SCHEMA, validate_result
@@ -27,13 +29,20 @@ FORMATS = ("hpcc-beff", "mpibench", "osu", "imb", "stream", "bwbench", "nvbandwi
 
 
 def bounded(examples: int):
-    return settings(max_examples=examples, deadline=timedelta(seconds=20), derandomize=True, database=None,
-                    suppress_health_check=list(HealthCheck), print_blob=True)
+    return settings(
+        max_examples=examples,
+        deadline=timedelta(seconds=20),
+        derandomize=True,
+        database=None,
+        suppress_health_check=list(HealthCheck),
+        print_blob=True,
+    )
 
 
 def _strict(text: str):
     def reject(constant):
         raise AssertionError(f"non-standard JSON constant {constant}")
+
     return json.loads(text, parse_constant=reject)
 
 
@@ -59,9 +68,13 @@ def scratch() -> pathlib.Path:
 def run_every_subcommand(path: pathlib.Path, partner: pathlib.Path, heavy: bool):
     """table, compare, scaling (and plot, html when `heavy`) on one file."""
     out = path.parent
-    runs = [["table", path, "--format", "json"], ["table", path, "--view", "latency", "--format", "json"],
-            ["compare", partner, path, "--format", "json"], ["scaling", path, "--format", "json"],
-            ["import", path]]
+    runs = [
+        ["table", path, "--format", "json"],
+        ["table", path, "--view", "latency", "--format", "json"],
+        ["compare", partner, path, "--format", "json"],
+        ["scaling", path, "--format", "json"],
+        ["import", path],
+    ]
     if heavy:
         runs += [["plot", path, "-o", out / "p.png", "--dpi", "20"], ["html", path, "-o", out / "p.html"]]
     for args in runs:
@@ -119,9 +132,28 @@ def test_schema_documents_plot_and_html(doc):
 # Hostile values to put anywhere in a document: out-of-range numbers written as
 # JSON text (1e400 reads as infinity, 10^400 as a huge integer), wrong types,
 # deep nesting.
-HOSTILE_TEXT = st.sampled_from(["1e400", "-1e400", "1" + "0" * 400, "NaN", "Infinity", "1e-400", "-1",
-                                "0", "null", "true", '"x"', "[]", "{}", "[" * 300 + "]" * 300,
-                                '{"a":' * 200 + "1" + "}" * 200, "9223372036854775808", "1e29", "2.5"])
+HOSTILE_TEXT = st.sampled_from(
+    [
+        "1e400",
+        "-1e400",
+        "1" + "0" * 400,
+        "NaN",
+        "Infinity",
+        "1e-400",
+        "-1",
+        "0",
+        "null",
+        "true",
+        '"x"',
+        "[]",
+        "{}",
+        "[" * 300 + "]" * 300,
+        '{"a":' * 200 + "1" + "}" * 200,
+        "9223372036854775808",
+        "1e29",
+        "2.5",
+    ]
+)
 
 
 def _nodes(doc, path=()):
@@ -150,9 +182,12 @@ def mutated_document(draw):
         path = draw(st.sampled_from(paths))
         parent = doc
         for key in path[:-1]:
-            parent = parent[key] if isinstance(parent, (dict, list)) and (
-                isinstance(parent, dict) and key in parent or isinstance(parent, list) and key < len(parent)) \
+            parent = (
+                parent[key]
+                if isinstance(parent, (dict, list))
+                and (isinstance(parent, dict) and key in parent or isinstance(parent, list) and key < len(parent))
                 else None
+            )
             if parent is None:
                 break
         if parent is None or not isinstance(parent, (dict, list)):
@@ -169,7 +204,7 @@ def mutated_document(draw):
     for i, value in enumerate(replacements):
         text = text.replace(json.dumps(f"{MARK}{i}"), value)
     if draw(st.integers(0, 4)) == 0:
-        text = text[:draw(st.integers(0, len(text)))]
+        text = text[: draw(st.integers(0, len(text)))]
     return text
 
 
@@ -193,11 +228,13 @@ def test_mutated_result_files_plot_and_html(text):
 
 # Real peer outputs: the hand-written samples here and the real ones in
 # ../shared/samples (where present).
-PEER_OUTPUTS = sorted(p for p in DATA.iterdir() if p.stem not in ("foreign", "truncated", "facts-verdicts")) + \
-    shared_samples()
+PEER_OUTPUTS = (
+    sorted(p for p in DATA.iterdir() if p.stem not in ("foreign", "truncated", "facts-verdicts")) + shared_samples()
+)
 NUMBER = re.compile(r"(?<![\w.])\d+(\.\d+)?([eE][-+]?\d+)?(?![\w.])")
-HOSTILE_NUMBERS = st.sampled_from(["1e400", "-1e400", "9" * 400, "99999999999999999999999", "1e-400", "0",
-                                   "-5", "1e29", "nan", "inf"])
+HOSTILE_NUMBERS = st.sampled_from(
+    ["1e400", "-1e400", "9" * 400, "99999999999999999999999", "1e-400", "0", "-5", "1e29", "nan", "inf"]
+)
 
 
 @st.composite
@@ -213,16 +250,16 @@ def mutated_peer_output(draw):
             found = list(NUMBER.finditer(text))
             if found:
                 m = draw(st.sampled_from(found))
-                text = text[:m.start()] + draw(HOSTILE_NUMBERS) + text[m.end():]
+                text = text[: m.start()] + draw(HOSTILE_NUMBERS) + text[m.end() :]
         elif kind.startswith("line") and lines:
             i = draw(st.integers(0, len(lines) - 1))
             lines[i] = {"line-del": "", "line-dup": lines[i] * 2, "line-rev": lines[i][::-1]}[kind]
             text = "".join(lines)
         elif kind == "char" and text:
             i = draw(st.integers(0, len(text) - 1))
-            text = text[:i] + draw(st.characters(codec="utf-8")) + text[i + 1:]
+            text = text[:i] + draw(st.characters(codec="utf-8")) + text[i + 1 :]
         elif kind == "cut":
-            text = text[:draw(st.integers(0, len(text)))]
+            text = text[: draw(st.integers(0, len(text)))]
     return source.name, text
 
 

@@ -5,17 +5,17 @@ GPU's PCIe link against its peak; and on the hand-made 2-socket facts, the
 picture's DRAM agrees with the summary (each socket its own peak, the
 all-socket figure against the whole). Pure Python, no binary, no browser:
 well under a second."""
+
 import json
 import re
 
 import pytest
 
-from reportkit import GPU_SUITE, SUITE, with_facts
-
 from movebench_report import nodesvg, pageplots
 from movebench_report.facts import dram_of, links_of
 from movebench_report.model import load_sources
 from movebench_report.summary import rows_of, value_text
+from reportkit import GPU_SUITE, SUITE, with_facts
 
 
 @pytest.fixture(scope="module")
@@ -29,8 +29,10 @@ def test_link_rows_name_the_device_and_the_verdict_says_its_measure(gpu):
     h2d = rows[verdict["figure"]]
     assert h2d.path == f"link:{gpu['device']} H2D" and h2d.verdict == verdict["verdict"]
     assert h2d.fraction == pytest.approx(verdict["value"] / verdict["peak"])
-    assert h2d.reasons[0] == f"{100 * h2d.fraction:.0f}% of peak, under the normal band " \
-                             f"(from {100 * verdict['band']['normal_from']:.0f}%)"
+    assert (
+        h2d.reasons[0] == f"{100 * h2d.fraction:.0f}% of peak, under the normal band "
+        f"(from {100 * verdict['band']['normal_from']:.0f}%)"
+    )
     assert h2d.reasons[1:] == verdict["reasons"]
     links = [r for r in rows.values() if r.path.startswith("link:")]
     assert {r.path for r in links} == {f"link:{gpu['device']} {d}" for d in ("H2D", "D2H", "duplex")}
@@ -43,8 +45,10 @@ def test_the_gpu_sits_on_its_pcie_link_with_the_copies_against_its_peak(gpu):
     assert f"link peak {gpu_link.peak / 1e9:.3g} GB/s per direction" in svg
     links = [r for r in rows_of(gpu) if r.path.startswith("link:")]
     for row in links:  # each direction's label: measured = fraction of the peak, in its band's colour
-        label = f"{row.path.rsplit(' ', 1)[1]}: {value_text(row.value, row.unit)} = " \
-                f"{100 * row.fraction:.0f}% of {value_text(row.peak, row.unit)}"
+        label = (
+            f"{row.path.rsplit(' ', 1)[1]}: {value_text(row.value, row.unit)} = "
+            f"{100 * row.fraction:.0f}% of {value_text(row.peak, row.unit)}"
+        )
         assert re.search(f"fill='{nodesvg.colour(row.fraction)}'[^>]*>{re.escape(label)}<", svg), label
     assert "no PCIe facts" not in svg, "the copies belong on the GPU's own PCIe box"
     assert svg.count("<rect") == 2 + len(gpu["facts"]["pcie"])  # DRAM, CPU, one box per PCIe device
@@ -67,8 +71,10 @@ def test_dram_per_socket_in_the_boxes_and_the_whole_on_the_edge(tmp_path):
         assert f"peak {peak / 1e9:.3g} GB/s (socket {number}), {channels}" in text
     # the whole node's peak: the summary's, and the sum of the sockets'
     assert row.peak * 1e6 == pytest.approx(dram.peak) == pytest.approx(sum(p for _, p, _ in dram.sockets))
-    label = f"dram: {value_text(row.value, row.unit)} = {100 * row.fraction:.0f}% of " \
-            f"{value_text(row.peak, row.unit)} (all {sockets} sockets)"
+    label = (
+        f"dram: {value_text(row.value, row.unit)} = {100 * row.fraction:.0f}% of "
+        f"{value_text(row.peak, row.unit)} (all {sockets} sockets)"
+    )
     assert label in text and text.count(label) == 1
     assert f"peak {value_text(row.peak, row.unit)} (socket" not in text  # no socket claims the whole
 

@@ -1,6 +1,7 @@
 """The report tool's answers to the hostile inputs issue 11 names, one by
 one (the fuzz tests in test_report_fuzz.py look for more): exit 2 and one
 line naming the file or the option, never a traceback; standard JSON out."""
+
 import json
 import os
 import pathlib
@@ -36,8 +37,9 @@ def test_out_of_range_number_in_a_result(folder, number):
         assert "number out of range" in line or "not valid JSON" in line
 
 
-@pytest.mark.parametrize("text", ["[" * 1000 + "]" * 1000, '{"a":' * 1000 + "1" + "}" * 1000,
-                                  "[" * 100000 + "]" * 100000])
+@pytest.mark.parametrize(
+    "text", ["[" * 1000 + "]" * 1000, '{"a":' * 1000 + "1" + "}" * 1000, "[" * 100000 + "]" * 100000]
+)
 def test_deep_nesting(folder, text):
     path = folder / "deep.json"
     path.write_text(text)
@@ -66,8 +68,15 @@ def test_format_forced_on_an_mpibench_file(fmt):
     one_line(*report("import", "--format", fmt, path)[::2], path)
 
 
-@pytest.mark.parametrize("sample,number", [("osu_bibw.txt", "1e400"), ("imb-alltoall-np4.txt", "9" * 400),
-                                           ("bwbench-4t.txt", "1e400"), ("mpibench-cart.txt", "1e400")])
+@pytest.mark.parametrize(
+    "sample,number",
+    [
+        ("osu_bibw.txt", "1e400"),
+        ("imb-alltoall-np4.txt", "9" * 400),
+        ("bwbench-4t.txt", "1e400"),
+        ("mpibench-cart.txt", "1e400"),
+    ],
+)
 def test_import_never_writes_infinity(folder, sample, number):
     text = (DATA / sample).read_text()
     lines = text.splitlines(keepends=True)
@@ -97,21 +106,24 @@ def test_a_file_past_the_size_bound_is_not_read(folder):
     assert "larger than" in one_line(*report("table", path)[::2], path)
 
 
-@pytest.mark.parametrize("args,option", [
-    (["plot", "{a}", "--dpi", "20000", "-o", "{f}/p.png"], "--dpi"),
-    (["plot", "{a}", "--dpi", "0", "-o", "{f}/p.png"], "--dpi"),
-    (["compare", "{a}", "{a}", "--threshold", "nan"], "--threshold"),
-    (["compare", "{a}", "{a}", "--threshold", "-1"], "--threshold"),
-    (["table", "{a}", "-o", "{f}/no/such/t.txt"], "-o"),
-    (["table", "{a}", "-o", "{f}"], "-o"),
-    (["table", "{a}", "-o", "/dev/full"], "-o"),
-    (["html", "{a}", "-o", "/proc/version"], "-o"),
-    (["compare", "{a}", "{a}", "--plot", "{f}/no/r.png"], "--plot"),
-    (["import", DATA / "osu_bibw.txt", "--outdir", "{a}"], "--outdir"),
-    (["table", "{a}", "--sizes", "99999999999999999999999T"], "--sizes"),
-    (["scaling", "{a}", "--size", "1e400"], "--size"),
-    (["table", "{a}", "--figure", "nonexistent"], "--figure"),
-])
+@pytest.mark.parametrize(
+    "args,option",
+    [
+        (["plot", "{a}", "--dpi", "20000", "-o", "{f}/p.png"], "--dpi"),
+        (["plot", "{a}", "--dpi", "0", "-o", "{f}/p.png"], "--dpi"),
+        (["compare", "{a}", "{a}", "--threshold", "nan"], "--threshold"),
+        (["compare", "{a}", "{a}", "--threshold", "-1"], "--threshold"),
+        (["table", "{a}", "-o", "{f}/no/such/t.txt"], "-o"),
+        (["table", "{a}", "-o", "{f}"], "-o"),
+        (["table", "{a}", "-o", "/dev/full"], "-o"),
+        (["html", "{a}", "-o", "/proc/version"], "-o"),
+        (["compare", "{a}", "{a}", "--plot", "{f}/no/r.png"], "--plot"),
+        (["import", DATA / "osu_bibw.txt", "--outdir", "{a}"], "--outdir"),
+        (["table", "{a}", "--sizes", "99999999999999999999999T"], "--sizes"),
+        (["scaling", "{a}", "--size", "1e400"], "--size"),
+        (["table", "{a}", "--figure", "nonexistent"], "--figure"),
+    ],
+)
 def test_bad_arguments(folder, args, option):
     args = [str(a).format(a=results()["a"], f=folder) for a in args]
     one_line(*report(*args)[::2], option)
@@ -157,18 +169,21 @@ def test_a_fifo_as_output_is_refused_not_waited_on(folder):
         assert "not a regular file" in line
 
 
-@pytest.mark.parametrize("args, option", [
-    (["table", "--figure", "", "{a}"], "--figure"),
-    (["table", "-b", "", "{a}"], "-b"),
-    (["table", "--op", "", "{a}"], "--op"),
-    (["table", "--op", "triad,", "{a}"], "--op"),
-    (["scaling", "--by", "", "{a}"], "--by"),
-    # found by the CLI battery rebuilt on 2026-11-23 (Intel): all exit 0 before
-    (["html", "--title", "", "{a}"], "--title"),
-    (["table", "--data", "", "{a}"], "empty data-set name"),
-    (["table", "-data", " ", "{a}"], "empty data-set name"),
-    (["scaling", "--figure", "bogus", "{a}"], "--figure"),
-])
+@pytest.mark.parametrize(
+    "args, option",
+    [
+        (["table", "--figure", "", "{a}"], "--figure"),
+        (["table", "-b", "", "{a}"], "-b"),
+        (["table", "--op", "", "{a}"], "--op"),
+        (["table", "--op", "triad,", "{a}"], "--op"),
+        (["scaling", "--by", "", "{a}"], "--by"),
+        # found by the CLI battery rebuilt on 2026-11-23 (Intel): all exit 0 before
+        (["html", "--title", "", "{a}"], "--title"),
+        (["table", "--data", "", "{a}"], "empty data-set name"),
+        (["table", "-data", " ", "{a}"], "empty data-set name"),
+        (["scaling", "--figure", "bogus", "{a}"], "--figure"),
+    ],
+)
 def test_empty_names_are_refused(args, option):
     args = [str(results()["a"]) if a == "{a}" else a for a in args]
     one_line(*report(*args)[::2], option)
@@ -190,6 +205,7 @@ def test_html_and_table_show_hostile_facts_and_verdicts_as_text(folder):
     from the facts layer too (CPU model, device and NIC names, verdict
     reasons, paths): each is escaped, in the page and in the SVG inside it."""
     from reportkit import edited, with_facts
+
     evil = "<svg onload=alert(1)><script>x</script>&amp;"
 
     def change(doc):
@@ -202,6 +218,7 @@ def test_html_and_table_show_hostile_facts_and_verdicts_as_text(folder):
         doc["verdicts"][0]["reasons"] = [evil]
         doc["verdicts"][1]["path"] = evil
         doc["timings"][0]["operation"] = evil
+
     real = pathlib.Path(__file__).parents[1] / "data" / "results" / "v2" / "mem.json"  # committed, real
     path = edited(with_facts(real, folder / "f.json"), folder / "evil.json", change)
     out = folder / "evil.html"

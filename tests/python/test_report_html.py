@@ -1,4 +1,5 @@
 """`html`: one self-contained page, escaped, seen by a real headless browser."""
+
 import re
 import subprocess
 
@@ -31,6 +32,7 @@ def test_every_string_from_a_file_is_escaped(tmp_path):
         doc["errors"] = {"x<b>": "<img src=x onerror=alert(2)>"}
         doc["validated"] = False
         doc["timings"][0]["operation"] = "<i>copy</i>"
+
     bad = edited(results()["a"], tmp_path / "evil.json", evil)
     html = page(tmp_path, bad).read_text()
     assert "<script>" not in html and "<img src=x" not in html and "<i>copy" not in html
@@ -53,21 +55,32 @@ def test_chromium_renders_the_plot_and_the_table(tmp_path):
     opened = tmp_path / "open.html"  # the plots are in collapsed sections: open them for the picture
     opened.write_text(html.read_text().replace("<details>", "<details open>"))
     html = opened
-    flags = [browser, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
-             f"--user-data-dir={tmp_path / 'profile'}"]
+    flags = [
+        browser,
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--hide-scrollbars",
+        f"--user-data-dir={tmp_path / 'profile'}",
+    ]
     dom = subprocess.run(flags + ["--dump-dom", html.as_uri()], capture_output=True, text=True, timeout=90)
     assert "<table>" in dom.stdout and "triad" in dom.stdout, dom.stderr[-2000:]
     shot = tmp_path / "shot.png"
-    subprocess.run(flags + ["--window-size=1280,1400", f"--screenshot={shot}", html.as_uri()], capture_output=True,
-                   timeout=90)
+    subprocess.run(
+        flags + ["--window-size=1280,1400", f"--screenshot={shot}", html.as_uri()], capture_output=True, timeout=90
+    )
     assert png_size(shot) == (1280, 1400)
     import matplotlib.image
+
     pixels = matplotlib.image.imread(shot)[:, :, :3]
     assert pixels.std() > 0.05, "the screenshot is blank"
     # The plot's first line colour (matplotlib C0, #1f77b4) is on screen.
-    blue = (abs(pixels[:, :, 0] - 0x1f / 255) < 0.06) & (abs(pixels[:, :, 1] - 0x77 / 255) < 0.06) & \
-        (abs(pixels[:, :, 2] - 0xb4 / 255) < 0.06)
+    blue = (
+        (abs(pixels[:, :, 0] - 0x1F / 255) < 0.06)
+        & (abs(pixels[:, :, 1] - 0x77 / 255) < 0.06)
+        & (abs(pixels[:, :, 2] - 0xB4 / 255) < 0.06)
+    )
     assert blue.sum() > 100, "no plot in the screenshot"
     # Table headers have the background #eeeeff, which nothing else uses.
-    header = (abs(pixels[:, :, 0] - 0xee / 255) < 0.01) & (abs(pixels[:, :, 2] - 1.0) < 0.01)
+    header = (abs(pixels[:, :, 0] - 0xEE / 255) < 0.01) & (abs(pixels[:, :, 2] - 1.0) < 0.01)
     assert header.sum() > 200, "no table in the screenshot"

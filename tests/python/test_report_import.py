@@ -1,11 +1,13 @@
 """`import`: other tools' outputs into valid movebench result documents."""
+
 import json
 import re
 
 import pytest
 
 from conftest import validate_result
-from reportkit import DATA, PEER_SAMPLES as PEERS, imported, report, report_json, run_tool, shared_samples
+from reportkit import DATA, imported, report, report_json, run_tool, shared_samples
+from reportkit import PEER_SAMPLES as PEERS
 
 
 def records(name):
@@ -33,8 +35,15 @@ def test_every_sample_imports_into_a_valid_document():
     files = imported()
     for sample in shared_samples():
         assert sample.stem in files
-    assert {"hpcc-beff", "nvbandwidth", "osu_latency_full", "osu_bibw", "imb-alltoall-np4", "mpibench-cart",
-            "bwbench-4t"} <= files.keys()
+    assert {
+        "hpcc-beff",
+        "nvbandwidth",
+        "osu_latency_full",
+        "osu_bibw",
+        "imb-alltoall-np4",
+        "mpibench-cart",
+        "bwbench-4t",
+    } <= files.keys()
     for path in files.values():
         doc = validate_result(json.loads(path.read_text()))  # with the vocabulary's rules (conftest)
         assert doc["timings"], path
@@ -52,8 +61,10 @@ def test_mpibench_collectives():
     assert r["figures"]["avg"] == time_fig(ns(17.3), "mean")  # mpiBench's us, in ns
     assert r["figures"]["busbw"]["value"] == pytest.approx(65536 / 17.3e-6 / 1e9, rel=1e-3)  # 2(n-1)/n = 1
     # the slowest rank's time (max), nccl-tests' algbw and busbw
-    assert {k: r["figures"][k]["accounting"] for k in ("algbw", "busbw")} == {"algbw": counted("algorithm"),
-                                                                            "busbw": counted("bus", 1, 1.0)}
+    assert {k: r["figures"][k]["accounting"] for k in ("algbw", "busbw")} == {
+        "algbw": counted("algorithm"),
+        "busbw": counted("bus", 1, 1.0),
+    }
     assert (r["figures"]["busbw"]["stat"], r["figures"]["busbw"]["of"]) == ("max", "time")
     assert find("mpibench-np2-default", "alltoall", 1024)["figures"]["busbw"]["accounting"] == counted("bus", 1, 0.5)
     ops = {r["operation"] for r in records("mpibench-np2-default")}
@@ -66,13 +77,22 @@ def test_mpibench_collectives():
 def test_osu():
     bw = find("osu_bw", "bw", 1048576)["figures"]["bandwidth"]
     # all bytes over all time: the mean of the times; one direction
-    assert bw == {"value": 23002.45, "unit": "MB/s", "stat": "mean", "of": "time", "better": "higher",
-                  "accounting": counted()}
+    assert bw == {
+        "value": 23002.45,
+        "unit": "MB/s",
+        "stat": "mean",
+        "of": "time",
+        "better": "higher",
+        "accounting": counted(),
+    }
     assert find("osu_latency", "latency", 1)["figures"]["latency"] == time_fig(ns(0.28), "mean")
     assert find("osu_allreduce", "allreduce", 65536)["figures"]["avg"] == time_fig(ns(15.89), "mean")
     full = find("osu_latency_full", "latency", 16384)
     assert {k: (v["value"], v["stat"]) for k, v in full["figures"].items()} == {
-        "latency": (ns(1.73), "mean"), "latency_min": (ns(1.69), "min"), "latency_max": (ns(1.81), "max")}
+        "latency": (ns(1.73), "mean"),
+        "latency_min": (ns(1.69), "min"),
+        "latency_max": (ns(1.81), "max"),
+    }
     assert full["params"]["iters"] == 1000
     bibw = find("osu_bibw", "bibw", 65536)
     assert bibw["benchmark"] == "p2p" and bibw["figures"]["bandwidth"]["accounting"] == counted("application", 2)
@@ -83,8 +103,14 @@ def test_imb():
     assert pp["params"] == {"iters": 640, "ranks": 2}
     assert pp["figures"]["latency"] == time_fig(ns(4.42), "mean")
     # IMB's PingPong: one message over its one-way time (half a round trip)
-    assert pp["figures"]["bandwidth"] == {"value": 14813.06, "unit": "MB/s", "stat": "mean", "of": "time",
-                                          "better": "higher", "accounting": counted()}
+    assert pp["figures"]["bandwidth"] == {
+        "value": 14813.06,
+        "unit": "MB/s",
+        "stat": "mean",
+        "of": "time",
+        "better": "higher",
+        "accounting": counted(),
+    }
     ar = find("imb-pingpong-allreduce", "allreduce", 65536)
     assert ar["benchmark"] == "coll" and ar["figures"]["max"] == time_fig(ns(19.07), "max")
     assert ar["figures"]["busbw"]["accounting"] == counted("bus", 1, 1.0)
@@ -98,8 +124,14 @@ def test_imb():
 def test_stream_and_thebandwidthbenchmark():
     copy = find("stream-mccalpin-1t", "copy", 2 * 125000000 * 8)  # dataset: two arrays, as movebench mem
     # STREAM's rate: its kernel's loads and stores (no write-allocate) over the least time
-    assert copy["figures"]["bandwidth"] == {"value": 21485.1, "unit": "MB/s", "stat": "min", "of": "time",
-                                            "better": "higher", "accounting": counted()}
+    assert copy["figures"]["bandwidth"] == {
+        "value": 21485.1,
+        "unit": "MB/s",
+        "stat": "min",
+        "of": "time",
+        "better": "higher",
+        "accounting": counted(),
+    }
     assert copy["figures"]["time_min"] == time_fig(pytest.approx(0.093088e9, rel=1e-12), "min")
     assert copy["params"]["threads"] == 1
     doc = json.loads(imported()["stream-mccalpin-1t"].read_text())
@@ -107,8 +139,13 @@ def test_stream_and_thebandwidthbenchmark():
     triad = find("thebandwidthbenchmark-1t", "triad", 3 * 1000000000)
     assert triad["figures"]["bandwidth"]["unit"] == "GB/s" and triad["figures"]["flops"]["value"] == 1.27
     assert triad["figures"]["bandwidth"]["accounting"] == counted()
-    assert triad["figures"]["flops"] == {"value": 1.27, "unit": "GFlop/s", "stat": "min", "of": "time",
-                                         "better": "higher"}
+    assert triad["figures"]["flops"] == {
+        "value": 1.27,
+        "unit": "GFlop/s",
+        "stat": "min",
+        "of": "time",
+        "better": "higher",
+    }
     assert len(records("bwbench-4t")) == 8 and records("bwbench-4t")[0]["params"]["threads"] == 4
 
 
@@ -128,8 +165,11 @@ def test_hpcc_beff_json():
 
 def test_nvbandwidth():
     recs = records("nvbandwidth")
-    bw = {(r["operation"], r["params"]["src"], r["params"]["dst"]): r["figures"]["bandwidth"]["value"]
-          for r in recs if "bandwidth" in r["figures"]}
+    bw = {
+        (r["operation"], r["params"]["src"], r["params"]["dst"]): r["figures"]["bandwidth"]["value"]
+        for r in recs
+        if "bandwidth" in r["figures"]
+    }
     assert bw[("host_to_device_memcpy_ce", "cpu0", "gpu1")] == 55.21
     assert bw[("device_to_host_memcpy_ce", "gpu1", "cpu0")] == 55.40
     assert ("device_to_device_memcpy_read_ce", "gpu0", "gpu0") not in bw  # N/A
@@ -149,11 +189,14 @@ def test_imported_data_compares_with_the_same_tools_other_run():
     assert all(r["B/A"] == 1.0 for r in table["rows"])
 
 
-@pytest.mark.parametrize("name, words", [
-    ("truncated.json", "not output of a tool"),
-    ("foreign.txt", "not output of a tool"),
-    ("foreign.json", "not output of a tool"),
-])
+@pytest.mark.parametrize(
+    "name, words",
+    [
+        ("truncated.json", "not output of a tool"),
+        ("foreign.txt", "not output of a tool"),
+        ("foreign.json", "not output of a tool"),
+    ],
+)
 def test_foreign_input_is_one_line_and_exit_2(name, words, tmp_path):
     code, out, err = report("import", DATA / name, "-o", tmp_path / "x.json")
     assert code == 2 and out == ""
@@ -161,13 +204,16 @@ def test_foreign_input_is_one_line_and_exit_2(name, words, tmp_path):
     assert not (tmp_path / "x.json").exists()
 
 
-@pytest.mark.parametrize("content, words", [
-    (b"", "empty file"),
-    (b"\x89PNG\r\n\x1a\n\x00\xff\xfe", "not a text file"),
-    (b"START mpiBench v1.5\n0 : vm\n", "holds no results"),
-    (b"# OSU MPI Latency Test v7.4\n# Size       Avg Latency(us)\n", "holds no results"),
-    (b'{"name": "effective bandwidth", "timings": {"6": {"timings": [{"x": 1}]}}}', "unexpected shape"),
-])
+@pytest.mark.parametrize(
+    "content, words",
+    [
+        (b"", "empty file"),
+        (b"\x89PNG\r\n\x1a\n\x00\xff\xfe", "not a text file"),
+        (b"START mpiBench v1.5\n0 : vm\n", "holds no results"),
+        (b"# OSU MPI Latency Test v7.4\n# Size       Avg Latency(us)\n", "holds no results"),
+        (b'{"name": "effective bandwidth", "timings": {"6": {"timings": [{"x": 1}]}}}', "unexpected shape"),
+    ],
+)
 def test_malformed_inputs(content, words, tmp_path):
     bad = tmp_path / "bad.txt"
     bad.write_bytes(content)
@@ -176,8 +222,11 @@ def test_malformed_inputs(content, words, tmp_path):
 
 
 def test_result_files_that_are_not_results(tmp_path):
-    for name, words in (("truncated.json", "truncated?"), ("foreign.json", "schema_version"),
-                        ("foreign.txt", "movebench-report import")):
+    for name, words in (
+        ("truncated.json", "truncated?"),
+        ("foreign.json", "schema_version"),
+        ("foreign.txt", "movebench-report import"),
+    ):
         code, _, err = report("table", DATA / name)
         assert code == 2 and name in err and words in err and err.count("\n") == 1
     bad = tmp_path / "neg.json"
@@ -198,9 +247,17 @@ def test_console_script_imports_to_stdout():
 
 def test_one_collective_from_two_tools_side_by_side():
     files = imported()
-    rows = report_json("compare", files["mpibench-np2-default"], files["imb-pingpong-allreduce"], "--op",
-                       "allreduce", "--view", "latency", expect=(0, 3))["rows"]
-    assert [r["bytes"] for r in rows] == [2 ** k for k in range(3, 17)]  # both measured 8 B .. 64 KiB
+    rows = report_json(
+        "compare",
+        files["mpibench-np2-default"],
+        files["imb-pingpong-allreduce"],
+        "--op",
+        "allreduce",
+        "--view",
+        "latency",
+        expect=(0, 3),
+    )["rows"]
+    assert [r["bytes"] for r in rows] == [2**k for k in range(3, 17)]  # both measured 8 B .. 64 KiB
     last = rows[-1]
     assert last["B/A"] == pytest.approx(18.96 / 17.3, rel=1e-3)  # IMB t_avg over mpiBench Avg
 
@@ -208,8 +265,13 @@ def test_one_collective_from_two_tools_side_by_side():
 def test_osu_message_rate_columns():
     r = find("osu_mbw_mr", "mbw_mr", 8192)
     assert r["figures"]["bandwidth"]["value"] == 9123.45
-    assert r["figures"]["message_rate"] == {"value": 1113702.39, "unit": "1/s", "stat": "mean", "of": "time",
-                                            "better": "higher"}
+    assert r["figures"]["message_rate"] == {
+        "value": 1113702.39,
+        "unit": "1/s",
+        "stat": "mean",
+        "of": "time",
+        "better": "higher",
+    }
 
 
 # OSU 7.4 -z, one real output per kind of OSU test the importer reads
@@ -249,8 +311,12 @@ def test_osu_tail_columns_are_figures_of_the_vocabulary(name):
 def test_osu_tail_values_land_in_their_columns():
     # 'Bandwidth (MB/s) P50 Tail BW(MB/s)': one space apart, as OSU pads them
     bw = find("osu_bw_z", "bw", 65536)["figures"]
-    assert [bw[k]["value"] for k in ("bandwidth", "bandwidth_p50", "bandwidth_p90", "bandwidth_p99")] == \
-        [388.05, 18565.52, 20198.52, 20520.48]
+    assert [bw[k]["value"] for k in ("bandwidth", "bandwidth_p50", "bandwidth_p90", "bandwidth_p99")] == [
+        388.05,
+        18565.52,
+        20198.52,
+        20520.48,
+    ]
     lat = find("osu_latency_z", "latency", 1)["figures"]
     assert [lat[k]["value"] for k in ("latency", "latency_p50", "latency_p99")] == [ns(70.15), ns(0.34), ns(0.53)]
     full = find("osu_allreduce_fz", "allreduce", 4)
@@ -276,12 +342,19 @@ def test_babelstream_table_and_csv():
         assert sorted(r["operation"] for r in doc["timings"]) == ["add", "copy", "dot", "mul", "triad"]
         assert doc["settings"]["mem"]["repetitions"] == 5
     copy = find("babelstream-omp", "copy", 2 * 1048576 * 8)
-    assert copy["figures"]["bandwidth"] == {"value": 58629.410, "unit": "MB/s", "stat": "min", "of": "time",
-                                            "better": "higher", "accounting": counted()}
+    assert copy["figures"]["bandwidth"] == {
+        "value": 58629.410,
+        "unit": "MB/s",
+        "stat": "min",
+        "of": "time",
+        "better": "higher",
+        "accounting": counted(),
+    }
     assert copy["figures"]["time_min"] == time_fig(pytest.approx(0.00029e9, rel=1e-12), "min")
     assert find("babelstream-omp-csv", "triad", 3 * 1048576 * 8)["figures"]["bandwidth"]["value"] == 51576.4
-    assert find("babelstream-omp-csv", "dot", 2 * 1048576 * 8)["figures"]["time_mean"] == \
-        time_fig(pytest.approx(0.00340135e9, rel=1e-12), "mean")
+    assert find("babelstream-omp-csv", "dot", 2 * 1048576 * 8)["figures"]["time_mean"] == time_fig(
+        pytest.approx(0.00340135e9, rel=1e-12), "mean"
+    )
 
 
 def test_babelstream_units_and_a_failed_validation(tmp_path):
@@ -310,8 +383,14 @@ def test_nvbandwidth_json():
     recs = records("nvbandwidth-json")
     h2d = next(r for r in recs if r["operation"] == "host_to_device_memcpy_ce")
     assert h2d["bytes"] == 512 * 2**20 and h2d["params"] == {"src": "cpu0", "dst": "gpu0", "engine": "CE"}
-    assert h2d["figures"]["bandwidth"] == {"value": 0.001, "unit": "GB/s", "stat": "median", "of": "rate",
-                                           "better": "higher", "accounting": counted()}
+    assert h2d["figures"]["bandwidth"] == {
+        "value": 0.001,
+        "unit": "GB/s",
+        "stat": "median",
+        "of": "rate",
+        "better": "higher",
+        "accounting": counted(),
+    }
     lat = next(r for r in recs if r["operation"] == "host_device_latency_sm")
     assert lat["bytes"] == 2 * 2**20 and lat["figures"]["latency"] == time_fig(1e9, "median")
     doc = json.loads(imported()["nvbandwidth-json"].read_text())
@@ -355,8 +434,9 @@ def test_babelstream_cuda_csv_of_a_real_h200():
     device = re.search(r'CUDA Device 0: "([^"]+)"', text).group(1)
     assert doc["device"] == device and doc["settings"]["mem"]["device_memory"] is True
     rows = [line.split(",") for line in text.splitlines() if re.match(r"^[A-Z][a-z]+,\d", line)]
-    assert rows and {r["operation"]: r["figures"]["bandwidth"]["value"] for r in doc["timings"]} == \
-        {row[0].lower(): float(row[4]) for row in rows}
+    assert rows and {r["operation"]: r["figures"]["bandwidth"]["value"] for r in doc["timings"]} == {
+        row[0].lower(): float(row[4]) for row in rows
+    }
     code, out, err = report("table", imported()["babelstream-cuda-h200-csv"])
     assert code == 0 and "device-memory" in out and " dram " not in out, err + out
     omp = json.loads(imported()["babelstream-omp-csv"].read_text())

@@ -3,17 +3,17 @@ verdicts where the document has them, else derived and "unknown"), the node
 picture, plots a person can read (series per axes, no line across sweeps),
 the drill-down sections, and `table`'s verdict lines, on the committed real
 full-suite result (tests/data/results/run.json) and the hand-made facts."""
+
 import json
 import re
 
 import pytest
 
-from reportkit import SUITE, edited, report, report_json, scale_timings, with_facts
-
 from movebench_report import pageplots
 from movebench_report.facts import NO_PEAK
 from movebench_report.model import Filter, load_sources
 from movebench_report.summary import rows_of
+from reportkit import SUITE, edited, report, report_json, scale_timings, with_facts
 
 
 def html_of(tmp_path, *files, name="r.html"):
@@ -25,7 +25,7 @@ def html_of(tmp_path, *files, name="r.html"):
 
 def first_screen(html: str) -> str:
     """The page up to the node picture: what the summary section holds."""
-    return html[:html.index("<h2>The node</h2>")]
+    return html[: html.index("<h2>The node</h2>")]
 
 
 def test_suite_without_verdicts_is_unknown_with_the_reason(tmp_path):
@@ -48,7 +48,7 @@ def test_verdicts_peaks_and_facts_are_shown(tmp_path):
     assert "ranks on one host: the NIC was not used" in summary
     assert re.search(r"<td>\d+%</td>", summary), "the fraction of the peak"
     assert "warning: CPU frequency governor is powersave" in summary
-    node = html[html.index("<h2>The node</h2>"):html.index("<h2>Per benchmark</h2>")]
+    node = html[html.index("<h2>The node</h2>") : html.index("<h2>Per benchmark</h2>")]
     assert "NVIDIA A100" in node and "16 GT/s x8 (max 16 GT/s x16)" in node and "DEGRADED" in node
     assert "mlx5_0" in node and "3 of 8 channels empty on socket 0" in node
     assert "Package 1" in node or "2 NUMA" in node or "peak 64 GB/s" in node
@@ -59,6 +59,7 @@ def test_figure_peak_drawn_and_fraction_computed(tmp_path):
         for key, fig in doc["results"].items():
             if key.startswith("mem.triad."):
                 fig["peak"] = {"value": fig["value"] * 2, "unit": fig["unit"], "source": "test peak"}
+
     doc = json.loads(edited(SUITE, tmp_path / "p.json", peak).read_text())
     dram = [r for r in rows_of(doc) if r.figure.startswith("mem.triad.")]
     assert dram and dram[0].fraction == pytest.approx(0.5) and dram[0].reasons == ["no verdict recorded"]
@@ -72,6 +73,7 @@ def slower(factor):
         records(doc)
         for fig in doc["results"].values():
             fig["value"] *= (1 / factor) if fig["unit"].endswith("/s") else factor
+
     return change
 
 
@@ -141,8 +143,10 @@ def test_page_is_small_and_fetches_nothing(tmp_path):
 
 def test_a_facts_document_at_schema_version_3_is_read(tmp_path):
     """The facts layer may raise the schema version (issue 18): version 3 reads as 2 with its additions."""
+
     def three(doc):
         doc["schema_version"] = 3
+
     path = edited(with_facts(SUITE, tmp_path / "f.json"), tmp_path / "v3.json", three)
     code, out, err = report("table", path)
     assert code == 0, err
@@ -154,6 +158,7 @@ def test_a_peak_that_says_why_it_is_unknown_gives_the_reason(tmp_path):
         for key, fig in doc["results"].items():
             if key.startswith("mem.triad."):
                 fig["peak"] = {"status": "unknown", "why": "SMBIOS table not readable: run as root"}
+
     doc = json.loads(edited(SUITE, tmp_path / "u.json", unknown).read_text())
     dram = [r for r in rows_of(doc) if r.figure.startswith("mem.triad.")]
     assert dram and dram[0].reasons == ["SMBIOS table not readable: run as root"] and dram[0].verdict == "unknown"

@@ -1,11 +1,11 @@
 """`plot`: valid PNG of the expected pixel size and parseable SVG, drawn as
 the page draws its plots (pageplots: at most 8 series per axes)."""
-import xml.etree.ElementTree as ET
 
-from reportkit import GPU_SUITE, imported, png_size, report, results
+import xml.etree.ElementTree as ET
 
 from movebench_report import pageplots
 from movebench_report.model import load_sources
+from reportkit import GPU_SUITE, imported, png_size, report, results
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -73,6 +73,7 @@ def test_a_device_sweep_marks_the_device_caches_not_the_hosts(tmp_path):
     caches under mem_device; the plot marks those (an H100's 50 MB L2), not
     the host's L1/L2 of the same document."""
     import json
+
     doc = json.loads(results()["seq"].read_text())
     assert any(c["level"] == 1 for c in doc["host"]["caches"])
     doc["mem_device"] = {"backend": "cuda", "caches": [{"level": 2, "bytes": 50 * 2**20, "instances": 1}]}

@@ -1,4 +1,5 @@
 """`scaling`: the thread-count column table of TheBandwidthBenchmark's extractResults."""
+
 from reportkit import imported, report, report_json, results
 
 

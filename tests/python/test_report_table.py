@@ -1,4 +1,5 @@
 """`table`: real result files made by the binary, merged, filtered, in every format."""
+
 import csv
 import io
 import json

@@ -3,6 +3,7 @@
 Each format has a detect(text) and a parse(text, path); detection goes in the
 order below (the most specific first). Files are read as text and matched with
 regular expressions (JSON with json.loads): nothing in them is executed."""
+
 from __future__ import annotations
 
 import pathlib
@@ -42,6 +43,5 @@ def import_file(path, fmt: str | None = None) -> dict:
         return FORMATS[fmt][1](text, path)
     except FormatError as e:
         raise ReportError(f"{path}: not valid {fmt} output: {e}") from None
-    except (ArithmeticError, LookupError, TypeError, ValueError, AttributeError, StopIteration,
-            RecursionError) as e:
+    except (ArithmeticError, LookupError, TypeError, ValueError, AttributeError, StopIteration, RecursionError) as e:
         raise ReportError(f"{path}: not valid {fmt} output ({type(e).__name__}: {str(e)[:120]})") from None

@@ -3,6 +3,7 @@
 sizeof,max_<unit>_per_sec,min_runtime,max_runtime,avg_runtime'. The rate is
 of the best (least) time, the first repetition left out (src/main.cpp);
 bytes are each kernel's loads and stores, no write-allocate."""
+
 from __future__ import annotations
 
 import re
@@ -13,23 +14,40 @@ NAME = "BabelStream"
 # Arrays each kernel reads or writes (a record's bytes are that many arrays).
 ARRAYS = {"copy": 2, "mul": 2, "add": 3, "triad": 3, "dot": 2, "nstream": 3}
 # Its units, as printed in the table header or the CSV column, to MB/s (10^6 B/s).
-TO_MB = {"MB": 1.0, "MBytes": 1.0, "mbytes": 1.0, "MiB": 2**20 / 1e6, "MiBytes": 2**20 / 1e6,
-         "mibytes": 2**20 / 1e6, "GB": 1e3, "GBytes": 1e3, "gbytes": 1e3, "GiB": 2**30 / 1e6,
-         "GiBytes": 2**30 / 1e6, "gibytes": 2**30 / 1e6, "TB": 1e6, "TiB": 2**40 / 1e6}
+TO_MB = {
+    "MB": 1.0,
+    "MBytes": 1.0,
+    "mbytes": 1.0,
+    "MiB": 2**20 / 1e6,
+    "MiBytes": 2**20 / 1e6,
+    "mibytes": 2**20 / 1e6,
+    "GB": 1e3,
+    "GBytes": 1e3,
+    "gbytes": 1e3,
+    "GiB": 2**30 / 1e6,
+    "GiBytes": 2**30 / 1e6,
+    "gibytes": 2**30 / 1e6,
+    "TB": 1e6,
+    "TiB": 2**40 / 1e6,
+}
 HEADER = re.compile(r"^Function\s+(?P<unit>[A-Za-z]+)(/s|/sec)\s+Min \(sec\)\s+Max\s+Average\s*$")
 # A GPU model names its device: 'CUDA Device 0: "NVIDIA H200" 132 SMs...'
 # (--csv, on stderr with the other preamble), 'Using CUDA device NVIDIA H200'
 # (the table's preamble); HIP's the same way.
-GPU = re.compile(r'^(?:(?:CUDA|HIP) Device \d+: "(?P<name>[^"]+)"|Using (?:CUDA|HIP) device (?P<used>.+)$)',
-                 re.MULTILINE)
-CSV_HEADER = re.compile(r"^function,num_times,n_elements,sizeof,max_(?P<unit>[A-Za-z]+)_per_sec,"
-                        r"min_runtime,max_runtime,avg_runtime\s*$")
+GPU = re.compile(
+    r'^(?:(?:CUDA|HIP) Device \d+: "(?P<name>[^"]+)"|Using (?:CUDA|HIP) device (?P<used>.+)$)', re.MULTILINE
+)
+CSV_HEADER = re.compile(
+    r"^function,num_times,n_elements,sizeof,max_(?P<unit>[A-Za-z]+)_per_sec,"
+    r"min_runtime,max_runtime,avg_runtime\s*$"
+)
 
 
 def detect(text: str) -> bool:
     lines = [l.strip() for l in text.splitlines()]
-    return any(CSV_HEADER.match(l) for l in lines) or \
-        (lines[:1] == ["BabelStream"] and any(HEADER.match(l) for l in lines))
+    return any(CSV_HEADER.match(l) for l in lines) or (
+        lines[:1] == ["BabelStream"] and any(HEADER.match(l) for l in lines)
+    )
 
 
 def _to_mb(unit: str) -> float:
@@ -43,8 +61,13 @@ def kernel(name: str, rate_mb: float, times: list, elements: int, elem_bytes: in
     figures = {"bandwidth": bandwidth_figure(rate_mb, "MB/s", "min", "time", counted("application"))}
     for stat, value in zip(("min", "max", "mean"), times):
         figures[f"time_{stat}"] = time_figure(value, "s", stat)
-    return record("mem", op, elements * elem_bytes * ARRAYS.get(op, 1),
-                  {"elements": elements, "bytes_per_element": elem_bytes}, figures)
+    return record(
+        "mem",
+        op,
+        elements * elem_bytes * ARRAYS.get(op, 1),
+        {"elements": elements, "bytes_per_element": elem_bytes},
+        figures,
+    )
 
 
 def parse(text: str, path):
@@ -55,8 +78,9 @@ def parse(text: str, path):
         for line in lines:
             fields = line.split(",")
             if len(fields) == 8 and all(is_number(f) for f in fields[1:]):
-                records.append(kernel(fields[0], number(fields[4]) * factor, fields[5:8],
-                                      count(fields[2]), count(fields[3])))
+                records.append(
+                    kernel(fields[0], number(fields[4]) * factor, fields[5:8], count(fields[2]), count(fields[3]))
+                )
                 settings["repetitions"] = count(fields[1])
     else:
         elements = count(_field(r"^Number of elements: (\d+)", text))
@@ -85,9 +109,14 @@ def parse(text: str, path):
     gpu = GPU.search(text)
     if gpu:  # its arrays were in that device's memory, not the host's DRAM
         settings["device_memory"] = True
-    return document(path, NAME, records, settings, validated=not failed,
-                    device=(gpu["name"] or gpu["used"]).strip() if gpu
-                    else implementation[1].strip() if implementation else "")
+    return document(
+        path,
+        NAME,
+        records,
+        settings,
+        validated=not failed,
+        device=(gpu["name"] or gpu["used"]).strip() if gpu else implementation[1].strip() if implementation else "",
+    )
 
 
 def _field(pattern: str, text: str) -> str:

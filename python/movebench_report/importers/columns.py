@@ -1,5 +1,6 @@
 """Column tables with a header line and numeric rows (OSU and IMB print
 them): split the header into labels, read the rows that have as many numbers."""
+
 from __future__ import annotations
 
 import re

@@ -1,4 +1,5 @@
 """What every importer shares: building records and a valid result document."""
+
 from __future__ import annotations
 
 import datetime as dt
@@ -43,8 +44,14 @@ def count(text) -> int:
 def stats_of(samples: list):
     if not samples:
         return None
-    return {"min": min(samples), "median": statistics.median(samples), "mean": statistics.fmean(samples),
-            "max": max(samples), "stddev": statistics.pstdev(samples), "count": len(samples)}
+    return {
+        "min": min(samples),
+        "median": statistics.median(samples),
+        "mean": statistics.fmean(samples),
+        "max": max(samples),
+        "stddev": statistics.pstdev(samples),
+        "count": len(samples),
+    }
 
 
 # The figures' vocabulary (docs/results.md): each importer says, from its
@@ -56,8 +63,7 @@ TO_NS = {"s": 1e9, "ms": 1e6, "us": 1e3, "ns": 1.0}
 
 def time_figure(value, unit: str, stat: str) -> dict:
     """A time printed in `unit` (s, ms, us, ns), in ns."""
-    return {"value": number(number(value) * TO_NS[unit]), "unit": "ns", "stat": stat, "of": "time",
-            "better": "lower"}
+    return {"value": number(number(value) * TO_NS[unit]), "unit": "ns", "stat": stat, "of": "time", "better": "lower"}
 
 
 def counted(kind: str = "application", directions: int = 1, factor: float = 1.0) -> dict:
@@ -67,8 +73,7 @@ def counted(kind: str = "application", directions: int = 1, factor: float = 1.0)
 
 def bandwidth_figure(value, unit: str, stat: str, of: str, accounting: dict) -> dict:
     """A bandwidth in B/s, KB/s, MB/s or GB/s (decimal, as every tool imported prints them)."""
-    return {"value": number(value), "unit": unit, "stat": stat, "of": of, "better": "higher",
-            "accounting": accounting}
+    return {"value": number(value), "unit": unit, "stat": stat, "of": of, "better": "higher", "accounting": accounting}
 
 
 def rate_figure(value, unit: str, stat: str, of: str = "time") -> dict:
@@ -78,8 +83,15 @@ def rate_figure(value, unit: str, stat: str, of: str = "time") -> dict:
 
 def record(benchmark: str, operation: str, size: int, params: dict, figures: dict, samples=()) -> dict:
     samples = [number(s) for s in samples]
-    return {"benchmark": benchmark, "operation": operation, "bytes": count(size), "params": params,
-            "samples": samples, "stats": stats_of(samples), "figures": figures}
+    return {
+        "benchmark": benchmark,
+        "operation": operation,
+        "bytes": count(size),
+        "params": params,
+        "samples": samples,
+        "stats": stats_of(samples),
+        "figures": figures,
+    }
 
 
 def iso_time(text: str | None, path: pathlib.Path) -> str:
@@ -96,10 +108,21 @@ def iso_time(text: str | None, path: pathlib.Path) -> str:
     return stamp.strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-def document(path: pathlib.Path, tool: str, records: list, settings: dict, *, when: str | None = None,
-             validated: bool | None = None, complete: bool = True, host: dict | None = None,
-             results: dict | None = None, device: str = "", mpi: dict | None = None,
-             environment: dict | None = None) -> dict:
+def document(
+    path: pathlib.Path,
+    tool: str,
+    records: list,
+    settings: dict,
+    *,
+    when: str | None = None,
+    validated: bool | None = None,
+    complete: bool = True,
+    host: dict | None = None,
+    results: dict | None = None,
+    device: str = "",
+    mpi: dict | None = None,
+    environment: dict | None = None,
+) -> dict:
     """A result document around imported records. `validated` None: the tool
     printed no verdict, which the document says in validation_skipped. Every
     part of it goes through check_document, copied values too."""
@@ -109,16 +132,35 @@ def document(path: pathlib.Path, tool: str, records: list, settings: dict, *, wh
     top = benchmarks[0] if len(benchmarks) == 1 else "import"
     stamp = iso_time(when, path)
     doc = {
-        "schema_version": 2, "name": f"movebench {top}", "benchmark": top, "version": __version__,
-        "git_commit": "", "config_time": stamp, "execution_time": stamp, "end_time": None,
-        "command_line": ["movebench-report", "import", str(path)], "device": device,
-        "host": {"hostname": "", "cpu_model": "", "logical_cpus": 1, "caches": [], "memory_bytes": 0,
-                 "os": "", "kernel": "", **(host or {})},
-        "environment": environment or {}, "build": {"compiler": "", "build_type": "", "backends": ["host"]},
+        "schema_version": 2,
+        "name": f"movebench {top}",
+        "benchmark": top,
+        "version": __version__,
+        "git_commit": "",
+        "config_time": stamp,
+        "execution_time": stamp,
+        "end_time": None,
+        "command_line": ["movebench-report", "import", str(path)],
+        "device": device,
+        "host": {
+            "hostname": "",
+            "cpu_model": "",
+            "logical_cpus": 1,
+            "caches": [],
+            "memory_bytes": 0,
+            "os": "",
+            "kernel": "",
+            **(host or {}),
+        },
+        "environment": environment or {},
+        "build": {"compiler": "", "build_type": "", "backends": ["host"]},
         "mpi": mpi,
         "settings": {b: {"imported_from": tool, "source_file": path.name, **settings} for b in benchmarks},
-        "timings": records, "results": results or {}, "errors": {},
-        "validated": bool(validated), "complete": complete,
+        "timings": records,
+        "results": results or {},
+        "errors": {},
+        "validated": bool(validated),
+        "complete": complete,
     }
     if validated is None:
         doc["validation_skipped"] = f"imported from {tool}, which printed no validation verdict"
@@ -127,8 +169,18 @@ def document(path: pathlib.Path, tool: str, records: list, settings: dict, *, wh
 
 # How many bytes a collective moves, and the bus factor, as `movebench coll`
 # computes them (after nccl-tests), so imported collectives get algbw/busbw.
-WHOLE_BUFFER = {"alltoall", "allgather", "gather", "scatter", "reducescatter", "reduce_scatter",
-                "alltoallv", "allgatherv", "gatherv", "scatterv"}
+WHOLE_BUFFER = {
+    "alltoall",
+    "allgather",
+    "gather",
+    "scatter",
+    "reducescatter",
+    "reduce_scatter",
+    "alltoallv",
+    "allgatherv",
+    "gatherv",
+    "scatterv",
+}
 
 
 def collective_bandwidth(op: str, size: int, ranks: int | None, seconds: float) -> dict:
@@ -141,5 +193,7 @@ def collective_bandwidth(op: str, size: int, ranks: int | None, seconds: float) 
     algbw = moved / seconds / 1e9
     if not algbw <= MAX_FLOAT:  # a size or time at the edge of the range: no bandwidth to say
         return {}
-    return {"algbw": bandwidth_figure(algbw, "GB/s", "max", "time", counted("algorithm")),
-            "busbw": bandwidth_figure(algbw * factor, "GB/s", "max", "time", counted("bus", 1, factor))}
+    return {
+        "algbw": bandwidth_figure(algbw, "GB/s", "max", "time", counted("algorithm")),
+        "busbw": bandwidth_figure(algbw * factor, "GB/s", "max", "time", counted("bus", 1, factor)),
+    }

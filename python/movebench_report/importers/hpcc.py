@@ -1,5 +1,6 @@
 """HPCC FPGA effective bandwidth (b_eff) JSON dump (--dump-json): timings keyed
 by the message size exponent, each with its loop length and raw times."""
+
 from __future__ import annotations
 
 from ..model import TIME_UNITS, ReportError, parse_json
@@ -23,24 +24,37 @@ def parse(text: str, path):
         for entry in doc["timings"].values():
             for t in entry["timings"]:
                 records.append(size_record(entry, t, ranks))
-        tool_results = {str(k): {"value": float(v["value"]), "unit": str(v["unit"])}
-                        for k, v in doc.get("results", {}).items()}
+        tool_results = {
+            str(k): {"value": float(v["value"]), "unit": str(v["unit"])} for k, v in doc.get("results", {}).items()
+        }
     except (KeyError, TypeError, ValueError) as e:
         raise ReportError(f"{path}: HPCC b_eff JSON with an unexpected shape ({type(e).__name__}: {e})") from None
     # b_eff is the mean over the sizes of maxCalcBW: its counting; any other
     # result the dump may hold stays in the settings as it was written.
     b_eff = tool_results.get("b_eff")
     results = {"b_eff": beff_figure(b_eff["value"])} if b_eff and b_eff["unit"] == "B/s" else {}
-    settings = {"tool_version": str(doc.get("version", "")), "tool_settings": doc.get("settings", {}),
-                "tool_git_commit": str(doc.get("git_commit", "")), "tool_results": tool_results}
+    settings = {
+        "tool_version": str(doc.get("version", "")),
+        "tool_settings": doc.get("settings", {}),
+        "tool_git_commit": str(doc.get("git_commit", "")),
+        "tool_results": tool_results,
+    }
     mpi = doc.get("mpi") or {}
     environment = doc.get("environment") or {}
     if not isinstance(mpi, dict) or not isinstance(environment, dict):
         raise ReportError(f"{path}: HPCC b_eff JSON whose 'mpi' or 'environment' is not an object")
-    return document(path, NAME, records, settings, when=doc.get("execution_time"), validated=bool(doc.get("validated")),
-                    results=results, device=str(doc.get("device", "")),
-                    mpi={"version": mpi.get("version"), "subversion": mpi.get("subversion")} if mpi else None,
-                    environment={str(k): str(v) for k, v in environment.items()})
+    return document(
+        path,
+        NAME,
+        records,
+        settings,
+        when=doc.get("execution_time"),
+        validated=bool(doc.get("validated")),
+        results=results,
+        device=str(doc.get("device", "")),
+        mpi={"version": mpi.get("version"), "subversion": mpi.get("subversion")} if mpi else None,
+        environment={str(k): str(v) for k, v in environment.items()},
+    )
 
 
 def beff_figure(value) -> dict:
@@ -58,4 +72,4 @@ def size_record(entry: dict, t: dict, ranks) -> dict:
     exponent = count(t["messageSize"])
     if exponent > 62:
         raise FormatError(f"messageSize {exponent}: 2^{exponent} bytes is out of range")
-    return record("beff", "fpga", 2 ** exponent, params, figures, samples)
+    return record("beff", "fpga", 2**exponent, params, figures, samples)

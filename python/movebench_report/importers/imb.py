@@ -1,12 +1,12 @@
 """Intel MPI Benchmarks: '# Benchmarking <Name>', '# #processes = N', a
 '#bytes #repetitions t[usec] ...' header and one row per size."""
+
 from __future__ import annotations
 
 import re
 
 from .columns import numeric_row, split_label
-from .common import bandwidth_figure, collective_bandwidth, count, counted, document, rate_figure, record, \
-    time_figure
+from .common import bandwidth_figure, collective_bandwidth, count, counted, document, rate_figure, record, time_figure
 
 NAME = "Intel MPI Benchmarks"
 BLOCK = re.compile(r"^#\s*Benchmarking\s+(\S+)")
@@ -16,8 +16,14 @@ P2P = {"pingpong", "pingping", "sendrecv", "exchange", "uniband", "biband"}
 # Exchange 4X/t: to and from both neighbours, Biband both ways); PingPong,
 # PingPing and Uniband one message's bytes over its one-way time.
 BOTH_DIRECTIONS = {"sendrecv", "exchange", "biband"}
-FIGURES = {"t": "latency", "t_avg": "avg", "t_min": "min", "t_max": "max", "Mbytes/sec": "bandwidth",
-           "Msg/sec": "message_rate"}
+FIGURES = {
+    "t": "latency",
+    "t_avg": "avg",
+    "t_min": "min",
+    "t_max": "max",
+    "Mbytes/sec": "bandwidth",
+    "Msg/sec": "message_rate",
+}
 # t[usec] is the mean over the repetitions; t_avg, t_min, t_max are over the ranks.
 STATS = {"latency": "mean", "avg": "mean", "min": "min", "max": "max", "bandwidth": "mean", "message_rate": "mean"}
 
@@ -43,10 +49,19 @@ def parse(text: str, path):
     machine = re.search(r"^#\s*Machine\s*:\s*(.+)$", text, re.MULTILINE)
     release = re.search(r"^#\s*Release\s*:\s*(.+)$", text, re.MULTILINE)
     host = {"kernel": release.group(1).strip() if release else "", "os": "Linux" if "Linux" in text else ""}
-    settings = {"tool_version": version.group(1) if version else "",
-                "machine": machine.group(1).strip() if machine else ""}
-    return document(path, NAME, records, settings, when=date.group(1) if date else None, host=host,
-                    complete="All processes entering MPI_Finalize" in text)
+    settings = {
+        "tool_version": version.group(1) if version else "",
+        "machine": machine.group(1).strip() if machine else "",
+    }
+    return document(
+        path,
+        NAME,
+        records,
+        settings,
+        when=date.group(1) if date else None,
+        host=host,
+        complete="All processes entering MPI_Finalize" in text,
+    )
 
 
 def row_record(bench: str, procs, labels: list, row: list):

@@ -1,4 +1,5 @@
 """mpiBench: one line per collective and size, avg/min/max over ranks in usec."""
+
 from __future__ import annotations
 
 import re
@@ -6,9 +7,11 @@ import re
 from .common import collective_bandwidth, count, document, number, record, time_figure
 
 NAME = "mpiBench"
-LINE = re.compile(r"^(?P<op>\w+)\s+Bytes:\s*(?P<bytes>\d+)\s+Iters:\s*(?P<iters>\d+)\s+Avg:\s*(?P<avg>[\d.eE+-]+)"
-                  r"\s+Min:\s*(?P<min>[\d.eE+-]+)\s+Max:\s*(?P<max>[\d.eE+-]+)\s+Comm:\s*(?P<comm>\S+)"
-                  r"\s+Ranks:\s*(?P<ranks>\d+)\s*$")
+LINE = re.compile(
+    r"^(?P<op>\w+)\s+Bytes:\s*(?P<bytes>\d+)\s+Iters:\s*(?P<iters>\d+)\s+Avg:\s*(?P<avg>[\d.eE+-]+)"
+    r"\s+Min:\s*(?P<min>[\d.eE+-]+)\s+Max:\s*(?P<max>[\d.eE+-]+)\s+Comm:\s*(?P<comm>\S+)"
+    r"\s+Ranks:\s*(?P<ranks>\d+)\s*$"
+)
 HOST = re.compile(r"^(\d+)\s*:\s*(\S+)\s*$")
 
 

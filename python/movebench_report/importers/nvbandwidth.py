@@ -4,6 +4,7 @@ indices, rows '<index> <value|N/A> ...', and 'SUM <testcase> <value>'; or
 its JSON (-j, 0.5 and later: json_output.cpp): nvbandwidth.testcases[], each
 with the same title as bandwidth_description and the matrix as rows of
 strings."""
+
 from __future__ import annotations
 
 import re
@@ -13,8 +14,10 @@ from .common import FormatError, bandwidth_figure, count, counted, document, is_
 
 NAME = "nvbandwidth"
 RUNNING = re.compile(r"^Running\s+(\w+)\.?\s*$")
-MATRIX = re.compile(r"^(?P<what>memcpy|memory latency)\s+(?P<engine>\w+)\s+(?P<row>\w+)\(row\)\s*(?P<arrow>\S+)\s*"
-                    r"(?P<col>\w+)\(column\)\s+(?P<quantity>.*?)\s*\((?P<unit>[^)]+)\)\s*$")
+MATRIX = re.compile(
+    r"^(?P<what>memcpy|memory latency)\s+(?P<engine>\w+)\s+(?P<row>\w+)\(row\)\s*(?P<arrow>\S+)\s*"
+    r"(?P<col>\w+)\(column\)\s+(?P<quantity>.*?)\s*\((?P<unit>[^)]+)\)\s*$"
+)
 # nvbandwidth's default buffer (-b, MiB), which it does not print: 64 MiB
 # up to 0.6, 512 MiB from 0.7 on (common.h, defaultBufferSize). Its latency
 # tests always chase a 2 MiB buffer (testcase.cpp, run(2 * _MiB, ...)).
@@ -45,8 +48,11 @@ def parse(text: str, path):
                 records += row_records(testcase, matrix, line, size)
             header_seen = True
     devices = re.findall(r"^Device (\d+): (.+)$", text, re.MULTILINE)
-    settings = {"tool_version": version.group(1) if version else "", "buffer_bytes": size,
-                "devices": {d: name.strip() for d, name in devices}}
+    settings = {
+        "tool_version": version.group(1) if version else "",
+        "buffer_bytes": size,
+        "devices": {d: name.strip() for d, name in devices},
+    }
     return document(path, NAME, records, settings, device="; ".join(n.strip() for _, n in devices))
 
 
@@ -69,8 +75,12 @@ def parse_json(text: str, path):
             if isinstance(row, list):
                 records += row_records(str(case.get("name")), matrix, f"{i} " + " ".join(map(str, row)), size)
     devices = [str(d) for d in root.get("GPU Device list", []) if isinstance(d, str)]
-    settings = {"tool_version": version, "buffer_bytes": size, "devices": devices,
-                "driver_version": str(root.get("Driver Version", ""))}
+    settings = {
+        "tool_version": version,
+        "buffer_bytes": size,
+        "devices": devices,
+        "driver_version": str(root.get("Driver Version", "")),
+    }
     return document(path, NAME, records, settings, device="; ".join(devices))
 
 
@@ -106,6 +116,13 @@ def row_records(testcase: str, matrix, line: str, size: int) -> list:
             row, column = f"{matrix['row'].lower()}{fields[0]}", f"{matrix['col'].lower()}{col}"
             src, dst = (column, row) if matrix["arrow"] == "<-" else (row, column)
             params = {"src": src, "dst": dst, "engine": matrix["engine"]}
-            out.append(record("link", testcase, LATENCY_BYTES if name == "latency" else size, params,
-                              {name: cell_figure(name, value, unit)}))
+            out.append(
+                record(
+                    "link",
+                    testcase,
+                    LATENCY_BYTES if name == "latency" else size,
+                    params,
+                    {name: cell_figure(name, value, unit)},
+                )
+            )
     return out

@@ -1,5 +1,6 @@
 """OSU Micro-Benchmarks: '# OSU MPI <Title> Test vX', a '# Size  <columns>'
 header (more columns with -f, -z, -c) and one row per size."""
+
 from __future__ import annotations
 
 import re
@@ -9,8 +10,13 @@ from .common import FormatError, bandwidth_figure, count, counted, document, rat
 
 NAME = "OSU Micro-Benchmarks"
 TITLE = re.compile(r"^#\s*OSU\s+(?P<api>[\w-]+)\s+(?P<title>.+?)\s+Test\s+v(?P<version>\S+)")
-P2P = {"Latency": "latency", "Bandwidth": "bw", "Bi-Directional Bandwidth": "bibw",
-       "Multiple Bandwidth / Message Rate": "mbw_mr", "Multi-threaded Latency": "latency_mt"}
+P2P = {
+    "Latency": "latency",
+    "Bandwidth": "bw",
+    "Bi-Directional Bandwidth": "bibw",
+    "Multiple Bandwidth / Message Rate": "mbw_mr",
+    "Multi-threaded Latency": "latency_mt",
+}
 
 
 def detect(text: str) -> bool:
@@ -19,8 +25,12 @@ def detect(text: str) -> bool:
 
 # Collective titles whose last word is not the MPI call's name (the rest
 # are: 'Allreduce Latency' -> allreduce), named as movebench coll names them.
-COLL_NAMES = {"All-to-All Personalized Exchange": "alltoall", "All-to-Allv Personalized Exchange": "alltoallv",
-              "All-to-Allw Personalized Exchange": "alltoallw", "Broadcast": "bcast"}
+COLL_NAMES = {
+    "All-to-All Personalized Exchange": "alltoall",
+    "All-to-Allv Personalized Exchange": "alltoallv",
+    "All-to-Allw Personalized Exchange": "alltoallw",
+    "Broadcast": "bcast",
+}
 
 
 def operation(title: str) -> tuple:

@@ -1,6 +1,7 @@
 """McCalpin's STREAM and TheBandwidthBenchmark: a 'Function  Rate ... Avg
 time  Min time  Max time' table, one kernel per line, with the problem size
 and thread count printed above it."""
+
 from __future__ import annotations
 
 import re
@@ -9,8 +10,18 @@ from .common import bandwidth_figure, count, counted, document, is_number, numbe
 
 # Arrays each kernel touches: mem records carry the dataset of the kernel
 # (array bytes x arrays), as `movebench mem` does.
-ARRAYS = {"copy": 2, "scale": 2, "add": 3, "triad": 3, "init": 1, "sum": 1, "update": 1, "daxpy": 2,
-          "striad": 4, "sdaxpy": 3}
+ARRAYS = {
+    "copy": 2,
+    "scale": 2,
+    "add": 3,
+    "triad": 3,
+    "init": 1,
+    "sum": 1,
+    "update": 1,
+    "daxpy": 2,
+    "striad": 4,
+    "sdaxpy": 3,
+}
 RATE = re.compile(r"^Function\s+(Best\s+)?Rate\s*\(?(?P<unit>[MG]B/s)\)?", re.IGNORECASE)
 
 
@@ -19,9 +30,13 @@ def detect_stream(text: str) -> bool:
 
 
 def detect_bwbench(text: str) -> bool:
-    return not detect_stream(text) and any(RATE.match(l.strip()) for l in text.splitlines()) and \
-        bool(re.search(r"Total allocated datasize|running with \d+ threads|^(Init|STriad|SDaxpy)\b", text,
-                       re.MULTILINE))
+    return (
+        not detect_stream(text)
+        and any(RATE.match(l.strip()) for l in text.splitlines())
+        and bool(
+            re.search(r"Total allocated datasize|running with \d+ threads|^(Init|STriad|SDaxpy)\b", text, re.MULTILINE)
+        )
+    )
 
 
 def kernel_rows(text: str):

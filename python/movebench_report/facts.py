@@ -13,6 +13,7 @@ Keys read (docs/report.md, "Keys the page reads"):
                   peak_bytes_per_second, degraded, why},
            nics[]{name, kind, rate_bits_per_second, peak_bytes_per_second}, settings{}, warnings[],
            origin{part: {machine: this|file|none, option, file, why}}}"""
+
 from __future__ import annotations
 
 import math
@@ -44,6 +45,7 @@ def _list(value) -> list:
 @dataclass
 class Peak:
     """A figure's theoretical peak in the figure's own unit."""
+
     value: float
     unit: str
     source: str
@@ -72,6 +74,7 @@ def peak_of(figure) -> Peak | None:
 @dataclass
 class Verdict:
     """One path's answer: its headline figure against its peak, and why."""
+
     path: str
     figure: str
     value: float | None
@@ -96,10 +99,19 @@ def verdict_of(entry) -> Verdict | None:
     reasons = [r for r in _list(entry.get("reasons")) if isinstance(r, str)]
     peak = entry.get("peak")
     peak_value = _number(peak.get("value")) if isinstance(peak, dict) else _number(peak)
-    return Verdict(path, _text(entry.get("figure")), _number(entry.get("value")), _text(entry.get("unit")),
-                   peak_value, _number(entry.get("fraction")), word if word in VERDICTS else "unknown", reasons,
-                   _number(band.get("normal_from")), _text(band.get("source")),
-                   _text(peak.get("source")) if isinstance(peak, dict) else _text(entry.get("peak_source")))
+    return Verdict(
+        path,
+        _text(entry.get("figure")),
+        _number(entry.get("value")),
+        _text(entry.get("unit")),
+        peak_value,
+        _number(entry.get("fraction")),
+        word if word in VERDICTS else "unknown",
+        reasons,
+        _number(band.get("normal_from")),
+        _text(band.get("source")),
+        _text(peak.get("source")) if isinstance(peak, dict) else _text(entry.get("peak_source")),
+    )
 
 
 def verdicts_of(doc: dict) -> list:
@@ -109,6 +121,7 @@ def verdicts_of(doc: dict) -> list:
 @dataclass
 class Link:
     """A PCIe device (accelerator, NIC) on its link."""
+
     bus_id: str
     kind: str
     name: str
@@ -131,8 +144,13 @@ class Link:
 def _link_text(speed, width) -> str:
     if speed is None and width is None:
         return ""
-    return f"{speed:g} GT/s x{width}" if speed is not None and width is not None else \
-        f"{speed:g} GT/s" if speed is not None else f"x{width}"
+    return (
+        f"{speed:g} GT/s x{width}"
+        if speed is not None and width is not None
+        else f"{speed:g} GT/s"
+        if speed is not None
+        else f"x{width}"
+    )
 
 
 def _int(value) -> int | None:
@@ -144,11 +162,21 @@ def links_of(facts: dict) -> list:
     out = []
     for item in _list(facts.get("pcie")):
         item = _dict(item)
-        out.append(Link(_text(item.get("bus_id")), _text(item.get("kind")), _text(item.get("name")),
-                        _int(item.get("numa_node")), _number(item.get("speed_gts")), _int(item.get("width")),
-                        _number(item.get("max_speed_gts")), _int(item.get("max_width")),
-                        _number(item.get("peak_bytes_per_second")), item.get("degraded") is True,
-                        _text(item.get("why"))))
+        out.append(
+            Link(
+                _text(item.get("bus_id")),
+                _text(item.get("kind")),
+                _text(item.get("name")),
+                _int(item.get("numa_node")),
+                _number(item.get("speed_gts")),
+                _int(item.get("width")),
+                _number(item.get("max_speed_gts")),
+                _int(item.get("max_width")),
+                _number(item.get("peak_bytes_per_second")),
+                item.get("degraded") is True,
+                _text(item.get("why")),
+            )
+        )
     return out
 
 
@@ -158,8 +186,9 @@ def measured_link(doc: dict):
     list none)."""
     links = links_of(_dict(doc.get("facts")))
     bus = _dict(doc.get("link_device")).get("bus_id")
-    return next((link for link in links if bus and link.bus_id == bus), None) or \
-        next((link for link in links if link.kind != "nic"), None)
+    return next((link for link in links if bus and link.bus_id == bus), None) or next(
+        (link for link in links if link.kind != "nic"), None
+    )
 
 
 @dataclass
@@ -172,14 +201,22 @@ class Nic:
 
 
 def nics_of(facts: dict) -> list:
-    return [Nic(_text(n.get("name")), _text(n.get("kind")), _number(n.get("rate_bits_per_second")),
-                _number(n.get("peak_bytes_per_second")), _text(n.get("bus_id")))
-            for n in map(_dict, _list(facts.get("nics")))]
+    return [
+        Nic(
+            _text(n.get("name")),
+            _text(n.get("kind")),
+            _number(n.get("rate_bits_per_second")),
+            _number(n.get("peak_bytes_per_second")),
+            _text(n.get("bus_id")),
+        )
+        for n in map(_dict, _list(facts.get("nics")))
+    ]
 
 
 @dataclass
 class Dram:
     """DRAM as the facts layer read it: known with a peak, or unknown and why."""
+
     known: bool
     why: str
     peak: float | None  # bytes per second, all sockets
@@ -218,8 +255,15 @@ def warnings_of(doc: dict) -> list:
 
 
 # The parts of the facts, as `origin` names them, and their names in words.
-PARTS = {"cpu": "CPU", "dram": "DRAM", "pcie": "PCIe", "accelerators": "accelerators", "nics": "NICs",
-         "memory_tiers": "memory tiers", "settings": "settings"}
+PARTS = {
+    "cpu": "CPU",
+    "dram": "DRAM",
+    "pcie": "PCIe",
+    "accelerators": "accelerators",
+    "nics": "NICs",
+    "memory_tiers": "memory tiers",
+    "settings": "settings",
+}
 
 
 def origin_of(facts: dict, part: str) -> dict:

@@ -3,6 +3,7 @@
 PCIe link; on each edge the figure measured there against its peak,
 coloured by the fraction reached and said in words too (colour is never the
 only carrier). Hand-written SVG: every string from the file is escaped."""
+
 from __future__ import annotations
 
 import textwrap
@@ -13,8 +14,11 @@ from .model import format_size
 from .summary import Row, device_name, rows_of, value_text
 
 # Fraction of the peak -> colour; the legend says the same in words.
-BANDS = ((0.75, "#2a7d2a", "75% of peak or more"), (0.5, "#c98a00", "50-75% of peak"),
-         (0.0, "#c0392b", "under 50% of peak"))
+BANDS = (
+    (0.75, "#2a7d2a", "75% of peak or more"),
+    (0.5, "#c98a00", "50-75% of peak"),
+    (0.0, "#c0392b", "under 50% of peak"),
+)
 UNKNOWN = ("#888888", "no peak known")
 UNMEASURED = ("#b8b8c0", "nothing measured on it")
 BOX_W, BOX_H, GAP = 240, 96, 28
@@ -30,8 +34,10 @@ def colour(fraction) -> str:
 
 def _t(x, y, text, size=12, weight="normal", anchor="start", fill="#222") -> str:
     # A white halo under the letters keeps a label readable where it crosses a line.
-    return (f"<text x='{x}' y='{y}' font-size='{size}' font-weight='{weight}' text-anchor='{anchor}' "
-            f"fill='{fill}' stroke='white' stroke-width='3' paint-order='stroke'>{escape(str(text))}</text>")
+    return (
+        f"<text x='{x}' y='{y}' font-size='{size}' font-weight='{weight}' text-anchor='{anchor}' "
+        f"fill='{fill}' stroke='white' stroke-width='3' paint-order='stroke'>{escape(str(text))}</text>"
+    )
 
 
 def _box(x, y, lines, fill="#f4f6fb") -> str:
@@ -53,11 +59,11 @@ def _fit(lines: list, most: int = 40) -> list:
     out = [_clip(lines[0], most - 10)] if lines else []  # the name line is bold and larger
     for line in lines[1:]:
         out += textwrap.wrap(line, most) or [""]
-    return out[:MOST_LINES - 1] + [_clip(" ".join(out[MOST_LINES - 1:]), most)] if len(out) > MOST_LINES else out
+    return out[: MOST_LINES - 1] + [_clip(" ".join(out[MOST_LINES - 1 :]), most)] if len(out) > MOST_LINES else out
 
 
 def _clip(text: str, most: int = 40) -> str:
-    return text if len(text) <= most else text[:most - 1] + "…"
+    return text if len(text) <= most else text[: most - 1] + "…"
 
 
 def measured_text(row: Row, scope: str = "") -> str:
@@ -92,8 +98,16 @@ def _edge(x1, y1, x2, y2, rows: list, scope: str = "", labelled: bool = True, el
         # a link row by its direction (the box names the device), a memory row by its path
         name = row.path.rsplit(" ", 1)[-1] if row.path.startswith("link:") else row.path
         label = f"{name}: {measured_text(row, scope)}"
-        out.append(_t(x2 - 6, y2 - 8 - 14 * (len(rows) - 1 - i), label, 10, anchor="end",
-                      fill=colour(row.fraction) if row.fraction is not None else "#333"))
+        out.append(
+            _t(
+                x2 - 6,
+                y2 - 8 - 14 * (len(rows) - 1 - i),
+                label,
+                10,
+                anchor="end",
+                fill=colour(row.fraction) if row.fraction is not None else "#333",
+            )
+        )
     return "".join(out)
 
 
@@ -144,8 +158,11 @@ def _dram_lines(doc: dict, socket: int, packages: int) -> list:
             lines.append(f"peak {_human(peak, 'B/s')}{own}, {channels}".rstrip(", "))
     if len(lines) == (2 if packages > 1 else 1) and dram.peak:
         lines.append(f"peak {_human(dram.peak, 'B/s')} (all sockets; none per socket)")
-    return lines + [f"fault: {f}" for f in dram.faults[:2] if packages == 1 or f"socket {socket}" in f
-                                                or ("socket" not in f and socket == 0)]
+    return lines + [
+        f"fault: {f}"
+        for f in dram.faults[:2]
+        if packages == 1 or f"socket {socket}" in f or ("socket" not in f and socket == 0)
+    ]
 
 
 def _devices(doc: dict, rows: list) -> list:
@@ -162,17 +179,30 @@ def _devices(doc: dict, rows: list) -> list:
     for link in links:
         nic = next((n for n in nics if _same(n, link)), None)
         edge = net_rows if link.kind == "nic" else link_rows if link == measured else []
-        out.append((_link_lines(doc, link, nic), _node_package(link.numa_node, doc),
-                    edge if edge and not _drawn(out, edge) else []))
+        out.append(
+            (
+                _link_lines(doc, link, nic),
+                _node_package(link.numa_node, doc),
+                edge if edge and not _drawn(out, edge) else [],
+            )
+        )
     for nic in nics:
         if any(_same(nic, link) for link in links):
             continue
-        out.append(([nic.name or "NIC", f"{nic.kind or 'network'} {_rate(nic)}"], 0,
-                    net_rows if not _drawn(out, net_rows) else []))
+        out.append(
+            (
+                [nic.name or "NIC", f"{nic.kind or 'network'} {_rate(nic)}"],
+                0,
+                net_rows if not _drawn(out, net_rows) else [],
+            )
+        )
     if link_rows and not _drawn(out, link_rows):
         name = link_rows[0].path[5:].rsplit(" ", 1)[0] or "device"  # 'link:NVIDIA H200 H2D': the device
-        words = ["host backend: no device", "(copies in RAM by a worker thread)"] if name == "host" else \
-            [name, "accelerator (no PCIe facts)"]
+        words = (
+            ["host backend: no device", "(copies in RAM by a worker thread)"]
+            if name == "host"
+            else [name, "accelerator (no PCIe facts)"]
+        )
         out.append((words, 0, link_rows))
     if net_rows and not _drawn(out, net_rows):
         out.append((["network (MPI ranks)", "no NIC facts recorded"], 0, net_rows))
@@ -194,8 +224,11 @@ def _link_lines(doc: dict, link, nic) -> list:
     name = device_name(doc, link.bus_id) if link.bus_id else link.name
     if nic is not None:
         name = f"{nic.name} ({link.name})" if nic.name and link.name and nic.name != link.name else nic.name or name
-    lines = [name or "device", f"{link.kind or 'PCIe'} {link.bus_id}".strip(),
-             f"PCIe {link.trained()}" if link.trained() else "PCIe link unknown"]
+    lines = [
+        name or "device",
+        f"{link.kind or 'PCIe'} {link.bus_id}".strip(),
+        f"PCIe {link.trained()}" if link.trained() else "PCIe link unknown",
+    ]
     if from_file(facts_of(doc), "pcie"):
         lines.append(f"from {from_file(facts_of(doc), 'pcie')}")
     if link.peak:
@@ -235,12 +268,17 @@ def node_svg(doc: dict, rows: list | None = None) -> str:
     top = 20 + 14 * labels
     height = top + pitch * rows_needed + 40
     parts = []
-    cpu = [host.get("cpu_model", ""), f"{host.get('cores', '?')} cores, "
-           f"{host.get('logical_cpus', '?')} CPUs, {host.get('numa_nodes', '?')} NUMA node(s) in all"]
+    cpu = [
+        host.get("cpu_model", ""),
+        f"{host.get('cores', '?')} cores, "
+        f"{host.get('logical_cpus', '?')} CPUs, {host.get('numa_nodes', '?')} NUMA node(s) in all",
+    ]
     if not recorded(host):  # an import: the other tool printed nothing of the host
         cpu = ["host not recorded", "(an imported output: the tool", "printed no CPU or memory facts)"]
     file_cpu = _file_cpu(facts_of(doc))  # read from a file: not this host's CPU, nor its caches
-    cpu, model, caches = (file_cpu, file_cpu[0], []) if file_cpu else (cpu, host.get("cpu_model", ""), _cache_lines(host))
+    cpu, model, caches = (
+        (file_cpu, file_cpu[0], []) if file_cpu else (cpu, host.get("cpu_model", ""), _cache_lines(host))
+    )
     for p in range(packages):
         cpu[0] = f"Package {p}: {model}" if packages > 1 else cpu[0]
         y = top + p * pitch
@@ -257,11 +295,15 @@ def node_svg(doc: dict, rows: list | None = None) -> str:
         parts.append(_edge(MIDDLE + BOX_W, py, RIGHT, y + BOX_H / 2, edge_rows, elbow=MIDDLE + BOX_W + 12 + 6 * i))
     parts.append(_legend(height - 24))
     title = f"The node {host.get('hostname', '')}: sockets, memory and devices, measured against peak"
-    desc = "; ".join(f"{r.path}: {measured_text(r, scope if r in mem_rows else '')}" for r in rows) \
+    desc = (
+        "; ".join(f"{r.path}: {measured_text(r, scope if r in mem_rows else '')}" for r in rows)
         or "no headline figures"
-    return (f"<svg xmlns='http://www.w3.org/2000/svg' role='img' width='{WIDTH}' height='{height}' "
-            f"viewBox='0 0 {WIDTH} {height}' font-family='sans-serif'><title>{escape(title)}</title>"
-            f"<desc>{escape(desc)}</desc>{''.join(parts)}</svg>")
+    )
+    return (
+        f"<svg xmlns='http://www.w3.org/2000/svg' role='img' width='{WIDTH}' height='{height}' "
+        f"viewBox='0 0 {WIDTH} {height}' font-family='sans-serif'><title>{escape(title)}</title>"
+        f"<desc>{escape(desc)}</desc>{''.join(parts)}</svg>"
+    )
 
 
 def _file_cpu(facts: dict) -> list:

@@ -3,6 +3,7 @@ fetched) that answers first: the summary of every path measured with its
 verdict, then a picture of the node, then per benchmark a collapsed section
 with its plots and tables, then the run facts. Every string that comes from
 a result file goes through html.escape (matplotlib escapes its SVG text)."""
+
 from __future__ import annotations
 
 import json
@@ -14,8 +15,17 @@ from .model import Filter, ReportError
 from .facts import facts_of, warnings_of, whose_facts_text
 from .nodesvg import node_svg
 from .render import to_html
-from .summary import (document_facts, fraction_text, is_imported, origin_text, reason_text, rows_of,
-                      side_by_side, source_rows, value_text)
+from .summary import (
+    document_facts,
+    fraction_text,
+    is_imported,
+    origin_text,
+    reason_text,
+    rows_of,
+    side_by_side,
+    source_rows,
+    value_text,
+)
 from .tables import merged_table
 
 STYLE = """body{font-family:sans-serif;margin:1em 1.5em;max-width:86em}
@@ -33,8 +43,17 @@ svg{max-width:100%;height:auto}figure{margin:.3em 0}details{margin:.4em 0;border
 summary{cursor:pointer;font-weight:bold}.note{font-size:.8em;color:#444;margin:.2em 0}
 @media print{details{border:none}}"""
 
-HOST_FACTS = ("hostname", "cpu_model", "logical_cpus", "cores", "packages", "numa_nodes", "memory_bytes", "os",
-              "kernel")
+HOST_FACTS = (
+    "hostname",
+    "cpu_model",
+    "logical_cpus",
+    "cores",
+    "packages",
+    "numa_nodes",
+    "memory_bytes",
+    "os",
+    "kernel",
+)
 
 
 def anchor(bench: str) -> str:
@@ -63,14 +82,23 @@ def _document_section(label: str, path, doc: dict) -> str:
     host = doc["host"]
     facts = [(k, host[k]) for k in HOST_FACTS if k in host]
     facts += [(f"L{c['level']} cache", f"{c['bytes']} B x {c['instances']}") for c in host.get("caches", [])]
-    run = [("file", path), ("name", doc["name"]), ("version", doc["version"]), ("git commit", doc["git_commit"]),
-           ("executed", doc["execution_time"]), ("device", doc["device"]),
-           ("command line", " ".join(doc["command_line"])), ("compiler", doc["build"]["compiler"])]
+    run = [
+        ("file", path),
+        ("name", doc["name"]),
+        ("version", doc["version"]),
+        ("git commit", doc["git_commit"]),
+        ("executed", doc["execution_time"]),
+        ("device", doc["device"]),
+        ("command line", " ".join(doc["command_line"])),
+        ("compiler", doc["build"]["compiler"]),
+    ]
     settings = json.dumps(doc["settings"], indent=1, sort_keys=True)
     headline = [(name, f"{r['value']:.6g} {r['unit']}") for name, r in sorted(doc["results"].items())]
-    return (f"<details><summary>{escape(label)}: run, host and settings</summary>{_validation(doc)}"
-            f"<h3>Headline results</h3>{_facts_table(headline)}<h3>Run</h3>{_facts_table(run)}"
-            f"<h3>Host</h3>{_facts_table(facts)}<h3>Settings</h3><pre>{escape(settings)}</pre></details>")
+    return (
+        f"<details><summary>{escape(label)}: run, host and settings</summary>{_validation(doc)}"
+        f"<h3>Headline results</h3>{_facts_table(headline)}<h3>Run</h3>{_facts_table(run)}"
+        f"<h3>Host</h3>{_facts_table(facts)}<h3>Settings</h3><pre>{escape(settings)}</pre></details>"
+    )
 
 
 def _verdict_cell(verdict: str) -> str:
@@ -80,15 +108,20 @@ def _verdict_cell(verdict: str) -> str:
 def _summary_one(sources: list) -> str:
     """One row per path of every source, with a source column where several."""
     several = len(sources) > 1
-    head = "".join(f"<th>{h}</th>" for h in (["file"] if several else []) + [
-        "path", "figure", "measured", "peak", "of peak", "verdict", "reason", "details"])
+    head = "".join(
+        f"<th>{h}</th>"
+        for h in (["file"] if several else [])
+        + ["path", "figure", "measured", "peak", "of peak", "verdict", "reason", "details"]
+    )
     body = []
     for s, r in [(s, r) for s in sources for r in source_rows(s)]:
         link = f"<a href='#{anchor(r.benchmark)}'>{escape(r.benchmark)} details</a>"
         first = f"<td>{escape(s.label)}</td>" if several else ""
-        body.append(f"<tr>{first}<td>{escape(r.path)}</td><td>{escape(r.what)}</td><td>{escape(value_text(r.value, r.unit))}"
-                    f"</td><td>{escape(value_text(r.peak, r.unit))}</td><td>{escape(fraction_text(r))}</td>"
-                    f"{_verdict_cell(r.verdict)}<td class='reason'>{escape(reason_text(r))}</td><td>{link}</td></tr>")
+        body.append(
+            f"<tr>{first}<td>{escape(r.path)}</td><td>{escape(r.what)}</td><td>{escape(value_text(r.value, r.unit))}"
+            f"</td><td>{escape(value_text(r.peak, r.unit))}</td><td>{escape(fraction_text(r))}</td>"
+            f"{_verdict_cell(r.verdict)}<td class='reason'>{escape(reason_text(r))}</td><td>{link}</td></tr>"
+        )
     if not body:  # a fleet result's answer stands above instead
         return "" if fleet.fleets(sources) else "<p>No headline figure in this file: see the sections below.</p>"
     return f"<div class='wide'><table id='summary'><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table></div>"
@@ -101,9 +134,12 @@ def _summary_side(sources: list, threshold: float) -> str:
     body = []
     for side in side_by_side(sources, threshold):
         first = next(r for r in side.rows if r)
-        cells = "".join(f"<td>{escape(value_text(r.value, r.unit)) if r else '-'}"
-                        f"{' (' + escape(fraction_text(r)) + ' of peak)' if r and r.fraction is not None else ''}"
-                        f"</td>" for r in side.rows)
+        cells = "".join(
+            f"<td>{escape(value_text(r.value, r.unit)) if r else '-'}"
+            f"{' (' + escape(fraction_text(r)) + ' of peak)' if r and r.fraction is not None else ''}"
+            f"</td>"
+            for r in side.rows
+        )
         for judged in side.judged:
             if judged is None:
                 cells += "<td>-</td>"
@@ -113,11 +149,15 @@ def _summary_side(sources: list, threshold: float) -> str:
                 cells += f"<td class='{mark}'>{ratio:.3f} {escape(MARKS[verdict] or verdict)}</td>"
         link = f"<a href='#{anchor(first.benchmark)}'>{escape(first.benchmark)} details</a>"
         body.append(f"<tr><td>{escape(side.path)}</td><td>{escape(first.what)}</td>{cells}<td>{link}</td></tr>")
-    note = (f"<p class='note'>Ratio of each file to {escape(labels[0])} (higher is better for a "
-            f"bandwidth, lower for a latency); ~: inside the noise of both; SLOWER: worse by more than "
-            f"{100 * threshold:g}% and outside the noise (the compare command's rule).</p>")
-    return (f"<div class='wide'><table id='summary'><thead><tr>{head}</tr></thead><tbody>{''.join(body)}"
-            f"</tbody></table></div>{note}")
+    note = (
+        f"<p class='note'>Ratio of each file to {escape(labels[0])} (higher is better for a "
+        f"bandwidth, lower for a latency); ~: inside the noise of both; SLOWER: worse by more than "
+        f"{100 * threshold:g}% and outside the noise (the compare command's rule).</p>"
+    )
+    return (
+        f"<div class='wide'><table id='summary'><thead><tr>{head}</tr></thead><tbody>{''.join(body)}"
+        f"</tbody></table></div>{note}"
+    )
 
 
 def _origins(sources: list) -> str:
@@ -155,17 +195,21 @@ def _fleet_answer(sources: list) -> str:
     parts = []
     for label, f in fleet.fleets(sources):
         items = "".join(f"<li class='bad'>{escape(line)}</li>" for line in fleet.answer_lines(f))
-        parts.append(f"<p><b>fleet {escape(label)}</b>: {escape(fleet.headline(f))} "
-                     f"(<a href='#{anchor('fleet')}'>strip plots and tables</a>)</p>" + (f"<ul>{items}</ul>" if items else ""))
+        parts.append(
+            f"<p><b>fleet {escape(label)}</b>: {escape(fleet.headline(f))} "
+            f"(<a href='#{anchor('fleet')}'>strip plots and tables</a>)</p>" + (f"<ul>{items}</ul>" if items else "")
+        )
     return f"<div id='fleet'>{''.join(parts)}</div>" if parts else ""
 
 
 def summary_section(sources: list, threshold: float) -> str:
     side = len(sources) > 1 and _shared_paths(sources, threshold)
     table = _summary_side(sources, threshold) if side else _summary_one(sources)
-    return (f"<section><h2>Summary: one row per path measured</h2>{_origins(sources)}{_fleet_answer(sources)}{table}"
-            "<p class='note'>verdict: normal, low or degraded against the path's theoretical peak "
-            "(movebench facts); unknown where no peak is recorded, with the reason.</p></section>")
+    return (
+        f"<section><h2>Summary: one row per path measured</h2>{_origins(sources)}{_fleet_answer(sources)}{table}"
+        "<p class='note'>verdict: normal, low or degraded against the path's theoretical peak "
+        "(movebench facts); unknown where no peak is recorded, with the reason.</p></section>"
+    )
 
 
 def node_section(sources: list, threshold: float) -> str:
@@ -180,8 +224,11 @@ def node_section(sources: list, threshold: float) -> str:
                 label, doc, rows = hosts.setdefault(d["host"].get("hostname", ""), (s.label, d, []))
                 rows += rows_of(d)
         groups = list(hosts.values())
-    pictures = "".join(f"<figure>{node_svg(doc, rows)}<figcaption class='note'>{escape(label)}: "
-                       f"{escape(origin_text(doc))}{_whose(doc)}</figcaption></figure>" for label, doc, rows in groups)
+    pictures = "".join(
+        f"<figure>{node_svg(doc, rows)}<figcaption class='note'>{escape(label)}: "
+        f"{escape(origin_text(doc))}{_whose(doc)}</figcaption></figure>"
+        for label, doc, rows in groups
+    )
     return f"<section><h2>The node</h2>{pictures}</section>"
 
 
@@ -233,17 +280,21 @@ def benchmark_sections(sources: list, filt: Filter, threshold: float) -> str:
     for bench in benches:
         only = Filter([bench], filt.operations, filt.sizes)
         count = sum(rec["benchmark"] == bench for s in sources for d in s.documents for rec in d["timings"])
-        parts.append(f"<details><summary id='{anchor(bench)}'>{escape(bench)}: plots and tables ({count} records)"
-                     f"</summary>{plots.get(bench, '<p>No figure to plot.</p>')}"
-                     f"{_fleet_tables(sources) if bench == 'fleet' else ''}{_bench_tables(sources, only, threshold)}"
-                     "</details>")
+        parts.append(
+            f"<details><summary id='{anchor(bench)}'>{escape(bench)}: plots and tables ({count} records)"
+            f"</summary>{plots.get(bench, '<p>No figure to plot.</p>')}"
+            f"{_fleet_tables(sources) if bench == 'fleet' else ''}{_bench_tables(sources, only, threshold)}"
+            "</details>"
+        )
     return f"<section><h2>Per benchmark</h2>{''.join(parts)}</section>"
 
 
 def build_page(sources: list, filt: Filter, threshold: float, title: str) -> str:
     runs = "".join(_document_section(s.label, p, d) for s in sources for p, d in zip(s.paths, s.documents))
-    return (f"<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
-            f"<meta name='viewport' content='width=device-width'><title>{escape(title)}</title>"
-            f"<style>{STYLE}</style></head><body><h1>{escape(title)}</h1>"
-            f"{summary_section(sources, threshold)}{node_section(sources, threshold)}"
-            f"{benchmark_sections(sources, filt, threshold)}<section><h2>Runs</h2>{runs}</section></body></html>\n")
+    return (
+        f"<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
+        f"<meta name='viewport' content='width=device-width'><title>{escape(title)}</title>"
+        f"<style>{STYLE}</style></head><body><h1>{escape(title)}</h1>"
+        f"{summary_section(sources, threshold)}{node_section(sources, threshold)}"
+        f"{benchmark_sections(sources, filt, threshold)}<section><h2>Runs</h2>{runs}</section></body></html>\n"
+    )

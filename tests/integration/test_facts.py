@@ -2,6 +2,7 @@
 document (schema 3), from this machine or from another's saved dmidecode
 text (tests/data/dmi, real servers: README there); bad files are one line
 and exit 2; every command's document records the facts."""
+
 import ctypes.util
 import os
 import pathlib
@@ -77,8 +78,9 @@ def test_accelerators_come_from_the_real_opencl_backend(tmp_path):
     doc = load_result(out)  # schema-checked, the accelerators section with it
     acc = doc["facts"]["accelerators"]
     assert acc["status"] == "known"
-    assert {"backend": "opencl", "devices": len([d for d in acc["devices"] if d["backend"] == "opencl"])} \
-        in acc["backends"]
+    assert {"backend": "opencl", "devices": len([d for d in acc["devices"] if d["backend"] == "opencl"])} in acc[
+        "backends"
+    ]
     assert all(d["type"] != "cpu" for d in acc["devices"])
     cpu = [d for d in acc["cpu_devices"] if d["backend"] == "opencl"]
     assert doc["mem_device"]["device_type"] == "cpu" and doc["device"] in [d["name"] for d in cpu]
@@ -86,8 +88,10 @@ def test_accelerators_come_from_the_real_opencl_backend(tmp_path):
     mem_total = int(meminfo[meminfo.index("MemTotal:") + 1]) * 1024
     for d in cpu:
         assert d["type"] == "cpu" and 0 < d["memory_bytes"] <= mem_total
-        assert d["memory_peak"] == {"status": "unknown",
-                                    "why": "OpenCL does not report the memory's clock or bus width"}
+        assert d["memory_peak"] == {
+            "status": "unknown",
+            "why": "OpenCL does not report the memory's clock or bus width",
+        }
         assert d["bus_id"] is None and "cl_khr_pci_bus_info" in d["bus_id_why"]
     # indexed as --device counts every platform's devices
     indices = sorted(d["index"] for d in acc["devices"] + acc["cpu_devices"] if d["backend"] == "opencl")
@@ -107,16 +111,26 @@ def test_another_machines_lspci_gets_no_accelerators_of_this_one(tmp_path):
 
 
 PARTS = ("cpu", "dram", "pcie", "accelerators", "nics", "memory_tiers", "settings")
-LABELS = {"cpu": "CPU", "dram": "DRAM", "pcie": "PCIe", "accelerators": "Accelerators", "nics": "NICs",
-          "memory_tiers": "memory_tiers", "settings": "Settings"}
+LABELS = {
+    "cpu": "CPU",
+    "dram": "DRAM",
+    "pcie": "PCIe",
+    "accelerators": "Accelerators",
+    "nics": "NICs",
+    "memory_tiers": "memory_tiers",
+    "settings": "Settings",
+}
 # A real Supermicro C9X299-PG300F (tests/data/README.md): its Intel I210 at
 # 05:00.0 trained at Gen1 x1, 2.5 GT/s x 1 lane x 8/10 / 8 = 0.25 GB/s.
 C9X299 = REPO / "tests" / "data" / "lspci" / "supermicro-c9x299-pg300f-excerpt.txt"
 EPYC = REPO / "tests" / "data" / "dmi" / "epyc9454p_genoad12_9of12.txt"
 
 
-@pytest.mark.parametrize("given", [{"--lspci": C9X299}, {"--dmidecode": EPYC}, {"--dmidecode": EPYC, "--lspci": C9X299}],
-                         ids=["lspci", "dmidecode", "both"])
+@pytest.mark.parametrize(
+    "given",
+    [{"--lspci": C9X299}, {"--dmidecode": EPYC}, {"--dmidecode": EPYC, "--lspci": C9X299}],
+    ids=["lspci", "dmidecode", "both"],
+)
 def test_facts_from_files_say_whose_each_part_is_and_never_fill_in_this_machines(given, tmp_path):
     """CPU and DRAM from --dmidecode, PCIe from --lspci, each part said to be
     the file's machine's; every other part "not in the file", in the
@@ -218,19 +232,32 @@ def test_nvlink_from_nvml_where_the_library_is(tmp_path):
     nv, lines = nvlink_of(tmp_path, "00000000:07:00.0=4,4,4,0;0000:08:00.0=")
     assert nv["status"] == "known" and nv["source"] == "nvml (libnvidia-ml.so.1)"
     assert nv["devices"] == [
-        {"bus_id": "0000:07:00.0", "links_active": 3,
-         "links": [{"link": 0, "active": True, "version": 4}, {"link": 1, "active": True, "version": 4},
-                   {"link": 2, "active": True, "version": 4}, {"link": 3, "active": False}]},
-        {"bus_id": "0000:08:00.0", "links_active": 0, "links": []}]
-    assert lines == ["  NVLink: 0000:07:00.0: 3 of 4 links active (NVML's NVLink version 4)  [nvml (libnvidia-ml.so.1)]",
-                     "  NVLink: 0000:08:00.0: 0 of 0 links active  [nvml (libnvidia-ml.so.1)]"]
+        {
+            "bus_id": "0000:07:00.0",
+            "links_active": 3,
+            "links": [
+                {"link": 0, "active": True, "version": 4},
+                {"link": 1, "active": True, "version": 4},
+                {"link": 2, "active": True, "version": 4},
+                {"link": 3, "active": False},
+            ],
+        },
+        {"bus_id": "0000:08:00.0", "links_active": 0, "links": []},
+    ]
+    assert lines == [
+        "  NVLink: 0000:07:00.0: 3 of 4 links active (NVML's NVLink version 4)  [nvml (libnvidia-ml.so.1)]",
+        "  NVLink: 0000:08:00.0: 0 of 0 links active  [nvml (libnvidia-ml.so.1)]",
+    ]
 
 
-@pytest.mark.parametrize("spec,extra,status,why", [
-    ("0000:08:00.0=0,0", {}, "none", "NVML lists 1 GPU(s), none with an active NVLink link"),
-    ("", {}, "none", "NVML lists 0 GPU(s), none with an active NVLink link"),
-    ("0000:08:00.0=4", {"MOVEBENCH_NVML_STANDIN_INIT": "9"}, "unknown", "nvmlInit_v2 failed (NVML error 9)"),
-])
+@pytest.mark.parametrize(
+    "spec,extra,status,why",
+    [
+        ("0000:08:00.0=0,0", {}, "none", "NVML lists 1 GPU(s), none with an active NVLink link"),
+        ("", {}, "none", "NVML lists 0 GPU(s), none with an active NVLink link"),
+        ("0000:08:00.0=4", {"MOVEBENCH_NVML_STANDIN_INIT": "9"}, "unknown", "nvmlInit_v2 failed (NVML error 9)"),
+    ],
+)
 def test_nvlink_none_or_unknown_says_why(tmp_path, spec, extra, status, why):
     nv, lines = nvlink_of(tmp_path, spec, **extra)
     assert (nv["status"], nv["why"]) == (status, why)
@@ -259,15 +286,20 @@ def test_c2c_links_and_their_peak_from_nvml(tmp_path):
     assert gh200["bus_id"] == "0009:01:00.0" and gh200["name"] == "NVIDIA GH200 480GB"
     assert gh200["mode_enabled"] is True and gh200["link_count"] == 10 and gh200["links_active"] == 10
     assert gh200["links"][0] == {"link": 0, "active": True, "max_mb_per_second": 45000}
-    assert gh200["peak"] == {"bytes_per_second": 10 * 45000e6, "source": "nvml field values",
-                             "formula": "10 active links x 45000 MB/s (NVML_FI_DEV_C2C_LINK_GET_MAX_BW)"}
+    assert gh200["peak"] == {
+        "bytes_per_second": 10 * 45000e6,
+        "source": "nvml field values",
+        "formula": "10 active links x 45000 MB/s (NVML_FI_DEV_C2C_LINK_GET_MAX_BW)",
+    }
     assert gh200["published"]["bytes_per_second"] == 450e9  # NVIDIA's figure, beside NVML's sum
     assert pcie_gpu["links_active"] == 0 and pcie_gpu["link_count"] is None and "peak" not in pcie_gpu
     assert pcie_gpu["mode_why"] == "nvmlDeviceGetC2cModeInfoV: NVML error 3"  # NOT_SUPPORTED
-    assert lines == ["  C2C: 0009:01:00.0: 10 of 10 links active, peak 450 GB/s per direction (10 active links x "
-                     "45000 MB/s (NVML_FI_DEV_C2C_LINK_GET_MAX_BW); nvml field values); NVIDIA publishes 450 GB/s "
-                     "for the NVIDIA GH200 Grace Hopper Superchip  [nvml (libnvidia-ml.so.1): NVML_FI_DEV_C2C_LINK_* "
-                     "field values]"]
+    assert lines == [
+        "  C2C: 0009:01:00.0: 10 of 10 links active, peak 450 GB/s per direction (10 active links x "
+        "45000 MB/s (NVML_FI_DEV_C2C_LINK_GET_MAX_BW); nvml field values); NVIDIA publishes 450 GB/s "
+        "for the NVIDIA GH200 Grace Hopper Superchip  [nvml (libnvidia-ml.so.1): NVML_FI_DEV_C2C_LINK_* "
+        "field values]"
+    ]
 
 
 def test_c2c_peak_is_the_published_figure_where_nvml_gives_no_link_bandwidth(tmp_path):
@@ -281,15 +313,19 @@ def test_c2c_peak_is_the_published_figure_where_nvml_gives_no_link_bandwidth(tmp
     c2c, lines = c2c_of(tmp_path, "0009:01:00.0=/c2c=-/name=NVIDIA Future Part")
     assert c2c["devices"][0]["peak"] == {
         "status": "unknown",
-        "why": "NVML gives no per-link C2C bandwidth, and no published figure (data/c2c.json) names 'NVIDIA Future Part'"}
+        "why": "NVML gives no per-link C2C bandwidth, and no published figure (data/c2c.json) names 'NVIDIA Future Part'",
+    }
     assert "peak unknown: NVML gives no per-link C2C bandwidth" in lines[0], lines
 
 
-@pytest.mark.parametrize("spec,extra,status,why", [
-    ("0000:08:00.0=4,4", {}, "none", "NVML lists 1 GPU(s), none with an active C2C link"),
-    ("0000:08:00.0=/c2c=0,0", {}, "none", "NVML lists 1 GPU(s), none with an active C2C link"),
-    ("0000:08:00.0=/c2c=1", {"MOVEBENCH_NVML_STANDIN_INIT": "9"}, "unknown", "nvmlInit_v2 failed (NVML error 9)"),
-])
+@pytest.mark.parametrize(
+    "spec,extra,status,why",
+    [
+        ("0000:08:00.0=4,4", {}, "none", "NVML lists 1 GPU(s), none with an active C2C link"),
+        ("0000:08:00.0=/c2c=0,0", {}, "none", "NVML lists 1 GPU(s), none with an active C2C link"),
+        ("0000:08:00.0=/c2c=1", {"MOVEBENCH_NVML_STANDIN_INIT": "9"}, "unknown", "nvmlInit_v2 failed (NVML error 9)"),
+    ],
+)
 def test_c2c_none_or_unknown_says_why(tmp_path, spec, extra, status, why):
     c2c, lines = c2c_of(tmp_path, spec, **extra)
     assert (c2c["status"], c2c["why"]) == (status, why)

@@ -2,6 +2,7 @@
 on this VM the DRAM peak is unknown and says why; with saved facts (--facts)
 and a site band (--expect) the verdict and --fail-on's exit code are real;
 bad --expect, --fail-on and --facts input is one line and exit 2."""
+
 import os
 import pathlib
 
@@ -17,7 +18,7 @@ def verdict_lines(stdout):
     """The lines after the summary's validation line: one per path."""
     lines = stdout.splitlines()
     at = max(i for i, line in enumerate(lines) if line.startswith("validation: "))
-    return lines[at + 1:]
+    return lines[at + 1 :]
 
 
 @pytest.fixture(scope="module")
@@ -53,8 +54,21 @@ def test_fail_on_low_exits_1_when_a_site_band_makes_the_dram_figure_low(tmp_path
     expect = tmp_path / "expect.json"
     expect.write_text('{"bands": [{"kind": "dram", "normal_from": 100, "source": "a band of 10000%: forces low"}]}')
     out = tmp_path / "run.json"
-    proc = run_movebench("run", "--only", "mem", "--facts", FACTS / "dram_ok_thp_never.json", "--expect", expect,
-                         "--fail-on", "low", "--json", out, check=1, timeout=SUITE_TIMEOUT)
+    proc = run_movebench(
+        "run",
+        "--only",
+        "mem",
+        "--facts",
+        FACTS / "dram_ok_thp_never.json",
+        "--expect",
+        expect,
+        "--fail-on",
+        "low",
+        "--json",
+        out,
+        check=1,
+        timeout=SUITE_TIMEOUT,
+    )
     line = verdict_lines(proc.stdout)[0]
     assert line.startswith("dram: low: triad "), line
     assert "of 204800 MB/s DRAM peak (8 channels x 3200 MT/s x 8 B, SMBIOS)" in line, line
@@ -68,23 +82,31 @@ def test_fail_on_low_exits_1_when_a_site_band_makes_the_dram_figure_low(tmp_path
     assert "errors" in doc and not doc["errors"], doc["errors"]  # a low verdict is not a run error
 
 
-@pytest.mark.parametrize("args, words", [
-    (["--fail-on", "sometimes"], "--fail-on 'sometimes': wants low or degraded"),
-    (["--expect", "{missing}"], "No such file or directory"),
-    (["--expect", "{empty}"], "empty"),
-    (["--expect", "{binary}"], "binary data"),
-    (["--expect", "{fifo}"], "not a regular file"),
-    (["--expect", "{no_source}"], "'source' must say where the fraction comes from"),
-    (["--expect", "{bad_kind}"], "'kind' must be one of"),
-    (["--facts", "{binary}"], "binary data"),
-    (["--facts", "{not_object}"], "not a JSON object"),
-    (["--facts", "{missing}"], "No such file or directory"),
-])
+@pytest.mark.parametrize(
+    "args, words",
+    [
+        (["--fail-on", "sometimes"], "--fail-on 'sometimes': wants low or degraded"),
+        (["--expect", "{missing}"], "No such file or directory"),
+        (["--expect", "{empty}"], "empty"),
+        (["--expect", "{binary}"], "binary data"),
+        (["--expect", "{fifo}"], "not a regular file"),
+        (["--expect", "{no_source}"], "'source' must say where the fraction comes from"),
+        (["--expect", "{bad_kind}"], "'kind' must be one of"),
+        (["--facts", "{binary}"], "binary data"),
+        (["--facts", "{not_object}"], "not a JSON object"),
+        (["--facts", "{missing}"], "No such file or directory"),
+    ],
+)
 def test_bad_verdict_input_is_one_line_and_exit_2(tmp_path, args, words):
-    files = {"missing": tmp_path / "missing.json", "empty": tmp_path / "empty.json",
-             "binary": tmp_path / "binary.json", "no_source": tmp_path / "no_source.json",
-             "bad_kind": tmp_path / "bad_kind.json", "fifo": tmp_path / "fifo.json",
-             "not_object": tmp_path / "list.json"}
+    files = {
+        "missing": tmp_path / "missing.json",
+        "empty": tmp_path / "empty.json",
+        "binary": tmp_path / "binary.json",
+        "no_source": tmp_path / "no_source.json",
+        "bad_kind": tmp_path / "bad_kind.json",
+        "fifo": tmp_path / "fifo.json",
+        "not_object": tmp_path / "list.json",
+    }
     os.mkfifo(files["fifo"])  # a reader that opened it would wait for a writer forever
     files["not_object"].write_text("[1, 2]")
     files["empty"].write_text("")

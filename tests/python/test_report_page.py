@@ -3,6 +3,7 @@ verdicts where the document has them, else derived and "unknown"), the node
 picture, plots a person can read (series per axes, no line across sweeps),
 the drill-down sections, and `table`'s verdict lines, on the committed real
 full-suite result (tests/data/results/run.json) and the hand-made facts."""
+
 import json
 import re
 
@@ -25,7 +26,7 @@ def html_of(tmp_path, *files, name="r.html"):
 
 def first_screen(html: str) -> str:
     """The page up to the node picture: what the summary section holds."""
-    return html[:html.index("<h2>The node</h2>")]
+    return html[: html.index("<h2>The node</h2>")]
 
 
 def test_suite_without_verdicts_is_unknown_with_the_reason(tmp_path):
@@ -48,7 +49,7 @@ def test_verdicts_peaks_and_facts_are_shown(tmp_path):
     assert "ranks on one host: the NIC was not used" in summary
     assert re.search(r"<td>\d+%</td>", summary), "the fraction of the peak"
     assert "warning: CPU frequency governor is powersave" in summary
-    node = html[html.index("<h2>The node</h2>"):html.index("<h2>Per benchmark</h2>")]
+    node = html[html.index("<h2>The node</h2>") : html.index("<h2>Per benchmark</h2>")]
     assert "NVIDIA A100" in node and "16 GT/s x8 (max 16 GT/s x16)" in node and "DEGRADED" in node
     assert "mlx5_0" in node and "3 of 8 channels empty on socket 0" in node
     assert "Package 1" in node or "2 NUMA" in node or "peak 64 GB/s" in node
@@ -59,6 +60,7 @@ def test_figure_peak_drawn_and_fraction_computed(tmp_path):
         for key, fig in doc["results"].items():
             if key.startswith("mem.triad."):
                 fig["peak"] = {"value": fig["value"] * 2, "unit": fig["unit"], "source": "test peak"}
+
     doc = json.loads(edited(SUITE, tmp_path / "p.json", peak).read_text())
     dram = [r for r in rows_of(doc) if r.figure.startswith("mem.triad.")]
     assert dram and dram[0].fraction == pytest.approx(0.5) and dram[0].reasons == ["no verdict recorded"]
@@ -72,6 +74,7 @@ def slower(factor):
         records(doc)
         for fig in doc["results"].values():
             fig["value"] *= (1 / factor) if fig["unit"].endswith("/s") else factor
+
     return change
 
 
@@ -141,8 +144,10 @@ def test_page_is_small_and_fetches_nothing(tmp_path):
 
 def test_a_facts_document_at_schema_version_3_is_read(tmp_path):
     """The facts layer may raise the schema version (issue 18): version 3 reads as 2 with its additions."""
+
     def three(doc):
         doc["schema_version"] = 3
+
     path = edited(with_facts(SUITE, tmp_path / "f.json"), tmp_path / "v3.json", three)
     code, out, err = report("table", path)
     assert code == 0, err
@@ -154,6 +159,7 @@ def test_a_peak_that_says_why_it_is_unknown_gives_the_reason(tmp_path):
         for key, fig in doc["results"].items():
             if key.startswith("mem.triad."):
                 fig["peak"] = {"status": "unknown", "why": "SMBIOS table not readable: run as root"}
+
     doc = json.loads(edited(SUITE, tmp_path / "u.json", unknown).read_text())
     dram = [r for r in rows_of(doc) if r.figure.startswith("mem.triad.")]
     assert dram and dram[0].reasons == ["SMBIOS table not readable: run as root"] and dram[0].verdict == "unknown"
@@ -165,9 +171,13 @@ def from_files(doc):
     dump's, every other part not in the file (collect.cpp)."""
     dump = doc["settings"]["facts"]["dmidecode"]
     facts = doc["facts"]
-    facts["origin"] = {part: {"machine": "none", "why": f"not in the file (--dmidecode {dump}): x"}
-                       for part in ("pcie", "accelerators", "nics", "memory_tiers", "settings")}
-    facts["origin"].update({part: {"machine": "file", "option": "--dmidecode", "file": dump} for part in ("cpu", "dram")})
+    facts["origin"] = {
+        part: {"machine": "none", "why": f"not in the file (--dmidecode {dump}): x"}
+        for part in ("pcie", "accelerators", "nics", "memory_tiers", "settings")
+    }
+    facts["origin"].update(
+        {part: {"machine": "file", "option": "--dmidecode", "file": dump} for part in ("cpu", "dram")}
+    )
     for part in ("pcie", "accelerators", "nics", "memory_tiers"):
         facts[part] = {"status": "unknown", "why": facts["origin"][part]["why"]}
     facts["settings"], facts["warnings"] = {}, []
@@ -183,13 +193,15 @@ def test_facts_from_a_file_are_drawn_as_the_files_machine_not_this_host(tmp_path
     path = edited(REPO / "tests" / "data" / "results" / "v3" / "facts.json", tmp_path / "f.json", from_files)
     doc = json.loads(path.read_text())
     html = html_of(tmp_path, path)
-    node = html[html.index("<h2>The node</h2>"):]
+    node = html[html.index("<h2>The node</h2>") :]
     dump = doc["settings"]["facts"]["dmidecode"]
     picture = node.split("<figcaption")[0]
     assert "AMD EPYC 9454P" in picture and "from --dmidecode" in picture and dump in picture  # the box wraps it
     assert doc["host"]["cpu_model"] not in picture  # the host ran movebench; the facts are not its own
     assert "346 GB/s" in picture and "GiB" not in picture  # the dump's peak, not the host's memory size
-    assert (f"; facts of the machine --dmidecode {dump} describes: CPU, DRAM; not in the file: PCIe, "
-            "accelerators, NICs, memory tiers, settings</figcaption>") in node
+    assert (
+        f"; facts of the machine --dmidecode {dump} describes: CPU, DRAM; not in the file: PCIe, "
+        "accelerators, NICs, memory tiers, settings</figcaption>"
+    ) in node
     # a document of this machine's own facts says nothing of the kind
     assert "facts of the machine" not in html_of(tmp_path, SUITE, name="suite.html")

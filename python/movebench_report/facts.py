@@ -11,7 +11,8 @@ Keys read (docs/report.md, "Keys the page reads"):
   facts = {cpu{model, sockets, ...}, dram{status, why, peak_bytes_per_second, sockets[], faults[]},
            pcie[]{bus_id, kind, name, numa_node, speed_gts, width, max_speed_gts, max_width,
                   peak_bytes_per_second, degraded, why},
-           nics[]{name, kind, rate_bits_per_second, peak_bytes_per_second}, settings{}, warnings[]}"""
+           nics[]{name, kind, rate_bits_per_second, peak_bytes_per_second}, settings{}, warnings[],
+           origin{part: {machine: this|file|none, option, file, why}}}"""
 
 from __future__ import annotations
 
@@ -251,3 +252,54 @@ def warnings_of(doc: dict) -> list:
         if isinstance(warning, str) and warning and warning not in out:
             out.append(warning)
     return out
+
+
+# The parts of the facts, as `origin` names them, and their names in words.
+PARTS = {
+    "cpu": "CPU",
+    "dram": "DRAM",
+    "pcie": "PCIe",
+    "accelerators": "accelerators",
+    "nics": "NICs",
+    "memory_tiers": "memory tiers",
+    "settings": "settings",
+}
+
+
+def origin_of(facts: dict, part: str) -> dict:
+    """Whose machine one part describes: {"machine": "this"|"file"|"none", ...};
+    {} where the document does not say (written before `origin`)."""
+    origin = _dict(_dict(facts.get("origin")).get(part))
+    return origin if origin.get("machine") in ("this", "file", "none") else {}
+
+
+def from_file(facts: dict, part: str) -> str:
+    """'--dmidecode FILE' where the part was read from a file given, else ''."""
+    origin = origin_of(facts, part)
+    if origin.get("machine") != "file":
+        return ""
+    return f"{_text(origin.get('option'))} {_text(origin.get('file'))}".strip()
+
+
+def not_in_file(facts: dict, part: str) -> bool:
+    """Whether files were given and none of them tells this part."""
+    return origin_of(facts, part).get("machine") == "none"
+
+
+def whose_facts_text(facts: dict) -> str:
+    """Whose facts these are, in one line, where files gave them: 'facts of
+    the machine --dmidecode F describes: CPU, DRAM; not in the file: PCIe,
+    ...'; '' where every part is the machine's movebench ran on (or the
+    document does not say)."""
+    files, missing = {}, []
+    for part, words in PARTS.items():
+        if from_file(facts, part):
+            files.setdefault(from_file(facts, part), []).append(words)
+        elif not_in_file(facts, part):
+            missing.append(words)
+    if not files and not missing:
+        return ""
+    said = [f"facts of the machine {given} describes: {', '.join(parts)}" for given, parts in files.items()]
+    if missing:
+        said.append(f"not in the file: {', '.join(missing)}")
+    return "; ".join(said)

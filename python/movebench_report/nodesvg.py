@@ -10,7 +10,7 @@ from __future__ import annotations
 import textwrap
 from html import escape
 
-from .facts import dram_of, facts_of, links_of, measured_link, nics_of
+from .facts import dram_of, facts_of, from_file, links_of, measured_link, nics_of, not_in_file
 from .labels import shorten
 from .model import format_size
 from .summary import Row, device_name, rows_of, value_text
@@ -136,12 +136,16 @@ def _dram_lines(doc: dict, socket: int, packages: int) -> list:
     whole node's peak is on the edge label, with the figure measured across
     all sockets)."""
     host, dram = doc["host"], dram_of(facts_of(doc))
+    if not_in_file(facts_of(doc), "dram"):
+        return ["DRAM not in the file", "(the facts are of the files given)"]
     if not recorded(host) and dram is None:
         return ["DRAM not recorded"]
     size = format_size(host.get("memory_bytes", 0) // packages)
     lines = [f"DRAM socket {socket}: {size}" if packages > 1 else f"DRAM {size}"]
     if packages > 1:
         lines.append(f"(1/{packages} of {format_size(host.get('memory_bytes', 0))} in all)")
+    if from_file(facts_of(doc), "dram"):  # another machine's DIMMs: this host's memory size is not theirs
+        lines = [f"DRAM socket {socket}" if packages > 1 else "DRAM", f"from {from_file(facts_of(doc), 'dram')}"]
     if dram is None:
         return lines + ["peak unknown (no facts)"]
     if not dram.known:
@@ -149,9 +153,9 @@ def _dram_lines(doc: dict, socket: int, packages: int) -> list:
     for number, peak, channels in dram.sockets:
         if number in (socket, None) and peak:
             own = f" (socket {socket})" if packages > 1 else ""
-            lines.append(f"peak {peak / 1e9:.3g} GB/s{own}, {channels}".rstrip(", "))
+            lines.append(f"peak {_human(peak, 'B/s')}{own}, {channels}".rstrip(", "))
     if len(lines) == (2 if packages > 1 else 1) and dram.peak:
-        lines.append(f"peak {dram.peak / 1e9:.3g} GB/s (all sockets; none per socket)")
+        lines.append(f"peak {_human(dram.peak, 'B/s')} (all sockets; none per socket)")
     return lines + [
         f"fault: {f}"
         for f in dram.faults[:2]
@@ -223,8 +227,10 @@ def _link_lines(doc: dict, link, nic) -> list:
         f"{link.kind or 'PCIe'} {link.bus_id}".strip(),
         f"PCIe {link.trained()}" if link.trained() else "PCIe link unknown",
     ]
+    if from_file(facts_of(doc), "pcie"):
+        lines.append(f"from {from_file(facts_of(doc), 'pcie')}")
     if link.peak:
-        lines.append(f"link peak {link.peak / 1e9:.3g} GB/s per direction")
+        lines.append(f"link peak {_human(link.peak, 'B/s')} per direction")
     if nic is not None:
         lines.append(f"{nic.kind or 'network'} {_rate(nic)}")
     if link.degraded:
@@ -267,10 +273,14 @@ def node_svg(doc: dict, rows: list | None = None) -> str:
     ]
     if not recorded(host):  # an import: the other tool printed nothing of the host
         cpu = ["host not recorded", "(an imported output: the tool", "printed no CPU or memory facts)"]
+    file_cpu = _file_cpu(facts_of(doc))  # read from a file: not this host's CPU, nor its caches
+    cpu, model, caches = (
+        (file_cpu, file_cpu[0], []) if file_cpu else (cpu, host.get("cpu_model", ""), _cache_lines(host))
+    )
     for p in range(packages):
-        cpu[0] = f"Package {p}: {host.get('cpu_model', '')}" if packages > 1 else cpu[0]
+        cpu[0] = f"Package {p}: {model}" if packages > 1 else cpu[0]
         y = top + p * pitch
-        parts.append(_box(MIDDLE, y, cpu + _cache_lines(host) if p == 0 else cpu[:1] + _cache_lines(host)))
+        parts.append(_box(MIDDLE, y, cpu + caches if p == 0 else cpu[:1] + caches))
         parts.append(_box(LEFT, y, _dram_lines(doc, p, packages), "#eef7ee"))
         # DRAM is measured by all threads across every socket: each socket's
         # edge carries that figure's colour, labelled once against the whole
@@ -292,6 +302,17 @@ def node_svg(doc: dict, rows: list | None = None) -> str:
         f"viewBox='0 0 {WIDTH} {height}' font-family='sans-serif'><title>{escape(title)}</title>"
         f"<desc>{escape(desc)}</desc>{''.join(parts)}</svg>"
     )
+
+
+def _file_cpu(facts: dict) -> list:
+    """The CPU box of facts read from files (`movebench facts --dmidecode`):
+    the file's CPU, or that no file tells it; [] for this machine's."""
+    if not_in_file(facts, "cpu"):
+        return ["CPU not in the file", "(the facts are of the files given)"]
+    if not from_file(facts, "cpu"):
+        return []
+    model = facts.get("cpu", {}).get("model") if isinstance(facts.get("cpu"), dict) else None
+    return [model if isinstance(model, str) and model else "CPU", f"from {from_file(facts, 'cpu')}"]
 
 
 def _legend(y) -> str:

@@ -12,7 +12,7 @@ from html import escape
 
 from . import fleet, pageplots
 from .compare import MARKS, compare, compare_table
-from .facts import warnings_of
+from .facts import facts_of, warnings_of, whose_facts_text
 from .labels import shorten
 from .model import Filter, ReportError
 from .nodesvg import node_svg
@@ -247,10 +247,18 @@ def node_section(sources: list, threshold: float) -> str:
         groups = list(hosts.values())
     pictures = "".join(
         f"<figure>{node_svg(doc, rows)}<figcaption class='note'>{shown(label)}: "
-        f"{escape(origin_text(doc))}</figcaption></figure>"
+        f"{escape(origin_text(doc))}{_whose(doc)}</figcaption></figure>"
         for label, doc, rows in groups
     )
     return f"<section><h2>The node</h2>{pictures}</section>"
+
+
+def _whose(doc: dict) -> str:
+    """'; facts of the machine --dmidecode F describes: CPU, DRAM; not in the
+    file: ...' where files gave the facts (movebench facts --dmidecode,
+    --lspci): the host above ran movebench, the facts are not its own."""
+    whose = whose_facts_text(facts_of(doc))
+    return f"; {shown(whose)}" if whose else ""
 
 
 def _bench_tables(sources: list, filt: Filter, threshold: float) -> str:

@@ -2,7 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
+#include <cmath>
 #include <stdexcept>
 #include <utility>
 
@@ -118,5 +120,21 @@ std::string accounting_token(const Accounting& a) {
   if (a.factor != 1) out += fmt::format("*{:.6g}", a.factor);
   return out;
 }
+
+std::string significant_text(double value) {
+  constexpr int kDigits = 4;
+  if (!std::isfinite(value)) return fmt::format("{}", value);
+  if (value == 0) return "0";
+  // Decimals that leave kDigits significant ones; none at 1000 and above.
+  const int magnitude = static_cast<int>(std::floor(std::log10(std::fabs(value))));
+  std::string text = fmt::format("{:.{}f}", value, std::max(0, kDigits - 1 - magnitude));
+  if (text.find('.') != std::string::npos) {
+    text.erase(text.find_last_not_of('0') + 1);
+    if (text.back() == '.') text.pop_back();
+  }
+  return text == "-0" ? "0" : text;
+}
+
+std::string gb_per_second_text(double bytes_per_second) { return significant_text(bytes_per_second / 1e9) + " GB/s"; }
 
 }  // namespace movebench

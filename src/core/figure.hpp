@@ -101,4 +101,15 @@ std::string_view bytes_name(Bytes b);
 // One token for text lines: "application", "application/both", "bus*1.5".
 std::string accounting_token(const Accounting& a);
 
+// A figure or a peak as the text shows it: 4 significant digits (every
+// digit before the point where there are more), trailing zeros dropped,
+// never an exponent (0.25, 31.51, 63.02, 345.6, 4, 31508; not 0.2, 63.0,
+// 3.151e+04). Four, because that is what the peaks have: PCIe's
+// generations after their encoding differ in the fourth digit (15.75 GB/s,
+// not 15.8), a DRAM peak is exact in four (9 x 4800 MT/s x 8 B = 345.6 GB/s).
+// Every peak and figure a text line prints goes through it.
+std::string significant_text(double value);
+// Bytes per second in GB/s (decimal), by significant_text: "0.25 GB/s".
+std::string gb_per_second_text(double bytes_per_second);
+
 }  // namespace movebench

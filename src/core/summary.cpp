@@ -35,7 +35,7 @@ std::optional<Scale> scale_of(std::string_view unit) {
 }
 
 std::string shown_number(double value, Shown shown) {
-  return shown.decimals < 0 ? fmt::format("{:.4g}", value) : fmt::format("{:.{}f}", value, shown.decimals);
+  return shown.decimals < 0 ? significant_text(value) : fmt::format("{:.{}f}", value, shown.decimals);
 }
 
 // " = 81% of 51200 MB/s DRAM peak": the fraction of the path's theoretical

@@ -6,6 +6,7 @@
 #include <exception>
 #include <set>
 
+#include "core/figure.hpp"
 #include "facts/c2c.hpp"
 #include "facts/pcie_link.hpp"
 
@@ -27,15 +28,15 @@ nlohmann::json memory_peak(const AcceleratorInfo& info) {
           {"source", info.peak_source}};
 }
 
-// "Gen5 x16, peak 63.0 GB/s per direction" of the PCIe entry on `bus_id`;
+// "Gen5 x16, peak 63.02 GB/s per direction" of the PCIe entry on `bus_id`;
 // why not where none is listed.
 std::string pcie_link_of(const nlohmann::json& pcie, const std::string& bus_id) {
   if (!pcie.is_array()) return "its PCIe link is unknown (no PCIe facts)";
   for (const auto& d : pcie) {
     if (!d.contains("bus_id") || normalize_bus_id(fact_text(d["bus_id"])) != bus_id) continue;
     if (!d.value("has_link", false)) return "its PCIe entry has no link facts";
-    return fmt::format("PCIe Gen{} x{}, peak {:.1f} GB/s per direction{}", fact_text(d["gen"]), fact_text(d["width"]),
-                       d.value("peak_bytes_per_second", 0.0) / 1e9, d.value("degraded", false) ? " (DEGRADED)" : "");
+    return fmt::format("PCIe Gen{} x{}, peak {} per direction{}", fact_text(d["gen"]), fact_text(d["width"]),
+                       gb_per_second_text(d.value("peak_bytes_per_second", 0.0)), d.value("degraded", false) ? " (DEGRADED)" : "");
   }
   return bus_id + " is not among the PCIe devices listed";
 }
@@ -79,7 +80,7 @@ std::string device_line(const nlohmann::json& d, const nlohmann::json& pcie) {
       d["memory_bytes"].is_number() ? fmt::format("{:.1f} GB", d["memory_bytes"].get<double>() / 1e9) : "unknown";
   const std::string peak_text =
       peak.contains("bytes_per_second")
-          ? fmt::format("peak {:.1f} GB/s ({}; {})", peak["bytes_per_second"].get<double>() / 1e9,
+          ? fmt::format("peak {} ({}; {})", gb_per_second_text(peak["bytes_per_second"].get<double>()),
                         fact_text(peak["formula"]), fact_text(peak["source"]))
           : "peak unknown: " + fact_text(peak["why"]);
   std::string line = fmt::format("  {:<12} {:<6} {} {} ({}): memory {}, {}\n", fact_text(d["bus_id"]), fact_text(d["backend"]),

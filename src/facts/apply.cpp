@@ -6,6 +6,7 @@
 #include <set>
 #include <string>
 
+#include "core/figure.hpp"
 #include "facts/peaks.hpp"
 
 namespace movebench::facts {
@@ -26,7 +27,7 @@ void print_peak_lines(Output& out, const nlohmann::json& peaks, const nlohmann::
   for (const auto& [name, peak] : peaks.items()) {
     const auto& figure = results[name];
     if (peak.contains("fraction")) {
-      out.text(fmt::sprintf("peak: %s %.4g %s = %.0f%% of %s\n", name, figure.value("value", 0.0),
+      out.text(fmt::sprintf("peak: %s %s %s = %.0f%% of %s\n", name, significant_text(figure.value("value", 0.0)),
                             figure.value("unit", ""), 100 * peak["fraction"].get<double>(), peak_words(peak)));
     } else if (peak.value("status", "") == "unknown" && unknown_said.insert(peak.value("path", "")).second) {
       // Once per path: every figure on it has the same why.

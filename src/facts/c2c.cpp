@@ -6,6 +6,7 @@
 #include <regex>
 #include <set>
 
+#include "core/figure.hpp"
 #include "facts/accelerators.hpp"
 #include "facts/pcie_link.hpp"
 
@@ -56,16 +57,16 @@ std::vector<std::string> names_of(const nlohmann::json& gpu, const nlohmann::jso
   return names;
 }
 
-// "peak 450.0 GB/s per direction (formula; source)", and NVIDIA's figure
+// "peak 450 GB/s per direction (formula; source)", and NVIDIA's figure
 // beside NVML's where both are known, so a difference shows.
 std::string peak_text(const nlohmann::json& gpu) {
   const auto peak = gpu.value("peak", nlohmann::json::object());
   if (!peak.contains("bytes_per_second")) return "peak unknown: " + peak.value("why", std::string("not computed"));
-  std::string out = fmt::format("peak {:.1f} GB/s per direction ({}; {})", peak["bytes_per_second"].get<double>() / 1e9,
+  std::string out = fmt::format("peak {} per direction ({}; {})", gb_per_second_text(peak["bytes_per_second"].get<double>()),
                                 fact_text(peak["formula"]), fact_text(peak["source"]));
   if (gpu.contains("published") && peak.value("source", "") == "nvml field values") {
-    out += fmt::format("; NVIDIA publishes {:.1f} GB/s for the {}",
-                       gpu["published"]["bytes_per_second"].get<double>() / 1e9, fact_text(gpu["published"]["part"]));
+    out += fmt::format("; NVIDIA publishes {} for the {}", gb_per_second_text(gpu["published"]["bytes_per_second"].get<double>()),
+                       fact_text(gpu["published"]["part"]));
   }
   return out;
 }

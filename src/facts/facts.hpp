@@ -77,9 +77,26 @@ nlohmann::json memory_tier_facts(const Sources& sources);
 // it lowers the figures, "warning" (one line, printed once per run).
 nlohmann::json setting_facts(const Sources& sources);
 
-// All of the above: {"cpu", "dram", "pcie", "accelerators"
-// (facts/accelerators.hpp: this machine's, whatever the sources), "nics",
-// "memory_tiers", "settings", "warnings": [...]}.
+// Whose machine each part describes, keyed by part ("cpu", "dram", "pcie",
+// "accelerators", "nics", "memory_tiers", "settings"):
+//   {"machine": "this"}: no file given, every part is this machine's;
+//   {"machine": "file", "option": "--dmidecode", "file"}: read from that file;
+//   {"machine": "none", "why": "not in the file (--lspci F): ..."}: files were
+//   given and none of them describes the part (CPU and DRAM: --dmidecode;
+//   PCIe: --lspci; accelerators, NICs, memory tiers, settings: no file).
+// With a file given the facts are the file's machine's: a part no file tells
+// is never filled with this machine's.
+nlohmann::json fact_origins(const Sources& sources);
+
+// All of the above: {"origin" (fact_origins), "cpu", "dram", "pcie",
+// "accelerators" (facts/accelerators.hpp), "nics", "memory_tiers",
+// "settings", "warnings": [...]}. A part whose origin is "none" is
+// {"status": "unknown", "why": its origin's why} (the CPU's also with
+// "model": "unknown"; the settings {}, and so no warnings).
 nlohmann::json collect(const Sources& sources);
+
+// The entries of a list part of `facts` ("pcie", "nics"): [] where the part
+// is absent or unknown (an object), so every reader can loop over it.
+nlohmann::json listed(const nlohmann::json& facts, const char* part);
 
 }  // namespace movebench::facts

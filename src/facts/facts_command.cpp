@@ -23,10 +23,12 @@ class FactsCommand : public Command {
   void add_options(CLI::App& app) override {
     app.add_option("--dmidecode", sources_.dmidecode_file,
                    "Read the DRAM and CPU from this text of `dmidecode` (or -t memory, -t 17), e.g. saved on another "
-                   "machine, instead of this machine's SMBIOS table")
+                   "machine, instead of this machine's SMBIOS table. With a file given the facts are that machine's: "
+                   "what no file given tells (PCIe without --lspci, NICs, accelerators, settings) is 'not in the file'")
         ->type_name("FILE");
     app.add_option("--lspci", sources_.lspci_file,
-                   "Read the PCIe links from this text of `lspci -vv` (run as root) instead of this machine's sysfs")
+                   "Read the PCIe links from this text of `lspci -vv` (run as root) instead of this machine's sysfs; "
+                   "the facts are then that machine's, as with --dmidecode")
         ->type_name("FILE");
   }
 

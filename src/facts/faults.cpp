@@ -7,6 +7,7 @@
 
 #include "core/figure.hpp"
 #include "facts/c2c.hpp"
+#include "facts/facts.hpp"
 #include "facts/pcie_link.hpp"
 
 namespace movebench::facts {
@@ -36,7 +37,7 @@ nlohmann::json link_faults(const nlohmann::json& doc, const nlohmann::json& fact
   nlohmann::json out = nlohmann::json::array();
   const auto device = doc.value("link_device", nlohmann::json::object());
   const std::string bus = normalize_bus_id(device.value("bus_id", ""));
-  for (const auto& p : facts.value("pcie", nlohmann::json::array())) {
+  for (const auto& p : listed(facts, "pcie")) {
     if (normalize_bus_id(p.value("bus_id", "")) == bus && p.value("degraded", false)) {
       out.push_back(p.value("why", "PCIe link trained below its maximum"));
       return out;
@@ -66,12 +67,12 @@ nlohmann::json c2c_faults(const nlohmann::json& doc, const nlohmann::json& facts
 
 nlohmann::json network_faults(const nlohmann::json& facts) {
   nlohmann::json out = nlohmann::json::array();
-  for (const auto& p : facts.value("pcie", nlohmann::json::array())) {
+  for (const auto& p : listed(facts, "pcie")) {
     if (p.value("kind", "") == "nic" && p.value("degraded", false)) {
       out.push_back(fmt::format("NIC {}: {}", p.value("name", p.value("bus_id", "")), p.value("why", "below its maximum")));
     }
   }
-  for (const auto& n : facts.value("nics", nlohmann::json::array())) {
+  for (const auto& n : listed(facts, "nics")) {
     if (n.value("degraded", false)) out.push_back(fmt::format("NIC {}: {}", n.value("name", ""), n.value("why", "below its maximum")));
   }
   return out;

@@ -4,6 +4,7 @@
 #include <set>
 
 #include "facts/c2c.hpp"
+#include "facts/facts.hpp"
 #include "facts/pcie_link.hpp"
 #include "facts/peak_sources.hpp"
 
@@ -83,7 +84,7 @@ nlohmann::json network_peak(const nlohmann::json& doc, const nlohmann::json& fac
     for (const auto& h : doc["mpi"]["hosts"]) hosts.insert(h.get<std::string>());
   }
   if (hosts.size() <= 1) return peak_none("same host: the ranks share memory, no NIC is on the path");
-  const nlohmann::json nics = facts.value("nics", nlohmann::json::array());
+  const nlohmann::json nics = listed(facts, "nics");
   const nlohmann::json* fastest = nullptr;
   for (const auto& nic : nics) {
     if (nic.value("peak_bytes_per_second", 0.0) <= 0) continue;

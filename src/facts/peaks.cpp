@@ -60,7 +60,7 @@ nlohmann::json figure_peaks(const nlohmann::json& doc, const nlohmann::json& fac
 
 std::string peak_words(const nlohmann::json& peak) {
   if (!peak.contains("value")) return {};
-  return fmt::format("{:.4g} {} {} peak ({})", peak["value"].get<double>(), peak.value("unit", ""),
+  return fmt::format("{} {} {} peak ({})", significant_text(peak["value"].get<double>()), peak.value("unit", ""),
                      peak.value("label", "theoretical"), peak.value("source", ""));
 }
 

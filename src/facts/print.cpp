@@ -2,6 +2,10 @@
 // "unknown" with the reason where a fact could not be read.
 #include <fmt/format.h>
 
+#include <utility>
+#include <vector>
+
+#include "core/figure.hpp"
 #include "facts/facts.hpp"
 #include "facts/accelerators.hpp"
 #include "facts/facts_command.hpp"
@@ -16,7 +20,7 @@ std::string fact_text(const nlohmann::json& v) {
 namespace {
 
 std::string rate(const nlohmann::json& v) {
-  return v.is_number() ? fmt::format("{:.1f} GB/s", v.get<double>() / 1e9) : fact_text(v);
+  return v.is_number() ? gb_per_second_text(v.get<double>()) : fact_text(v);
 }
 
 void cpu_section(const nlohmann::json& cpu, std::string& out) {
@@ -106,23 +110,60 @@ void settings_section(const nlohmann::json& settings, std::string& out) {
   }
 }
 
+// The part's own section (empty where it prints none: a list part unknown
+// is one line, memory tiers only when unknown).
+std::string part_text(const nlohmann::json& facts, const std::string& part) {
+  std::string out;
+  const auto p = facts.value(part, nlohmann::json());
+  if (part == "cpu") cpu_section(p, out);
+  if (part == "dram") dram_section(p, out);
+  if (part == "pcie" && p.is_array()) pcie_section(p, facts.value("accelerators", nlohmann::json()), out);
+  // Documents from before the section have none: nothing to say of them.
+  if (part == "accelerators" && !p.is_null()) out += accelerator_section(p, facts.value("pcie", nlohmann::json()));
+  if (part == "nics" && p.is_array()) nic_section(p, out);
+  if (part == "settings") settings_section(p, out);
+  if (part == "pcie" || part == "nics" || part == "memory_tiers") {
+    if (p.is_object() && p.value("status", "") == "unknown") out += fmt::format("{:<9} unknown: {}\n", part, fact_text(p["why"]));
+  }
+  return out;
+}
+
+// "Facts of the machine that --dmidecode F, --lspci G describe ...", the
+// first line where files were given; empty where every part is this machine's.
+std::string files_line(const nlohmann::json& origin) {
+  std::string files;
+  for (const auto& [part, o] : origin.items()) {
+    if (o.value("machine", "") != "file") continue;
+    const std::string file = fact_text(o["option"]) + " " + fact_text(o["file"]);
+    if (files.find(file) == std::string::npos) files += (files.empty() ? "" : ", ") + file;
+  }
+  if (files.empty()) return {};
+  return "Facts of the machine " + files + " describe" + (files.find(", ") == std::string::npos ? "s" : "") +
+         ", not read from the one movebench runs on; what no file tells is \"not in the file\"\n";
+}
+
 }  // namespace
 
 std::string facts_table(const nlohmann::json& facts) {
-  std::string out;
-  cpu_section(facts["cpu"], out);
-  dram_section(facts["dram"], out);
-  const auto accelerators = facts.value("accelerators", nlohmann::json());
-  if (facts["pcie"].is_array()) pcie_section(facts["pcie"], accelerators, out);
-  // Documents from before the section have none: nothing to say of them.
-  if (!accelerators.is_null()) out += accelerator_section(accelerators, facts["pcie"]);
-  if (facts["nics"].is_array()) nic_section(facts["nics"], out);
-  for (const char* part : {"pcie", "nics", "memory_tiers"}) {
-    const auto& p = facts[part];
-    if (p.is_object() && p.value("status", "") == "unknown") out += fmt::format("{:<9} unknown: {}\n", part, fact_text(p["why"]));
+  static const std::vector<std::pair<std::string, std::string>> kParts = {
+      {"cpu", "CPU"},   {"dram", "DRAM"},         {"pcie", "PCIe"},        {"accelerators", "Accelerators"},
+      {"nics", "NICs"}, {"memory_tiers", "memory_tiers"}, {"settings", "Settings"}};
+  const auto origin = facts.value("origin", nlohmann::json::object());
+  std::string out = files_line(origin);
+  for (const auto& [part, label] : kParts) {
+    const auto o = origin.value(part, nlohmann::json::object());
+    if (o.value("machine", "") == "none") {
+      out += fmt::format("{:<9} {}\n", label, fact_text(o["why"]));
+      continue;
+    }
+    std::string text = part_text(facts, part);
+    // Whose facts a part read from a file are: after its first line.
+    if (o.value("machine", "") == "file" && !text.empty()) {
+      text.insert(text.find('\n') + 1, fmt::format("          machine: the one {} {} describes\n",
+                                                    fact_text(o["option"]), fact_text(o["file"])));
+    }
+    out += text;
   }
-  settings_section(facts["settings"], out);
-  if (facts.contains("settings_note")) out += "  (" + fact_text(facts["settings_note"]) + ")\n";
   return out;
 }
 

@@ -5,6 +5,7 @@
 #include <map>
 #include <vector>
 
+#include "core/figure.hpp"
 #include "facts/bands.hpp"
 #include "facts/faults.hpp"
 #include "facts/peaks.hpp"
@@ -100,8 +101,8 @@ std::string verdict_line(const nlohmann::json& v) {
   std::string line = fmt::format("{}: {}: ", v.value("path", ""), v.value("verdict", ""));
   std::vector<std::string> parts;
   if (!v["fraction"].is_null()) {
-    parts.push_back(fmt::format("{} {:.4g} {} = {:.0f}% of {}", figure_label(v.value("figure", "")),
-                                v.value("value", 0.0), v.value("unit", ""), 100 * v["fraction"].get<double>(),
+    parts.push_back(fmt::format("{} {} {} = {:.0f}% of {}", figure_label(v.value("figure", "")),
+                                significant_text(v.value("value", 0.0)), v.value("unit", ""), 100 * v["fraction"].get<double>(),
                                 v.value("peak_source", "")));
     if (!v["band"].is_null()) {
       parts.push_back(fmt::format("normal from {:.0f}% ({})", 100 * v["band"]["normal_from"].get<double>(),

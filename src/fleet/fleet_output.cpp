@@ -5,7 +5,9 @@
 
 #include <algorithm>
 #include <set>
+#include <string_view>
 
+#include "core/figure.hpp"
 #include "core/sizes.hpp"
 #include "core/output.hpp"
 
@@ -17,11 +19,12 @@ std::string who(const Layout& layout, int unit) {
   return fmt::format("host {} rank {}", layout.host[u], layout.leader[u]);
 }
 
-std::string describe(const FleetOutlier& o) {
-  return fmt::format("{} {:.4g} {} vs median {:.4g} {}", o.figure, o.value, o.unit_name, o.median, o.unit_name);
-}
+// "16480 MB/s": the figure as every text line shows it (core/figure's significant_text: no exponent).
+std::string value_text(double v, std::string_view unit) { return significant_text(v) + " " + std::string(unit); }
 
-std::string value_text(double v, const char* unit) { return fmt::format("{:.4g} {}", v, unit); }
+std::string describe(const FleetOutlier& o) {
+  return fmt::format("{} {} vs median {}", o.figure, value_text(o.value, o.unit_name), value_text(o.median, o.unit_name));
+}
 
 std::string regression_line(const Regression& r) {
   return fmt::format("SLOWER {} {}: {} {}, before {} (now/before {:.3g}; noise {:.1f}% / {:.1f}%)",

@@ -70,7 +70,7 @@ def test_fail_on_low_exits_1_when_a_site_band_makes_the_dram_figure_low(tmp_path
     )
     line = verdict_lines(proc.stdout)[0]
     assert line.startswith("dram: low: triad "), line
-    assert "of 2.048e+05 MB/s DRAM peak (8 channels x 3200 MT/s x 8 B, SMBIOS)" in line, line
+    assert "of 204800 MB/s DRAM peak (8 channels x 3200 MT/s x 8 B, SMBIOS)" in line, line
     assert "normal from 10000% (a band of 10000%: forces low)" in line and "THP never" in line, line
     # The summary line shows the fraction too.
     summary = next(l for l in proc.stdout.splitlines() if l.startswith("mem:"))

@@ -13,7 +13,7 @@ from movebench_report import pageplots
 from movebench_report.facts import NO_PEAK
 from movebench_report.model import Filter, load_sources
 from movebench_report.summary import rows_of
-from reportkit import SUITE, edited, report, report_json, scale_timings, with_facts
+from reportkit import REPO, SUITE, edited, report, report_json, scale_timings, with_facts
 
 
 def html_of(tmp_path, *files, name="r.html"):
@@ -162,3 +162,45 @@ def test_a_peak_that_says_why_it_is_unknown_gives_the_reason(tmp_path):
     doc = json.loads(edited(SUITE, tmp_path / "u.json", unknown).read_text())
     dram = [r for r in rows_of(doc) if r.figure.startswith("mem.triad.")]
     assert dram and dram[0].reasons == ["SMBIOS table not readable: run as root"] and dram[0].verdict == "unknown"
+
+
+def from_files(doc):
+    """The real `movebench facts --dmidecode` document (tests/data/results/v3,
+    from before `origin`) as this build writes it: the CPU and DRAM the
+    dump's, every other part not in the file (collect.cpp)."""
+    dump = doc["settings"]["facts"]["dmidecode"]
+    facts = doc["facts"]
+    facts["origin"] = {
+        part: {"machine": "none", "why": f"not in the file (--dmidecode {dump}): x"}
+        for part in ("pcie", "accelerators", "nics", "memory_tiers", "settings")
+    }
+    facts["origin"].update(
+        {part: {"machine": "file", "option": "--dmidecode", "file": dump} for part in ("cpu", "dram")}
+    )
+    for part in ("pcie", "accelerators", "nics", "memory_tiers"):
+        facts[part] = {"status": "unknown", "why": facts["origin"][part]["why"]}
+    facts["settings"], facts["warnings"] = {}, []
+    facts.pop("settings_note", None)
+
+
+def test_facts_from_a_file_are_drawn_as_the_files_machine_not_this_host(tmp_path):
+    """The node picture of `movebench facts --dmidecode F`: the dump's CPU
+    and DRAM peak, said to come from the file, not the host that ran
+    movebench (its CPU, caches and memory size); the caption says whose
+    each part is. Before `origin`, the same document drew this VM's Xeon
+    beside the EPYC's DIMMs."""
+    path = edited(REPO / "tests" / "data" / "results" / "v3" / "facts.json", tmp_path / "f.json", from_files)
+    doc = json.loads(path.read_text())
+    html = html_of(tmp_path, path)
+    node = html[html.index("<h2>The node</h2>") :]
+    dump = doc["settings"]["facts"]["dmidecode"]
+    picture = node.split("<figcaption")[0]
+    assert "AMD EPYC 9454P" in picture and "from --dmidecode" in picture and dump in picture  # the box wraps it
+    assert doc["host"]["cpu_model"] not in picture  # the host ran movebench; the facts are not its own
+    assert "346 GB/s" in picture and "GiB" not in picture  # the dump's peak, not the host's memory size
+    assert (
+        f"; facts of the machine --dmidecode {dump} describes: CPU, DRAM; not in the file: PCIe, "
+        "accelerators, NICs, memory tiers, settings</figcaption>"
+    ) in node
+    # a document of this machine's own facts says nothing of the kind
+    assert "facts of the machine" not in html_of(tmp_path, SUITE, name="suite.html")

@@ -10,10 +10,12 @@
 #include <stdexcept>
 #include <string>
 
+#include "core/figure.hpp"
 #include "facts/accelerators.hpp"
 #include "facts/facts_command.hpp"
 
 using namespace movebench::facts;
+using movebench::gb_per_second_text;
 
 namespace {
 
@@ -71,16 +73,16 @@ TEST(FactsAccelerators, H200JoinsItsPcieEntryInTheTable) {
     }
     ASSERT_GT(pcie_peak, 0);
     EXPECT_NE(table.find(fmt::format("0000:00:06.0 gpu         3D controller = cuda NVIDIA H200: Gen5 x16 of Gen5 "
-                                     "x16, peak {:.1f} GB/s per direction",
-                                     pcie_peak / 1e9)),
+                                     "x16, peak {} per direction",
+                                     gb_per_second_text(pcie_peak))),
               std::string::npos)
         << table;
     EXPECT_NE(table.find("Accelerators 1 device(s) (cuda 1 device(s))"), std::string::npos) << table;
-    EXPECT_NE(table.find("0000:00:06.0 cuda   0 NVIDIA H200 (gpu): memory unknown, peak 4814.3 GB/s (memory clock "
+    EXPECT_NE(table.find("0000:00:06.0 cuda   0 NVIDIA H200 (gpu): memory unknown, peak 4814 GB/s (memory clock "
                          "3201 MHz x 6016 bits x 2 / 8; cuda attributes)"),
               std::string::npos)
         << table;
-    EXPECT_NE(table.find(fmt::format("PCIe Gen5 x16, peak {:.1f} GB/s per direction\n", pcie_peak / 1e9)),
+    EXPECT_NE(table.find(fmt::format("PCIe Gen5 x16, peak {} per direction\n", gb_per_second_text(pcie_peak))),
               std::string::npos)
         << table;
     // The NIC on another bus gets no name beside it.
@@ -155,11 +157,11 @@ TEST(FactsAccelerators, C2cPeakFromTheListersLinks) {
   EXPECT_DOUBLE_EQ(peak["bytes_per_second"].get<double>(), 135000e6);
   EXPECT_EQ(peak["formula"], "sum over 3 active links of NVML_FI_DEV_C2C_LINK_GET_MAX_BW = 135000 MB/s");
   const std::string section = accelerator_section(acc, nlohmann::json::array());
-  EXPECT_NE(section.find("  C2C: 0009:01:00.0 (cuda NVIDIA GH200 480GB): 3 of 3 links active, peak 135.0 GB/s per "
+  EXPECT_NE(section.find("  C2C: 0009:01:00.0 (cuda NVIDIA GH200 480GB): 3 of 3 links active, peak 135 GB/s per "
                          "direction"),
             std::string::npos)
       << section;
-  EXPECT_NE(section.find("NVIDIA publishes 450.0 GB/s for the NVIDIA GH200 Grace Hopper Superchip"), std::string::npos)
+  EXPECT_NE(section.find("NVIDIA publishes 450 GB/s for the NVIDIA GH200 Grace Hopper Superchip"), std::string::npos)
       << section;
   set_accelerator_lister(nullptr);
 }

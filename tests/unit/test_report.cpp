@@ -276,6 +276,25 @@ TEST(Figure, ReadsTheTailPercentilesOfTheSchema) {
   }
 }
 
+// The peaks of the PCIe table (docs/facts.md) and the DRAM peaks of the
+// committed dumps, as the text prints them: 4 significant digits, no
+// trailing zeros, no exponent.
+TEST(Figure, SignificantTextKeepsFourDigitsAndNeverAnExponent) {
+  EXPECT_EQ(gb_per_second_text(2.5e9 * 1 * 0.8 / 8), "0.25 GB/s");          // Gen1 x1 (was "0.2 GB/s")
+  EXPECT_EQ(gb_per_second_text(16e9 * 16 * 128 / 130 / 8), "31.51 GB/s");  // Gen4 x16
+  EXPECT_EQ(gb_per_second_text(32e9 * 16 * 128 / 130 / 8), "63.02 GB/s");  // Gen5 x16 (was "63.0 GB/s")
+  EXPECT_EQ(gb_per_second_text(8e9 * 1 * 128 / 130 / 8), "0.9846 GB/s");   // Gen3 x1
+  EXPECT_EQ(gb_per_second_text(2.5e9 * 16 * 0.8 / 8), "4 GB/s");           // exact: no ".000"
+  EXPECT_EQ(gb_per_second_text(9 * 4800e6 * 8), "345.6 GB/s");             // EPYC 9454P, 9 channels
+  EXPECT_EQ(gb_per_second_text(2 * 12 * 6400e6 * 8), "1229 GB/s");         // not 1.229e+03
+  EXPECT_EQ(significant_text(31508.0), "31508");                           // every integer digit, not 3.151e+04
+  EXPECT_EQ(significant_text(0.000123456), "0.0001235");
+  EXPECT_EQ(significant_text(9.99996), "10");  // rounding up a decade keeps no trailing zeros
+  EXPECT_EQ(significant_text(-1.5), "-1.5");
+  EXPECT_EQ(significant_text(0.0), "0");
+  EXPECT_EQ(significant_text(-0.0), "0");
+}
+
 TEST(Report, WritesSchemaVersionThreeAndResultsWithTheVocabulary) {
   Report report("p2p", {}, {});
   EXPECT_EQ(report.document()["schema_version"], kSchemaVersion);

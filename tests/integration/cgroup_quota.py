@@ -11,6 +11,7 @@ long fleet's samples are (in CPU time, its records say) and from the
 longest stretch this machine's kernel lets a quota'd process run
 (period_to_slow), so that every sample is slowed by a factor that holds
 whatever the CPU."""
+
 import contextlib
 import math
 import multiprocessing
@@ -113,7 +114,8 @@ def longest_stretch(period_us=200_000, seconds=1.5):
     with quota(QUOTA_US / period_us, period_us) as procs:
         mine, theirs = multiprocessing.Pipe(duplex=False)
         spinner = multiprocessing.get_context("fork").Process(
-            target=_spin, args=(procs, seconds, period_us * 1e-6 / 2, theirs))
+            target=_spin, args=(procs, seconds, period_us * 1e-6 / 2, theirs)
+        )
         spinner.start()
         try:
             if not mine.poll(seconds + 30):

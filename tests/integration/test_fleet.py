@@ -3,6 +3,7 @@ slowed by a cgroup CPU quota is named and no other; a link slowed by tc
 between network namespaces is named as its pair, no node; nothing slowed names
 nothing; the result document; bad input; under the tests' real Slurm.
 Open MPI and MPICH (MOVEBENCH_MPI_FAMILY), as the other MPI tests."""
+
 import json
 import os
 import re
@@ -23,26 +24,46 @@ pytestmark = needs_mpirun
 # bandwidth by up to 3x here (measured: 2300 to 8000 MB/s between the four
 # ranks of a calm run), so the floor is raised from the 10% default to 75%:
 # the quota'd rank is 10 to 20 times slower and still stands out.
-SMALL = ["--array-bytes", "16M", "--chase-bytes", "4M", "--repetitions", "9", "--outlier-floor", "75%", "--message-bytes", "64K",
-         "--latency-iterations", "20000", "--bandwidth-iterations", "50", "--timeout", "120"]
+SMALL = [
+    "--array-bytes",
+    "16M",
+    "--chase-bytes",
+    "4M",
+    "--repetitions",
+    "9",
+    "--outlier-floor",
+    "75%",
+    "--message-bytes",
+    "64K",
+    "--latency-iterations",
+    "20000",
+    "--bandwidth-iterations",
+    "50",
+    "--timeout",
+    "120",
+]
 SLOW_RANK = 2
 # Every sample of the quota'd rank lasts at least this many times as long
 # as unslowed (cgroup_quota.period_to_slow): far above the 75% floor and
 # above what noise does to a calm unit here (memory figures up to 3x apart).
 SLOWDOWN = 20
-DRAIN = re.compile(r'^scontrol update nodename=(\S+) state=drain reason="movebench: (\S+) (\S+) (\S+) vs median (\S+) (\S+)"$')
+DRAIN = re.compile(
+    r'^scontrol update nodename=(\S+) state=drain reason="movebench: (\S+) (\S+) (\S+) vs median (\S+) (\S+)"$'
+)
 
 
 def wrapper(tmp_path):
     """The program mpirun starts: the chosen rank moves itself into the
     quota'd cgroup, then every rank becomes movebench."""
     script = tmp_path / "rank.sh"
-    script.write_text("#!/bin/sh\n"
-                      'rank=${OMPI_COMM_WORLD_RANK:-${PMI_RANK:-${PMIX_RANK:-$SLURM_PROCID}}}\n'
-                      'if [ -n "$FLEET_SLOW_PROCS" ] && [ "$rank" = "$FLEET_SLOW_RANK" ]; then\n'
-                      '  echo $$ > "$FLEET_SLOW_PROCS" || exit 3\n'
-                      "fi\n"
-                      f'exec "{binary_path()}" "$@"\n')
+    script.write_text(
+        "#!/bin/sh\n"
+        'rank=${OMPI_COMM_WORLD_RANK:-${PMI_RANK:-${PMIX_RANK:-$SLURM_PROCID}}}\n'
+        'if [ -n "$FLEET_SLOW_PROCS" ] && [ "$rank" = "$FLEET_SLOW_RANK" ]; then\n'
+        '  echo $$ > "$FLEET_SLOW_PROCS" || exit 3\n'
+        "fi\n"
+        f'exec "{binary_path()}" "$@"\n'
+    )
     script.chmod(0o755)
     return script
 
@@ -75,8 +96,24 @@ def shortest_sample_seconds(tmp_path):
     as its records say: one rank, memory only, tiny. Halved: a sample is
     "about" that long (rounded down to whole loops, sized by a probe)."""
     out = tmp_path / "sizes.json"
-    proc = subprocess.run([str(binary_path()), "fleet", "--skip-pairs", "--array-bytes", "1M", "--chase-bytes", "1M",
-                           "--repetitions", "1", "--json", str(out)], capture_output=True, text=True, timeout=60)
+    proc = subprocess.run(
+        [
+            str(binary_path()),
+            "fleet",
+            "--skip-pairs",
+            "--array-bytes",
+            "1M",
+            "--chase-bytes",
+            "1M",
+            "--repetitions",
+            "1",
+            "--json",
+            str(out),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert proc.returncode == 0, report(proc)
     sized = [r["params"].get("round_cpu_seconds", r["params"].get("sample_cpu_seconds")) for r in load(out)["timings"]]
     assert sized and all(s > 0 for s in sized), sized
@@ -190,8 +227,10 @@ def test_a_rank_slowed_in_the_first_pass_only_is_measured_again_and_not_named(tm
 
 def named_things(doc):
     """What a run named: (node, rank, figure) and (link, ranks, figure)."""
-    return {(o["kind"], o["rank"] if o["kind"] == "node" else tuple(o["pair"]["ranks"]), o["figure"])
-            for o in doc["outliers"]}
+    return {
+        (o["kind"], o["rank"] if o["kind"] == "node" else tuple(o["pair"]["ranks"]), o["figure"])
+        for o in doc["outliers"]
+    }
 
 
 def test_nothing_slowed_names_nothing_on_five_runs(tmp_path):
@@ -218,7 +257,9 @@ def test_nothing_slowed_names_nothing_on_five_runs(tmp_path):
             assert proc.returncode == 0, f"run {run}: " + report(proc)
             assert "outliers: 0" in proc.stdout and "scontrol" not in proc.stdout, f"run {run}: " + report(proc)
         if run > 0:
-            assert not named[-1] & named[-2], f"runs {run - 1} and {run} both name {named[-1] & named[-2]}: " + report(proc)
+            assert not named[-1] & named[-2], f"runs {run - 1} and {run} both name {named[-1] & named[-2]}: " + report(
+                proc
+            )
     assert sum(bool(n) for n in named) < 4, f"four or more of five calm runs named something: {named}"
 
 
@@ -230,8 +271,9 @@ def test_the_result_holds_every_unit_pair_and_the_whole(tmp_path):
     fleet_doc = doc["fleet"]
     assert fleet_doc["per"] == "rank"
     assert [u["rank"] for u in fleet_doc["units"]] == [0, 1, 2, 3]
-    assert all(u["host"] and u["figures"]["mem.triad"] > 0 and u["figures"]["mem.latency"] > 0
-               for u in fleet_doc["units"])
+    assert all(
+        u["host"] and u["figures"]["mem.triad"] > 0 and u["figures"]["mem.latency"] > 0 for u in fleet_doc["units"]
+    )
     # Each unit's machine, as its rank's facts layer reads it.
     assert all(u["facts"]["cpu"]["model"] and u["facts"]["cpu"]["model"] != "unknown" for u in fleet_doc["units"])
     # Four units: the ring's two rounds and the one matching left: all six pairs, once each.
@@ -245,8 +287,14 @@ def test_the_result_holds_every_unit_pair_and_the_whole(tmp_path):
     assert whole["bisection"]["pairs"] == 2 and whole["bisection"]["total"] > 0
     assert {"fleet.mem.triad.sum", "fleet.bisection"} <= set(doc["results"])
     assert doc["validated"] is True and doc["complete"] is True
-    assert {t["operation"] for t in doc["timings"]} == {"copy", "triad", "latency", "pair_latency", "pair_bw",
-                                                       "bisection_pair"}
+    assert {t["operation"] for t in doc["timings"]} == {
+        "copy",
+        "triad",
+        "latency",
+        "pair_latency",
+        "pair_bw",
+        "bisection_pair",
+    }
 
 
 def test_per_host_is_one_unit_on_one_machine(tmp_path):
@@ -259,13 +307,16 @@ def test_per_host_is_one_unit_on_one_machine(tmp_path):
     assert doc["fleet"]["pairs"] == [] and doc["outliers"] == []
 
 
-@pytest.mark.parametrize("args, message", [
-    (["--per", "node"], "invalid --per 'node': host or rank"),
-    (["--outlier-floor", "ten"], "invalid --outlier-floor 'ten'"),
-    (["--outlier-k", "-1"], "invalid --outlier-k '-1'"),
-    (["--rounds", "-2"], "invalid --rounds '-2'"),
-    (["--repetitions", "0"], "invalid --repetitions '0'"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--per", "node"], "invalid --per 'node': host or rank"),
+        (["--outlier-floor", "ten"], "invalid --outlier-floor 'ten'"),
+        (["--outlier-k", "-1"], "invalid --outlier-k '-1'"),
+        (["--rounds", "-2"], "invalid --rounds '-2'"),
+        (["--repetitions", "0"], "invalid --repetitions '0'"),
+    ],
+)
 def test_bad_input_is_one_line_and_exit_2(tmp_path, args, message):
     proc = fleet(tmp_path, 2, *args, timeout=60)
     assert proc.returncode == 2, report(proc)
@@ -273,10 +324,12 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path, args, message):
     assert len(mine) == 1 and message in mine[0], proc.stderr
 
 
-@pytest.mark.skipif(__import__("slurm_cluster").missing() is not None,
-                    reason=str(__import__("slurm_cluster").missing()))
+@pytest.mark.skipif(
+    __import__("slurm_cluster").missing() is not None, reason=str(__import__("slurm_cluster").missing())
+)
 def test_srun_four_ranks_under_real_slurm(tmp_path_factory, tmp_path):
     import slurm_cluster
+
     if not built_with_mpi():
         pytest.skip("this movebench was built without MPI")
     srun_mpi = {"openmpi": "pmix", "mpich": "pmi2"}[MPI_FAMILY]  # as test_slurm.py
@@ -290,9 +343,26 @@ def test_srun_four_ranks_under_real_slurm(tmp_path_factory, tmp_path):
         # yields), so the 20000 of the first pair never ended. Unbound, and
         # Open MPI told to yield when idle, as mpirun --oversubscribe tells it.
         env = dict(env, OMPI_MCA_mpi_yield_when_idle="1")
-        cmd = ["srun", f"--mpi={srun_mpi}", "-n", "4", "-O", "-c", str(os.cpu_count() or 1), "--cpu-bind=none",
-               "--kill-on-bad-exit=1", "--time=5",
-               f"--chdir={tmp_path}", str(binary_path()), "fleet", "--per", "rank", *SMALL, "--json", "out.json"]
+        cmd = [
+            "srun",
+            f"--mpi={srun_mpi}",
+            "-n",
+            "4",
+            "-O",
+            "-c",
+            str(os.cpu_count() or 1),
+            "--cpu-bind=none",
+            "--kill-on-bad-exit=1",
+            "--time=5",
+            f"--chdir={tmp_path}",
+            str(binary_path()),
+            "fleet",
+            "--per",
+            "rank",
+            *SMALL,
+            "--json",
+            "out.json",
+        ]
         proc = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=240)
     assert proc.returncode == 0, report(proc)
     doc = load(tmp_path / "out.json")
@@ -315,8 +385,22 @@ def test_srun_four_ranks_under_real_slurm(tmp_path_factory, tmp_path):
 # by its memory takes the blame for its slow pairs): k = 0 and a 97% floor,
 # a pair is named under 3% of the median bandwidth (the slowed one is under
 # 1%), and only if it stays there when measured again.
-LINK = SMALL[:SMALL.index("--outlier-floor")] + SMALL[SMALL.index("--message-bytes"):SMALL.index("--latency-iterations")] + \
-    ["--timeout", "120", "--latency-iterations", "1000", "--bandwidth-iterations", "4", "--outlier-k", "0", "--outlier-floor", "97%"]
+LINK = (
+    SMALL[: SMALL.index("--outlier-floor")]
+    + SMALL[SMALL.index("--message-bytes") : SMALL.index("--latency-iterations")]
+    + [
+        "--timeout",
+        "120",
+        "--latency-iterations",
+        "1000",
+        "--bandwidth-iterations",
+        "4",
+        "--outlier-k",
+        "0",
+        "--outlier-floor",
+        "97%",
+    ]
+)
 
 
 @pytest.mark.skipif(netns.missing() is not None, reason=str(netns.missing()))

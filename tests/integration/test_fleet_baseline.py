@@ -5,6 +5,7 @@ movebench-report's Python rule gives the same verdict on every figure of
 the two files. Bad baselines: one line, exit 2, before MPI starts. Open MPI
 only in `make test` (docs/fleet.md, Open: under MPICH on a heavily loaded
 machine every rank slowed between the two runs)."""
+
 import json
 import subprocess
 from types import SimpleNamespace
@@ -29,6 +30,7 @@ THRESHOLD = "60%"
 
 def verdicts_by_python(before, now):
     """{(operation, rank or ranks): compare verdict} over the records both files share."""
+
     def points(doc):
         out = {}
         for rec in doc["timings"]:
@@ -38,6 +40,7 @@ def verdicts_by_python(before, now):
             key = (rec["operation"], p["rank"] if "rank" in p else tuple(sorted(p["ranks"])))
             out[key] = point_from_record("", rec, None, doc["schema_version"])
         return out
+
     a, b = points(before), points(now)
     out = {}
     for key in a.keys() & b.keys():
@@ -48,8 +51,13 @@ def verdicts_by_python(before, now):
     return out
 
 
-OPERATION = {"mem.copy": "copy", "mem.triad": "triad", "mem.latency": "latency", "p2p.latency": "pair_latency",
-             "p2p.bw": "pair_bw"}
+OPERATION = {
+    "mem.copy": "copy",
+    "mem.triad": "triad",
+    "mem.latency": "latency",
+    "p2p.latency": "pair_latency",
+    "p2p.bw": "pair_bw",
+}
 
 
 @pytest.mark.skipif(cgroup_quota.missing() is not None, reason=str(cgroup_quota.missing()))
@@ -60,8 +68,21 @@ def test_a_rank_slowed_since_the_baseline_is_named_as_compare_would(tmp_path, sl
     assert proc.returncode == 0, report(proc)
     # Every memory sample of the rank SLOWDOWN times as long (test_fleet.slowing_quota).
     with cgroup_quota.quota(*slowing_quota) as procs:
-        proc = fleet(tmp_path, 4, "--per", "rank", *SMALL, "--baseline", before, "--baseline-threshold", THRESHOLD,
-                     "--fail-on-regression", "--json", now, slow_procs=procs)
+        proc = fleet(
+            tmp_path,
+            4,
+            "--per",
+            "rank",
+            *SMALL,
+            "--baseline",
+            before,
+            "--baseline-threshold",
+            THRESHOLD,
+            "--fail-on-regression",
+            "--json",
+            now,
+            slow_procs=procs,
+        )
     assert proc.returncode == 1, report(proc)  # --fail-on-regression: something got slower
     doc = load(now)
     regressions = doc["regressions"]
@@ -74,13 +95,15 @@ def test_a_rank_slowed_since_the_baseline_is_named_as_compare_would(tmp_path, sl
         assert r["ratio"] == pytest.approx(r["now"] / r["before"])
     # The same verdict as movebench-report compare's rule on every figure compared.
     python = verdicts_by_python(load(before), doc)
-    named = {(OPERATION[r["figure"]], r["rank"] if r["kind"] == "node" else tuple(sorted(r["pair"]["ranks"])))
-             for r in regressions}
+    named = {
+        (OPERATION[r["figure"]], r["rank"] if r["kind"] == "node" else tuple(sorted(r["pair"]["ranks"])))
+        for r in regressions
+    }
     assert named == {k for k, v in python.items() if v == "slower"}, report(proc)
     # The text ends with the baseline's line and one SLOWER line per regression.
     lines = proc.stdout.strip().splitlines()
     assert lines[-1 - len(regressions)].startswith(f"baseline: {before} (an earlier fleet result), 24 figures")
-    assert all(l.startswith("SLOWER ") for l in lines[len(lines) - len(regressions):])
+    assert all(l.startswith("SLOWER ") for l in lines[len(lines) - len(regressions) :])
     assert sum(l.startswith(f"SLOWER node host ") and f" rank {SLOW_RANK}: mem.latency " in l for l in lines) == 1
 
 
@@ -93,15 +116,23 @@ def write(path, text):
     return path
 
 
-@pytest.mark.parametrize("content, message", [
-    (None, "--baseline '{f}': No such file or directory"),
-    ("[1, 2]", "--baseline '{f}': not a JSON object"),
-    ('{"schema_version": 3, "benchmark": "mem", "fleet_not": 1}', "--baseline '{f}': a result of 'mem', not of movebench fleet"),
-    ('{"fleet": {"per": "host", "units": [{"host": "a", "rank": 0, "figures": {}}]}}',
-     "--baseline '{f}': its units are per host, this run's per rank"),
-    ('{"mem.triad": 20000, "mem.speed": 3}', "--baseline '{f}': unknown figure 'mem.speed'"),
-    ('{"mem.latency": 0}', "--baseline '{f}': mem.latency is 0, not a positive number"),
-])
+@pytest.mark.parametrize(
+    "content, message",
+    [
+        (None, "--baseline '{f}': No such file or directory"),
+        ("[1, 2]", "--baseline '{f}': not a JSON object"),
+        (
+            '{"schema_version": 3, "benchmark": "mem", "fleet_not": 1}',
+            "--baseline '{f}': a result of 'mem', not of movebench fleet",
+        ),
+        (
+            '{"fleet": {"per": "host", "units": [{"host": "a", "rank": 0, "figures": {}}]}}',
+            "--baseline '{f}': its units are per host, this run's per rank",
+        ),
+        ('{"mem.triad": 20000, "mem.speed": 3}', "--baseline '{f}': unknown figure 'mem.speed'"),
+        ('{"mem.latency": 0}', "--baseline '{f}': mem.latency is 0, not a positive number"),
+    ],
+)
 def test_a_bad_baseline_is_one_line_and_exit_2(tmp_path, content, message):
     f = tmp_path / "base.json"
     if content is not None:
@@ -119,11 +150,24 @@ def test_fail_on_regression_needs_a_baseline():
 def test_a_reference_file_is_read(tmp_path):
     """A reference of every figure is accepted (measured nothing: --per host
     on one rank, memory only, tiny, direct: MPI as a singleton)."""
-    ref = write(tmp_path / "ref.json", json.dumps({"mem.copy": 1e9, "mem.triad": 1e9, "mem.latency": 1e-3,
-                                                  "p2p.latency": 1e-3, "p2p.bw": 1e9}))
+    ref = write(
+        tmp_path / "ref.json",
+        json.dumps({"mem.copy": 1e9, "mem.triad": 1e9, "mem.latency": 1e-3, "p2p.latency": 1e-3, "p2p.bw": 1e9}),
+    )
     out = tmp_path / "out.json"
-    proc = run_alone("--skip-pairs", "--array-bytes", "1M", "--chase-bytes", "1M", "--repetitions", "2", "--baseline", ref,
-                     "--json", out)
+    proc = run_alone(
+        "--skip-pairs",
+        "--array-bytes",
+        "1M",
+        "--chase-bytes",
+        "1M",
+        "--repetitions",
+        "2",
+        "--baseline",
+        ref,
+        "--json",
+        out,
+    )
     assert proc.returncode == 0, proc.stderr
     doc = json.loads(out.read_text())
     assert doc["baseline"]["kind"] == "reference" and doc["baseline"]["compared"] == 3

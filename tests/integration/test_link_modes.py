@@ -1,19 +1,59 @@
 """movebench link on the host and OpenCL (PoCL) backends, tiny sizes: every
 direction and path, hdl_single_engine's lines, latency, validation and exit codes."""
+
 import re
 
 import pytest
 
-from linkrun import (BACKEND_KINDS, BACKENDS, KERNEL_KINDS, KINDS, assert_kept_after_interrupt, load, records, run,
-                     run_interrupted)
+from linkrun import (
+    BACKEND_KINDS,
+    BACKENDS,
+    KERNEL_KINDS,
+    KINDS,
+    assert_kept_after_interrupt,
+    load,
+    records,
+    run,
+    run_interrupted,
+)
 
-TINY = ["--sizes", "4K,16K", "-c", "2", "--batch", "2", "--ring-bytes", "64K", "--steps", "16",
-        "--roundtrips", "5", "--roundtrip-sizes", "4,4K"]
-OPERATIONS = ["copy.read", "copy.write", "copy.duplex.read", "copy.duplex.write", "copy.duplex.total",
-              "kernel.read", "kernel.write", "kernel.duplex.read", "kernel.duplex.write", "kernel.duplex.total",
-              "latency.first_word", "latency.chase", "roundtrip"]
-ENGINE_AVG = re.compile(r"^Read \(Host->Device\) average bandwidth: (\d+) bytes in (\d+) usec \( ([\d.]+) MB/s \)$", re.M)
-ENGINE_MMV = re.compile(r"bandwidth min, max and variance: \d+ bytes in \d+ usec \( ([\d.]+) MB/s, ([\d.]+) MB/s, ([\d.]+) \)")
+TINY = [
+    "--sizes",
+    "4K,16K",
+    "-c",
+    "2",
+    "--batch",
+    "2",
+    "--ring-bytes",
+    "64K",
+    "--steps",
+    "16",
+    "--roundtrips",
+    "5",
+    "--roundtrip-sizes",
+    "4,4K",
+]
+OPERATIONS = [
+    "copy.read",
+    "copy.write",
+    "copy.duplex.read",
+    "copy.duplex.write",
+    "copy.duplex.total",
+    "kernel.read",
+    "kernel.write",
+    "kernel.duplex.read",
+    "kernel.duplex.write",
+    "kernel.duplex.total",
+    "latency.first_word",
+    "latency.chase",
+    "roundtrip",
+]
+ENGINE_AVG = re.compile(
+    r"^Read \(Host->Device\) average bandwidth: (\d+) bytes in (\d+) usec \( ([\d.]+) MB/s \)$", re.M
+)
+ENGINE_MMV = re.compile(
+    r"bandwidth min, max and variance: \d+ bytes in \d+ usec \( ([\d.]+) MB/s, ([\d.]+) MB/s, ([\d.]+) \)"
+)
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
@@ -56,8 +96,25 @@ def test_every_mode_runs_and_validates(tmp_path, backend):
 @pytest.mark.parametrize("backend,kind", BACKEND_KINDS)
 def test_each_memory_kind_alone(tmp_path, backend, kind):
     out = tmp_path / "kind.json"
-    proc = run("link", "bandwidth", "--backend", backend, "--host-memory", kind, "--sizes", "4K", "-c", "2",
-               "--batch", "2", "--directions", "read,write", "--json", out, check=0)
+    proc = run(
+        "link",
+        "bandwidth",
+        "--backend",
+        backend,
+        "--host-memory",
+        kind,
+        "--sizes",
+        "4K",
+        "-c",
+        "2",
+        "--batch",
+        "2",
+        "--directions",
+        "read,write",
+        "--json",
+        out,
+        check=0,
+    )
     assert "validation: PASSED" in proc.stdout
     doc = load(out)
     assert doc["validated"] is True and doc["errors"] == {}
@@ -70,13 +127,33 @@ def test_each_memory_kind_alone(tmp_path, backend, kind):
 
 # Read checks what arrived in device memory (through a staging buffer);
 # write checks the kind's own memory, so each kind is damaged there.
-@pytest.mark.parametrize("backend,direction,kind", [(b, "read", None) for b in BACKENDS] +
-                         [(b, "write", k) for b, k in BACKEND_KINDS])
+@pytest.mark.parametrize(
+    "backend,direction,kind", [(b, "read", None) for b in BACKENDS] + [(b, "write", k) for b, k in BACKEND_KINDS]
+)
 def test_corrupted_transfer_is_caught(tmp_path, backend, direction, kind):
     out = tmp_path / "bad.json"
     kinds = ["--host-memory", kind] if kind else []
-    proc = run("link", "bandwidth", "--backend", backend, "--sizes", "4K", "-c", "2", "--batch", "1",
-               "--directions", direction, "--paths", "copy", *kinds, "--corrupt-for-test", "--json", out, check=1)
+    proc = run(
+        "link",
+        "bandwidth",
+        "--backend",
+        backend,
+        "--sizes",
+        "4K",
+        "-c",
+        "2",
+        "--batch",
+        "1",
+        "--directions",
+        direction,
+        "--paths",
+        "copy",
+        *kinds,
+        "--corrupt-for-test",
+        "--json",
+        out,
+        check=1,
+    )
     assert "validation FAILED" in proc.stderr
     assert "validation: FAILED" in proc.stdout
     doc = load(out)
@@ -85,8 +162,29 @@ def test_corrupted_transfer_is_caught(tmp_path, backend, direction, kind):
 
 def test_fine_sweep_and_memory_kinds(tmp_path):
     out = tmp_path / "fine.json"
-    run("link", "bandwidth", "--backend", "host", "--sizes", "4K:16K", "--fine", "2", "-c", "1", "--batch", "1",
-        "--directions", "write", "--paths", "copy", "--host-memory", "pinned", "--json", out, check=0)
+    run(
+        "link",
+        "bandwidth",
+        "--backend",
+        "host",
+        "--sizes",
+        "4K:16K",
+        "--fine",
+        "2",
+        "-c",
+        "1",
+        "--batch",
+        "1",
+        "--directions",
+        "write",
+        "--paths",
+        "copy",
+        "--host-memory",
+        "pinned",
+        "--json",
+        out,
+        check=0,
+    )
     doc = load(out)
     assert doc["settings"]["link"]["sizes"] == [4096, 5792, 8192, 11584, 16384]
     assert {r["params"]["host_memory"] for r in doc["timings"]} == {"pinned"}
@@ -94,8 +192,27 @@ def test_fine_sweep_and_memory_kinds(tmp_path):
 
 def test_latency_only(tmp_path):
     out = tmp_path / "lat.json"
-    proc = run("link", "latency", "--backend", "opencl", "--ring-bytes", "64K", "--steps", "32", "-c", "3",
-               "--write-bytes", "1K", "--roundtrips", "3", "--roundtrip-sizes", "64", "--json", out, check=0)
+    proc = run(
+        "link",
+        "latency",
+        "--backend",
+        "opencl",
+        "--ring-bytes",
+        "64K",
+        "--steps",
+        "32",
+        "-c",
+        "3",
+        "--write-bytes",
+        "1K",
+        "--roundtrips",
+        "3",
+        "--roundtrip-sizes",
+        "64",
+        "--json",
+        out,
+        check=0,
+    )
     assert "first word:" in proc.stdout
     assert "first word written:" in proc.stdout and "1024 B written:" in proc.stdout
     doc = load(out)
@@ -114,11 +231,33 @@ def test_a_latency_below_the_clock_resolution_is_said_not_reported_as_zero(tmp_p
     runs, so that both outcomes are likely to occur; each must be consistent."""
     for i in range(6):
         out = tmp_path / f"lat{i}.json"
-        proc = run("link", "latency", "--backend", "opencl", "--ring-bytes", "4K", "--steps", "1", "-c", "3",
-                   "--write-bytes", "4", "--roundtrips", "1", "--roundtrip-sizes", "4", "--json", out, check=0)
+        proc = run(
+            "link",
+            "latency",
+            "--backend",
+            "opencl",
+            "--ring-bytes",
+            "4K",
+            "--steps",
+            "1",
+            "-c",
+            "3",
+            "--write-bytes",
+            "4",
+            "--roundtrips",
+            "1",
+            "--roundtrip-sizes",
+            "4",
+            "--json",
+            out,
+            check=0,
+        )
         results = load(out)["results"]
-        for key, line in (("link.latency.chase", "1 dependent words:"), ("link.latency.first_word", "first word:"),
-                          ("link.latency.write_first_word", "first word written:")):
+        for key, line in (
+            ("link.latency.chase", "1 dependent words:"),
+            ("link.latency.first_word", "first word:"),
+            ("link.latency.write_first_word", "first word written:"),
+        ):
             said = next(l for l in proc.stdout.splitlines() if l.startswith(line))
             if "below the resolution" in said:
                 assert key not in results, (key, said)
@@ -129,30 +268,51 @@ def test_a_latency_below_the_clock_resolution_is_said_not_reported_as_zero(tmp_p
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_a_device_write_that_does_not_arrive_is_caught(tmp_path, backend):
     out = tmp_path / "bad.json"
-    proc = run("link", "latency", "--backend", backend, "-c", "2", "--roundtrips", "2", "--write-bytes", "256",
-               "--corrupt-for-test", "--json", out, check=1)
+    proc = run(
+        "link",
+        "latency",
+        "--backend",
+        backend,
+        "-c",
+        "2",
+        "--roundtrips",
+        "2",
+        "--write-bytes",
+        "256",
+        "--corrupt-for-test",
+        "--json",
+        out,
+        check=1,
+    )
     assert "a word the device wrote into host memory is wrong" in proc.stderr
     doc = load(out)
     assert doc["validated"] is False and "validation" in doc["errors"]
     assert records(doc, "latency.write_burst"), "what was measured is kept"
 
 
-@pytest.mark.parametrize("args,message", [
-    (["--sizes", "6"], "not a whole number of 32-bit words"),
-    (["--backend", "nope"], "unknown backend"),
-    (["--directions", "up"], "unknown direction"),
-    (["--count", "0"], "invalid --repetitions (-c, --count)"),
-    (["--write-bytes", "6"], "--write-bytes must be whole 32-bit words"),
-    (["--backend", "host", "--host-memory", "write_combined"], "no write_combined host memory"),
-    (["--backend", "host", "--host-memory", "pinned,registered"],
-     "the host backend has no registered host memory (it has pageable, pinned)"),
-    (["--backend", "opencl", "--host-memory", "write_combined"],
-     "the opencl backend has no write_combined host memory (it has pageable, pinned, mapped, registered)"),
-    (["--host-memory", "cached"], "unknown host memory kind 'cached': pageable, pinned, mapped, registered, "),
-    (["--backend", "opencl", "--device", "9"], "no OpenCL device with index 9"),
-    (["--backend", "opencl", "--platform", "NoSuchVendor"], "no OpenCL platform named like"),
-    (["--backend", "host", "--platform", "0"], "--platform applies to the opencl backend only"),
-])
+@pytest.mark.parametrize(
+    "args,message",
+    [
+        (["--sizes", "6"], "not a whole number of 32-bit words"),
+        (["--backend", "nope"], "unknown backend"),
+        (["--directions", "up"], "unknown direction"),
+        (["--count", "0"], "invalid --repetitions (-c, --count)"),
+        (["--write-bytes", "6"], "--write-bytes must be whole 32-bit words"),
+        (["--backend", "host", "--host-memory", "write_combined"], "no write_combined host memory"),
+        (
+            ["--backend", "host", "--host-memory", "pinned,registered"],
+            "the host backend has no registered host memory (it has pageable, pinned)",
+        ),
+        (
+            ["--backend", "opencl", "--host-memory", "write_combined"],
+            "the opencl backend has no write_combined host memory (it has pageable, pinned, mapped, registered)",
+        ),
+        (["--host-memory", "cached"], "unknown host memory kind 'cached': pageable, pinned, mapped, registered, "),
+        (["--backend", "opencl", "--device", "9"], "no OpenCL device with index 9"),
+        (["--backend", "opencl", "--platform", "NoSuchVendor"], "no OpenCL platform named like"),
+        (["--backend", "host", "--platform", "0"], "--platform applies to the opencl backend only"),
+    ],
+)
 def test_bad_input_is_one_line_and_exit_2(args, message):
     proc = run("link", *args, "--sizes", "4K", check=2) if "--sizes" not in args else run("link", *args, check=2)
     assert message in proc.stderr
@@ -165,8 +325,26 @@ def test_time_budget_bounds_the_tests_per_size(tmp_path, backend):
     combination stops at --time-budget (after one test at least), whatever
     --repetitions asks for."""
     out = tmp_path / "budget.json"
-    run("link", "--backend", backend, "bandwidth", "--sizes", "1M,4M", "--repetitions", "100000", "--batch", "4",
-        "--host-memory", "pageable", "--time-budget", "0.001", "--json", out, check=0, timeout=120)
+    run(
+        "link",
+        "--backend",
+        backend,
+        "bandwidth",
+        "--sizes",
+        "1M,4M",
+        "--repetitions",
+        "100000",
+        "--batch",
+        "4",
+        "--host-memory",
+        "pageable",
+        "--time-budget",
+        "0.001",
+        "--json",
+        out,
+        check=0,
+        timeout=120,
+    )
     doc = load(out)
     assert doc["settings"]["link"]["time_budget_s"] == 0.001
     bandwidth = [t for t in doc["timings"] if t["operation"].startswith(("copy.", "kernel."))]
@@ -197,20 +375,47 @@ def test_list_names_link_and_stream():
 
 def test_parsable_lines_and_worker_cpu(tmp_path):
     out = tmp_path / "p.json"
-    proc = run("link", "bandwidth", "--backend", "host", "--device", "0", "--sizes", "4K", "-c", "1", "--batch", "1",
-               "--directions", "read", "--paths", "copy", "--host-memory", "pageable", "--parsable", "--json", out,
-               check=0)
+    proc = run(
+        "link",
+        "bandwidth",
+        "--backend",
+        "host",
+        "--device",
+        "0",
+        "--sizes",
+        "4K",
+        "-c",
+        "1",
+        "--batch",
+        "1",
+        "--directions",
+        "read",
+        "--paths",
+        "copy",
+        "--host-memory",
+        "pageable",
+        "--parsable",
+        "--json",
+        out,
+        check=0,
+    )
     lines = [l for l in proc.stdout.splitlines() if l.startswith("MOVEBENCH_RESULT ")]
-    assert any(l.startswith("MOVEBENCH_RESULT name=link.copy.read metric=bandwidth value=") and " unit=MB/s "
-               in l and " bytes=4096 " in l and "host_memory=pageable" in l for l in lines), lines
+    assert any(
+        l.startswith("MOVEBENCH_RESULT name=link.copy.read metric=bandwidth value=")
+        and " unit=MB/s " in l
+        and " bytes=4096 " in l
+        and "host_memory=pageable" in l
+        for l in lines
+    ), lines
     assert load(out)["link_device"]["worker_cpus"] == [0]
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_interrupted_link_keeps_what_it_measured(tmp_path, backend):
     out = tmp_path / "int.json"
-    code, _ = run_interrupted("link", "bandwidth", "--backend", backend, "--sizes", "4K:64M", "--count", "2000",
-                              json_path=out)
+    code, _ = run_interrupted(
+        "link", "bandwidth", "--backend", backend, "--sizes", "4K:64M", "--count", "2000", json_path=out
+    )
     assert code == 130
     assert_kept_after_interrupt(load(out))
 
@@ -218,12 +423,28 @@ def test_interrupted_link_keeps_what_it_measured(tmp_path, backend):
 def test_cuda_backend_is_built_wherever_nvcc_is_found(tmp_path):
     """The issue's contract: CI has the CUDA toolkit and no GPU, and must still compile the backend."""
     import shutil
+
     nvcc = shutil.which("nvcc") or shutil.which("nvcc", path="/usr/local/cuda/bin")
     if not nvcc:
         pytest.skip("no nvcc on this machine")
     out = tmp_path / "b.json"
-    run("link", "--backend", "host", "--sizes", "4K", "-c", "1", "bandwidth", "--directions", "read", "--paths", "copy",
-        "--json", out, check=0)
+    run(
+        "link",
+        "--backend",
+        "host",
+        "--sizes",
+        "4K",
+        "-c",
+        "1",
+        "bandwidth",
+        "--directions",
+        "read",
+        "--paths",
+        "copy",
+        "--json",
+        out,
+        check=0,
+    )
     assert "cuda" in load(out)["build"]["backends"]
 
 
@@ -231,6 +452,23 @@ def test_round_trip_takes_pinned_wherever_it_is_listed(tmp_path):
     """Pinned is taken by kind, not by its place in --host-memory (it used
     to be the second kind listed, here pageable)."""
     out = tmp_path / "rt.json"
-    run("link", "--backend", "host", "latency", "--host-memory", "pinned,pageable", "--roundtrip-sizes", "4",
-        "--roundtrips", "3", "--steps", "16", "--ring-bytes", "64K", "--json", out, check=0)
+    run(
+        "link",
+        "--backend",
+        "host",
+        "latency",
+        "--host-memory",
+        "pinned,pageable",
+        "--roundtrip-sizes",
+        "4",
+        "--roundtrips",
+        "3",
+        "--steps",
+        "16",
+        "--ring-bytes",
+        "64K",
+        "--json",
+        out,
+        check=0,
+    )
     assert {r["params"]["host_memory"] for r in records(load(out), "roundtrip")} == {"pinned"}

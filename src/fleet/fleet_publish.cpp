@@ -39,9 +39,13 @@ void add_unit_records(const FleetOptions& opt, const Layout& layout, const std::
     if (!has_memory(no_memory, u)) continue;
     const auto& m = units[u];
     const nlohmann::json params = {{"unit", u}, {"host", layout.host[u]}, {"rank", layout.leader[u]}, {"threads", m.threads}};
-    report.add({"fleet", "copy", opt.mem_bytes, params, m.copy_seconds, {mbs("bandwidth", m.copy_mbs, Stat::kMin, Of::kTime)}});
-    report.add({"fleet", "triad", opt.mem_bytes, params, m.triad_seconds, {mbs("bandwidth", m.triad_mbs, Stat::kMin, Of::kTime)}});
-    report.add({"fleet", "latency", opt.chase_bytes, params, m.chase_seconds,
+    // How long each sample was sized to be, in CPU time (per thread for a round).
+    auto rounds = params, chase = params;
+    rounds["round_cpu_seconds"] = kMemRoundSeconds;
+    chase["sample_cpu_seconds"] = kChaseSampleSeconds;
+    report.add({"fleet", "copy", opt.mem_bytes, rounds, m.copy_seconds, {mbs("bandwidth", m.copy_mbs, Stat::kMin, Of::kTime)}});
+    report.add({"fleet", "triad", opt.mem_bytes, rounds, m.triad_seconds, {mbs("bandwidth", m.triad_mbs, Stat::kMin, Of::kTime)}});
+    report.add({"fleet", "latency", opt.chase_bytes, chase, m.chase_seconds,
                 {Figure::latency("latency", m.latency_ns * 1e-9, Stat::kMin)}});
   }
 }

@@ -58,7 +58,11 @@ ENGINE_MMV = re.compile(
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_every_mode_runs_and_validates(tmp_path, backend):
     out = tmp_path / "link.json"
-    proc = run("link", "--backend", backend, *TINY, "--json", out, check=0)
+    # -c 2 is a most: a size gets the tests its --time-budget fits after
+    # test 0 (timed with its preparing and checking, which a loaded machine
+    # can stretch past half the default 0.1 s: then one). With the largest
+    # budget, two fit unless test 0 took 1800 s, far past this run's timeout.
+    proc = run("link", "--backend", backend, *TINY, "--time-budget", "3600", "--json", out, check=0)
     assert "validation: PASSED" in proc.stdout
     assert ENGINE_AVG.search(proc.stdout), proc.stdout
     for lo, hi, _ in (map(float, m.groups()) for m in ENGINE_MMV.finditer(proc.stdout)):

@@ -1,4 +1,4 @@
-"""Command line: movebench-report {table,compare,scaling,plot,html,import}.
+"""Command line: movebench-report {table,compare,scaling,plot,html,import,store}.
 
 Exit status: 0 done; 2 a bad argument or input file (one line on stderr
 naming the file or the option and what is wrong); 3 compare found B slower
@@ -199,7 +199,22 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--format", choices=list(importers.FORMATS), help="skip detection")
     p.add_argument("-o", "--output", type=output_arg, help="result file (one input only; default stdout)")
     p.add_argument("--outdir", type=outdir_arg, help="write <input stem>.json here for each input")
+
+    add_store_parsers(sub)
     return top
+
+
+STORE_HELP = ("a SQLite file or a database URL (sqlite:///FILE, postgresql://user@host/db); default "
+              "$MOVEBENCH_STORE, else $XDG_DATA_HOME/movebench/results.sqlite")
+
+
+def add_store_parsers(sub):
+    p = sub.add_parser("store", help="keep results in a database (SQLite or PostgreSQL): docs/history.md")
+    actions = p.add_subparsers(dest="store_command", required=True)
+    add = actions.add_parser("add", help="store result files: every figure one row, the document beside them; "
+                             "a file stored before adds nothing; every file is checked before any is stored")
+    add.add_argument("files", nargs="+", type=pathlib.Path, help="movebench result files (JSON)")
+    add.add_argument("--store", metavar="URL", type=name_arg, help=STORE_HELP)
 
 
 def sources_of(args) -> list:
@@ -297,8 +312,18 @@ def cmd_import(args):
             emit(text, args.output)
 
 
+def cmd_store(args):
+    from . import store  # SQLAlchemy loads only where a store is used
+    url = store.store_url(args.store)
+    lines = []
+    for s in store.add_files(url, args.files):
+        lines.append(f"{s.path}: stored as run {s.run} ({s.figures} figures)" if s.added
+                     else f"{s.path}: already stored (run {s.run}): nothing added")
+    emit("".join(line + "\n" for line in lines), None)
+
+
 COMMANDS = {"table": cmd_table, "compare": cmd_compare, "scaling": cmd_scaling, "plot": cmd_plot,
-            "html": cmd_html, "import": cmd_import}
+            "html": cmd_html, "import": cmd_import, "store": cmd_store}
 
 
 def one_line(message) -> str:

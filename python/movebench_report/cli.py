@@ -1,8 +1,9 @@
-"""Command line: movebench-report {table,compare,scaling,plot,html,import,store}.
+"""Command line: movebench-report {table,compare,scaling,plot,html,import,store,history}.
 
 Exit status: 0 done; 2 a bad argument or input file (one line on stderr
 naming the file or the option and what is wrong); 3 compare found B slower
-than A beyond the threshold; 1 an internal error (one line: a bug to report).
+than A beyond the threshold, or history a series slower than its own past;
+1 an internal error (one line: a bug to report).
 
 Every argument is checked by its argparse type and every file by
 model.read_text/parse_json/check_document (the front doors) before any work;
@@ -55,6 +56,16 @@ def threshold_arg(text: str) -> float:
         value = math.nan
     if not 0 <= value <= 100:
         raise argparse.ArgumentTypeError(f"'{text}' is not a relative slow-down from 0 to 100 (0.05 = 5 %)")
+    return value
+
+
+def count_arg(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if not 1 <= value <= 10000:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a whole number from 1 to 10000")
     return value
 
 
@@ -216,6 +227,16 @@ def add_store_parsers(sub):
     add.add_argument("files", nargs="+", type=pathlib.Path, help="movebench result files (JSON)")
     add.add_argument("--store", metavar="URL", type=name_arg, help=STORE_HELP)
 
+    p = sub.add_parser("history", help="each node's figures over time from the store: the latest run against "
+                       "its own past, change points; exit 3 if a series got slower")
+    p.add_argument("--store", metavar="URL", type=name_arg, help=STORE_HELP)
+    p.add_argument("--host", type=name_arg, help="only this host's series")
+    p.add_argument("--figure", type=name_arg, help="the figure to follow: a headline name (mem.triad.1t) or a "
+                   "record's figure (bandwidth, latency); default: every headline figure")
+    p.add_argument("--last", type=count_arg, default=10, help="the past runs the latest is held against (default 10)")
+    p.add_argument("--threshold", type=threshold_arg, default=0.05, help="relative slow-down that fails (default 0.05)")
+    add_output(p)
+
 
 def sources_of(args) -> list:
     """Plain files are one source each; every -data NAME FILES... is one source."""
@@ -322,8 +343,30 @@ def cmd_store(args):
     emit("".join(line + "\n" for line in lines), None)
 
 
+def cmd_history(args):
+    """The series of the store, each judged; exit 3 (as compare) when a
+    latest run is slower than its own past, or a series' last change point
+    was for the worse (the level it is at is a step or drift down)."""
+    from . import history, store
+    with store.Store(store.store_url(args.store)) as s:
+        series = history.series_of(s.series_rows(args.host, args.figure))
+        if not series:
+            asked = "".join([f" of host {args.host!r}" if args.host else "",
+                             f" named {args.figure!r}" if args.figure else " (headline figures)"])
+            raise ReportError(f"store {s.where}: no figures{asked}")
+        found = history.findings(series, args.last, args.threshold, s.document)
+    tables = [history.series_table(found), history.latest_table(found, args.last, args.threshold)]
+    tables += [history.changes_table(found)] if any(f.changes for f in found) else []
+    texts = [render(t, args.format).rstrip("\n") for t in tables]
+    # JSON: one document, a list of the tables; the other formats one after the other
+    emit("[\n" + ",\n".join(texts) + "\n]\n" if args.format == "json" else "\n\n".join(texts) + "\n", args.output)
+    worse = any(f.slower or f.worse_level for f in found)
+    return REGRESSION if worse else 0
+
+
 COMMANDS = {"table": cmd_table, "compare": cmd_compare, "scaling": cmd_scaling, "plot": cmd_plot,
-            "html": cmd_html, "import": cmd_import, "store": cmd_store}
+            "html": cmd_html, "import": cmd_import, "store": cmd_store,
+            "history": cmd_history}
 
 
 def one_line(message) -> str:

@@ -41,7 +41,8 @@ def document_row(doc: dict, sha256: str, path: str) -> dict:
     """The documents table's row: the facts of the run, the whole document beside them."""
     return {"sha256": sha256, "path": path, "hostname": doc["host"]["hostname"], "benchmark": doc["benchmark"],
             "name": doc["name"], "time": parse_time(doc["execution_time"]),
-            "git_commit": doc["git_commit"], "version": doc["version"], "schema_version": doc["schema_version"], "complete": doc.get("complete") is not False,
+            "git_commit": doc["git_commit"], "version": doc["version"], "schema_version": doc["schema_version"],
+            "complete": doc.get("complete") is not False,
             "validated": doc.get("validated") is True, "document": doc}
 
 

@@ -200,6 +200,24 @@ class Store:
         """A connection for queries (SQLite: a plain BEGIN, no write lock)."""
         return self.engine.connect().execution_options(readonly=True)
 
+    def series_rows(self, host: str | None = None, figure: str | None = None) -> list:
+        """The rows of the series history reads, oldest run first: the headline
+        figures, or every figure named `figure` (a headline name such as
+        mem.triad.1t, or a record's figure such as bandwidth); of one host, or all."""
+        f = figures
+        query = sa.select(f.c.host, f.c.rank, f.c.benchmark, f.c.operation, f.c.variant, f.c.bytes, f.c.figure,
+                          f.c.unit, f.c.better, f.c.value, f.c.noise, f.c.time, f.c.document_id, f.c.git_commit)
+        query = query.where(f.c.figure == figure) if figure else query.where(f.c.kind == "result")
+        if host:
+            query = query.where(f.c.host == host)
+        with self.reading() as connection:
+            return connection.execute(query.order_by(f.c.time, f.c.document_id)).all()
+
+    def document(self, run: int) -> dict:
+        """The whole stored document of a run."""
+        with self.reading() as connection:
+            return connection.execute(sa.select(documents.c.document).where(documents.c.id == run)).scalar_one()
+
 
 def add_files(url: sa.URL, paths: list) -> list:
     """Every file read and checked first (a file that is no valid result

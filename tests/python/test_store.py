@@ -10,10 +10,8 @@ import subprocess
 
 import pytest
 import sqlalchemy as sa
-
-from reportkit import REPO, VENV_TOOL, as_run, edited, report
-
 from movebench_report import store
+from reportkit import REPO, VENV_TOOL, as_run, edited, report
 
 RESULTS = REPO / "tests" / "data" / "results"
 MEM = RESULTS / "v3" / "mem.json"
@@ -115,3 +113,25 @@ def test_many_writers_at_once_lose_nothing(store_url, tmp_path):
     assert len(per_document) == WRITERS * EACH + 1
     assert {n for _, _, n in per_document} == {figures_in(MEM)}
     assert len({(host, time) for host, time, _ in per_document}) == WRITERS * EACH + 1
+
+
+def test_where_the_store_is(tmp_path, monkeypatch):
+    """--store, else $MOVEBENCH_STORE, else $XDG_DATA_HOME/movebench/results.sqlite (its folder made)."""
+    monkeypatch.delenv("MOVEBENCH_STORE", raising=False)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    assert report("store", "add", MEM)[0] == 0
+    assert (tmp_path / "data" / "movebench" / "results.sqlite").is_file()
+    monkeypatch.setenv("MOVEBENCH_STORE", str(tmp_path / "env.sqlite"))
+    assert report("store", "add", MEM)[0] == 0
+    assert query(str(tmp_path / "env.sqlite"), "SELECT count(*) FROM documents") == [(1,)]
+
+
+@pytest.mark.parametrize("url, says", [
+    ("mysql://user@host/db", "a mysql database; the store is SQLite"),
+    ("postgresql://movebench@/none?host=/nonexistent", "store postgresql+psycopg://movebench@/none"),
+    ("/nonexistent/folder/results.sqlite", "folder /nonexistent/folder does not exist"),
+    ("sqlite://", "an SQLite store is a file"),
+])
+def test_a_store_that_cannot_be_is_one_line(url, says):
+    code, out, err = report("store", "add", "--store", url, MEM)
+    assert code == 2 and out == "" and err.count("\n") == 1 and says in err, err

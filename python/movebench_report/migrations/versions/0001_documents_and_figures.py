@@ -4,8 +4,8 @@ figures (one row per figure).
 Revision ID: 0001
 Revises:
 Create Date: 2026-11-28"""
-from alembic import op
 import sqlalchemy as sa
+from alembic import op
 from sqlalchemy.dialects import postgresql
 
 revision = "0001"

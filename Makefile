@@ -88,9 +88,11 @@ test: unit integration mpich sanitize aarch64 fuzz
 
 # The report tests open the HTML page in a real headless browser, the Slurm
 # tests start a one-node Slurm (slurm-wlm), the store tests a throwaway
-# PostgreSQL server (postgresql); only the test targets ask the set-up for
-# them (they are big).
-test integration mpich: export MOVEBENCH_EXTRA_PACKAGES := $(MOVEBENCH_EXTRA_PACKAGES) chromium slurm-wlm postgresql
+# PostgreSQL server (postgresql) and check the Prometheus export with
+# promtool (prometheus); only the test targets ask the set-up for them (they
+# are big).
+test integration mpich: export MOVEBENCH_EXTRA_PACKAGES := $(MOVEBENCH_EXTRA_PACKAGES) chromium slurm-wlm postgresql \
+  prometheus
 
 # The binary, then the report tool in its own venv under PREFIX/lib/movebench
 # (movebench report finds it beside the binary, not in the source tree).

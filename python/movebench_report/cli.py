@@ -1,4 +1,4 @@
-"""Command line: movebench-report {table,compare,scaling,plot,html,import,store,history}.
+"""Command line: movebench-report {table,compare,scaling,plot,html,import,store,history,health}.
 
 Exit status: 0 done; 2 a bad argument or input file (one line on stderr
 naming the file or the option and what is wrong); 3 compare found B slower
@@ -235,7 +235,16 @@ def add_store_parsers(sub):
                    "record's figure (bandwidth, latency); default: every headline figure")
     p.add_argument("--last", type=count_arg, default=10, help="the past runs the latest is held against (default 10)")
     p.add_argument("--threshold", type=threshold_arg, default=0.05, help="relative slow-down that fails (default 0.05)")
+    p.add_argument("--prometheus", type=output_arg, metavar="FILE", help="also write each series' latest figure "
+                   "and verdicts here in Prometheus' text format (node_exporter's textfile collector)")
     add_output(p)
+
+    p = sub.add_parser("health", help="a node health check (Slurm's HealthCheckProgram, NHC): exit 3 with one "
+                       "line when this node's history or verdicts say it is slow; silent and 0 when not")
+    p.add_argument("--store", metavar="URL", type=name_arg, help=STORE_HELP)
+    p.add_argument("--host", type=name_arg, help="the node (default: this host's name)")
+    p.add_argument("--last", type=count_arg, default=10, help="the past runs the latest is held against (default 10)")
+    p.add_argument("--threshold", type=threshold_arg, default=0.05, help="relative slow-down that fails (default 0.05)")
 
 
 def sources_of(args) -> list:
@@ -343,18 +352,27 @@ def cmd_store(args):
     emit("".join(line + "\n" for line in lines), None)
 
 
+def judged_history(args, figure=None) -> list:
+    """history.findings of the store's series of args.host (and figure)."""
+    from . import history, store
+    with store.Store(store.store_url(args.store)) as s:
+        series = history.series_of(s.series_rows(args.host, figure))
+        if not series:
+            asked = "".join([f" of host {args.host!r}" if args.host else "",
+                             f" named {figure!r}" if figure else " (headline figures)"])
+            raise ReportError(f"store {s.where}: no figures{asked}")
+        return history.findings(series, args.last, args.threshold, s.document)
+
+
 def cmd_history(args):
     """The series of the store, each judged; exit 3 (as compare) when a
     latest run is slower than its own past, or a series' last change point
     was for the worse (the level it is at is a step or drift down)."""
-    from . import history, store
-    with store.Store(store.store_url(args.store)) as s:
-        series = history.series_of(s.series_rows(args.host, args.figure))
-        if not series:
-            asked = "".join([f" of host {args.host!r}" if args.host else "",
-                             f" named {args.figure!r}" if args.figure else " (headline figures)"])
-            raise ReportError(f"store {s.where}: no figures{asked}")
-        found = history.findings(series, args.last, args.threshold, s.document)
+    from . import history
+    found = judged_history(args, args.figure)
+    if args.prometheus:
+        from . import promexport
+        promexport.write(found, args.prometheus)
     tables = [history.series_table(found), history.latest_table(found, args.last, args.threshold)]
     tables += [history.changes_table(found)] if any(f.changes for f in found) else []
     texts = [render(t, args.format).rstrip("\n") for t in tables]
@@ -364,9 +382,24 @@ def cmd_history(args):
     return REGRESSION if worse else 0
 
 
+def cmd_health(args):
+    """One node's headline figures: exit 3 with the worst reason on one line
+    (the reason fleet's drain lines give, for this node), else silent."""
+    import socket
+
+    from . import history
+    args.host = args.host or socket.gethostname()
+    reasons = history.health_reasons(judged_history(args))
+    if not reasons:
+        return 0
+    more = f" (and {len(reasons) - 1} more)" if len(reasons) > 1 else ""
+    emit(f"movebench: {args.host}: {reasons[0]}{more}\n", None)
+    return REGRESSION
+
+
 COMMANDS = {"table": cmd_table, "compare": cmd_compare, "scaling": cmd_scaling, "plot": cmd_plot,
             "html": cmd_html, "import": cmd_import, "store": cmd_store,
-            "history": cmd_history}
+            "history": cmd_history, "health": cmd_health}
 
 
 def one_line(message) -> str:

@@ -42,6 +42,8 @@ class Run:
     value: float
     noise: float | None
     commit: str
+    peak_fraction: float | None = None
+    verdict: str | None = None  # its path's verdict (headline figures of movebench run)
 
 
 @dataclass
@@ -186,7 +188,8 @@ def series_of(rows) -> list:
         value, unit = _common_unit(row.value, row.unit)
         key = tuple(unit if name == "unit" else getattr(row, name) for name in SERIES_KEY)
         series = out.setdefault(key, Series(*key))
-        series.runs.append(Run(row.time, row.document_id, value, row.noise, row.git_commit))
+        series.runs.append(Run(row.time, row.document_id, value, row.noise, row.git_commit, row.peak_fraction,
+                               row.verdict))
     return sorted(out.values(), key=lambda s: (s.host, s.rank or "", s.name))
 
 
@@ -265,3 +268,24 @@ def changes_table(found: list) -> Table:
     return Table(["host", "rank/unit", "figure", "unit", "began", "first run", "before", "after", "after/before",
                   "verdict", "facts changed"], rows, "history: change points (steps and drifts, ruptures PELT)",
                  ["before, after: the medians of the runs between this change point and its neighbours"])
+
+
+def health_reasons(found: list) -> list:
+    """Why a node is not healthy, worst first: a degraded path, a latest run
+    slower than its past, a level that is a step or drift down, a path below
+    its peak's band (the verdicts of `movebench run`, docs/facts.md)."""
+    degraded, slower, level, low = [], [], [], []
+    for f in found:
+        s, latest = f.series, f.series.runs[-1]
+        where = f"{s.name}{f' rank {s.rank}' if s.rank else ''}"
+        if latest.verdict in ("degraded", "low"):
+            (degraded if latest.verdict == "degraded" else low).append(f"{where} {latest.verdict} "
+                                                                       f"({latest.value:.4g} {s.unit})")
+        if f.slower:
+            summary = f.latest[0]
+            slower.append(f"{where} {latest.value:.4g} {s.unit} vs median of last runs {summary.value:.4g}")
+        elif f.worse_level:
+            c = f.changes[-1]
+            level.append(f"{where} {c.after:.4g} {s.unit} since run {c.run} ({_when(c.time)}), "
+                         f"{c.before:.4g} before")
+    return degraded + slower + level + low

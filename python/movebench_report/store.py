@@ -206,7 +206,8 @@ class Store:
         mem.triad.1t, or a record's figure such as bandwidth); of one host, or all."""
         f = figures
         query = sa.select(f.c.host, f.c.rank, f.c.benchmark, f.c.operation, f.c.variant, f.c.bytes, f.c.figure,
-                          f.c.unit, f.c.better, f.c.value, f.c.noise, f.c.time, f.c.document_id, f.c.git_commit)
+                          f.c.unit, f.c.better, f.c.value, f.c.noise, f.c.time, f.c.document_id, f.c.git_commit,
+                          f.c.peak_fraction, f.c.verdict)
         query = query.where(f.c.figure == figure) if figure else query.where(f.c.kind == "result")
         if host:
             query = query.where(f.c.host == host)

@@ -10,6 +10,8 @@ it began (within the runs its first steps hide in the noise), nothing named
 on the calm host."""
 import datetime as dt
 import json
+import shutil
+import subprocess
 
 import numpy as np
 import pytest
@@ -18,6 +20,7 @@ from reportkit import REPO, as_run, edited, report
 RUNS, STEP_AT, DRIFT_FROM = 30, 20, 12
 START = dt.datetime(2026, 1, 1, 2, 0)
 MEM = REPO / "tests" / "data" / "results" / "v3" / "mem.json"
+GPU_SUITE = REPO / "tests" / "data" / "results" / "run-h200.json"  # a real run with a "low" link verdict
 HEADLINES = 8  # mem.json's headline figures (one per kernel)
 
 
@@ -55,7 +58,7 @@ def history_store(request, tmp_path_factory):
         url = request.getfixturevalue("postgres").new_database()
     noise = np.random.default_rng(31).standard_normal((4, RUNS))
     paths = [p for i, host in enumerate(("calm", "step", "drift")) for p in nightly(tmp, host, noise[i])]
-    paths += nightly(tmp, "last", noise[3], LAST_RUNS)
+    paths += nightly(tmp, "last", noise[3], LAST_RUNS) + [GPU_SUITE]
     code, _, err = report("store", "add", "--store", url, *paths)
     assert code == 0, err
     return url
@@ -118,3 +121,44 @@ def test_what_is_not_there_is_one_line(history_store, tmp_path):
     assert code == 2 and out == "" and err.count("\n") == 1 and "no figures of host 'nowhere'" in err
     code, out, err = report("history", "--store", history_store, "--figure", "mem.nothing")
     assert code == 2 and err.count("\n") == 1 and "no figures named 'mem.nothing'" in err
+
+
+def test_the_prometheus_file(history_store, tmp_path):
+    """Every series' latest figure in base units, its verdicts and history's
+    answer, in a file promtool accepts (Debian's prometheus; where it is not
+    installed, prometheus-client's own parser reads it)."""
+    from prometheus_client.parser import text_string_to_metric_families
+    prom = tmp_path / "movebench.prom"
+    code, _, err = report("history", "--store", history_store, "--prometheus", prom)
+    assert code == 3, err
+    samples = {(s.name, tuple(sorted(s.labels.items()))): s.value
+               for family in text_string_to_metric_families(prom.read_text()) for s in family.samples}
+
+    def value(name, **labels):
+        [v] = [v for (n, ls), v in samples.items() if n == name and labels.items() <= dict(ls).items()]
+        return v
+    assert value("movebench_history_slower", host="step", figure="mem.triad.1t") == 1
+    assert value("movebench_history_slower", host="calm", figure="mem.triad.1t") == 0
+    verdict = json.loads(GPU_SUITE.read_text())["verdicts"][0]  # link.copy.read.pinned: low
+    assert value("movebench_verdict", host="vm", figure=verdict["figure"], verdict=verdict["verdict"]) == 1
+    assert value("movebench_verdict", host="vm", figure=verdict["figure"], verdict="normal") == 0
+    assert value("movebench_peak_ratio", host="vm", figure=verdict["figure"]) == pytest.approx(verdict["fraction"])
+    assert value("movebench_bandwidth_bytes_per_second", host="vm", figure=verdict["figure"]) == \
+        pytest.approx(verdict["value"] * 1e6)
+    if shutil.which("promtool") is None:
+        pytest.skip("promtool not installed (Debian's prometheus): the file was read by prometheus-client only")
+    check = subprocess.run(["promtool", "check", "metrics"], input=prom.read_text(), capture_output=True,
+                           text=True, timeout=60, check=False)
+    assert check.returncode == 0, check.stdout + check.stderr
+
+
+def test_the_node_health_check(history_store):
+    """Silent and 0 for a healthy node; 3 and one line with the reason (a
+    level that is a step down, a path below its band) for one that is not."""
+    assert report("health", "--store", history_store, "--host", "calm") == (0, "", "")
+    code, out, _ = report("health", "--store", history_store, "--host", "step")
+    assert code == 3 and out.count("\n") == 1 and out.startswith("movebench: step: mem.") and "since run" in out
+    code, out, _ = report("health", "--store", history_store, "--host", "vm")
+    assert code == 3 and out.count("\n") == 1 and "link.copy.read.pinned low" in out, out
+    code, out, err = report("health", "--store", history_store, "--host", "nowhere")
+    assert code == 2 and err.count("\n") == 1

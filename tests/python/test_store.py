@@ -10,8 +10,10 @@ import subprocess
 
 import pytest
 import sqlalchemy as sa
+from hypothesis import given
 from movebench_report import store
 from reportkit import REPO, VENV_TOOL, as_run, edited, report
+from test_report_fuzz import DOCUMENTS, bounded
 
 RESULTS = REPO / "tests" / "data" / "results"
 MEM = RESULTS / "v3" / "mem.json"
@@ -135,3 +137,19 @@ def test_where_the_store_is(tmp_path, monkeypatch):
 def test_a_store_that_cannot_be_is_one_line(url, says):
     code, out, err = report("store", "add", "--store", url, MEM)
     assert code == 2 and out == "" and err.count("\n") == 1 and says in err, err
+
+
+@bounded(15)
+@given(DOCUMENTS)
+def test_every_document_the_schema_allows_gives_its_rows(doc):
+    """The rows are read from any valid document (one the report tool
+    accepts), never a traceback: as many figure rows as it has figures."""
+    from movebench_report.figurerows import document_hash, document_row, figure_rows
+    from movebench_report.model import ReportError, check_document
+    try:
+        check_document(doc, "generated")
+    except ReportError:
+        return  # refused with one line, as every subcommand refuses it
+    rows = figure_rows(doc)
+    assert len(rows) == sum(len(r["figures"]) for r in doc["timings"]) + len(doc["results"])
+    assert document_row(doc, document_hash(doc), "generated")["sha256"] == document_hash(json.loads(json.dumps(doc)))

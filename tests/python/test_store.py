@@ -98,6 +98,8 @@ WRITERS, EACH = 8, 50
 def test_many_writers_at_once_lose_nothing(store_url, tmp_path):
     """8 processes storing 50 results each into one new store at once, and
     one result that all 8 store: every result once, every figure once."""
+    if not VENV_TOOL.exists():
+        pytest.skip(f"{VENV_TOOL} missing: run scripts/setup.sh")
     start = dt.datetime(2026, 1, 1)
     shared = edited(MEM, tmp_path / "shared.json", as_run("shared", start))
     batches = []

@@ -141,7 +141,7 @@ def test_a_store_that_cannot_be_is_one_line(url, says):
     assert code == 2 and out == "" and err.count("\n") == 1 and says in err, err
 
 
-@bounded(15)
+@bounded(8)
 @given(DOCUMENTS)
 def test_every_document_the_schema_allows_gives_its_rows(doc):
     """The rows are read from any valid document (one the report tool

@@ -1,4 +1,5 @@
 """Shared fixtures: the binary under test, running it, and the result schema."""
+
 import json
 import os
 import pathlib
@@ -29,11 +30,13 @@ def movebench() -> pathlib.Path:
 def run_movebench(*args, timeout=120, check=None, env=None, **kwargs):
     """Runs the binary; `check` is the expected exit code (None: any)."""
     full_env = dict(os.environ, **(env or {}))
-    proc = subprocess.run([str(binary_path()), *map(str, args)], capture_output=True, text=True,
-                          timeout=timeout, env=full_env, **kwargs)
+    proc = subprocess.run(
+        [str(binary_path()), *map(str, args)], capture_output=True, text=True, timeout=timeout, env=full_env, **kwargs
+    )
     if check is not None:
         assert proc.returncode == check, (
-            f"exit {proc.returncode}, wanted {check}\nstdout:\n{proc.stdout}\nstderr:\n{proc.stderr}")
+            f"exit {proc.returncode}, wanted {check}\nstdout:\n{proc.stdout}\nstderr:\n{proc.stderr}"
+        )
     return proc
 
 
@@ -52,6 +55,7 @@ def suite_run(tmp_path_factory):
             out = tmp_path_factory.mktemp("suite") / "run.json"
             runs[key] = (run_movebench("run", "--only", only, "--json", out, env=env, timeout=timeout), out)
         return runs[key]
+
     return run
 
 
@@ -122,14 +126,21 @@ class PostgresCluster:
         self.databases = 0
 
     def _run(self, tool: str, *args, timeout=60):
-        subprocess.run([*self.as_user, str(self.bindir / tool), *args], cwd=self.folder, check=True,
-                       capture_output=True, text=True, timeout=timeout)
+        subprocess.run(
+            [*self.as_user, str(self.bindir / tool), *args],
+            cwd=self.folder,
+            check=True,
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+        )
 
     def start(self):
         self._run("initdb", "-D", self.data, "-U", "movebench", "-A", "trust", "--no-sync", "-E", "UTF8")
         options = f"-k {self.folder} -c listen_addresses='' -c fsync=off -c max_connections=40"
-        self._run("pg_ctl", "-D", self.data, "-l", self.folder / "log", "-o", options, "-w", "-t", "60", "start",
-                  timeout=90)
+        self._run(
+            "pg_ctl", "-D", self.data, "-l", self.folder / "log", "-o", options, "-w", "-t", "60", "start", timeout=90
+        )
 
     def stop(self):
         try:
@@ -143,10 +154,12 @@ class PostgresCluster:
     def new_database(self) -> str:
         """The URL of a new, empty database of this cluster."""
         import psycopg
+
         self.databases += 1
         name = f"store{self.databases}"
-        with psycopg.connect(host=str(self.folder), user="movebench", dbname="postgres", autocommit=True,
-                             connect_timeout=10) as connection:
+        with psycopg.connect(
+            host=str(self.folder), user="movebench", dbname="postgres", autocommit=True, connect_timeout=10
+        ) as connection:
             connection.execute(f"CREATE DATABASE {name}")
         return self.url(name)
 

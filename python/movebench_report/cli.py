@@ -8,6 +8,7 @@ than A beyond the threshold, or history a series slower than its own past;
 Every argument is checked by its argparse type and every file by
 model.read_text/parse_json/check_document (the front doors) before any work;
 outputs are checked writable before and written through write_output."""
+
 from __future__ import annotations
 
 import argparse
@@ -20,8 +21,19 @@ import sys
 
 from . import __version__, fleet, importers
 from .compare import REGRESSION, compare, compare_table
-from .model import BANDWIDTH_UNITS, VIEWS, Filter, ReportError, Source, labels_for, load_document, load_sources, names, \
-    parse_size, parse_size_range
+from .model import (
+    BANDWIDTH_UNITS,
+    VIEWS,
+    Filter,
+    ReportError,
+    Source,
+    labels_for,
+    load_document,
+    load_sources,
+    names,
+    parse_size,
+    parse_size_range,
+)
 from .render import FORMATS, render
 from .summary import summary_table
 from .tables import merged_table, scaling_table
@@ -71,6 +83,7 @@ def count_arg(text: str) -> int:
 
 def dpi_arg(text: str) -> int:
     from .plots import DPI_RANGE  # noqa: the bounds live with the plots
+
     low, high = DPI_RANGE
     try:
         value = int(text)
@@ -139,21 +152,40 @@ def name_arg(text: str) -> str:
 
 
 def add_filters(p: argparse.ArgumentParser):
-    p.add_argument("-b", "--benchmark", action="append", default=[], metavar="NAME", type=name_list_arg,
-                   help="keep these benchmarks (mem, coll, p2p, link, ...); repeat or comma-separate")
-    p.add_argument("--op", action="append", default=[], metavar="OPS", type=name_list_arg,
-                   help="keep these operations/kernels, e.g. --op triad,copy or --op Alltoall")
-    p.add_argument("--sizes", metavar="MIN:MAX", type=size_range_arg,
-                   help="keep sizes in this range, e.g. 4K:1M, 1M:, :64K")
+    p.add_argument(
+        "-b",
+        "--benchmark",
+        action="append",
+        default=[],
+        metavar="NAME",
+        type=name_list_arg,
+        help="keep these benchmarks (mem, coll, p2p, link, ...); repeat or comma-separate",
+    )
+    p.add_argument(
+        "--op",
+        action="append",
+        default=[],
+        metavar="OPS",
+        type=name_list_arg,
+        help="keep these operations/kernels, e.g. --op triad,copy or --op Alltoall",
+    )
+    p.add_argument(
+        "--sizes", metavar="MIN:MAX", type=size_range_arg, help="keep sizes in this range, e.g. 4K:1M, 1M:, :64K"
+    )
 
 
 def add_view(p: argparse.ArgumentParser, figure: bool = True):
-    p.add_argument("--view", choices=VIEWS, default="bandwidth",
-                   help="bandwidth (higher is better) or latency/time (lower is better)")
+    p.add_argument(
+        "--view",
+        choices=VIEWS,
+        default="bandwidth",
+        help="bandwidth (higher is better) or latency/time (lower is better)",
+    )
     p.add_argument("--unit", choices=list(BANDWIDTH_UNITS), help="bandwidth unit (default MB/s)")
     if figure:  # scaling picks its own figure per view
-        p.add_argument("--figure", type=name_arg,
-                       help="use this figure of each record (default: bandwidth/busbw or latency/avg)")
+        p.add_argument(
+            "--figure", type=name_arg, help="use this figure of each record (default: bandwidth/busbw or latency/avg)"
+        )
 
 
 def add_output(p: argparse.ArgumentParser, formats=True):
@@ -164,8 +196,14 @@ def add_output(p: argparse.ArgumentParser, formats=True):
 
 def add_sources(p: argparse.ArgumentParser, nargs="*"):
     p.add_argument("files", nargs=nargs, type=pathlib.Path, help="movebench result files (JSON)")
-    p.add_argument("-data", "--data", action="append", nargs="+", metavar="NAME FILES",
-                   help="a named data set of one or more files (pooled), like crunch_mpiBench -data")
+    p.add_argument(
+        "-data",
+        "--data",
+        action="append",
+        nargs="+",
+        metavar="NAME FILES",
+        help="a named data set of one or more files (pooled), like crunch_mpiBench -data",
+    )
 
 
 def parser() -> argparse.ArgumentParser:
@@ -174,34 +212,57 @@ def parser() -> argparse.ArgumentParser:
     sub = top.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("table", help="one table from one or many result files (one column per file)")
-    add_sources(p, "*"); add_filters(p); add_view(p); add_output(p)
+    add_sources(p, "*")
+    add_filters(p)
+    add_view(p)
+    add_output(p)
 
     p = sub.add_parser("compare", help="ratio B/A per operation and size, noise marked; exit 3 if B is slower")
-    add_sources(p, "*"); add_filters(p); add_view(p); add_output(p)
-    p.add_argument("--threshold", type=threshold_arg, default=0.05,
-                   help="relative slow-down that fails (default 0.05)")
+    add_sources(p, "*")
+    add_filters(p)
+    add_view(p)
+    add_output(p)
+    p.add_argument("--threshold", type=threshold_arg, default=0.05, help="relative slow-down that fails (default 0.05)")
     p.add_argument("--plot", type=plot_arg, help="also write the ratio plot here (.png or .svg)")
 
     p = sub.add_parser("scaling", help="thread/rank/node-count column table (#nt Init Sum ...)")
-    add_sources(p, "*"); add_filters(p); add_view(p, figure=False); add_output(p)
-    p.add_argument("--by", type=name_arg, help="parameter to scale over (default: threads, ranks or nodes, whichever varies)")
+    add_sources(p, "*")
+    add_filters(p)
+    add_view(p, figure=False)
+    add_output(p)
+    p.add_argument(
+        "--by", type=name_arg, help="parameter to scale over (default: threads, ranks or nodes, whichever varies)"
+    )
     p.add_argument("--size", type=size_arg, help="use this size (default: the largest of each operation)")
 
-    p = sub.add_parser("plot", help="size vs bandwidth/latency plots (PNG or SVG): the html page's small "
-                       "multiples, at most 8 series per axes")
-    add_sources(p, "*"); add_filters(p)
+    p = sub.add_parser(
+        "plot",
+        help="size vs bandwidth/latency plots (PNG or SVG): the html page's small multiples, at most 8 series per axes",
+    )
+    add_sources(p, "*")
+    add_filters(p)
     p.add_argument("--view", choices=VIEWS + ("both",), default="both")
     p.add_argument("--unit", choices=list(BANDWIDTH_UNITS), help="bandwidth unit (default MB/s)")
-    p.add_argument("--combined", action="store_true", help="every benchmark's sweeps of a view in shared panels "
-                   "(still at most 8 series each)")
-    p.add_argument("--per-array", action="store_true", help="x axis: bytes per array instead of the dataset "
-                   "(mem records carry the dataset size), like TheBandwidthBenchmark's array-size plot")
+    p.add_argument(
+        "--combined",
+        action="store_true",
+        help="every benchmark's sweeps of a view in shared panels (still at most 8 series each)",
+    )
+    p.add_argument(
+        "--per-array",
+        action="store_true",
+        help="x axis: bytes per array instead of the dataset "
+        "(mem records carry the dataset size), like TheBandwidthBenchmark's array-size plot",
+    )
     p.add_argument("-o", "--output", type=plot_arg, required=True, help="out.png or out.svg")
-    p.add_argument("--dpi", type=dpi_arg, default=100,
-                   help="PNG pixels per inch, 10 to 1200 (default 100: 640x420 per panel)")
+    p.add_argument(
+        "--dpi", type=dpi_arg, default=100, help="PNG pixels per inch, 10 to 1200 (default 100: 640x420 per panel)"
+    )
 
     p = sub.add_parser("html", help="one self-contained HTML page")
-    add_sources(p, "*"); add_filters(p); add_output(p, formats=False)
+    add_sources(p, "*")
+    add_filters(p)
+    add_output(p, formats=False)
     p.add_argument("--title", type=name_arg, default="movebench report")
     p.add_argument("--threshold", type=threshold_arg, default=0.05)
 
@@ -215,32 +276,52 @@ def parser() -> argparse.ArgumentParser:
     return top
 
 
-STORE_HELP = ("a SQLite file or a database URL (sqlite:///FILE, postgresql://user@host/db); default "
-              "$MOVEBENCH_STORE, else $XDG_DATA_HOME/movebench/results.sqlite")
+STORE_HELP = (
+    "a SQLite file or a database URL (sqlite:///FILE, postgresql://user@host/db); default "
+    "$MOVEBENCH_STORE, else $XDG_DATA_HOME/movebench/results.sqlite"
+)
 
 
 def add_store_parsers(sub):
     p = sub.add_parser("store", help="keep results in a database (SQLite or PostgreSQL): docs/history.md")
     actions = p.add_subparsers(dest="store_command", required=True)
-    add = actions.add_parser("add", help="store result files: every figure one row, the document beside them; "
-                             "a file stored before adds nothing; every file is checked before any is stored")
+    add = actions.add_parser(
+        "add",
+        help="store result files: every figure one row, the document beside them; "
+        "a file stored before adds nothing; every file is checked before any is stored",
+    )
     add.add_argument("files", nargs="+", type=pathlib.Path, help="movebench result files (JSON)")
     add.add_argument("--store", metavar="URL", type=name_arg, help=STORE_HELP)
 
-    p = sub.add_parser("history", help="each node's figures over time from the store: the latest run against "
-                       "its own past, change points; exit 3 if a series got slower")
+    p = sub.add_parser(
+        "history",
+        help="each node's figures over time from the store: the latest run against "
+        "its own past, change points; exit 3 if a series got slower",
+    )
     p.add_argument("--store", metavar="URL", type=name_arg, help=STORE_HELP)
     p.add_argument("--host", type=name_arg, help="only this host's series")
-    p.add_argument("--figure", type=name_arg, help="the figure to follow: a headline name (mem.triad.1t) or a "
-                   "record's figure (bandwidth, latency); default: every headline figure")
+    p.add_argument(
+        "--figure",
+        type=name_arg,
+        help="the figure to follow: a headline name (mem.triad.1t) or a "
+        "record's figure (bandwidth, latency); default: every headline figure",
+    )
     p.add_argument("--last", type=count_arg, default=10, help="the past runs the latest is held against (default 10)")
     p.add_argument("--threshold", type=threshold_arg, default=0.05, help="relative slow-down that fails (default 0.05)")
-    p.add_argument("--prometheus", type=output_arg, metavar="FILE", help="also write each series' latest figure "
-                   "and verdicts here in Prometheus' text format (node_exporter's textfile collector)")
+    p.add_argument(
+        "--prometheus",
+        type=output_arg,
+        metavar="FILE",
+        help="also write each series' latest figure "
+        "and verdicts here in Prometheus' text format (node_exporter's textfile collector)",
+    )
     add_output(p)
 
-    p = sub.add_parser("health", help="a node health check (Slurm's HealthCheckProgram, NHC): exit 3 with one "
-                       "line when this node's history or verdicts say it is slow; silent and 0 when not")
+    p = sub.add_parser(
+        "health",
+        help="a node health check (Slurm's HealthCheckProgram, NHC): exit 3 with one "
+        "line when this node's history or verdicts say it is slow; silent and 0 when not",
+    )
     p.add_argument("--store", metavar="URL", type=name_arg, help=STORE_HELP)
     p.add_argument("--host", type=name_arg, help="the node (default: this host's name)")
     p.add_argument("--last", type=count_arg, default=10, help="the past runs the latest is held against (default 10)")
@@ -303,6 +384,7 @@ def cmd_compare(args):
     emit(render(compare_table(sources, verdicts, args.view, args.threshold, args.unit), args.format), args.output)
     if args.plot:
         from . import plots  # matplotlib loads in a second: only where a plot is made
+
         fig = plots.ratio_figure(verdicts, args.view, (sources[0].label, sources[1].label), names(sources))
         plots.save(fig, args.plot, option="--plot")
     return REGRESSION if any(v.verdict == "slower" for v in verdicts) else 0
@@ -315,6 +397,7 @@ def cmd_scaling(args):
 
 def cmd_plot(args):
     from . import plots
+
     views = VIEWS if args.view == "both" else (args.view,)
     fig = plots.figure_for(sources_of(args), filter_of(args), views, args.combined, args.per_array, args.unit)
     plots.save(fig, args.output, args.dpi)
@@ -322,6 +405,7 @@ def cmd_plot(args):
 
 def cmd_html(args):
     from .page import build_page
+
     emit(build_page(sources_of(args), filter_of(args), args.threshold, args.title), args.output)
 
 
@@ -344,22 +428,31 @@ def cmd_import(args):
 
 def cmd_store(args):
     from . import store  # SQLAlchemy loads only where a store is used
+
     url = store.store_url(args.store)
     lines = []
     for s in store.add_files(url, args.files):
-        lines.append(f"{s.path}: stored as run {s.run} ({s.figures} figures)" if s.added
-                     else f"{s.path}: already stored (run {s.run}): nothing added")
+        lines.append(
+            f"{s.path}: stored as run {s.run} ({s.figures} figures)"
+            if s.added
+            else f"{s.path}: already stored (run {s.run}): nothing added"
+        )
     emit("".join(line + "\n" for line in lines), None)
 
 
 def judged_history(args, figure=None) -> list:
     """history.findings of the store's series of args.host (and figure)."""
     from . import history, store
+
     with store.Store(store.store_url(args.store)) as s:
         series = history.series_of(s.series_rows(args.host, figure))
         if not series:
-            asked = "".join([f" of host {args.host!r}" if args.host else "",
-                             f" named {figure!r}" if figure else " (headline figures)"])
+            asked = "".join(
+                [
+                    f" of host {args.host!r}" if args.host else "",
+                    f" named {figure!r}" if figure else " (headline figures)",
+                ]
+            )
             raise ReportError(f"store {s.where}: no figures{asked}")
         return history.findings(series, args.last, args.threshold, s.document)
 
@@ -369,9 +462,11 @@ def cmd_history(args):
     latest run is slower than its own past, or a series' last change point
     was for the worse (the level it is at is a step or drift down)."""
     from . import history
+
     found = judged_history(args, args.figure)
     if args.prometheus:
         from . import promexport
+
         promexport.write(found, args.prometheus)
     tables = [history.series_table(found), history.latest_table(found, args.last, args.threshold)]
     tables += [history.changes_table(found)] if any(f.changes for f in found) else []
@@ -388,6 +483,7 @@ def cmd_health(args):
     import socket
 
     from . import history
+
     args.host = args.host or socket.gethostname()
     reasons = history.health_reasons(judged_history(args))
     if not reasons:
@@ -397,9 +493,17 @@ def cmd_health(args):
     return REGRESSION
 
 
-COMMANDS = {"table": cmd_table, "compare": cmd_compare, "scaling": cmd_scaling, "plot": cmd_plot,
-            "html": cmd_html, "import": cmd_import, "store": cmd_store,
-            "history": cmd_history, "health": cmd_health}
+COMMANDS = {
+    "table": cmd_table,
+    "compare": cmd_compare,
+    "scaling": cmd_scaling,
+    "plot": cmd_plot,
+    "html": cmd_html,
+    "import": cmd_import,
+    "store": cmd_store,
+    "history": cmd_history,
+    "health": cmd_health,
+}
 
 
 def one_line(message) -> str:
@@ -419,9 +523,11 @@ def main(argv=None) -> int:
         where = e.__traceback__
         while where.tb_next:
             where = where.tb_next
-        print(f"movebench-report: internal error: {type(e).__name__}: {one_line(str(e)[:200])} (at "
-              f"{pathlib.Path(where.tb_frame.f_code.co_filename).name}:{where.tb_lineno}; please report it)",
-              file=sys.stderr)
+        print(
+            f"movebench-report: internal error: {type(e).__name__}: {one_line(str(e)[:200])} (at "
+            f"{pathlib.Path(where.tb_frame.f_code.co_filename).name}:{where.tb_lineno}; please report it)",
+            file=sys.stderr,
+        )
         return 1
 
 

@@ -4,6 +4,7 @@ figure of `results` with its peak fraction and its path's verdict. The
 document is read the way every subcommand reads it (model.py: the variant of
 a record's parameters, the noise of a figure; facts.py: peaks and verdicts);
 nothing here parses it a second way."""
+
 from __future__ import annotations
 
 import datetime as dt
@@ -39,11 +40,20 @@ def parse_time(text) -> dt.datetime | None:
 
 def document_row(doc: dict, sha256: str, path: str) -> dict:
     """The documents table's row: the facts of the run, the whole document beside them."""
-    return {"sha256": sha256, "path": path, "hostname": doc["host"]["hostname"], "benchmark": doc["benchmark"],
-            "name": doc["name"], "time": parse_time(doc["execution_time"]),
-            "git_commit": doc["git_commit"], "version": doc["version"], "schema_version": doc["schema_version"],
-            "complete": doc.get("complete") is not False,
-            "validated": doc.get("validated") is True, "document": doc}
+    return {
+        "sha256": sha256,
+        "path": path,
+        "hostname": doc["host"]["hostname"],
+        "benchmark": doc["benchmark"],
+        "name": doc["name"],
+        "time": parse_time(doc["execution_time"]),
+        "git_commit": doc["git_commit"],
+        "version": doc["version"],
+        "schema_version": doc["schema_version"],
+        "complete": doc.get("complete") is not False,
+        "validated": doc.get("validated") is True,
+        "document": doc,
+    }
 
 
 def _unit_of(params: dict) -> str | None:
@@ -64,14 +74,32 @@ def _record_rows(doc: dict, common: dict) -> list:
     for record in doc["timings"]:
         params = record["params"]
         host = params.get("host") if isinstance(params.get("host"), str) else common["host"]
-        base = dict(common, host=host, rank=_unit_of(params), kind="record", benchmark=record["benchmark"],
-                    operation=record["operation"], bytes=record["bytes"], variant=variant_text(params),
-                    params=params)
+        base = dict(
+            common,
+            host=host,
+            rank=_unit_of(params),
+            kind="record",
+            benchmark=record["benchmark"],
+            operation=record["operation"],
+            bytes=record["bytes"],
+            variant=variant_text(params),
+            params=params,
+        )
         for name, fig in record["figures"].items():
             sense = meaning(name, record, version)
-            rows.append(dict(base, figure=name, value=fig["value"], unit=fig["unit"], stat=sense.stat,
-                             better=sense.better, noise=figure_noise(record, name, version),
-                             peak_fraction=None, verdict=None))
+            rows.append(
+                dict(
+                    base,
+                    figure=name,
+                    value=fig["value"],
+                    unit=fig["unit"],
+                    stat=sense.stat,
+                    better=sense.better,
+                    noise=figure_noise(record, name, version),
+                    peak_fraction=None,
+                    verdict=None,
+                )
+            )
     return rows
 
 
@@ -89,15 +117,35 @@ def _result_rows(doc: dict, common: dict) -> list:
     for name, fig in doc["results"].items():
         benchmark, _, operation = name.partition(".")
         peak = facts.peak_of(fig)
-        rows.append(dict(common, rank=None, kind="result", benchmark=benchmark, operation=operation, bytes=None,
-                         variant="", params=None, figure=name, value=fig["value"], unit=fig["unit"],
-                         stat=fig.get("stat"), better=fig.get("better") or _better_v1(fig), noise=None,
-                         peak_fraction=peak.fraction if peak else None, verdict=verdicts.get(name)))
+        rows.append(
+            dict(
+                common,
+                rank=None,
+                kind="result",
+                benchmark=benchmark,
+                operation=operation,
+                bytes=None,
+                variant="",
+                params=None,
+                figure=name,
+                value=fig["value"],
+                unit=fig["unit"],
+                stat=fig.get("stat"),
+                better=fig.get("better") or _better_v1(fig),
+                noise=None,
+                peak_fraction=peak.fraction if peak else None,
+                verdict=verdicts.get(name),
+            )
+        )
     return rows
 
 
 def figure_rows(doc: dict) -> list:
     """The figures table's rows of one (checked) document, without its id."""
-    common = {"time": parse_time(doc.get("execution_time")), "host": doc["host"]["hostname"],
-              "git_commit": doc.get("git_commit", ""), "version": doc.get("version", "")}
+    common = {
+        "time": parse_time(doc.get("execution_time")),
+        "host": doc["host"]["hostname"],
+        "git_commit": doc.get("git_commit", ""),
+        "version": doc.get("version", ""),
+    }
     return _record_rows(doc, common) + _result_rows(doc, common)

@@ -14,6 +14,7 @@ are asked of each:
     showed it, its level before and after judged by the same rule, and the
     facts of the two documents that differ there (kernel, driver, firmware,
     DIMMs, link width, build)."""
+
 from __future__ import annotations
 
 import math
@@ -116,6 +117,7 @@ def _noise_sigma(x: np.ndarray) -> float:
 def breakpoints(values) -> list:
     """The indices where a new level or slope begins (ruptures' PELT)."""
     import ruptures  # loads in a second: only where a history is read
+
     x = np.asarray(values, dtype=float)
     x = x / np.median(x)
     n = len(x)
@@ -135,11 +137,21 @@ def changes(series: Series, threshold: float, documents) -> list:
     edges = [0] + points + [len(values)]
     out = []
     for i, b in enumerate(points):
-        before, after = robust(values[edges[i]:b]), robust(values[b:edges[i + 2]])
+        before, after = robust(values[edges[i] : b]), robust(values[b : edges[i + 2]])
         ratio, verdict = judge(before, after, series.view, threshold)
         first, previous = series.runs[b], series.runs[b - 1]
-        out.append(Change(b, first.run, first.time, before.value, after.value, ratio, verdict,
-                          facts_changed(documents(previous.run), documents(first.run))))
+        out.append(
+            Change(
+                b,
+                first.run,
+                first.time,
+                before.value,
+                after.value,
+                ratio,
+                verdict,
+                facts_changed(documents(previous.run), documents(first.run)),
+            )
+        )
     return out
 
 
@@ -163,8 +175,9 @@ def facts_changed(before: dict, after: dict) -> list:
         for section in FACT_SECTIONS:
             if section in doc:
                 _flatten(doc[section], section, flat)
-    differ = [f"{k}: {old.get(k, '-')} -> {new.get(k, '-')}" for k in sorted(set(old) | set(new))
-              if old.get(k) != new.get(k)]
+    differ = [
+        f"{k}: {old.get(k, '-')} -> {new.get(k, '-')}" for k in sorted(set(old) | set(new)) if old.get(k) != new.get(k)
+    ]
     return differ[:MAX_FACTS] + ([f"and {len(differ) - MAX_FACTS} more"] if len(differ) > MAX_FACTS else [])
 
 
@@ -188,14 +201,16 @@ def series_of(rows) -> list:
         value, unit = _common_unit(row.value, row.unit)
         key = tuple(unit if name == "unit" else getattr(row, name) for name in SERIES_KEY)
         series = out.setdefault(key, Series(*key))
-        series.runs.append(Run(row.time, row.document_id, value, row.noise, row.git_commit, row.peak_fraction,
-                               row.verdict))
+        series.runs.append(
+            Run(row.time, row.document_id, value, row.noise, row.git_commit, row.peak_fraction, row.verdict)
+        )
     return sorted(out.values(), key=lambda s: (s.host, s.rank or "", s.name))
 
 
 @dataclass
 class Finding:
     """What history says of one series."""
+
     series: Series
     latest: tuple | None  # latest_verdict's answer
     changes: list
@@ -236,8 +251,11 @@ def series_table(found: list) -> Table:
             change = starts.get(i)
             mark = f"change begins: {MARKS[change.verdict] or 'within threshold'}" if change else ""
             rows.append(_who(f.series) + [_when(run.time), run.run, run.commit, run.value, mark])
-    return Table(["host", "rank/unit", "figure", "unit", "time", "run", "commit", "value", "mark"], rows,
-                 "history: every run of each series")
+    return Table(
+        ["host", "rank/unit", "figure", "unit", "time", "run", "commit", "value", "mark"],
+        rows,
+        "history: every run of each series",
+    )
 
 
 def latest_table(found: list, last: int, threshold: float) -> Table:
@@ -249,25 +267,71 @@ def latest_table(found: list, last: int, threshold: float) -> Table:
             rows.append(_who(f.series) + [len(runs), None, None, runs[-1].value, None, too_few])
             continue
         summary, ratio, verdict = f.latest
-        rows.append(_who(f.series) + [len(runs), summary.value, 100 * summary.spread, runs[-1].value,
-                                      round(ratio, 4), MARKS[verdict]])
+        rows.append(
+            _who(f.series)
+            + [len(runs), summary.value, 100 * summary.spread, runs[-1].value, round(ratio, 4), MARKS[verdict]]
+        )
     slower = sum(f.slower for f in found)
-    notes = [(f"the latest run against the median of its previous {last} (±%: their median absolute deviation "
-              f"over the median); ~: inside the noise of both; threshold {100 * threshold:g} %; "
-              f"{slower} of {len(found)} series slower")]
-    return Table(["host", "rank/unit", "figure", "unit", "runs", f"median of last {last}", "±%", "latest",
-                  "latest/median", "verdict"], rows, "history: the latest run against its own past", notes)
+    notes = [
+        (
+            f"the latest run against the median of its previous {last} (±%: their median absolute deviation "
+            f"over the median); ~: inside the noise of both; threshold {100 * threshold:g} %; "
+            f"{slower} of {len(found)} series slower"
+        )
+    ]
+    return Table(
+        [
+            "host",
+            "rank/unit",
+            "figure",
+            "unit",
+            "runs",
+            f"median of last {last}",
+            "±%",
+            "latest",
+            "latest/median",
+            "verdict",
+        ],
+        rows,
+        "history: the latest run against its own past",
+        notes,
+    )
 
 
 def changes_table(found: list) -> Table:
     rows = []
     for f in found:
         for c in f.changes:
-            rows.append(_who(f.series) + [_when(c.time), c.run, c.before, c.after, round(c.ratio, 4),
-                                          MARKS[c.verdict] or "within threshold", "; ".join(c.facts) or "none"])
-    return Table(["host", "rank/unit", "figure", "unit", "began", "first run", "before", "after", "after/before",
-                  "verdict", "facts changed"], rows, "history: change points (steps and drifts, ruptures PELT)",
-                 ["before, after: the medians of the runs between this change point and its neighbours"])
+            rows.append(
+                _who(f.series)
+                + [
+                    _when(c.time),
+                    c.run,
+                    c.before,
+                    c.after,
+                    round(c.ratio, 4),
+                    MARKS[c.verdict] or "within threshold",
+                    "; ".join(c.facts) or "none",
+                ]
+            )
+    return Table(
+        [
+            "host",
+            "rank/unit",
+            "figure",
+            "unit",
+            "began",
+            "first run",
+            "before",
+            "after",
+            "after/before",
+            "verdict",
+            "facts changed",
+        ],
+        rows,
+        "history: change points (steps and drifts, ruptures PELT)",
+        ["before, after: the medians of the runs between this change point and its neighbours"],
+    )
 
 
 def health_reasons(found: list) -> list:
@@ -279,13 +343,13 @@ def health_reasons(found: list) -> list:
         s, latest = f.series, f.series.runs[-1]
         where = f"{s.name}{f' rank {s.rank}' if s.rank else ''}"
         if latest.verdict in ("degraded", "low"):
-            (degraded if latest.verdict == "degraded" else low).append(f"{where} {latest.verdict} "
-                                                                       f"({latest.value:.4g} {s.unit})")
+            (degraded if latest.verdict == "degraded" else low).append(
+                f"{where} {latest.verdict} ({latest.value:.4g} {s.unit})"
+            )
         if f.slower:
             summary = f.latest[0]
             slower.append(f"{where} {latest.value:.4g} {s.unit} vs median of last runs {summary.value:.4g}")
         elif f.worse_level:
             c = f.changes[-1]
-            level.append(f"{where} {c.after:.4g} {s.unit} since run {c.run} ({_when(c.time)}), "
-                         f"{c.before:.4g} before")
+            level.append(f"{where} {c.after:.4g} {s.unit} since run {c.run} ({_when(c.time)}), {c.before:.4g} before")
     return degraded + slower + level + low

@@ -2,6 +2,7 @@
 of each timing record (a point) that every subcommand works on.
 
 Files are only ever parsed with json.loads; nothing in them is executed."""
+
 from __future__ import annotations
 
 import json
@@ -38,7 +39,20 @@ LATENCY_FIGURES = ("latency", "avg", "time_avg")
 # (params.shape, params.nontemporal) may differ between two runs of the same
 # command, and comparing them is what compare is for.
 # host, rank and hosts: a fleet unit or pair (movebench fleet), one row each.
-VARIANT_PARAMS = ("threads", "ranks", "nodes", "comm", "pattern", "host_memory", "path", "src", "dst", "host", "rank", "hosts")
+VARIANT_PARAMS = (
+    "threads",
+    "ranks",
+    "nodes",
+    "comm",
+    "pattern",
+    "host_memory",
+    "path",
+    "src",
+    "dst",
+    "host",
+    "rank",
+    "hosts",
+)
 SCALE_PARAMS = ("threads", "ranks", "nodes")
 VIEWS = ("bandwidth", "latency")
 
@@ -84,8 +98,11 @@ def check_values(doc, where: str):
             stack.extend((v, depth + 1) for v in items)
             if kind is dict:
                 stack.extend((k, depth + 1) for k in value)
-        elif (kind is float and not -MAX_FLOAT <= value <= MAX_FLOAT) or (kind is int and abs(value) > MAX_INT) \
-                or (kind is str and not value.isascii() and not _encodable(value)):
+        elif (
+            (kind is float and not -MAX_FLOAT <= value <= MAX_FLOAT)
+            or (kind is int and abs(value) > MAX_INT)
+            or (kind is str and not value.isascii() and not _encodable(value))
+        ):
             _fail_at(doc, where)
     return doc
 
@@ -181,8 +198,10 @@ def parse_json(text: str, where: str):
     """Standard JSON only (no NaN, Infinity); check_values (in
     check_document) bounds the numbers and the nesting."""
     if text.lstrip()[:1] not in ("{", "["):
-        raise ReportError(f"{where}: not JSON (it starts with {text.strip()[:20]!r}); other tools' text outputs "
-                          "go through `movebench-report import`")
+        raise ReportError(
+            f"{where}: not JSON (it starts with {text.strip()[:20]!r}); other tools' text outputs "
+            "go through `movebench-report import`"
+        )
     try:
         doc = json.loads(text, parse_constant=_reject_constant)
     except json.JSONDecodeError as e:
@@ -207,6 +226,7 @@ def load_document(path) -> dict:
 @dataclass
 class Point:
     """One timing record of one source, with the values every view needs."""
+
     source: str
     benchmark: str
     operation: str
@@ -325,22 +345,39 @@ def point_from_record(source: str, record: dict, figure: str | None = None, vers
         senses["latency"] = BARE_TIMING
     stats = record.get("stats") or {}
     count = stats.get("count") or len(record["samples"]) or 1
-    noise = {view: _spread(record, name, value, senses[view])
-             for view, name, value in (("bandwidth", bw_name, bw), ("latency", lat_name, lat))}
-    return Point(source, record["benchmark"], record["operation"], record["bytes"], record["params"],
-                 bw, lat, noise, count, record, senses)
+    noise = {
+        view: _spread(record, name, value, senses[view])
+        for view, name, value in (("bandwidth", bw_name, bw), ("latency", lat_name, lat))
+    }
+    return Point(
+        source,
+        record["benchmark"],
+        record["operation"],
+        record["bytes"],
+        record["params"],
+        bw,
+        lat,
+        noise,
+        count,
+        record,
+        senses,
+    )
 
 
 @dataclass
 class Source:
     """One labelled data set: one file, or a group of files (compare -data)."""
+
     label: str
     paths: list
     documents: list
 
     def points(self, figure: str | None = None) -> list:
-        return [point_from_record(self.label, rec, figure, doc["schema_version"])
-                for doc in self.documents for rec in doc["timings"]]
+        return [
+            point_from_record(self.label, rec, figure, doc["schema_version"])
+            for doc in self.documents
+            for rec in doc["timings"]
+        ]
 
     @property
     def caches(self) -> list:
@@ -413,9 +450,11 @@ class Filter:
     sizes: tuple = (0, math.inf)
 
     def keep(self, p: Point) -> bool:
-        return ((not self.benchmarks or p.benchmark in self.benchmarks)
-                and (not self.operations or p.operation.lower() in self.operations)
-                and self.sizes[0] <= p.bytes <= self.sizes[1])
+        return (
+            (not self.benchmarks or p.benchmark in self.benchmarks)
+            and (not self.operations or p.operation.lower() in self.operations)
+            and self.sizes[0] <= p.bytes <= self.sizes[1]
+        )
 
 
 def select(points: list, filt: Filter, view: str) -> list:

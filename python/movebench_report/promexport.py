@@ -3,6 +3,7 @@ exposition format, for node_exporter's textfile collector (docs/history.md).
 Written with prometheus-client (PyPI): metric and label names by
 Prometheus' conventions, values in base units (bytes per second, seconds),
 the file replaced atomically (written beside it, then renamed)."""
+
 from __future__ import annotations
 
 import calendar
@@ -20,22 +21,42 @@ def _labels(series) -> dict:
 
 def _gauges(registry):
     from prometheus_client import Gauge
+
     short = ("host", "rank", "figure")
     return {
-        "bandwidth": Gauge("movebench_bandwidth_bytes_per_second", "Latest bandwidth of a movebench figure",
-                           LABELS, registry=registry),
-        "time": Gauge("movebench_time_seconds", "Latest time (latency) of a movebench figure", LABELS,
-                      registry=registry),
-        "peak": Gauge("movebench_peak_ratio", "Latest figure over its path's theoretical peak", short,
-                      registry=registry),
-        "verdict": Gauge("movebench_verdict", "Latest verdict of a path (1: the verdict it is)",
-                         short + ("verdict",), registry=registry),
-        "ratio": Gauge("movebench_history_latest_to_median_ratio", "Latest run over the median of its past runs",
-                       LABELS, registry=registry),
-        "slower": Gauge("movebench_history_slower", "1: slower than its own past (latest run or last change point)",
-                        LABELS, registry=registry),
-        "time_of": Gauge("movebench_last_run_timestamp_seconds", "Start of the latest run stored for a host",
-                         ("host",), registry=registry),
+        "bandwidth": Gauge(
+            "movebench_bandwidth_bytes_per_second", "Latest bandwidth of a movebench figure", LABELS, registry=registry
+        ),
+        "time": Gauge(
+            "movebench_time_seconds", "Latest time (latency) of a movebench figure", LABELS, registry=registry
+        ),
+        "peak": Gauge(
+            "movebench_peak_ratio", "Latest figure over its path's theoretical peak", short, registry=registry
+        ),
+        "verdict": Gauge(
+            "movebench_verdict",
+            "Latest verdict of a path (1: the verdict it is)",
+            short + ("verdict",),
+            registry=registry,
+        ),
+        "ratio": Gauge(
+            "movebench_history_latest_to_median_ratio",
+            "Latest run over the median of its past runs",
+            LABELS,
+            registry=registry,
+        ),
+        "slower": Gauge(
+            "movebench_history_slower",
+            "1: slower than its own past (latest run or last change point)",
+            LABELS,
+            registry=registry,
+        ),
+        "time_of": Gauge(
+            "movebench_last_run_timestamp_seconds",
+            "Start of the latest run stored for a host",
+            ("host",),
+            registry=registry,
+        ),
     }
 
 
@@ -50,6 +71,7 @@ def _value(gauges, series, latest, labels):
 def write(found: list, path):
     """One file of the latest run of every series of `found` (history.findings)."""
     from prometheus_client import CollectorRegistry, write_to_textfile
+
     registry = CollectorRegistry()
     gauges = _gauges(registry)
     latest_time = {}

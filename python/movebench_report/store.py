@@ -12,6 +12,7 @@ writers never deadlock on upgrading a read lock); PostgreSQL: the unique
 constraint settles a race, and migrations take an advisory lock. A
 transaction that still meets a lock is tried again, a bounded number of
 times: no wait is unbounded."""
+
 from __future__ import annotations
 
 import datetime as dt
@@ -36,7 +37,7 @@ BUSY_SECONDS = 20  # SQLite: how long one statement waits for another writer's l
 CONNECT_SECONDS = 10  # PostgreSQL: how long a connection may take
 LOCK_MILLISECONDS = 60000  # PostgreSQL: how long a statement waits for a lock
 ATTEMPTS = 4  # a write transaction that met a lock: tried this many times in all
-MIGRATION_LOCK = 0x6d6f7665  # PostgreSQL advisory lock key of the migrations ("move")
+MIGRATION_LOCK = 0x6D6F7665  # PostgreSQL advisory lock key of the migrations ("move")
 
 
 def default_location() -> pathlib.Path:
@@ -74,8 +75,10 @@ def store_url(text: str | None) -> sa.URL:
         raise ReportError(f"--store {given!r}: not a database URL") from None
     backend = {"postgres": "postgresql"}.get(url.get_backend_name(), url.get_backend_name())
     if backend not in BACKENDS:
-        raise ReportError(f"--store {url.render_as_string()}: a {backend} database; the store is SQLite "
-                          "(a file, or sqlite:///FILE) or PostgreSQL (postgresql://...)")
+        raise ReportError(
+            f"--store {url.render_as_string()}: a {backend} database; the store is SQLite "
+            "(a file, or sqlite:///FILE) or PostgreSQL (postgresql://...)"
+        )
     if backend == "postgresql":
         url = url.set(drivername="postgresql+psycopg")  # the driver the package installs
     elif url.database:
@@ -101,12 +104,16 @@ def _sqlite_engine(url: sa.URL) -> sa.Engine:
     def on_begin(connection):
         reading = connection.get_execution_options().get("readonly")
         connection.exec_driver_sql("BEGIN" if reading else "BEGIN IMMEDIATE")
+
     return engine
 
 
 def _postgresql_engine(url: sa.URL) -> sa.Engine:
-    return sa.create_engine(url, poolclass=NullPool, connect_args={
-        "connect_timeout": CONNECT_SECONDS, "options": f"-c lock_timeout={LOCK_MILLISECONDS}"})
+    return sa.create_engine(
+        url,
+        poolclass=NullPool,
+        connect_args={"connect_timeout": CONNECT_SECONDS, "options": f"-c lock_timeout={LOCK_MILLISECONDS}"},
+    )
 
 
 def _transient(error: sa.exc.OperationalError) -> bool:
@@ -127,6 +134,7 @@ def _first_line(error: Exception) -> str:
 @dataclass
 class Stored:
     """What became of one document: its run id, and whether this call added it."""
+
     path: str
     run: int
     added: bool
@@ -171,6 +179,7 @@ class Store:
     def _migrate(self, connection):
         from alembic import command
         from alembic.config import Config
+
         if connection.dialect.name == "postgresql":
             connection.execute(sa.text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
         config = Config()
@@ -194,6 +203,7 @@ class Store:
             if rows:
                 connection.execute(sa.insert(figures), [dict(r, document_id=run) for r in rows])
             return Stored(path, run, True, len(rows))
+
         return self._retrying(work)
 
     def reading(self):
@@ -205,9 +215,24 @@ class Store:
         figures, or every figure named `figure` (a headline name such as
         mem.triad.1t, or a record's figure such as bandwidth); of one host, or all."""
         f = figures
-        query = sa.select(f.c.host, f.c.rank, f.c.benchmark, f.c.operation, f.c.variant, f.c.bytes, f.c.figure,
-                          f.c.unit, f.c.better, f.c.value, f.c.noise, f.c.time, f.c.document_id, f.c.git_commit,
-                          f.c.peak_fraction, f.c.verdict)
+        query = sa.select(
+            f.c.host,
+            f.c.rank,
+            f.c.benchmark,
+            f.c.operation,
+            f.c.variant,
+            f.c.bytes,
+            f.c.figure,
+            f.c.unit,
+            f.c.better,
+            f.c.value,
+            f.c.noise,
+            f.c.time,
+            f.c.document_id,
+            f.c.git_commit,
+            f.c.peak_fraction,
+            f.c.verdict,
+        )
         query = query.where(f.c.figure == figure) if figure else query.where(f.c.kind == "result")
         if host:
             query = query.where(f.c.host == host)
@@ -224,6 +249,7 @@ def add_files(url: sa.URL, paths: list) -> list:
     """Every file read and checked first (a file that is no valid result
     stops the command before anything is stored), then each stored."""
     from .model import load_document
+
     loaded = [(str(pathlib.Path(p).absolute()), load_document(p)) for p in paths]
     with Store(url) as store:
         return [store.add(doc, path) for path, doc in loaded]

@@ -2,6 +2,7 @@
 queries use. The database gets them only through the migrations
 (migrations/versions), never by create_all; a test checks that the two
 agree on both backends."""
+
 from __future__ import annotations
 
 import sqlalchemy as sa
@@ -17,7 +18,8 @@ DOCUMENT = sa.JSON().with_variant(postgresql.JSONB(), "postgresql")
 ROW_ID = sa.BigInteger().with_variant(sa.Integer(), "sqlite")
 
 documents = sa.Table(
-    "documents", metadata,
+    "documents",
+    metadata,
     sa.Column("id", ROW_ID, primary_key=True),
     sa.Column("sha256", sa.String(64), nullable=False, unique=True),
     sa.Column("stored_at", sa.DateTime(), nullable=False),
@@ -36,7 +38,8 @@ documents = sa.Table(
 )
 
 figures = sa.Table(
-    "figures", metadata,
+    "figures",
+    metadata,
     sa.Column("id", ROW_ID, primary_key=True),
     sa.Column("document_id", ROW_ID, sa.ForeignKey("documents.id", ondelete="CASCADE"), nullable=False),
     sa.Column("time", sa.DateTime(), nullable=True),

@@ -2,6 +2,7 @@
 binary once per session (tiny sizes, cached here), the imported samples, and
 ways to run the tool in-process (fast) or as its console script. Not a
 conftest.py: tests/conftest.py is the one `from conftest import` must find."""
+
 import contextlib
 import functools
 import tempfile
@@ -116,6 +117,7 @@ def scale_timings(factor):
     the verdicts do not hang on this machine's noise), then every sample
     `factor` times longer, every figure with a bandwidth unit divided by it and
     with a time unit multiplied."""
+
     def change(doc):
         for rec in doc["timings"]:
             best = min(rec["samples"])
@@ -125,6 +127,7 @@ def scale_timings(factor):
                     rec["stats"][key] *= factor
             for fig in rec["figures"].values():
                 fig["value"] *= (1 / factor) if fig["unit"].endswith("/s") else factor
+
     return change
 
 
@@ -137,8 +140,6 @@ def run_tool(*args, **kwargs):
     if not VENV_TOOL.exists():
         pytest.skip(f"{VENV_TOOL} missing: run scripts/setup.sh")
     return subprocess.run([str(VENV_TOOL), *map(str, args)], capture_output=True, text=True, timeout=120, **kwargs)
-
-
 
 
 FACTS = DATA / "facts-verdicts.json"  # hand-made facts, peaks and verdicts (issue 18's shapes)
@@ -160,6 +161,7 @@ def with_facts(src, dst):
             figure = doc["results"].get(verdict["figure"], {})
             verdict["value"] = figure.get("value", 0.0)
             verdict["fraction"] = verdict["value"] / verdict["peak"] if verdict["peak"] else None
+
     return edited(src, dst, change)
 
 
@@ -174,6 +176,7 @@ def as_run(host=None, when=None, factor=1.0):
     command, on `host`, started at `when` (a datetime, UTC), every timing and
     headline figure `factor` times slower (scale_timings; a bandwidth divided
     by it, a time multiplied). What is left is the real document."""
+
     def change(doc):
         if host is not None:
             doc["host"]["hostname"] = host
@@ -182,4 +185,5 @@ def as_run(host=None, when=None, factor=1.0):
         scale_timings(factor)(doc)
         for fig in doc["results"].values():
             fig["value"] *= (1 / factor) if fig["unit"].endswith("/s") else factor
+
     return change

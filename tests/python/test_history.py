@@ -8,6 +8,7 @@ what the mechanism guarantees for this seeded history: the step found at the
 run that first showed it with the fact that changed there, the drift where
 it began (within the runs its first steps hide in the noise), nothing named
 on the calm host."""
+
 import datetime as dt
 import json
 import shutil
@@ -41,10 +42,12 @@ def nightly(tmp, host: str, noise, runs=RUNS) -> list:
     """Nightly runs of `host`: the real document, its time and scale changed."""
     paths = []
     for run in range(runs):
+
         def change(doc, run=run):
             as_run(host, START + dt.timedelta(days=run), slow_down(host, run) * (1 + 0.01 * noise[run]))(doc)
             if host == "step" and run >= STEP_AT:
                 doc["host"]["kernel"] = "6.18.45-fc-v700"
+
         paths.append(edited(MEM, tmp / f"{host}-{run}.json", change))
     return paths
 
@@ -96,8 +99,9 @@ def test_a_slow_drift_is_found_where_it_began(history_store):
     assert code == 3
     changes = table(out, "change points")
     began = {(row["figure"], run_index(row["began"])) for row in changes if row["verdict"] == "SLOWER"}
-    assert {figure for figure, _ in began} == {f"mem.{k}.1t" for k in
-                                               ("copy", "daxpy", "init", "sdaxpy", "striad", "sum", "triad", "update")}
+    assert {figure for figure, _ in began} == {
+        f"mem.{k}.1t" for k in ("copy", "daxpy", "init", "sdaxpy", "striad", "sum", "triad", "update")
+    }
     assert all(abs(run - DRIFT_FROM) <= 3 for _, run in began), began
     # The latest run is below its last 10 (about 5 % at this slope, so within the threshold or not by noise):
     # the exit code says so through the change point, whose level is the one the node is at.
@@ -105,14 +109,16 @@ def test_a_slow_drift_is_found_where_it_began(history_store):
 
 
 def test_the_latest_run_against_its_own_past(history_store):
-    code, out, _ = report("history", "--store", history_store, "--host", "last", "--figure", "mem.triad.1t",
-                          "--format", "json")
+    code, out, _ = report(
+        "history", "--store", history_store, "--host", "last", "--figure", "mem.triad.1t", "--format", "json"
+    )
     assert code == 3
     [row] = table(out, "latest run")
     assert row["verdict"] == "SLOWER" and row["runs"] == LAST_RUNS
     assert row["latest/median"] == pytest.approx(1 / 1.15, abs=0.03)
-    code, out, _ = report("history", "--store", history_store, "--host", "calm", "--figure", "mem.triad.1t",
-                          "--threshold", "0.2")
+    code, out, _ = report(
+        "history", "--store", history_store, "--host", "calm", "--figure", "mem.triad.1t", "--threshold", "0.2"
+    )
     assert code == 0
 
 
@@ -128,27 +134,39 @@ def test_the_prometheus_file(history_store, tmp_path):
     answer, in a file promtool accepts (Debian's prometheus; where it is not
     installed, prometheus-client's own parser reads it)."""
     from prometheus_client.parser import text_string_to_metric_families
+
     prom = tmp_path / "movebench.prom"
     code, _, err = report("history", "--store", history_store, "--prometheus", prom)
     assert code == 3, err
-    samples = {(s.name, tuple(sorted(s.labels.items()))): s.value
-               for family in text_string_to_metric_families(prom.read_text()) for s in family.samples}
+    samples = {
+        (s.name, tuple(sorted(s.labels.items()))): s.value
+        for family in text_string_to_metric_families(prom.read_text())
+        for s in family.samples
+    }
 
     def value(name, **labels):
         [v] = [v for (n, ls), v in samples.items() if n == name and labels.items() <= dict(ls).items()]
         return v
+
     assert value("movebench_history_slower", host="step", figure="mem.triad.1t") == 1
     assert value("movebench_history_slower", host="calm", figure="mem.triad.1t") == 0
     verdict = json.loads(GPU_SUITE.read_text())["verdicts"][0]  # link.copy.read.pinned: low
     assert value("movebench_verdict", host="vm", figure=verdict["figure"], verdict=verdict["verdict"]) == 1
     assert value("movebench_verdict", host="vm", figure=verdict["figure"], verdict="normal") == 0
     assert value("movebench_peak_ratio", host="vm", figure=verdict["figure"]) == pytest.approx(verdict["fraction"])
-    assert value("movebench_bandwidth_bytes_per_second", host="vm", figure=verdict["figure"]) == \
-        pytest.approx(verdict["value"] * 1e6)
+    assert value("movebench_bandwidth_bytes_per_second", host="vm", figure=verdict["figure"]) == pytest.approx(
+        verdict["value"] * 1e6
+    )
     if shutil.which("promtool") is None:
         pytest.skip("promtool not installed (Debian's prometheus): the file was read by prometheus-client only")
-    check = subprocess.run(["promtool", "check", "metrics"], input=prom.read_text(), capture_output=True,
-                           text=True, timeout=60, check=False)
+    check = subprocess.run(
+        ["promtool", "check", "metrics"],
+        input=prom.read_text(),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
     assert check.returncode == 0, check.stdout + check.stderr
 
 

@@ -4,6 +4,7 @@ SQLite file and a real PostgreSQL server started for the session
 writers at once. Every document stored is a real result
 (tests/data/results), the synthetic ones changed only in host, time and
 scale (reportkit.as_run)."""
+
 import datetime as dt
 import json
 import subprocess
@@ -44,18 +45,26 @@ def test_store_keeps_every_figure_and_the_document(store_url):
     code, out, err = report("store", "add", "--store", store_url, MEM, GPU_SUITE, FLEET)
     assert code == 0, err
     assert out.count("stored as run") == 3, out
-    counts = dict(query(store_url, "SELECT d.sha256, count(f.id) FROM documents d JOIN figures f "
-                                   "ON f.document_id = d.id GROUP BY d.sha256"))
+    counts = dict(
+        query(
+            store_url,
+            "SELECT d.sha256, count(f.id) FROM documents d JOIN figures f ON f.document_id = d.id GROUP BY d.sha256",
+        )
+    )
     assert sorted(counts.values()) == sorted(figures_in(p) for p in (MEM, GPU_SUITE, FLEET))
     # The headline figure a verdict names carries it and its peak fraction (run-h200.json's link verdict).
     verdict = json.loads(GPU_SUITE.read_text())["verdicts"][0]
-    [(value, fraction, word)] = query(store_url, "SELECT value, peak_fraction, verdict FROM figures "
-                                                 "WHERE kind = 'result' AND figure = :f", f=verdict["figure"])
+    [(value, fraction, word)] = query(
+        store_url,
+        "SELECT value, peak_fraction, verdict FROM figures WHERE kind = 'result' AND figure = :f",
+        f=verdict["figure"],
+    )
     assert (value, word) == (verdict["value"], verdict["verdict"])
     assert fraction == pytest.approx(verdict["fraction"])
     # A fleet unit's figures are its host's and its rank's.
-    units = query(store_url, "SELECT DISTINCT host, rank FROM figures WHERE benchmark = 'fleet' "
-                             "AND operation = 'triad'")
+    units = query(
+        store_url, "SELECT DISTINCT host, rank FROM figures WHERE benchmark = 'fleet' AND operation = 'triad'"
+    )
     assert sorted(units) == [("vm", str(r)) for r in range(4)]
     [(text,)] = query(store_url, "SELECT document FROM documents WHERE path = :p", p=str(MEM))
     assert (json.loads(text) if isinstance(text, str) else text) == json.loads(MEM.read_text())
@@ -88,6 +97,7 @@ def test_the_migrations_make_the_schema_the_queries_use(store_url):
     from alembic.autogenerate import compare_metadata
     from alembic.migration import MigrationContext
     from movebench_report.storeschema import metadata
+
     with store.Store(store.store_url(store_url)) as s, s.reading() as connection:
         assert compare_metadata(MigrationContext.configure(connection), metadata) == []
 
@@ -104,16 +114,32 @@ def test_many_writers_at_once_lose_nothing(store_url, tmp_path):
     shared = edited(MEM, tmp_path / "shared.json", as_run("shared", start))
     batches = []
     for w in range(WRITERS):
-        batches.append([edited(MEM, tmp_path / f"w{w}-{i}.json",
-                               as_run(f"node{w}", start + dt.timedelta(hours=i), 1 + 0.01 * i))
-                        for i in range(EACH)] + [shared])
-    writers = [subprocess.Popen([str(VENV_TOOL), "store", "add", "--store", store_url, *map(str, batch)],
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for batch in batches]
+        batches.append(
+            [
+                edited(
+                    MEM, tmp_path / f"w{w}-{i}.json", as_run(f"node{w}", start + dt.timedelta(hours=i), 1 + 0.01 * i)
+                )
+                for i in range(EACH)
+            ]
+            + [shared]
+        )
+    writers = [
+        subprocess.Popen(
+            [str(VENV_TOOL), "store", "add", "--store", store_url, *map(str, batch)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for batch in batches
+    ]
     outputs = [w.communicate(timeout=240) for w in writers]
     assert [w.returncode for w in writers] == [0] * WRITERS, [err for _, err in outputs]
     assert sum(out.count("stored as run") for out, _ in outputs) == WRITERS * EACH + 1
-    per_document = query(store_url, "SELECT d.hostname, d.time, count(f.id) FROM documents d "
-                                    "JOIN figures f ON f.document_id = d.id GROUP BY d.id, d.hostname, d.time")
+    per_document = query(
+        store_url,
+        "SELECT d.hostname, d.time, count(f.id) FROM documents d "
+        "JOIN figures f ON f.document_id = d.id GROUP BY d.id, d.hostname, d.time",
+    )
     assert len(per_document) == WRITERS * EACH + 1
     assert {n for _, _, n in per_document} == {figures_in(MEM)}
     assert len({(host, time) for host, time, _ in per_document}) == WRITERS * EACH + 1
@@ -130,12 +156,15 @@ def test_where_the_store_is(tmp_path, monkeypatch):
     assert query(str(tmp_path / "env.sqlite"), "SELECT count(*) FROM documents") == [(1,)]
 
 
-@pytest.mark.parametrize("url, says", [
-    ("mysql://user@host/db", "a mysql database; the store is SQLite"),
-    ("postgresql://movebench@/none?host=/nonexistent", "store postgresql+psycopg://movebench@/none"),
-    ("/nonexistent/folder/results.sqlite", "folder /nonexistent/folder does not exist"),
-    ("sqlite://", "an SQLite store is a file"),
-])
+@pytest.mark.parametrize(
+    "url, says",
+    [
+        ("mysql://user@host/db", "a mysql database; the store is SQLite"),
+        ("postgresql://movebench@/none?host=/nonexistent", "store postgresql+psycopg://movebench@/none"),
+        ("/nonexistent/folder/results.sqlite", "folder /nonexistent/folder does not exist"),
+        ("sqlite://", "an SQLite store is a file"),
+    ],
+)
 def test_a_store_that_cannot_be_is_one_line(url, says):
     code, out, err = report("store", "add", "--store", url, MEM)
     assert code == 2 and out == "" and err.count("\n") == 1 and says in err, err
@@ -148,6 +177,7 @@ def test_every_document_the_schema_allows_gives_its_rows(doc):
     accepts), never a traceback: as many figure rows as it has figures."""
     from movebench_report.figurerows import document_hash, document_row, figure_rows
     from movebench_report.model import ReportError, check_document
+
     try:
         check_document(doc, "generated")
     except ReportError:

@@ -1,5 +1,6 @@
 """Alembic's environment for the store: always online, on the connection
 store.py hands over (config.attributes["connection"]), in its transaction."""
+
 from alembic import context
 
 from movebench_report.storeschema import metadata

@@ -4,6 +4,7 @@ figures (one row per figure).
 Revision ID: 0001
 Revises:
 Create Date: 2026-11-28"""
+
 import sqlalchemy as sa
 from alembic import op
 from sqlalchemy.dialects import postgresql

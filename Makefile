@@ -94,9 +94,12 @@ test:
 	done
 
 # The report tests open the HTML page in a real headless browser, the Slurm
-# tests start a one-node Slurm (slurm-wlm); only the test targets ask the
-# set-up for them (they are big).
-test integration mpich: export MOVEBENCH_EXTRA_PACKAGES := $(MOVEBENCH_EXTRA_PACKAGES) chromium slurm-wlm
+# tests start a one-node Slurm (slurm-wlm), the store tests a throwaway
+# PostgreSQL server (postgresql) and check the Prometheus export with
+# promtool (prometheus); only the test targets ask the set-up for them (they
+# are big).
+test integration mpich: export MOVEBENCH_EXTRA_PACKAGES := $(MOVEBENCH_EXTRA_PACKAGES) chromium slurm-wlm postgresql \
+  prometheus
 
 # The binary, then the report tool in its own venv under PREFIX/lib/movebench
 # (movebench report finds it beside the binary, not in the source tree).

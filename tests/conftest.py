@@ -3,7 +3,10 @@
 import json
 import os
 import pathlib
+import pwd
+import shutil
 import subprocess
+import tempfile
 
 import jsonschema
 import pytest
@@ -105,3 +108,87 @@ def pytest_collection_modifyitems(config, items):
     if "coll.allreduce" in listing:
         config.hook.pytest_deselected(items=marked)
         items[:] = [item for item in items if item not in marked]
+
+
+class PostgresCluster:
+    """A throwaway PostgreSQL cluster (Debian's postgresql) in a temporary
+    folder, listening only on a unix socket there, trusting local users (it
+    is reachable only through that folder). PostgreSQL refuses to run as
+    root: under root it runs as `nobody` (runuser), the folder given to it."""
+
+    def __init__(self, bindir: pathlib.Path):
+        self.bindir = bindir
+        self.folder = pathlib.Path(tempfile.mkdtemp(prefix="movebench-pg-"))
+        self.data = self.folder / "data"
+        self.as_user = ["runuser", "-u", "nobody", "--"] if os.geteuid() == 0 else []
+        if self.as_user:
+            os.chown(self.folder, pwd.getpwnam("nobody").pw_uid, -1)
+        self.databases = 0
+
+    def _run(self, tool: str, *args, timeout=60):
+        subprocess.run(
+            [*self.as_user, str(self.bindir / tool), *args],
+            cwd=self.folder,
+            check=True,
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+        )
+
+    def start(self):
+        self._run("initdb", "-D", self.data, "-U", "movebench", "-A", "trust", "--no-sync", "-E", "UTF8")
+        options = f"-k {self.folder} -c listen_addresses='' -c fsync=off -c max_connections=40"
+        self._run(
+            "pg_ctl", "-D", self.data, "-l", self.folder / "log", "-o", options, "-w", "-t", "60", "start", timeout=90
+        )
+
+    def stop(self):
+        try:
+            self._run("pg_ctl", "-D", self.data, "-m", "immediate", "-w", "-t", "30", "stop")
+        finally:
+            shutil.rmtree(self.folder, ignore_errors=True)
+
+    def url(self, database: str) -> str:
+        return f"postgresql://movebench@/{database}?host={self.folder}"
+
+    def new_database(self) -> str:
+        """The URL of a new, empty database of this cluster."""
+        import psycopg
+
+        self.databases += 1
+        name = f"store{self.databases}"
+        with psycopg.connect(
+            host=str(self.folder), user="movebench", dbname="postgres", autocommit=True, connect_timeout=10
+        ) as connection:
+            connection.execute(f"CREATE DATABASE {name}")
+        return self.url(name)
+
+
+def postgres_bindir():
+    """The newest installed PostgreSQL's programs (Debian keeps them in
+    /usr/lib/postgresql/VERSION/bin), or None."""
+    found = sorted(pathlib.Path("/usr/lib/postgresql").glob("*/bin/initdb"), key=lambda p: int(p.parts[-3]))
+    if found:
+        return found[-1].parent
+    initdb = shutil.which("initdb")
+    return pathlib.Path(initdb).parent if initdb else None
+
+
+@pytest.fixture(scope="session")
+def postgres():
+    """One PostgreSQL cluster for the session (tests/python/test_store.py):
+    each test asks it for a new database. Skips where PostgreSQL is not
+    installed (make test's set-up installs it: MOVEBENCH_EXTRA_PACKAGES)."""
+    bindir = postgres_bindir()
+    if bindir is None:
+        pytest.skip("PostgreSQL is not installed (Debian's postgresql; as root: apt-get install -y postgresql)")
+    cluster = PostgresCluster(bindir)
+    try:
+        cluster.start()
+    except subprocess.CalledProcessError as e:
+        log = cluster.folder / "log"
+        why = f"{e.stderr.strip()} {log.read_text() if log.exists() else ''}"
+        cluster.stop()
+        raise RuntimeError(f"PostgreSQL did not start: {why}") from None
+    yield cluster
+    cluster.stop()

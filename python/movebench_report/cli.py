@@ -1,8 +1,9 @@
-"""Command line: movebench-report {table,compare,scaling,plot,html,import}.
+"""Command line: movebench-report {table,compare,scaling,plot,html,import,store,history,health}.
 
 Exit status: 0 done; 2 a bad argument or input file (one line on stderr
 naming the file or the option and what is wrong); 3 compare found B slower
-than A beyond the threshold; 1 an internal error (one line: a bug to report).
+than A beyond the threshold, or history a series slower than its own past;
+1 an internal error (one line: a bug to report).
 
 Every argument is checked by its argparse type and every file by
 model.read_text/parse_json/check_document (the front doors) before any work;
@@ -67,6 +68,16 @@ def threshold_arg(text: str) -> float:
         value = math.nan
     if not 0 <= value <= 100:
         raise argparse.ArgumentTypeError(f"'{text}' is not a relative slow-down from 0 to 100 (0.05 = 5 %)")
+    return value
+
+
+def count_arg(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if not 1 <= value <= 10000:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a whole number from 1 to 10000")
     return value
 
 
@@ -260,7 +271,61 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--format", choices=list(importers.FORMATS), help="skip detection")
     p.add_argument("-o", "--output", type=output_arg, help="result file (one input only; default stdout)")
     p.add_argument("--outdir", type=outdir_arg, help="write <input stem>.json here for each input")
+
+    add_store_parsers(sub)
     return top
+
+
+STORE_HELP = (
+    "a SQLite file or a database URL (sqlite:///FILE, postgresql://user@host/db); default "
+    "$MOVEBENCH_STORE, else $XDG_DATA_HOME/movebench/results.sqlite"
+)
+
+
+def add_store_parsers(sub):
+    p = sub.add_parser("store", help="keep results in a database (SQLite or PostgreSQL): docs/history.md")
+    actions = p.add_subparsers(dest="store_command", required=True)
+    add = actions.add_parser(
+        "add",
+        help="store result files: every figure one row, the document beside them; "
+        "a file stored before adds nothing; every file is checked before any is stored",
+    )
+    add.add_argument("files", nargs="+", type=pathlib.Path, help="movebench result files (JSON)")
+    add.add_argument("--store", metavar="URL", type=name_arg, help=STORE_HELP)
+
+    p = sub.add_parser(
+        "history",
+        help="each node's figures over time from the store: the latest run against "
+        "its own past, change points; exit 3 if a series got slower",
+    )
+    p.add_argument("--store", metavar="URL", type=name_arg, help=STORE_HELP)
+    p.add_argument("--host", type=name_arg, help="only this host's series")
+    p.add_argument(
+        "--figure",
+        type=name_arg,
+        help="the figure to follow: a headline name (mem.triad.1t) or a "
+        "record's figure (bandwidth, latency); default: every headline figure",
+    )
+    p.add_argument("--last", type=count_arg, default=10, help="the past runs the latest is held against (default 10)")
+    p.add_argument("--threshold", type=threshold_arg, default=0.05, help="relative slow-down that fails (default 0.05)")
+    p.add_argument(
+        "--prometheus",
+        type=output_arg,
+        metavar="FILE",
+        help="also write each series' latest figure "
+        "and verdicts here in Prometheus' text format (node_exporter's textfile collector)",
+    )
+    add_output(p)
+
+    p = sub.add_parser(
+        "health",
+        help="a node health check (Slurm's HealthCheckProgram, NHC): exit 3 with one "
+        "line when this node's history or verdicts say it is slow; silent and 0 when not",
+    )
+    p.add_argument("--store", metavar="URL", type=name_arg, help=STORE_HELP)
+    p.add_argument("--host", type=name_arg, help="the node (default: this host's name)")
+    p.add_argument("--last", type=count_arg, default=10, help="the past runs the latest is held against (default 10)")
+    p.add_argument("--threshold", type=threshold_arg, default=0.05, help="relative slow-down that fails (default 0.05)")
 
 
 def sources_of(args) -> list:
@@ -361,6 +426,73 @@ def cmd_import(args):
             emit(text, args.output)
 
 
+def cmd_store(args):
+    from . import store  # SQLAlchemy loads only where a store is used
+
+    url = store.store_url(args.store)
+    lines = []
+    for s in store.add_files(url, args.files):
+        lines.append(
+            f"{s.path}: stored as run {s.run} ({s.figures} figures)"
+            if s.added
+            else f"{s.path}: already stored (run {s.run}): nothing added"
+        )
+    emit("".join(line + "\n" for line in lines), None)
+
+
+def judged_history(args, figure=None) -> list:
+    """history.findings of the store's series of args.host (and figure)."""
+    from . import history, store
+
+    with store.Store(store.store_url(args.store)) as s:
+        series = history.series_of(s.series_rows(args.host, figure))
+        if not series:
+            asked = "".join(
+                [
+                    f" of host {args.host!r}" if args.host else "",
+                    f" named {figure!r}" if figure else " (headline figures)",
+                ]
+            )
+            raise ReportError(f"store {s.where}: no figures{asked}")
+        return history.findings(series, args.last, args.threshold, s.document)
+
+
+def cmd_history(args):
+    """The series of the store, each judged; exit 3 (as compare) when a
+    latest run is slower than its own past, or a series' last change point
+    was for the worse (the level it is at is a step or drift down)."""
+    from . import history
+
+    found = judged_history(args, args.figure)
+    if args.prometheus:
+        from . import promexport
+
+        promexport.write(found, args.prometheus)
+    tables = [history.series_table(found), history.latest_table(found, args.last, args.threshold)]
+    tables += [history.changes_table(found)] if any(f.changes for f in found) else []
+    texts = [render(t, args.format).rstrip("\n") for t in tables]
+    # JSON: one document, a list of the tables; the other formats one after the other
+    emit("[\n" + ",\n".join(texts) + "\n]\n" if args.format == "json" else "\n\n".join(texts) + "\n", args.output)
+    worse = any(f.slower or f.worse_level for f in found)
+    return REGRESSION if worse else 0
+
+
+def cmd_health(args):
+    """One node's headline figures: exit 3 with the worst reason on one line
+    (the reason fleet's drain lines give, for this node), else silent."""
+    import socket
+
+    from . import history
+
+    args.host = args.host or socket.gethostname()
+    reasons = history.health_reasons(judged_history(args))
+    if not reasons:
+        return 0
+    more = f" (and {len(reasons) - 1} more)" if len(reasons) > 1 else ""
+    emit(f"movebench: {args.host}: {reasons[0]}{more}\n", None)
+    return REGRESSION
+
+
 COMMANDS = {
     "table": cmd_table,
     "compare": cmd_compare,
@@ -368,6 +500,9 @@ COMMANDS = {
     "plot": cmd_plot,
     "html": cmd_html,
     "import": cmd_import,
+    "store": cmd_store,
+    "history": cmd_history,
+    "health": cmd_health,
 }
 
 

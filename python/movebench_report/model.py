@@ -320,6 +320,13 @@ def _spread(record: dict, name: str | None, value: float | None, sense: Meaning 
     return 0.0
 
 
+def figure_noise(record: dict, name: str, version: int) -> float:
+    """The relative noise of figure `name` of a record, as every view reads
+    it (the samples' spread, else the figure's band, else the stats')."""
+    figure = record["figures"][name]
+    return _spread(record, name, figure["value"], _meaning(record, name, version))
+
+
 # A bare timing (a record without figures): the median of its seconds.
 BARE_TIMING = Meaning("median", "time", "lower")
 

@@ -168,3 +168,21 @@ def with_facts(src, dst):
 SUITE = REPO / "tests" / "data" / "results" / "run.json"
 # A real run of the suite on an H200 (facts with its PCIe link, a link verdict: tests/data/README.md).
 GPU_SUITE = REPO / "tests" / "data" / "results" / "run-h200.json"
+
+
+def as_run(host=None, when=None, factor=1.0):
+    """A change for edited(): the document as another run of the same
+    command, on `host`, started at `when` (a datetime, UTC), every timing and
+    headline figure `factor` times slower (scale_timings; a bandwidth divided
+    by it, a time multiplied). What is left is the real document."""
+
+    def change(doc):
+        if host is not None:
+            doc["host"]["hostname"] = host
+        if when is not None:
+            doc["execution_time"] = doc["end_time"] = when.strftime("%Y-%m-%dT%H:%M:%SZ")
+        scale_timings(factor)(doc)
+        for fig in doc["results"].values():
+            fig["value"] *= (1 / factor) if fig["unit"].endswith("/s") else factor
+
+    return change

@@ -1,0 +1,183 @@
+"""`movebench-report history` (docs/history.md) against SQLite and a real
+PostgreSQL server (tests/conftest.py: postgres): a synthetic history of a
+real result document (tests/data/results/v3/mem.json) on three hosts, 30
+runs each with seeded noise (1 % of the figures' values): one with a step
+(10 % slower from run 20, where its kernel changed), one with a slow drift
+(1 % slower every run from run 12), one with neither. What is asserted is
+what the mechanism guarantees for this seeded history: the step found at the
+run that first showed it with the fact that changed there, the drift where
+it began (within the runs its first steps hide in the noise), nothing named
+on the calm host."""
+
+import datetime as dt
+import json
+import shutil
+import subprocess
+
+import numpy as np
+import pytest
+
+from reportkit import REPO, as_run, edited, report
+
+RUNS, STEP_AT, DRIFT_FROM = 30, 20, 12
+START = dt.datetime(2026, 1, 1, 2, 0)
+MEM = REPO / "tests" / "data" / "results" / "v3" / "mem.json"
+GPU_SUITE = REPO / "tests" / "data" / "results" / "run-h200.json"  # a real run with a "low" link verdict
+HEADLINES = 8  # mem.json's headline figures (one per kernel)
+
+
+LAST_RUNS = 12  # host "last": 12 runs, only the latest 15 % slower
+
+
+def slow_down(host: str, run: int) -> float:
+    if host == "last":
+        return 1.15 if run == LAST_RUNS - 1 else 1.0
+    if host == "step":
+        return 1.10 if run >= STEP_AT else 1.0
+    if host == "drift":
+        return 1 + 0.01 * max(0, run - DRIFT_FROM + 1)
+    return 1.0
+
+
+def nightly(tmp, host: str, noise, runs=RUNS) -> list:
+    """Nightly runs of `host`: the real document, its time and scale changed."""
+    paths = []
+    for run in range(runs):
+
+        def change(doc, run=run):
+            as_run(host, START + dt.timedelta(days=run), slow_down(host, run) * (1 + 0.01 * noise[run]))(doc)
+            if host == "step" and run >= STEP_AT:
+                doc["host"]["kernel"] = "6.18.45-fc-v700"
+
+        paths.append(edited(MEM, tmp / f"{host}-{run}.json", change))
+    return paths
+
+
+@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
+def history_store(request, tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("history")
+    if request.param == "sqlite":
+        url = str(tmp / "results.sqlite")
+    else:
+        url = request.getfixturevalue("postgres").new_database()
+    noise = np.random.default_rng(31).standard_normal((4, RUNS))
+    paths = [p for i, host in enumerate(("calm", "step", "drift")) for p in nightly(tmp, host, noise[i])]
+    paths += nightly(tmp, "last", noise[3], LAST_RUNS) + [GPU_SUITE]
+    code, _, err = report("store", "add", "--store", url, *paths)
+    assert code == 0, err
+    return url
+
+
+def table(out: str, title: str) -> list:
+    """The rows of the table of history's JSON output whose title says `title`."""
+    [rows] = [t["rows"] for t in json.loads(out) if title in t["title"]]
+    return rows
+
+
+def run_index(began: str) -> int:
+    return (dt.datetime.strptime(began, "%Y-%m-%d %H:%M") - START).days
+
+
+def test_the_calm_host_names_nothing(history_store):
+    code, out, err = report("history", "--store", history_store, "--host", "calm")
+    assert code == 0, err
+    assert "change points" not in out and "SLOWER" not in out
+    assert out.count("calm ") == HEADLINES * RUNS + HEADLINES  # every run of every series, and each verdict
+
+
+def test_a_step_is_found_at_the_run_that_first_showed_it(history_store):
+    code, out, _ = report("history", "--store", history_store, "--host", "step", "--format", "json")
+    assert code == 3  # the level each series is at is a step down
+    changes = table(out, "change points")
+    assert len(changes) == HEADLINES, changes
+    for row in changes:
+        assert run_index(row["began"]) == STEP_AT and row["verdict"] == "SLOWER", row
+        assert "host.kernel: 6.18.44-fc-v669 -> 6.18.45-fc-v700" in row["facts changed"], row
+
+
+def test_a_slow_drift_is_found_where_it_began(history_store):
+    code, out, _ = report("history", "--store", history_store, "--host", "drift", "--format", "json")
+    assert code == 3
+    changes = table(out, "change points")
+    began = {(row["figure"], run_index(row["began"])) for row in changes if row["verdict"] == "SLOWER"}
+    assert {figure for figure, _ in began} == {
+        f"mem.{k}.1t" for k in ("copy", "daxpy", "init", "sdaxpy", "striad", "sum", "triad", "update")
+    }
+    assert all(abs(run - DRIFT_FROM) <= 3 for _, run in began), began
+    # The latest run is below its last 10 (about 5 % at this slope, so within the threshold or not by noise):
+    # the exit code says so through the change point, whose level is the one the node is at.
+    assert all(row["latest/median"] < 1 for row in table(out, "latest run"))
+
+
+def test_the_latest_run_against_its_own_past(history_store):
+    code, out, _ = report(
+        "history", "--store", history_store, "--host", "last", "--figure", "mem.triad.1t", "--format", "json"
+    )
+    assert code == 3
+    [row] = table(out, "latest run")
+    assert row["verdict"] == "SLOWER" and row["runs"] == LAST_RUNS
+    assert row["latest/median"] == pytest.approx(1 / 1.15, abs=0.03)
+    code, out, _ = report(
+        "history", "--store", history_store, "--host", "calm", "--figure", "mem.triad.1t", "--threshold", "0.2"
+    )
+    assert code == 0
+
+
+def test_what_is_not_there_is_one_line(history_store, tmp_path):
+    code, out, err = report("history", "--store", history_store, "--host", "nowhere")
+    assert code == 2 and out == "" and err.count("\n") == 1 and "no figures of host 'nowhere'" in err
+    code, out, err = report("history", "--store", history_store, "--figure", "mem.nothing")
+    assert code == 2 and err.count("\n") == 1 and "no figures named 'mem.nothing'" in err
+
+
+def test_the_prometheus_file(history_store, tmp_path):
+    """Every series' latest figure in base units, its verdicts and history's
+    answer, in a file promtool accepts (Debian's prometheus; where it is not
+    installed, prometheus-client's own parser reads it)."""
+    from prometheus_client.parser import text_string_to_metric_families
+
+    prom = tmp_path / "movebench.prom"
+    code, _, err = report("history", "--store", history_store, "--prometheus", prom)
+    assert code == 3, err
+    samples = {
+        (s.name, tuple(sorted(s.labels.items()))): s.value
+        for family in text_string_to_metric_families(prom.read_text())
+        for s in family.samples
+    }
+
+    def value(name, **labels):
+        [v] = [v for (n, ls), v in samples.items() if n == name and labels.items() <= dict(ls).items()]
+        return v
+
+    assert value("movebench_history_slower", host="step", figure="mem.triad.1t") == 1
+    assert value("movebench_history_slower", host="calm", figure="mem.triad.1t") == 0
+    verdict = json.loads(GPU_SUITE.read_text())["verdicts"][0]  # link.copy.read.pinned: low
+    assert value("movebench_verdict", host="vm", figure=verdict["figure"], verdict=verdict["verdict"]) == 1
+    assert value("movebench_verdict", host="vm", figure=verdict["figure"], verdict="normal") == 0
+    assert value("movebench_peak_ratio", host="vm", figure=verdict["figure"]) == pytest.approx(verdict["fraction"])
+    assert value("movebench_bandwidth_bytes_per_second", host="vm", figure=verdict["figure"]) == pytest.approx(
+        verdict["value"] * 1e6
+    )
+    if shutil.which("promtool") is None:
+        pytest.skip("promtool not installed (Debian's prometheus): the file was read by prometheus-client only")
+    check = subprocess.run(
+        ["promtool", "check", "metrics"],
+        input=prom.read_text(),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert check.returncode == 0, check.stdout + check.stderr
+
+
+def test_the_node_health_check(history_store):
+    """Silent and 0 for a healthy node; 3 and one line with the reason (a
+    level that is a step down, a path below its band) for one that is not."""
+    assert report("health", "--store", history_store, "--host", "calm") == (0, "", "")
+    code, out, _ = report("health", "--store", history_store, "--host", "step")
+    assert code == 3 and out.count("\n") == 1 and out.startswith("movebench: step: mem.") and "since run" in out
+    code, out, _ = report("health", "--store", history_store, "--host", "vm")
+    assert code == 3 and out.count("\n") == 1 and "link.copy.read.pinned low" in out, out
+    code, out, err = report("health", "--store", history_store, "--host", "nowhere")
+    assert code == 2 and err.count("\n") == 1

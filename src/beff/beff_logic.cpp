@@ -1,4 +1,4 @@
-#include "net/beff_logic.hpp"
+#include "beff/beff_logic.hpp"
 
 #include <algorithm>
 #include <cmath>

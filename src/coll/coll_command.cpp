@@ -15,8 +15,8 @@
 #include "core/summary.hpp"
 #include "core/vocabulary.hpp"
 #include "core/stats.hpp"
-#include "net/coll_ops.hpp"
-#include "net/coll_output.hpp"
+#include "coll/coll_ops.hpp"
+#include "coll/coll_output.hpp"
 #include "net/mpi_command.hpp"
 #include "net/net_commands.hpp"
 

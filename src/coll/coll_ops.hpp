@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <string>
 
-#include "net/coll_logic.hpp"
+#include "coll/coll_logic.hpp"
 
 namespace movebench::net {
 

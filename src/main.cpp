@@ -18,7 +18,7 @@
 #include "facts/facts.hpp"
 #include "facts/facts_command.hpp"
 #include "facts/machine_facts.hpp"
-#include "fleet/fleet.hpp"
+#include "net/net_commands.hpp"
 #include "report/report_tool.hpp"
 #include "suite/run_command.hpp"
 

@@ -15,7 +15,7 @@ def read(path):
 def test_mpi_option_names_every_mpi_command():
     # The MPI commands are those the no-MPI build stands in for.
     stand_ins = re.findall(r'make_unique<NoMpiCommand>\("(\w+)"', read("src/net/no_mpi_commands.cpp"))
-    assert sorted(stand_ins) == ["beff", "coll", "p2p"]
+    assert sorted(stand_ins) == ["beff", "coll", "fleet", "p2p"]
     option = re.search(r'option\(MOVEBENCH_WITH_MPI "([^"]*)"', read("CMakeLists.txt"))[1]
     for name in stand_ins:
         assert re.search(rf"\b{name}\b", option), f"CMakeLists.txt's MPI option does not name {name}: {option!r}"

@@ -33,7 +33,7 @@ def test_chase_bytes_comment_says_the_clamp():
 
 def test_device_choice_comment_names_its_users():
     comment = next(l for l in read("src/device/device.hpp").splitlines() if "How the user picks a device" in l)
-    users = {"link": "src/link/link_bench.hpp", "stream": "src/stream/stream_command.cpp", "mem --backend": "src/mem/mem_options.hpp"}
+    users = {"link": "src/link/link_bench.hpp", "stream": "src/stream/stream_options.hpp", "mem --backend": "src/mem/mem_options.hpp"}
     for user, where in users.items():
         assert re.search(r"CommonOptions|DeviceChoice", read(where)), f"{where} no longer picks a device"
         assert user in comment, f"device.hpp's DeviceChoice comment leaves out {user}: {comment!r}"

@@ -5,6 +5,7 @@ it in every figure; version 1 documents said only the statistic's name, and
 "min" meant the least time (mem) or the least rate (link's bandwidth_min):
 meaning_v1 reads them the way each movebench command and importer of
 version 1 wrote them."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -19,8 +20,12 @@ WORST = {("max", "time"), ("min", "rate")}
 # movebench coll's rows (src/coll/coll_rows.hpp) is only for what carries
 # none: version 1 documents and the importers' tools. test_net_coll.py keeps
 # the two equal.
-BUS_FACTOR = {"allreduce": lambda n: 2 * (n - 1) / n, "bcast": lambda n: 1.0, "reduce": lambda n: 1.0,
-              "barrier": lambda n: 1.0}
+BUS_FACTOR = {
+    "allreduce": lambda n: 2 * (n - 1) / n,
+    "bcast": lambda n: 1.0,
+    "reduce": lambda n: 1.0,
+    "barrier": lambda n: 1.0,
+}
 
 
 def bus_factor(op: str, ranks: int) -> float:
@@ -30,6 +35,7 @@ def bus_factor(op: str, ranks: int) -> float:
 @dataclass(frozen=True)
 class Accounting:
     """Which bytes a bandwidth counts."""
+
     bytes: str  # application, write_allocate, algorithm, bus
     directions: int = 1  # 2: both directions summed
     factor: float | None = 1.0  # bus: busbw = algbw * factor; None: not known (version 1 without ranks)
@@ -39,8 +45,11 @@ class Accounting:
         return cls(j["bytes"], int(j["directions"]), float(j["factor"]))
 
     def text(self) -> str:
-        words = {"application": "application bytes", "write_allocate": "write-allocate bytes",
-                 "algorithm": "algorithm bytes (algbw)"}.get(self.bytes)
+        words = {
+            "application": "application bytes",
+            "write_allocate": "write-allocate bytes",
+            "algorithm": "algorithm bytes (algbw)",
+        }.get(self.bytes)
         if self.bytes == "bus":
             factor = f"{self.factor:.4g}" if self.factor is not None else "?"
             words = f"bus bytes x{factor} (busbw)"
@@ -51,6 +60,7 @@ class Accounting:
 class Meaning:
     """The vocabulary of one figure; `of` None: a version 1 figure whose
     statistic cannot be placed (not written by a known command)."""
+
     stat: str
     of: str | None
     better: str  # higher or lower
@@ -76,8 +86,9 @@ def meaning(name: str, record: dict, version: int) -> Meaning:
     figure = record["figures"][name]
     if version >= 2:
         accounting = figure.get("accounting")
-        return Meaning(figure["stat"], figure["of"], figure["better"],
-                       Accounting.of(accounting) if accounting else None)
+        return Meaning(
+            figure["stat"], figure["of"], figure["better"], Accounting.of(accounting) if accounting else None
+        )
     return meaning_v1(figure, record, name)
 
 

@@ -4,6 +4,7 @@ their figures mean what their writers meant (vocabulary.meaning_v1); version
 2 files say it themselves. table and compare show each figure's statistic
 and bytes counted, and never compare figures that mean different things
 silently."""
+
 import json
 
 import pytest
@@ -28,13 +29,21 @@ def meanings(path):
     for rec in d["timings"]:
         for name in rec["figures"]:
             out.setdefault((rec["benchmark"], rec["operation"], name), set()).add(
-                meaning(name, rec, d["schema_version"]))
+                meaning(name, rec, d["schema_version"])
+            )
     return out
 
 
 def test_both_versions_are_there_and_valid():
-    assert {p.name for p in V1} >= {"mem.json", "lat.json", "link.json", "stream.json", "coll.json", "p2p.json",
-                                    "beff.json"}
+    assert {p.name for p in V1} >= {
+        "mem.json",
+        "lat.json",
+        "link.json",
+        "stream.json",
+        "coll.json",
+        "p2p.json",
+        "beff.json",
+    }
     assert {p.name for p in V1} >= {p.name for p in V2}
     for path in V1:
         assert validate_result(doc(path))["schema_version"] == 1, path
@@ -62,18 +71,22 @@ def test_version_1_words_that_read_two_ways():
     link = meanings(RESULTS / "v1" / "link.json")
     # version 1 wrote "min" for mem's least time (the best) and for link's least rate (the worst)
     assert {text(m) for m in link[("link", "copy.read", "bandwidth_min")]} == {
-        ("min of rates (worst)", "application bytes")}
+        ("min of rates (worst)", "application bytes")
+    }
     assert {text(m) for m in meanings(RESULTS / "v1" / "mem.json")[("mem", "copy", "bandwidth")]} == {
-        ("min of times (best)", "application bytes")}
+        ("min of times (best)", "application bytes")
+    }
     assert {text(m) for m in link[("link", "copy.duplex.total", "bandwidth")]} == {
-        ("mean of times", "application bytes, both directions")}
+        ("mean of times", "application bytes, both directions")
+    }
     coll = meanings(RESULTS / "v1" / "coll.json")
     assert {m.accounting_text() for m in coll[("coll", "alltoall", "busbw")]} == {"bus bytes x0.5 (busbw)"}
     osu = meanings(RESULTS / "v1" / "imported-osu_bibw.json")
     assert {m.accounting_text() for m in osu[("p2p", "bibw", "bandwidth")]} == {"application bytes, both directions"}
     beff = meanings(RESULTS / "v1" / "beff.json")
     assert {text(m) for m in beff[("beff", "fpga", "bandwidth")]} == {
-        ("min of times (best)", "application bytes, both directions")}
+        ("min of times (best)", "application bytes, both directions")
+    }
 
 
 def test_table_reads_both_versions_side_by_side():
@@ -102,10 +115,18 @@ def test_compare_across_versions(tmp_path):
     assert len(rows) == 8 and all(r["B/A"] and r["verdict"] != "NOT COMPARED" for r in rows)
     assert {r["figure"] for r in rows} == {"min of times (best); application bytes"}
     # link's bandwidth_min of both versions: the worst test of each
-    rows = report_json("compare", RESULTS / "v1" / "link.json", RESULTS / "v2" / "link.json", "--figure",
-                       "bandwidth_min", expect=(0, 3))["rows"]
-    assert rows and {r["figure"] for r in rows} == {"min of rates (worst); application bytes",
-                                                    "min of rates (worst); application bytes, both directions"}
+    rows = report_json(
+        "compare",
+        RESULTS / "v1" / "link.json",
+        RESULTS / "v2" / "link.json",
+        "--figure",
+        "bandwidth_min",
+        expect=(0, 3),
+    )["rows"]
+    assert rows and {r["figure"] for r in rows} == {
+        "min of rates (worst); application bytes",
+        "min of rates (worst); application bytes, both directions",
+    }
 
 
 def counts_write_allocate(op):
@@ -113,6 +134,7 @@ def counts_write_allocate(op):
         for rec in d["timings"]:
             if op is None or rec["operation"] == op:
                 rec["figures"]["bandwidth"]["accounting"]["bytes"] = "write_allocate"
+
     return change
 
 
@@ -140,11 +162,13 @@ def test_compare_refuses_figures_that_count_other_bytes(tmp_path):
 def test_compare_refuses_the_worst_against_the_best(tmp_path):
     """A version 1 link file's bandwidth_min (the worst test) against a file
     that calls the best test min (mem's meaning)."""
+
     def best_of(d):
         for rec in d["timings"]:
             fig = rec["figures"].get("bandwidth_min")
             if fig:
                 fig["of"] = "time"
+
     a = RESULTS / "v2" / "link.json"
     b = edited(a, tmp_path / "b.json", best_of)
     code, _, err = report("compare", a, b, "--figure", "bandwidth_min")
@@ -162,9 +186,11 @@ def test_version_3_documents_validate_and_read_as_version_2():
         d = validate_result(doc(path))
         assert d["schema_version"] == 3 and d["facts"]["cpu"]["model"], path
     rows = report_json("table", RESULTS / "v3" / "mem.json")["rows"]
-    assert rows and {r["figure"] for r in rows} <= {"min of times (best); application bytes",
-                                                     "mean of times; application bytes",
-                                                     "median of times; application bytes"}, rows
+    assert rows and {r["figure"] for r in rows} <= {
+        "min of times (best); application bytes",
+        "mean of times; application bytes",
+        "median of times; application bytes",
+    }, rows
     table = report_json("table", RESULTS / "v2" / "mem.json", "-data", "v3", RESULTS / "v3" / "mem.json")
     assert not any(r["figure"].startswith("DIFFERS") for r in table["rows"])
 
@@ -174,10 +200,12 @@ def test_busbw_factor_is_read_from_the_record_not_the_copy(tmp_path):
     from its row in src/coll/coll_rows.hpp); vocabulary.BUS_FACTOR is only for
     documents that carry none. A factor no collective has (0.125) must show
     as written, for every collective."""
+
     def odd_factor(d):
         for rec in d["timings"]:
             if "busbw" in rec["figures"]:
                 rec["figures"]["busbw"]["accounting"]["factor"] = 0.125
+
     path = edited(RESULTS / "run.json", tmp_path / "odd.json", odd_factor)
     d = doc(path)
     busbw = [rec for rec in d["timings"] if "busbw" in rec["figures"]]

@@ -1,6 +1,6 @@
-// The table of benchmark subcommands: its one owner. main.cpp gives it to
-// the front door and to `movebench run` (which gets the table as a function,
-// so nothing below this floor calls up to it).
+// The table of subcommands: its one owner. main.cpp gives it to the front
+// door; `movebench run` gets the suite's part as a function (so nothing
+// below this floor calls up to it).
 #pragma once
 #include <memory>
 #include <vector>
@@ -8,6 +8,10 @@
 #include "core/command.hpp"
 
 namespace movebench {
-// A fresh copy of every benchmark command, in --help and suite order.
+// A fresh copy of every benchmark command of the suite, in --help and suite order.
 std::vector<std::unique_ptr<Command>> make_commands();
+// The commands outside the suite's table, after it in --help: fleet (not in
+// the default suite: a job of its own, or `run --fleet`), run (the suite)
+// and facts (its facts are in every document already).
+std::vector<std::unique_ptr<Command>> make_other_commands();
 }  // namespace movebench

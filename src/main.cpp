@@ -18,9 +18,7 @@
 #include "facts/facts.hpp"
 #include "facts/facts_command.hpp"
 #include "facts/machine_facts.hpp"
-#include "fleet/fleet.hpp"
 #include "report/report_tool.hpp"
-#include "suite/run_command.hpp"
 
 namespace movebench {
 
@@ -183,16 +181,12 @@ int main(int argc, char** argv) {
   app.add_flag("--list", list, "Print the dotted names of every case this build can run");
 
   auto commands = make_commands();
-  // fleet is not in the default suite: a job of its own, or `run --fleet`.
-  auto run = make_run_command(make_commands, make_fleet_command);
-  // Not in the suite's table: its facts are in every document already.
-  auto facts_command = facts::make_facts_command();
-  auto fleet = make_fleet_command();
+  auto other_commands = make_other_commands();
   OutputOptions output;
   output.write_file = launcher_rank() <= 0;  // under mpirun/srun, rank 0 alone writes --json
   std::vector<Entry> entries;
   for (auto& c : commands) entries.push_back(add_command(app, *c, output));
-  for (Command* c : {fleet.get(), run.get(), facts_command.get()}) entries.push_back(add_command(app, *c, output));
+  for (auto& c : other_commands) entries.push_back(add_command(app, *c, output));
   // After the subcommands, which would inherit it.
   app.footer("Reports from result files (tables, comparisons, plots, HTML): movebench report --help");
 

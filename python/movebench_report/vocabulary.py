@@ -17,7 +17,7 @@ WORST = {("max", "time"), ("min", "rate")}
 # nccl-tests' bus factor of a collective over n ranks (busbw = algbw * factor).
 # A movebench document of version 2 records it in every busbw figure
 # (accounting.factor), and that is what the reports read; this copy of
-# movebench coll's rows (src/net/coll_rows.hpp) is only for what carries
+# movebench coll's rows (src/coll/coll_rows.hpp) is only for what carries
 # none: version 1 documents and the importers' tools. test_net_coll.py keeps
 # the two equal.
 BUS_FACTOR = {

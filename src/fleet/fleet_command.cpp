@@ -10,9 +10,9 @@
 #include "core/summary.hpp"
 #include "core/vocabulary.hpp"
 #include "facts/input_file.hpp"
-#include "fleet/fleet.hpp"
 #include "fleet/fleet_run.hpp"
 #include "net/mpi_command.hpp"
+#include "net/net_commands.hpp"
 
 namespace movebench {
 namespace {

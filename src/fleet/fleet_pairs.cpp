@@ -8,8 +8,8 @@
 #include "core/affinity.hpp"
 #include "core/buffer.hpp"
 #include "fleet/fleet_publish.hpp"
-#include "net/p2p.hpp"
-#include "net/p2p_logic.hpp"
+#include "p2p/p2p.hpp"
+#include "p2p/p2p_logic.hpp"
 
 namespace movebench::fleet {
 namespace {

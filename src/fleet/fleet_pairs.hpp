@@ -1,6 +1,6 @@
 // The pairs of a fleet run: every round of the schedule measured at once
 // (each unit's rank with its partner's, OSU's ping-pong and window loops
-// from src/net/p2p), and the bisection: the first half of the units
+// from src/p2p), and the bisection: the first half of the units
 // against the second, every pair both ways at the same time.
 #pragma once
 #include <string>

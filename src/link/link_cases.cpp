@@ -40,15 +40,17 @@ constexpr std::array<LinkCase, 11> kCases{{
      Path::kCopy, kRoundtripKind, "link.roundtrip.<bytes>"},
 }};
 
-// A value of --directions or --paths: its name and what --help says of it.
+// A value of --directions or --paths: its name, what --help says of it and,
+// for a direction, its label in hdl_single_engine's lines.
 template <class E>
 struct Choice {
   E value;
-  std::string_view name, help;
+  std::string_view name, help, label = {};
 };
-constexpr std::array<Choice<Direction>, 3> kDirectionRows{{{Direction::kRead, "read", "host to device"},
-                                                           {Direction::kWrite, "write", "device to host"},
-                                                           {Direction::kDuplex, "duplex", "both at once"}}};
+constexpr std::array<Choice<Direction>, 3> kDirectionRows{
+    {{Direction::kRead, "read", "host to device", "Read (Host->Device)"},
+     {Direction::kWrite, "write", "device to host", "Write (Device->Host)"},
+     {Direction::kDuplex, "duplex", "both at once", "Duplex"}}};
 constexpr std::array<Choice<Path>, 2> kPathRows{{{Path::kCopy, "copy", "copy engine"},
                                                  {Path::kKernel, "kernel", "device kernel on host memory it reaches"}}};
 
@@ -62,9 +64,9 @@ constexpr auto kDirections = values_of(kDirectionRows);
 constexpr auto kPaths = values_of(kPathRows);
 
 template <class E, std::size_t N>
-std::string_view name_in(const std::array<Choice<E>, N>& rows, E value) {
+const Choice<E>& row_of(const std::array<Choice<E>, N>& rows, E value) {
   for (const auto& r : rows) {
-    if (r.value == value) return r.name;
+    if (r.value == value) return r;
   }
   throw std::logic_error("link: a direction or path without its row");
 }
@@ -108,10 +110,18 @@ std::vector<const LinkCase*> cases_of(Routine r) {
   return out;
 }
 
+const LinkCase& link_case(std::string_view name, Routine r) {
+  for (const auto& c : kCases) {
+    if (c.name == name && c.routine == r) return c;
+  }
+  throw std::logic_error(fmt::format("link: no case '{}' of that routine in the table", name));
+}
+
 std::string list_name(const LinkCase& c) { return fmt::format("link.{}", c.name); }
 
-std::string direction_name(Direction d) { return std::string(name_in(kDirectionRows, d)); }
-std::string path_name(Path p) { return std::string(name_in(kPathRows, p)); }
+std::string direction_name(Direction d) { return std::string(row_of(kDirectionRows, d).name); }
+std::string path_name(Path p) { return std::string(row_of(kPathRows, p).name); }
+std::string direction_label(Direction d) { return std::string(row_of(kDirectionRows, d).label); }
 std::span<const Direction> all_directions() { return kDirections; }
 std::span<const Path> all_paths() { return kPaths; }
 std::string direction_names() { return join(kDirectionRows, ",", ",", false); }

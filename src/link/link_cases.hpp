@@ -32,15 +32,20 @@ struct LinkCase {
 std::span<const LinkCase> link_cases();
 // The bandwidth row of a direction and a path (every pair has one).
 const LinkCase& bandwidth_case(Direction d, Path p);
-// The rows a routine measures, in table order (the chase: first word, then
-// per load; the write probe: first word, then the burst).
+// The rows a routine measures, in table order.
 std::vector<const LinkCase*> cases_of(Routine r);
+// The row named `name` ("latency.chase"), which routine `r` measures: how a
+// routine binds each of its figures to its row. Throws std::logic_error when
+// the table has no such row of that routine.
+const LinkCase& link_case(std::string_view name, Routine r);
 // "link.copy.read".
 std::string list_name(const LinkCase& c);
 
 // The names --directions and --paths take, in table order.
 std::string direction_name(Direction d);
 std::string path_name(Path p);
+// hdl_single_engine's label of a direction: "Read (Host->Device)".
+std::string direction_label(Direction d);
 std::span<const Direction> all_directions();
 std::span<const Path> all_paths();
 // "read,write,duplex", "copy,kernel": every name, the options' defaults.

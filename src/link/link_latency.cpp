@@ -116,15 +116,16 @@ void run_chase(Device& device, const LinkOptions& o, Report& report, Output& out
   const std::size_t samples = one.size();
   const double first = std::max(0.0, summarize(one).median - empty) * 1e9;
   const double per = std::max(0.0, summarize(many).median - empty) / static_cast<double>(o.steps) * 1e9;
-  const auto rows = cases_of(Routine::kChase);  // first word, then per load
-  add_latency(report, std::string(rows[0]->name), 4, params, std::move(one), empty, 1);
-  add_latency(report, std::string(rows[1]->name), o.ring_bytes, params, std::move(many), empty,
+  const LinkCase& first_word = link_case("latency.first_word", Routine::kChase);
+  const LinkCase& chase = link_case("latency.chase", Routine::kChase);
+  add_latency(report, std::string(first_word.name), 4, params, std::move(one), empty, 1);
+  add_latency(report, std::string(chase.name), o.ring_bytes, params, std::move(many), empty,
               static_cast<double>(o.steps));
   write_chase(out, {kind, clock, samples, first, per, o.steps});
   // A chase no longer than an empty one is below the clock's resolution, not
   // 0 ns: it gets no figure (a zero would read as an infinitely fast link).
-  if (first > 0) report.set_result(Figure::latency(list_name(*rows[0]), first * 1e-9, Stat::kMedian));
-  if (per > 0) report.set_result(Figure::latency(list_name(*rows[1]), per * 1e-9, Stat::kMedian));
+  if (first > 0) report.set_result(Figure::latency(list_name(first_word), first * 1e-9, Stat::kMedian));
+  if (per > 0) report.set_result(Figure::latency(list_name(chase), per * 1e-9, Stat::kMedian));
 }
 
 // `count` write probes of n words: the host clears the words before each
@@ -164,12 +165,13 @@ void run_write(Device& device, const LinkOptions& o, Report& report, Output& out
                                  {"clock", clock}, {"empty_probe_s", empty}};
   const std::size_t samples = one.size();
   const double first = (summarize(one).median - empty) * 1e9, all = (summarize(burst).median - empty) * 1e9;
-  const auto rows = cases_of(Routine::kWrite);  // first word, then the burst
-  add_latency(report, std::string(rows[0]->name), 4, params, std::move(one), empty, 1);
-  add_latency(report, std::string(rows[1]->name), o.write_bytes, params, std::move(burst), empty, 1);
+  const LinkCase& first_word = link_case("latency.write_first_word", Routine::kWrite);
+  const LinkCase& write_burst = link_case("latency.write_burst", Routine::kWrite);
+  add_latency(report, std::string(first_word.name), 4, params, std::move(one), empty, 1);
+  add_latency(report, std::string(write_burst.name), o.write_bytes, params, std::move(burst), empty, 1);
   write_write_latency(out, {kind, clock, samples, first, all, o.write_bytes});
-  if (first > 0) report.set_result(Figure::latency(list_name(*rows[0]), first * 1e-9, Stat::kMedian));
-  if (all > 0) report.set_result(Figure::latency(list_name(*rows[1]), all * 1e-9, Stat::kMedian));
+  if (first > 0) report.set_result(Figure::latency(list_name(first_word), first * 1e-9, Stat::kMedian));
+  if (all > 0) report.set_result(Figure::latency(list_name(write_burst), all * 1e-9, Stat::kMedian));
 }
 
 // Host-timed: a copy to the device and back, waited for, per size. Every
@@ -210,7 +212,7 @@ void run_roundtrip(Device& device, const LinkOptions& o, Report& report, Output&
     }
     if (samples.empty()) return;
     report.validation(true, fmt::format("link roundtrip {} B: every round came back intact", bytes));
-    const LinkCase& row = *cases_of(Routine::kRoundtrip).front();
+    const LinkCase& row = link_case("roundtrip", Routine::kRoundtrip);
     add_latency(report, std::string(row.name), bytes, {{"backend", device.backend()}, {"host_memory", kind_name(kind)}},
                 samples, 0, 1);
     const Summary s = summarize(samples);

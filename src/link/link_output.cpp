@@ -10,10 +10,6 @@
 namespace movebench::link {
 namespace {
 
-std::string label(Direction d) {
-  return d == Direction::kRead ? "Read (Host->Device)" : d == Direction::kWrite ? "Write (Device->Host)" : "Duplex";
-}
-
 std::string kind_text(MemKind kind) { return std::string(kind_name(kind)); }
 
 }  // namespace
@@ -44,7 +40,8 @@ void write_engine_lines(Output& out, const Combo& c, const std::vector<Series>& 
   for (const auto& s : last) {
     if (s.seconds.empty()) continue;
     const RateStats r = rate_stats(s.bytes_per_test, s.seconds);
-    out.text(engine_lines(c.dir == Direction::kDuplex ? label(c.dir) + " " + s.operation : label(c.dir), r));
+    const std::string label = direction_label(c.dir);
+    out.text(engine_lines(c.dir == Direction::kDuplex ? label + " " + s.operation : label, r));
   }
 }
 

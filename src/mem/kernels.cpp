@@ -6,6 +6,7 @@
 #include <type_traits>
 
 #include "core/errors.hpp"
+#include "core/splitmix64.hpp"
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
@@ -314,14 +315,8 @@ std::uint64_t first_call_to_replay(const KernelInfo& k, std::uint64_t calls) {
 
 // splitmix64: a well-mixed hash of the index, so initial values have no
 // period a shifted or misrouted block could hide in.
-std::uint64_t mix(std::uint64_t x) {
-  x += 0x9e3779b97f4a7c15ULL;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-  return x ^ (x >> 31);
-}
 double fraction(std::uint64_t i, unsigned which) {  // in [0, 1)
-  return static_cast<double>(mix(4 * i + which) >> 11) * 0x1p-53;
+  return static_cast<double>(splitmix64(4 * i + which) >> 11) * 0x1p-53;
 }
 
 }  // namespace

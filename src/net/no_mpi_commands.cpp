@@ -1,6 +1,7 @@
-// beff, coll and p2p in a build without MPI: the commands exist (so that
-// scripts get a clear answer, not "unknown command"), accept any options,
-// and say in one line that this build has no MPI; exit 77 (skipped).
+// The MPI commands (beff, coll, p2p, fleet) in a build without MPI: one
+// stub for all of them. The commands exist (so that scripts get a clear
+// answer, not "unknown command"), accept any options, and say in one line
+// that this build has no MPI; exit 77 (skipped).
 #include <fmt/format.h>
 
 #include "core/errors.hpp"
@@ -42,6 +43,9 @@ std::unique_ptr<Command> make_beff_command() {
 }
 std::unique_ptr<Command> make_p2p_command() {
   return std::make_unique<NoMpiCommand>("p2p", "MPI point to point, OSU style");
+}
+std::unique_ptr<Command> make_fleet_command() {
+  return std::make_unique<NoMpiCommand>("fleet", "Every node of the job at once, outliers named");
 }
 
 }  // namespace movebench

@@ -16,7 +16,7 @@ def read(path):
 def test_mpi_option_names_every_mpi_command():
     # The MPI commands are those the no-MPI build stands in for.
     stand_ins = re.findall(r'make_unique<NoMpiCommand>\("(\w+)"', read("src/net/no_mpi_commands.cpp"))
-    assert sorted(stand_ins) == ["beff", "coll", "p2p"]
+    assert sorted(stand_ins) == ["beff", "coll", "fleet", "p2p"]
     option = re.search(r'option\(MOVEBENCH_WITH_MPI "([^"]*)"', read("CMakeLists.txt"))[1]
     for name in stand_ins:
         assert re.search(rf"\b{name}\b", option), f"CMakeLists.txt's MPI option does not name {name}: {option!r}"
@@ -39,7 +39,7 @@ def test_device_choice_comment_names_its_users():
     comment = next(l for l in read("src/device/device.hpp").splitlines() if "How the user picks a device" in l)
     users = {
         "link": "src/link/link_bench.hpp",
-        "stream": "src/stream/stream_command.cpp",
+        "stream": "src/stream/stream_options.hpp",
         "mem --backend": "src/mem/mem_options.hpp",
     }
     for user, where in users.items():

@@ -197,7 +197,7 @@ def test_version_3_documents_validate_and_read_as_version_2():
 
 def test_busbw_factor_is_read_from_the_record_not_the_copy(tmp_path):
     """movebench coll writes each busbw figure's factor (accounting.factor,
-    from its row in src/net/coll_rows.hpp); vocabulary.BUS_FACTOR is only for
+    from its row in src/coll/coll_rows.hpp); vocabulary.BUS_FACTOR is only for
     documents that carry none. A factor no collective has (0.125) must show
     as written, for every collective."""
 

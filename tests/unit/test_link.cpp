@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <stdexcept>
 
 #include "core/errors.hpp"
 #include "device/pattern.hpp"
@@ -192,6 +193,17 @@ TEST(LinkCases, EveryDirectionAndPathHasOneBandwidthRow) {
   EXPECT_EQ(cases_of(Routine::kChase).size(), 2u);
   EXPECT_EQ(cases_of(Routine::kWrite).size(), 2u);
   EXPECT_EQ(cases_of(Routine::kRoundtrip).size(), 1u);
+}
+
+TEST(LinkCases, RoutinesFindTheirRowsByNameOnly) {
+  // The names link_latency.cpp binds its figures to, each a row of its routine.
+  EXPECT_EQ(link_case("latency.chase", Routine::kChase).name, "latency.chase");
+  EXPECT_EQ(link_case("latency.write_burst", Routine::kWrite).name, "latency.write_burst");
+  EXPECT_THROW(link_case("latency.chase", Routine::kWrite), std::logic_error);
+  EXPECT_THROW(link_case("latency.nothing", Routine::kChase), std::logic_error);
+  EXPECT_EQ(direction_label(Direction::kRead), "Read (Host->Device)");
+  EXPECT_EQ(direction_label(Direction::kWrite), "Write (Device->Host)");
+  EXPECT_EQ(direction_label(Direction::kDuplex), "Duplex");
 }
 
 TEST(LinkCases, NamesParseBackAndUnknownOnesAreRefused) {

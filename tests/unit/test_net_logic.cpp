@@ -4,9 +4,9 @@
 #include <algorithm>
 #include <numeric>
 
-#include "net/beff_logic.hpp"
-#include "net/coll_logic.hpp"
-#include "net/p2p_logic.hpp"
+#include "beff/beff_logic.hpp"
+#include "coll/coll_logic.hpp"
+#include "p2p/p2p_logic.hpp"
 
 namespace movebench::net {
 namespace {

@@ -10,9 +10,9 @@
 #include <sstream>
 
 #include "core/output.hpp"
-#include "net/beff_output.hpp"
-#include "net/coll_output.hpp"
-#include "net/p2p_output.hpp"
+#include "beff/beff_output.hpp"
+#include "coll/coll_output.hpp"
+#include "p2p/p2p_output.hpp"
 
 namespace movebench::net {
 namespace {

@@ -5,7 +5,7 @@
 #include <utility>
 
 #include "core/report.hpp"
-#include "net/beff_output.hpp"
+#include "beff/beff_output.hpp"
 #include "net/mpi_env.hpp"
 
 namespace movebench::net {

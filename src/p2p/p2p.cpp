@@ -1,4 +1,4 @@
-#include "net/p2p.hpp"
+#include "p2p/p2p.hpp"
 
 #include <fmt/format.h>
 

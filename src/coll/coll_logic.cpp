@@ -1,4 +1,4 @@
-#include "net/coll_logic.hpp"
+#include "coll/coll_logic.hpp"
 
 #include <fmt/format.h>
 
@@ -9,7 +9,7 @@
 #include <tuple>
 
 #include "core/clock.hpp"
-#include "net/coll_rows.hpp"
+#include "coll/coll_rows.hpp"
 
 namespace movebench::net {
 

@@ -1,4 +1,4 @@
-#include "net/beff_logic.hpp"
+#include "beff/beff_logic.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "core/clock.hpp"
+#include "core/splitmix64.hpp"
 
 namespace movebench::net {
 
@@ -75,15 +76,9 @@ Pattern ring_pattern(int ranks, int ring_size) {
 std::vector<int> random_order(int ranks, std::uint64_t seed) {
   std::vector<int> order(static_cast<std::size_t>(ranks));
   std::iota(order.begin(), order.end(), 0);
-  std::uint64_t state = seed;
-  auto next = [&state] {  // splitmix64
-    std::uint64_t z = (state += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-  };
+  SplitMix64 generator(seed);
   for (int i = ranks - 1; i > 0; --i) {
-    const auto j = static_cast<int>(next() % static_cast<std::uint64_t>(i + 1));
+    const auto j = static_cast<int>(generator.next() % static_cast<std::uint64_t>(i + 1));
     std::swap(order[static_cast<std::size_t>(i)], order[static_cast<std::size_t>(j)]);
   }
   return order;

@@ -1,4 +1,4 @@
-#include "net/beff_output.hpp"
+#include "beff/beff_output.hpp"
 
 #include <fmt/format.h>
 #include <fmt/printf.h>

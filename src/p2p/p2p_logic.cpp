@@ -1,4 +1,4 @@
-#include "net/p2p_logic.hpp"
+#include "p2p/p2p_logic.hpp"
 
 #include <fmt/format.h>
 

@@ -10,9 +10,9 @@
 #include "core/sizes.hpp"
 #include "core/summary.hpp"
 #include "core/vocabulary.hpp"
-#include "net/beff.hpp"
+#include "beff/beff.hpp"
 #include "core/repetitions.hpp"
-#include "net/beff_logic.hpp"
+#include "beff/beff_logic.hpp"
 #include "net/mpi_command.hpp"
 #include "net/net_commands.hpp"
 

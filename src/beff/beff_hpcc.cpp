@@ -11,10 +11,10 @@
 #include "core/buffer.hpp"
 #include "core/clock.hpp"
 #include "core/sizes.hpp"
-#include "net/beff.hpp"
-#include "net/beff_logic.hpp"
+#include "beff/beff.hpp"
+#include "beff/beff_logic.hpp"
 #include "net/message_pattern.hpp"
-#include "net/p2p.hpp"
+#include "p2p/p2p.hpp"
 
 namespace movebench::net {
 namespace {

@@ -1,6 +1,6 @@
-#include "net/coll_ops.hpp"
+#include "coll/coll_ops.hpp"
 
-#include "net/coll_rows.hpp"
+#include "coll/coll_rows.hpp"
 #include "net/message_pattern.hpp"
 
 #include <fmt/format.h>

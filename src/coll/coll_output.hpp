@@ -1,7 +1,7 @@
 // What coll's measurement hands its writer, and the writer: mpiBench's
 // output (START line and the hosts, a line per operation, size and
 // communicator, the buffers line and END), as functions of those results
-// (the measuring code in coll_command.cpp prints nothing). Rank 0 calls it.
+// (the measuring code, coll_measure.hpp, prints nothing). Rank 0 calls it.
 #pragma once
 #include <cstdint>
 #include <string>

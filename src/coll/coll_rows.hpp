@@ -17,7 +17,7 @@
 #include <tuple>
 #include <vector>
 
-#include "net/coll_logic.hpp"
+#include "coll/coll_logic.hpp"
 
 namespace movebench::net::rows {
 

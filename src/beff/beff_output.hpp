@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "core/output.hpp"
-#include "net/beff_logic.hpp"
+#include "beff/beff_logic.hpp"
 
 namespace movebench::net {
 

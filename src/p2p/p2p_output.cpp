@@ -1,9 +1,9 @@
-#include "net/p2p_output.hpp"
+#include "p2p/p2p_output.hpp"
 
 #include <fmt/format.h>
 
 #include "core/output.hpp"
-#include "net/p2p_logic.hpp"
+#include "p2p/p2p_logic.hpp"
 
 namespace movebench::net {
 

@@ -12,8 +12,8 @@
 #include "core/clock.hpp"
 #include "core/sizes.hpp"
 #include "core/stats.hpp"
-#include "net/beff.hpp"
-#include "net/beff_logic.hpp"
+#include "beff/beff.hpp"
+#include "beff/beff_logic.hpp"
 #include "net/message_pattern.hpp"
 
 namespace movebench::net {

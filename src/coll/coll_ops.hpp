@@ -1,6 +1,6 @@
 // The MPI side of a collective's row (coll_rows.hpp): its call bound to mpi.h,
 // and the send data and checks on real buffers. The harness
-// (coll_command.cpp) does the rest, the same way for all of them.
+// (coll_measure.hpp, run by coll_command.cpp) does the rest, the same way for all of them.
 #pragma once
 #include <mpi.h>
 
@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <string>
 
-#include "net/coll_logic.hpp"
+#include "coll/coll_logic.hpp"
 
 namespace movebench::net {
 

@@ -13,9 +13,9 @@
 #include "core/vocabulary.hpp"
 #include "net/mpi_command.hpp"
 #include "net/net_commands.hpp"
-#include "net/p2p.hpp"
-#include "net/p2p_logic.hpp"
-#include "net/p2p_output.hpp"
+#include "p2p/p2p.hpp"
+#include "p2p/p2p_logic.hpp"
+#include "p2p/p2p_output.hpp"
 
 namespace movebench {
 namespace {

@@ -1,8 +1,8 @@
-#include "net/coll_output.hpp"
+#include "coll/coll_output.hpp"
 
 #include <fmt/format.h>
 
-#include "net/coll_logic.hpp"
+#include "coll/coll_logic.hpp"
 #include "core/output.hpp"
 
 namespace movebench::net {

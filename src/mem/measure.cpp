@@ -81,7 +81,7 @@ std::string describe_shapes(const Team& team, std::span<const Kernel> kernels) {
 nlohmann::json calibration_json(const Calibration& c, const Team& team, std::span<const Kernel> kernels,
                                 const MemOptions& opt) {
   nlohmann::json out = {{"shape_option", opt.shape_text()}, {"nt_stores", opt.nt_stores_name()}, {"seconds", c.seconds},
-                        {"budget_seconds", kCalibrationBudget}};
+                        {"budget_seconds", kCalibrationBudget}, {"share_seconds", c.share}};
   nlohmann::json per = nlohmann::json::object();
   for (Kernel k : kernels) {
     nlohmann::json candidates = nlohmann::json::object();
@@ -90,6 +90,8 @@ nlohmann::json calibration_json(const Calibration& c, const Team& team, std::spa
     }
     per[std::string(info(k).name)] = {{"shape", shape_name(team.shape_of(k))},
                                       {"rounds", c.rounds[static_cast<std::size_t>(k)]},
+                                      {"last_round_began_seconds", c.last_round_began[static_cast<std::size_t>(k)]},
+                                      {"seconds", c.kernel_seconds[static_cast<std::size_t>(k)]},
                                       {"window_call_seconds", candidates}};
   }
   out["kernels"] = per;

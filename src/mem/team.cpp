@@ -207,6 +207,7 @@ Calibration calibrate_shapes(const Workspace<T>& ws, const Team& team, std::span
   std::vector<std::size_t> offset(ws.views.size(), 0);
   // Every kernel gets an equal share of the budget and at least the minimum rounds.
   const double share = budget / static_cast<double>(std::max<std::size_t>(1, kernels.size()));
+  result.share = share;
   for (Kernel k : kernels) {
     const auto& shapes = candidates[static_cast<std::size_t>(k)];
     auto& timings = result.timings[static_cast<std::size_t>(k)];
@@ -223,6 +224,7 @@ Calibration calibrate_shapes(const Workspace<T>& ws, const Team& team, std::span
     constexpr double kTrialSeconds = 200e-6;
     std::size_t calls = 1;
     for (int r = -1; r < kMaxCalibrationRounds; ++r) {
+      if (r >= 0) result.last_round_began[static_cast<std::size_t>(k)] = now_seconds() - kernel_start;
       for (std::size_t c = 0; c < (r < 0 ? 1 : shapes.size()); ++c) {
         const double seconds = time_trial(ws, team, k, shapes[c], calls, window, offset);
         if (r < 0) {
@@ -235,6 +237,7 @@ Calibration calibrate_shapes(const Workspace<T>& ws, const Team& team, std::span
       result.rounds[static_cast<std::size_t>(k)] = r + 1;
       if (r + 1 >= kMinCalibrationRounds && now_seconds() - kernel_start > share) break;
     }
+    result.kernel_seconds[static_cast<std::size_t>(k)] = now_seconds() - kernel_start;
     for (std::size_t c = 0; c < shapes.size(); ++c) timings[c].second = summarize(trials[c]).median;
     auto fastest = std::min_element(timings.begin(), timings.end(),
                                     [](const auto& x, const auto& y) { return x.second < y.second; });

@@ -79,6 +79,12 @@ struct Calibration {
   // kMinCalibrationRounds, more while its share of the budget lasts, at
   // most kMaxCalibrationRounds.
   std::array<int, kKernelCount> rounds{};
+  // When every kernel's last round began, in seconds since its first: a
+  // round begins only while the kernel's share of the budget lasts (past
+  // the minimum rounds), so this is at most the share, whatever the CPU.
+  std::array<double, kKernelCount> last_round_began{};
+  std::array<double, kKernelCount> kernel_seconds{};  // wall time each kernel's trials took
+  double share = 0;    // each kernel's share of the budget
   double seconds = 0;  // wall time it took
 };
 inline constexpr int kMinCalibrationRounds = 1;

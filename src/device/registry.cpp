@@ -24,15 +24,6 @@ std::vector<std::string> built_backends() {
   return out;
 }
 
-std::string or_list(const std::vector<std::string>& names) {
-  std::string out;
-  for (std::size_t i = 0; i < names.size(); ++i) {
-    out += i == 0 ? "" : i + 1 == names.size() ? " or " : ", ";
-    out += names[i];
-  }
-  return out;
-}
-
 namespace {
 
 std::unique_ptr<Device> open_named(const std::string& backend, const DeviceChoice& choice) {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/affinity.hpp"
+#include "core/named_values.hpp"
 #include "core/repetitions.hpp"
 #include "device/device.hpp"
 #include "mem/kernels.hpp"
@@ -18,45 +19,19 @@ enum class Mode { kBandwidth, kSeq, kTp, kLatency, kLoadedLatency };
 enum class ElementType { kDouble, kFloat };
 enum class RateUnit { kMegabytes, kGigabytes };  // MB/s, GB/s
 
-// The name each value has on the command line and in the output, once.
-template <class E>
-struct Named {
-  std::string_view name;
-  E value;
-};
-inline constexpr std::array<Named<Mode>, 5> kModeNames = {{{"bandwidth", Mode::kBandwidth},
-                                                           {"seq", Mode::kSeq},
-                                                           {"tp", Mode::kTp},
-                                                           {"latency", Mode::kLatency},
-                                                           {"loaded-latency", Mode::kLoadedLatency}}};
-inline constexpr std::array<Named<ElementType>, 2> kElementTypeNames = {
+// The name each value has on the command line and in the output, once
+// (core/named_values.hpp).
+inline constexpr std::array<NamedValue<Mode>, 5> kModeNames = {{{"bandwidth", Mode::kBandwidth},
+                                                                {"seq", Mode::kSeq},
+                                                                {"tp", Mode::kTp},
+                                                                {"latency", Mode::kLatency},
+                                                                {"loaded-latency", Mode::kLoadedLatency}}};
+inline constexpr std::array<NamedValue<ElementType>, 2> kElementTypeNames = {
     {{"double", ElementType::kDouble}, {"float", ElementType::kFloat}}};
-inline constexpr std::array<Named<NtStores>, 3> kNtStoresNames = {
+inline constexpr std::array<NamedValue<NtStores>, 3> kNtStoresNames = {
     {{"auto", NtStores::kAuto}, {"on", NtStores::kOn}, {"off", NtStores::kOff}}};
-inline constexpr std::array<Named<RateUnit>, 2> kRateUnitNames = {
+inline constexpr std::array<NamedValue<RateUnit>, 2> kRateUnitNames = {
     {{"MB/s", RateUnit::kMegabytes}, {"GB/s", RateUnit::kGigabytes}}};
-
-template <class E, std::size_t N>
-constexpr std::string_view name_in(const std::array<Named<E>, N>& names, E value) {
-  for (const auto& n : names) {
-    if (n.value == value) return n.name;
-  }
-  return {};
-}
-// The value of a name the option's check (CLI::IsMember of names_of) let through.
-template <class E, std::size_t N>
-E value_in(const std::array<Named<E>, N>& names, std::string_view name) {
-  for (const auto& n : names) {
-    if (n.name == name) return n.value;
-  }
-  return names.front().value;
-}
-template <class E, std::size_t N>
-std::vector<std::string> names_of(const std::array<Named<E>, N>& names) {
-  std::vector<std::string> out;
-  for (const auto& n : names) out.emplace_back(n.name);
-  return out;
-}
 
 // The timed count, one option for every mode (core/repetitions.hpp):
 // bandwidth's calls of each kernel, recorded as `repetitions`; the other

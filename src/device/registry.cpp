@@ -5,6 +5,7 @@
 #include <exception>
 
 #include "core/errors.hpp"
+#include "core/vocabulary.hpp"
 #include "device/nvml_links.hpp"
 
 namespace movebench::device {
@@ -49,7 +50,7 @@ std::unique_ptr<Device> open_device(const DeviceChoice& choice) {
     } catch (const UsageError&) {
     }
   }
-  return open_named("host", choice);
+  return open_named(std::string(vocabulary::kHostBackend), choice);
 }
 
 nlohmann::json list_accelerators() {

@@ -1,6 +1,7 @@
 """The tables of cases (issue 20: one row per case) drive --list, the
 result keys and the docs: what --list prints for link and coll is what their
 docs name, row for row, so the three cannot drift."""
+
 import re
 
 import pytest
@@ -56,8 +57,25 @@ def test_link_help_names_every_row():
     assert f"--host-memory TEXT Host memory kinds, comma-separated: {kinds} (" in text
 
 
-NUMBER_WORDS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
-                "twelve", "thirteen", "fourteen", "fifteen", "sixteen"]
+NUMBER_WORDS = [
+    "zero",
+    "one",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "eleven",
+    "twelve",
+    "thirteen",
+    "fourteen",
+    "fifteen",
+    "sixteen",
+]
 
 
 def test_the_docs_count_the_mem_kernels_as_the_table_has_them():
@@ -77,8 +95,11 @@ def test_the_docs_count_the_mem_kernels_as_the_table_has_them():
     # mem's own page also says "all eight" and "any of the eight" of its kernels
     all_of = re.compile(rf"\b(?:all|any of the)\s+({words})\b(?!\s+\w)", re.I)
     said = {}
-    for page, patterns in [("README.md", [kernels_after]), ("docs/mem.md", [kernels_after, all_of]),
-                           ("docs/architecture.md", [kernels_after])]:
+    for page, patterns in [
+        ("README.md", [kernels_after]),
+        ("docs/mem.md", [kernels_after, all_of]),
+        ("docs/architecture.md", [kernels_after]),
+    ]:
         text = (REPO / page).read_text()
         said[page] = [m.group(1).lower() for p in patterns for m in p.finditer(text)]
     assert any(said.values()), "the docs no longer spell the count out: this test can go"

@@ -2,6 +2,7 @@
 command's --help with the same meaning, the upstream tools' short forms and
 today's older names still taken (the same option, the same settings), and the
 upstream tools' example command lines run unchanged through movebench."""
+
 import json
 import os
 import re
@@ -23,8 +24,11 @@ VOCABULARY = {
     "sizes in elements": ("--sizes-elements", "Sizes in elements", ["mem seq", "mem tp"]),
     "smallest size": ("--min-bytes", "Smallest size in bytes", ["coll"]),
     "largest size": ("--max-bytes", "Largest size in bytes", ["coll", "beff"]),
-    "time budget": ("--time-budget", "Time budget in seconds",
-                    ["mem seq", "mem tp", "mem latency", "mem loaded-latency", "coll", "beff"] + LINK),
+    "time budget": (
+        "--time-budget",
+        "Time budget in seconds",
+        ["mem seq", "mem tp", "mem latency", "mem loaded-latency", "coll", "beff"] + LINK,
+    ),
     "threads": ("--threads", "Threads", MEM),
     "validation off": ("--skip-validation", "Skip validation", MPI),
     "validation of every iteration": ("--check-every", "Validate every iteration", MPI),
@@ -35,16 +39,29 @@ VOCABULARY = {
 
 # (where, upstream short form or older name, the shared long name it is an alias of)
 ALIASES = [
-    ("mem", "-r", "--repetitions"), ("mem", "-t", "--threads"),
+    ("mem", "-r", "--repetitions"),
+    ("mem", "-t", "--threads"),
     ("mem", "--point-time", "--time-budget"),
-    ("link", "-c", "--repetitions"), ("link", "--count", "--repetitions"), ("link", "--sizes", "--sizes-bytes"),
-    ("stream", "--iterations", "--repetitions"), ("stream", "--sweep", "--sizes-bytes"),
-    ("coll", "-i", "--repetitions"), ("coll", "-b", "--min-bytes"), ("coll", "-e", "--max-bytes"),
-    ("coll", "-C", "--check-every"), ("coll", "--step-timeout", "--timeout"),
-    ("p2p", "-i", "--repetitions"), ("p2p", "--iterations", "--repetitions"), ("p2p", "-m", "--sizes-bytes"),
-    ("p2p", "--sizes", "--sizes-bytes"), ("p2p", "-C", "--check-every"), ("p2p", "--step-timeout", "--timeout"),
-    ("beff", "--max-size", "--max-bytes"), ("beff", "--target-time", "--time-budget"),
-    ("beff", "-C", "--check-every"), ("beff", "--step-timeout", "--timeout"),
+    ("link", "-c", "--repetitions"),
+    ("link", "--count", "--repetitions"),
+    ("link", "--sizes", "--sizes-bytes"),
+    ("stream", "--iterations", "--repetitions"),
+    ("stream", "--sweep", "--sizes-bytes"),
+    ("coll", "-i", "--repetitions"),
+    ("coll", "-b", "--min-bytes"),
+    ("coll", "-e", "--max-bytes"),
+    ("coll", "-C", "--check-every"),
+    ("coll", "--step-timeout", "--timeout"),
+    ("p2p", "-i", "--repetitions"),
+    ("p2p", "--iterations", "--repetitions"),
+    ("p2p", "-m", "--sizes-bytes"),
+    ("p2p", "--sizes", "--sizes-bytes"),
+    ("p2p", "-C", "--check-every"),
+    ("p2p", "--step-timeout", "--timeout"),
+    ("beff", "--max-size", "--max-bytes"),
+    ("beff", "--target-time", "--time-budget"),
+    ("beff", "-C", "--check-every"),
+    ("beff", "--step-timeout", "--timeout"),
     ("link", "--roundtrips", "--roundtrip-repetitions"),
 ]
 
@@ -125,38 +142,59 @@ def test_every_count_of_timed_repetitions_is_named_by_the_pattern(place):
     own (link's round trip): never a name of its own such as --roundtrips."""
     needs_place(place)
     found = options(help_text(place))
-    counts = {[n for n in names if n.startswith("--")][0] for names, description in found.values()
-              if description.startswith("Timed repetitions")}
+    counts = {
+        [n for n in names if n.startswith("--")][0]
+        for names, description in found.values()
+        if description.startswith("Timed repetitions")
+    }
     for name in counts:
         assert re.fullmatch(r"--([a-z]+-)?repetitions", name), (place, name)
     if place.startswith("link"):
         assert counts == {"--repetitions", "--roundtrip-repetitions"}, counts
 
 
-@pytest.mark.parametrize("args,spelling", [
-    # mem checked -r and --samples by hand, with a message of its own; now
-    # core/repetitions' one message, as link and stream (their lines here for
-    # comparison).
-    (["mem", "-r", "0"], "--repetitions (-r)"),
-    (["mem", "seq", "--repetitions", "1000001"], "--repetitions (-r)"),
-    (["mem", "latency", "--samples", "0"], "--samples"),
-    (["link", "--backend", "host", "-c", "0"], "--repetitions (-c, --count)"),
-    (["stream", "--backend", "host", "--repetitions", "0"], "--repetitions (--iterations)"),
-])
+@pytest.mark.parametrize(
+    "args,spelling",
+    [
+        # mem checked -r and --samples by hand, with a message of its own; now
+        # core/repetitions' one message, as link and stream (their lines here for
+        # comparison).
+        (["mem", "-r", "0"], "--repetitions (-r)"),
+        (["mem", "seq", "--repetitions", "1000001"], "--repetitions (-r)"),
+        (["mem", "latency", "--samples", "0"], "--samples"),
+        (["link", "--backend", "host", "-c", "0"], "--repetitions (-c, --count)"),
+        (["stream", "--backend", "host", "--repetitions", "0"], "--repetitions (--iterations)"),
+    ],
+)
 def test_a_count_out_of_range_is_the_one_repetitions_message(args, spelling, tmp_path):
     proc = run_movebench(*args, cwd=tmp_path)
     value = args[-1]
     assert proc.returncode == 2, proc.stderr
-    assert proc.stderr.strip().splitlines() == [f"movebench {args[0]}: error: invalid {spelling} '{value}': 1 to 1000000 "
-                                                "(see --help)"], proc.stderr
+    assert proc.stderr.strip().splitlines() == [
+        f"movebench {args[0]}: error: invalid {spelling} '{value}': 1 to 1000000 (see --help)"
+    ], proc.stderr
 
 
 def test_mem_records_its_count_under_its_keys(tmp_path):
     out = tmp_path / "mem.json"
     run_movebench("mem", "-n", "1K", "-r", "3", "-t", "1", "-k", "copy", "-q", "--json", out, check=0)
     assert load_result(out)["settings"]["mem"]["repetitions"] == 3
-    run_movebench("mem", "seq", "--sizes-elements", "1K", "--time-budget", "0.01", "-r", "2", "-k", "copy", "-q",
-                  "--json", out, check=0)
+    run_movebench(
+        "mem",
+        "seq",
+        "--sizes-elements",
+        "1K",
+        "--time-budget",
+        "0.01",
+        "-r",
+        "2",
+        "-k",
+        "copy",
+        "-q",
+        "--json",
+        out,
+        check=0,
+    )
     assert load_result(out)["settings"]["mem"]["samples"] == 2
 
 
@@ -173,29 +211,141 @@ def settings(args, tmp_path, name, command):
     return load_result(out)["settings"][command]
 
 
-@pytest.mark.parametrize("older,shared", [
-    (["mem", "seq", "--sizes", "1K,2K", "--point-time", "0.01", "--samples", "2", "-k", "copy", "--outdir", "dat"],
-     ["mem", "seq", "--sizes-elements", "1K,2K", "--time-budget", "0.01", "--repetitions", "2", "-k", "copy",
-      "--outdir", "dat"]),
-    (["mem", "seq", "--sizes", "1K", "--point-time", "0.01", "-k", "copy", "--outdir", "dat"],
-     ["mem", "seq", "--sizes-bytes", "8K", "--time-budget", "0.01", "-k", "copy", "--outdir", "dat"]),
-    (["mem", "latency", "--sizes", "16K", "--stride", "128", "--tlb-window", "4K", "--point-time", "0.01"],
-     ["mem", "latency", "--sizes-bytes", "16K", "--stride-bytes", "128", "--tlb-window-bytes", "4K",
-      "--time-budget", "0.01"]),
-    (["mem", "-n", "16K", "-r", "2", "-t", "1", "-k", "copy", "--align", "128"],
-     ["mem", "-n", "16K", "--repetitions", "2", "--threads", "1", "-k", "copy", "--align-bytes", "128"]),
-    (["link", "bandwidth", "--backend", "host", "--sizes", "4K,8K", "--count", "2", "--paths", "copy",
-      "--directions", "read"],
-     ["link", "bandwidth", "--backend", "host", "--sizes-bytes", "4K,8K", "--repetitions", "2", "--paths", "copy",
-      "--directions", "read"]),
-    (["link", "latency", "--backend", "host", "-c", "2", "--roundtrip-sizes", "64", "--roundtrips", "3"],
-     ["link", "latency", "--backend", "host", "--repetitions", "2", "--roundtrip-sizes-bytes", "64",
-      "--roundtrip-repetitions", "3"]),
-    (["stream", "--backend", "host", "--designs", "chunked", "--chunks", "4", "--chunk-count", "256",
-      "--iterations", "2", "--sweep", "1K,4K"],
-     ["stream", "--backend", "host", "--designs", "chunked", "--chunks", "4", "--chunk-elements", "256",
-      "--repetitions", "2", "--sizes-bytes", "1K,4K"]),
-])
+@pytest.mark.parametrize(
+    "older,shared",
+    [
+        (
+            [
+                "mem",
+                "seq",
+                "--sizes",
+                "1K,2K",
+                "--point-time",
+                "0.01",
+                "--samples",
+                "2",
+                "-k",
+                "copy",
+                "--outdir",
+                "dat",
+            ],
+            [
+                "mem",
+                "seq",
+                "--sizes-elements",
+                "1K,2K",
+                "--time-budget",
+                "0.01",
+                "--repetitions",
+                "2",
+                "-k",
+                "copy",
+                "--outdir",
+                "dat",
+            ],
+        ),
+        (
+            ["mem", "seq", "--sizes", "1K", "--point-time", "0.01", "-k", "copy", "--outdir", "dat"],
+            ["mem", "seq", "--sizes-bytes", "8K", "--time-budget", "0.01", "-k", "copy", "--outdir", "dat"],
+        ),
+        (
+            ["mem", "latency", "--sizes", "16K", "--stride", "128", "--tlb-window", "4K", "--point-time", "0.01"],
+            [
+                "mem",
+                "latency",
+                "--sizes-bytes",
+                "16K",
+                "--stride-bytes",
+                "128",
+                "--tlb-window-bytes",
+                "4K",
+                "--time-budget",
+                "0.01",
+            ],
+        ),
+        (
+            ["mem", "-n", "16K", "-r", "2", "-t", "1", "-k", "copy", "--align", "128"],
+            ["mem", "-n", "16K", "--repetitions", "2", "--threads", "1", "-k", "copy", "--align-bytes", "128"],
+        ),
+        (
+            [
+                "link",
+                "bandwidth",
+                "--backend",
+                "host",
+                "--sizes",
+                "4K,8K",
+                "--count",
+                "2",
+                "--paths",
+                "copy",
+                "--directions",
+                "read",
+            ],
+            [
+                "link",
+                "bandwidth",
+                "--backend",
+                "host",
+                "--sizes-bytes",
+                "4K,8K",
+                "--repetitions",
+                "2",
+                "--paths",
+                "copy",
+                "--directions",
+                "read",
+            ],
+        ),
+        (
+            ["link", "latency", "--backend", "host", "-c", "2", "--roundtrip-sizes", "64", "--roundtrips", "3"],
+            [
+                "link",
+                "latency",
+                "--backend",
+                "host",
+                "--repetitions",
+                "2",
+                "--roundtrip-sizes-bytes",
+                "64",
+                "--roundtrip-repetitions",
+                "3",
+            ],
+        ),
+        (
+            [
+                "stream",
+                "--backend",
+                "host",
+                "--designs",
+                "chunked",
+                "--chunks",
+                "4",
+                "--chunk-count",
+                "256",
+                "--iterations",
+                "2",
+                "--sweep",
+                "1K,4K",
+            ],
+            [
+                "stream",
+                "--backend",
+                "host",
+                "--designs",
+                "chunked",
+                "--chunks",
+                "4",
+                "--chunk-elements",
+                "256",
+                "--repetitions",
+                "2",
+                "--sizes-bytes",
+                "1K,4K",
+            ],
+        ),
+    ],
+)
 def test_older_names_and_shared_names_give_the_same_run(older, shared, tmp_path):
     command = older[0]
     before = settings(older, tmp_path, "older", command)
@@ -207,9 +357,11 @@ def test_older_names_and_shared_names_give_the_same_run(older, shared, tmp_path)
 
 
 def test_sizes_are_given_once_and_in_the_unit_the_mode_takes(tmp_path):
-    for args in (["mem", "seq", "--sizes", "1K", "--sizes-elements", "1K"],
-                 ["mem", "latency", "--sizes-elements", "1K"],
-                 ["mem", "seq", "--sizes-bytes", "12"]):  # not whole doubles
+    for args in (
+        ["mem", "seq", "--sizes", "1K", "--sizes-elements", "1K"],
+        ["mem", "latency", "--sizes-elements", "1K"],
+        ["mem", "seq", "--sizes-bytes", "12"],
+    ):  # not whole doubles
         proc = run_movebench(*args, cwd=tmp_path, check=2)
         assert len(proc.stderr.strip().splitlines()) == 1, proc.stderr
 
@@ -220,11 +372,13 @@ def test_older_names_of_the_mpi_commands_still_work(tmp_path):
         out = tmp_path / f"{name}.json"
         ok(mpirun(2, *args, "--json", out)[0])
         return json.loads(out.read_text())["settings"]
-    assert mpi_settings("p2p-older", "p2p", "--sizes", "8,64", "--iterations", "5", "--step-timeout", "30") == \
-        mpi_settings("p2p-shared", "p2p", "--sizes-bytes", "8,64", "--repetitions", "5", "--timeout", "30")
-    assert mpi_settings("coll-older", "coll", "-b", "8", "-e", "64", "-t", "2000", "Allreduce") == \
-        mpi_settings("coll-shared", "coll", "--min-bytes", "8", "--max-bytes", "64", "--time-budget", "0.002",
-                     "Allreduce")
+
+    assert mpi_settings(
+        "p2p-older", "p2p", "--sizes", "8,64", "--iterations", "5", "--step-timeout", "30"
+    ) == mpi_settings("p2p-shared", "p2p", "--sizes-bytes", "8,64", "--repetitions", "5", "--timeout", "30")
+    assert mpi_settings("coll-older", "coll", "-b", "8", "-e", "64", "-t", "2000", "Allreduce") == mpi_settings(
+        "coll-shared", "coll", "--min-bytes", "8", "--max-bytes", "64", "--time-budget", "0.002", "Allreduce"
+    )
     # beff's --repetitions is both definitions' count; HPCC FPGA's -n stays the fpga one's
     # (-n is fpga's, refused with --definition hpcc alone: --test records the settings only).
     hpcc = ["beff", "--definition", "hpcc", "--random-patterns", "1", "--loop-length", "20"]
@@ -324,6 +478,7 @@ def test_options_page_lists_every_shared_name_and_is_linked():
 
 # ---- defaults: --help prints each from the constant the command uses ----
 
+
 def flat_help(place):
     """--help as one line (CLI11 wraps a long option's description)."""
     return " ".join(help_text(place).split())
@@ -404,8 +559,9 @@ def test_the_mem_page_states_the_defaults_help_prints():
     checked = 0
     for names, cell in rows:
         option = [n for n in re.findall(r"--[a-z0-9-]+", names)][0]
-        m = re.search(rf"(?:^| |,){re.escape(option)}(?:,-[-\w]+)* [A-Z]+{CHECK}(?:=(\S+))? (.*?)(?= -{{1,2}}[a-z]|$)",
-                      flat)
+        m = re.search(
+            rf"(?:^| |,){re.escape(option)}(?:,-[-\w]+)* [A-Z]+{CHECK}(?:=(\S+))? (.*?)(?= -{{1,2}}[a-z]|$)", flat
+        )
         if not m:
             continue
         said = (m[1] or "") + " " + " ".join(re.findall(r"default:? ([^;)]*)", m[2]))

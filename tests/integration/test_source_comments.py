@@ -4,6 +4,7 @@ They were: the MPI option "builds beff and coll" (p2p too), the loaded-latency
 chase "64 MiB to 1 GiB" (the code clamped to 512 MiB; its two bounds are
 constants now), the device choice
 "shared by link and stream" (mem --backend too)."""
+
 import re
 
 from conftest import REPO
@@ -27,11 +28,19 @@ def test_chase_bytes_comment_says_the_clamp():
     them, the field's comment names them, --help prints them and docs/mem.md
     states them (its options table, checked against --help in test_options.py)."""
     options = read("src/mem/mem_options.hpp")
-    bounds = dict(re.findall(r"inline constexpr std::uint64_t (kLoadedChase(?:Least|Most)Bytes) = "
-                             r"std::uint64_t\{(\d+)\} << 20;", options))
+    bounds = dict(
+        re.findall(
+            r"inline constexpr std::uint64_t (kLoadedChase(?:Least|Most)Bytes) = "
+            r"std::uint64_t\{(\d+)\} << 20;",
+            options,
+        )
+    )
     assert set(bounds) == {"kLoadedChaseLeastBytes", "kLoadedChaseMostBytes"}, bounds
-    assert re.search(r"chase_bytes = .*?std::clamp<[^>]*>\(4 \* llc, kLoadedChaseLeastBytes, kLoadedChaseMostBytes\)",
-                     read("src/mem/mem_resolve.cpp"), re.S), "mem_resolve.cpp no longer clamps with them"
+    assert re.search(
+        r"chase_bytes = .*?std::clamp<[^>]*>\(4 \* llc, kLoadedChaseLeastBytes, kLoadedChaseMostBytes\)",
+        read("src/mem/mem_resolve.cpp"),
+        re.S,
+    ), "mem_resolve.cpp no longer clamps with them"
     comment = next(l for l in options.splitlines() if "chase_bytes = 0;" in l)
     assert "kLoadedChase" in comment, comment
     least, most = bounds["kLoadedChaseLeastBytes"], bounds["kLoadedChaseMostBytes"]
@@ -40,7 +49,11 @@ def test_chase_bytes_comment_says_the_clamp():
 
 def test_device_choice_comment_names_its_users():
     comment = next(l for l in read("src/device/device.hpp").splitlines() if "How the user picks a device" in l)
-    users = {"link": "src/link/link_bench.hpp", "stream": "src/stream/stream_command.cpp", "mem --backend": "src/mem/mem_options.hpp"}
+    users = {
+        "link": "src/link/link_bench.hpp",
+        "stream": "src/stream/stream_command.cpp",
+        "mem --backend": "src/mem/mem_options.hpp",
+    }
     for user, where in users.items():
         assert re.search(r"CommonOptions|DeviceChoice", read(where)), f"{where} no longer picks a device"
         assert user in comment, f"device.hpp's DeviceChoice comment leaves out {user}: {comment!r}"

@@ -159,6 +159,24 @@ void check_seconds(double seconds, std::string_view option, double most) {
   }
 }
 
+template <class T>
+void check_range(T value, std::string_view option, T least, T most) {
+  if (value >= least && value <= most) return;
+  throw UsageError(fmt::format("invalid {} '{}': {} to {}", option, value, least, most));
+}
+template void check_range<int>(int, std::string_view, int, int);
+template void check_range<double>(double, std::string_view, double, double);
+
+std::string size_text(std::uint64_t bytes) {
+  constexpr std::string_view kSuffixes = "KMGT";  // parse_size's, 2^10 apart
+  std::size_t suffixes = 0;
+  while (bytes != 0 && suffixes < kSuffixes.size() && bytes % (std::uint64_t{1} << (10 * (suffixes + 1))) == 0) {
+    ++suffixes;
+  }
+  if (suffixes == 0) return std::to_string(bytes);
+  return fmt::format("{}{}", bytes >> (10 * suffixes), kSuffixes[suffixes - 1]);
+}
+
 std::vector<int> parse_count_list(std::string_view text) {
   std::vector<int> counts;
   for (auto item : split(text, ',')) {

@@ -12,6 +12,10 @@ namespace movebench {
 // anything else, on overflow, and on zero unless allow_zero.
 std::uint64_t parse_size(std::string_view text, bool allow_zero = false);
 
+// The shortest text parse_size reads back as `bytes`: 16384 is "16K",
+// 64 MiB "64M", 1000 "1000". How a size default shows in --help.
+std::string size_text(std::uint64_t bytes);
+
 // A list of sizes: comma-separated items, each one of
 //   N                 one size
 //   LO:HI             LO, 2*LO, 4*LO ... up to HI
@@ -54,6 +58,12 @@ std::uint64_t checked_product(std::uint64_t a, std::uint64_t b, std::string_view
 // A duration option in seconds: throws UsageError unless finite, positive
 // and at most `most` (inf, nan and 1e300 would make a run that never ends).
 void check_seconds(double seconds, std::string_view option, double most);
+
+// A number option from `least` to `most` (a count, a factor): throws
+// UsageError "invalid <option> '<value>': <least> to <most>" otherwise
+// (NaN too). A count of timed repetitions is core/repetitions.hpp's.
+template <class T>
+void check_range(T value, std::string_view option, T least, T most);
 
 // "1.50 MiB", for humans.
 std::string format_bytes(double bytes);

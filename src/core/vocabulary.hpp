@@ -27,6 +27,11 @@ inline constexpr Concept kTimeout{"--timeout", "Watchdog in seconds"};
 inline constexpr Concept kSeed{"--seed", "Random seed"};
 inline constexpr Concept kJson{"--json", "Result document"};
 
+// --backend's value for host memory and CPU threads (link, stream, mem):
+// the backend every build has, and its name in results (the device's
+// "backend", settings.mem.backend).
+inline constexpr std::string_view kHostBackend = "host";
+
 // The most timed repetitions a command that keeps every one as a sample
 // takes (mem, beff): 2^31 - 1 of them once ended in std::bad_alloc.
 inline constexpr long long kMaxKeptRepetitions = 1'000'000;

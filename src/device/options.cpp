@@ -23,8 +23,8 @@ void add_choice_options(CLI::App& app, DeviceChoice& choice, const std::string& 
 
 void add_common_options(CLI::App& app, CommonOptions& o) {
   add_choice_options(app, o.choice,
-                     or_list(known_backends()) +
-                         " (default: an accelerator when one is built and present, else host)");
+                     fmt::format("{} (default: an accelerator when one is built and present, else {})",
+                                 or_list(known_backends()), vocabulary::kHostBackend));
   app.add_option(vocabulary::names(vocabulary::kTimeout), o.timeout_s,
                  vocabulary::help(vocabulary::kTimeout, "any wait on the device may take this long before the run fails"))
       ->capture_default_str();
@@ -36,7 +36,7 @@ void check_choice(const DeviceChoice& choice) {
   if (!choice.backend.empty() && std::find(known.begin(), known.end(), choice.backend) == known.end()) {
     throw UsageError(fmt::format("unknown backend '{}': {}", choice.backend, or_list(known)));
   }
-  if (choice.backend == "host" && !choice.device.empty()) {
+  if (choice.backend == vocabulary::kHostBackend && !choice.device.empty()) {
     // The host backend's device is the worker's CPU: one this process may use.
     const auto cpus = parse_cpu_list(choice.device);
     const auto allowed = allowed_cpus();

@@ -5,6 +5,7 @@
 #include <exception>
 
 #include "core/errors.hpp"
+#include "core/vocabulary.hpp"
 #include "device/nvml_links.hpp"
 
 namespace movebench::device {
@@ -20,15 +21,6 @@ std::vector<std::string> built_backends() {
   const auto& all = backends();
   for (auto it = all.rbegin(); it != all.rend(); ++it) {
     if (it->built()) out.emplace_back(it->name);
-  }
-  return out;
-}
-
-std::string or_list(const std::vector<std::string>& names) {
-  std::string out;
-  for (std::size_t i = 0; i < names.size(); ++i) {
-    out += i == 0 ? "" : i + 1 == names.size() ? " or " : ", ";
-    out += names[i];
   }
   return out;
 }
@@ -58,7 +50,7 @@ std::unique_ptr<Device> open_device(const DeviceChoice& choice) {
     } catch (const UsageError&) {
     }
   }
-  return open_named("host", choice);
+  return open_named(std::string(vocabulary::kHostBackend), choice);
 }
 
 nlohmann::json list_accelerators() {

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "core/named_values.hpp"
 #include "device/device.hpp"
 
 // The parts a backend gives the layers above this one are columns of the
@@ -70,8 +71,8 @@ nlohmann::json list_accelerators();
 // The backends compiled into this build, in preference order: the last
 // added first (accelerators are added after host).
 std::vector<std::string> built_backends();
-// "host, opencl or cuda": `names` for help and error text.
-std::string or_list(const std::vector<std::string>& names);
+// "host, opencl or cuda" (core/named_values.hpp), as device::or_list too.
+using movebench::or_list;
 // Opens the chosen device. With no backend named: the first backend, in
 // preference order, that has an accelerator here, else the host backend.
 // Throws UsageError (one clear line, exit 2) when the backend is not built

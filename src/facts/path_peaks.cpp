@@ -3,6 +3,7 @@
 
 #include <set>
 
+#include "core/vocabulary.hpp"
 #include "facts/c2c.hpp"
 #include "facts/facts.hpp"
 #include "facts/pcie_link.hpp"
@@ -46,7 +47,7 @@ nlohmann::json c2c_link_peak(const nlohmann::json& gpu, const std::string& path)
 nlohmann::json link_peak(const nlohmann::json& doc, const nlohmann::json& facts) {
   const auto device = doc.value("link_device", nlohmann::json::object());
   const std::string backend = device.value("backend", "");
-  if (backend == "host" || backend.empty()) return peak_none("the host backend moves data within host memory: no link");
+  if (backend == vocabulary::kHostBackend || backend.empty()) return peak_none("the host backend moves data within host memory: no link");
   if (!device.contains("bus_id")) {
     return {{"path", fmt::format("link ({})", backend)}, {"kind", "pcie"}, {"status", "unknown"},
             {"why", "the device reports no PCI bus id"}};

@@ -48,33 +48,33 @@ double record_noise(const json& record) {
   return median > 0 ? (stats.value("max", 0.0) - stats.value("min", 0.0)) / (2 * median) : 0.0;
 }
 
-std::string pair_name(const json& hosts, const json& ranks, bool per_rank) {
-  std::string a = unit_name(hosts.at(0).get<std::string>(), ranks.at(0).get<int>(), per_rank);
-  std::string b = unit_name(hosts.at(1).get<std::string>(), ranks.at(1).get<int>(), per_rank);
+std::string pair_name(const json& hosts, const json& ranks, UnitKind per) {
+  std::string a = unit_name(hosts.at(0).get<std::string>(), ranks.at(0).get<int>(), per);
+  std::string b = unit_name(hosts.at(1).get<std::string>(), ranks.at(1).get<int>(), per);
   if (b < a) std::swap(a, b);
   return a + " <-> " + b;
 }
 
 // (subject name, figure) -> noise, from the document's fleet records.
-std::map<std::pair<std::string, std::string>, double> noises(const json& doc, bool per_rank) {
+std::map<std::pair<std::string, std::string>, double> noises(const json& doc, UnitKind per) {
   std::map<std::pair<std::string, std::string>, double> out;
   for (const auto& record : doc.value("timings", json::array())) {
     if (record.value("benchmark", std::string()) != "fleet") continue;
     const char* figure = figure_of_operation(record.value("operation", std::string()));
     if (figure == nullptr) continue;
     const auto& p = record.at("params");
-    const std::string name = p.contains("hosts") ? pair_name(p.at("hosts"), p.at("ranks"), per_rank)
-                                                 : unit_name(p.at("host").get<std::string>(), p.at("rank").get<int>(), per_rank);
+    const std::string name = p.contains("hosts") ? pair_name(p.at("hosts"), p.at("ranks"), per)
+                                                 : unit_name(p.at("host").get<std::string>(), p.at("rank").get<int>(), per);
     out[{name, figure}] = record_noise(record);
   }
   return out;
 }
 
-Subject subject_of(const json& entry, bool pair, bool per_rank, const std::map<std::pair<std::string, std::string>, double>& noise) {
+Subject subject_of(const json& entry, bool pair, UnitKind per, const std::map<std::pair<std::string, std::string>, double>& noise) {
   Subject s;
   s.pair = pair;
-  s.name = pair ? pair_name(entry.at("hosts"), entry.at("ranks"), per_rank)
-                : unit_name(entry.at("host").get<std::string>(), entry.at("rank").get<int>(), per_rank);
+  s.name = pair ? pair_name(entry.at("hosts"), entry.at("ranks"), per)
+                : unit_name(entry.at("host").get<std::string>(), entry.at("rank").get<int>(), per);
   s.hosts = pair ? entry.at("hosts").get<std::vector<std::string>>() : std::vector{entry.at("host").get<std::string>()};
   s.ranks = pair ? entry.at("ranks").get<std::vector<int>>() : std::vector{entry.at("rank").get<int>()};
   for (const auto& [figure, value] : entry.at("figures").items()) {
@@ -113,19 +113,19 @@ const std::vector<FigureInfo>& fleet_figures() {
   return figures;
 }
 
-std::string unit_name(const std::string& host, int rank, bool per_rank) {
-  return per_rank ? fmt::format("host {} rank {}", host, rank) : fmt::format("host {}", host);
+std::string unit_name(const std::string& host, int rank, UnitKind per) {
+  return per == UnitKind::kRank ? fmt::format("host {} rank {}", host, rank) : fmt::format("host {}", host);
 }
 
-std::vector<Subject> subjects_of(const json& doc, bool per_rank) {
-  const auto noise = noises(doc, per_rank);
+std::vector<Subject> subjects_of(const json& doc, UnitKind per) {
+  const auto noise = noises(doc, per);
   std::vector<Subject> out;
-  for (const auto& unit : doc.at("fleet").at("units")) out.push_back(subject_of(unit, false, per_rank, noise));
-  for (const auto& pair : doc.at("fleet").value("pairs", json::array())) out.push_back(subject_of(pair, true, per_rank, noise));
+  for (const auto& unit : doc.at("fleet").at("units")) out.push_back(subject_of(unit, false, per, noise));
+  for (const auto& pair : doc.at("fleet").value("pairs", json::array())) out.push_back(subject_of(pair, true, per, noise));
   return out;
 }
 
-Baseline parse_baseline(std::string_view text, const std::string& path, bool per_rank) {
+Baseline parse_baseline(std::string_view text, const std::string& path, UnitKind per) {
   const json doc = json::parse(text.begin(), text.end(), nullptr, false);
   if (!doc.is_object()) throw UsageError(fmt::format("--baseline '{}': not a JSON object", path));
   if (!doc.contains("fleet")) {
@@ -135,12 +135,13 @@ Baseline parse_baseline(std::string_view text, const std::string& path, bool per
     }
     return reference_of(doc, path);
   }
-  const std::string per = per_rank ? "rank" : "host";
   Baseline b{path, "fleet", {}, {}};
   try {
     const auto was = doc.at("fleet").at("per").get<std::string>();
-    if (was != per) throw UsageError(fmt::format("--baseline '{}': its units are per {}, this run's per {}", path, was, per));
-    for (auto& s : subjects_of(doc, per_rank)) b.subjects[s.name] = std::move(s);
+    if (was != unit_kind_name(per)) {
+      throw UsageError(fmt::format("--baseline '{}': its units are per {}, this run's per {}", path, was, unit_kind_name(per)));
+    }
+    for (auto& s : subjects_of(doc, per)) b.subjects[s.name] = std::move(s);
   } catch (const json::exception& e) {
     throw UsageError(fmt::format("--baseline '{}': not a fleet result as movebench fleet writes it ({})", path, e.what()));
   }

@@ -11,6 +11,8 @@
 #include <string_view>
 #include <vector>
 
+#include "fleet/fleet_units.hpp"
+
 namespace movebench::fleet {
 
 // The figures a fleet run has per unit and per pair, with their units and
@@ -42,7 +44,7 @@ struct Subject {
 // The units and pairs of a fleet result document (`fleet` and its records'
 // samples, for the noise as compare reads it). Throws nlohmann's errors on
 // another shape.
-std::vector<Subject> subjects_of(const nlohmann::json& doc, bool per_rank);
+std::vector<Subject> subjects_of(const nlohmann::json& doc, UnitKind per);
 
 struct Baseline {
   std::string path;
@@ -53,12 +55,12 @@ struct Baseline {
 
 // The name of a unit: its host, or its host and rank (--per rank), so that
 // an earlier run's unit is found again whatever order the ranks came in.
-std::string unit_name(const std::string& host, int rank, bool per_rank);
+std::string unit_name(const std::string& host, int rank, UnitKind per);
 
 // A baseline from a file's text. Throws UsageError (one line naming
 // `path`) when it is neither a fleet result of the same --per nor a
 // reference of known figures with positive values.
-Baseline parse_baseline(std::string_view text, const std::string& path, bool per_rank);
+Baseline parse_baseline(std::string_view text, const std::string& path, UnitKind per);
 
 struct Regression {
   const Subject* subject = nullptr;  // of this run

@@ -6,6 +6,8 @@
 #include <cmath>
 
 #include "core/errors.hpp"
+#include "core/named_values.hpp"
+#include "core/repetitions.hpp"
 #include "core/sizes.hpp"
 #include "core/summary.hpp"
 #include "core/vocabulary.hpp"
@@ -18,6 +20,18 @@ namespace movebench {
 namespace {
 
 using namespace fleet;
+
+// The timed counts, each with its range and message (core/repetitions.hpp):
+// the memory's rounds, the pairs' ping-pongs and their windows. The keys
+// are the options' names; fleet's result has no settings that record them.
+constexpr Repetitions kMemoryRounds{"--repetitions", "repetitions", 1000};
+constexpr Repetitions kLatencyRepetitions{"--latency-iterations", "latency_iterations", 10'000'000};
+constexpr Repetitions kBandwidthRepetitions{"--bandwidth-iterations", "bandwidth_iterations", 1'000'000};
+constexpr int kMostRandomRounds = 1000;
+constexpr double kMostOutlierK = 1000;
+
+// "10%" for 0.1: how a share shows in --help, as parse_percent reads it.
+std::string percent_text(double share) { return fmt::format("{:g}%", share * 100); }
 
 // "10%" or "10": a percentage, 0 to 1000.
 double parse_percent(std::string text, const std::string& option) {
@@ -54,21 +68,22 @@ class FleetCommand : public net::MpiCommand {
 
  protected:
   void add_own_options(CLI::App& app) override {
-    app.add_option("--per", per_text_, "What a unit is: host (ranks grouped by host name) or rank")->capture_default_str();
+    app.add_option("--per", per_text_, "What a unit is: host (ranks grouped by host name) or rank")
+        ->capture_default_str();
     app.add_option("--array-bytes", array_text_, "Bytes per array of copy and triad")->capture_default_str();
     app.add_option("--chase-bytes", chase_text_, "Working set of the memory latency (pointer chase)")->capture_default_str();
     app.add_option(vocabulary::names("", vocabulary::kRepetitions), opt_.repetitions,
-                   vocabulary::help(vocabulary::kRepetitions, "rounds of copy and triad per unit (median kept)"))
+                   vocabulary::help(vocabulary::kRepetitions, "rounds of copy and triad per unit (the best kept)"))
         ->capture_default_str();
     app.add_option("--message-bytes", message_text_, "Message of the pairs' bandwidth test")->capture_default_str();
-    app.add_option("--latency-iterations", opt_.latency_iterations, "Ping-pongs (8 bytes) per pair")->capture_default_str();
-    app.add_option("--bandwidth-iterations", opt_.bandwidth_iterations, "Windows of 16 messages per pair")
+    app.add_option("--latency-iterations", opt_.latency_iterations, fmt::format("Ping-pongs ({} bytes) per pair", kPairLatencyBytes))->capture_default_str();
+    app.add_option("--bandwidth-iterations", opt_.bandwidth_iterations, fmt::format("Windows of {} messages per pair", kPairWindow))
         ->capture_default_str();
     app.add_option("--rounds", opt_.random_rounds, "Random pairing rounds after the ring's")->capture_default_str();
     app.add_option(vocabulary::names(vocabulary::kSeed), opt_.seed,
                    vocabulary::help(vocabulary::kSeed, "of the random pairings"))
         ->capture_default_str();
-    app.add_option("--outlier-k", opt_.rule.k, "Outlier: worse than the median by more than k x MAD (x 1.4826)")
+    app.add_option("--outlier-k", opt_.rule.k, fmt::format("Outlier: worse than the median by more than k x MAD (x {})", kMadToSigma))
         ->capture_default_str();
     app.add_option("--outlier-floor", floor_text_, "Outlier: and by more than this share of the median")
         ->capture_default_str();
@@ -86,8 +101,7 @@ class FleetCommand : public net::MpiCommand {
   }
 
   void resolve() override {
-    if (per_text_ != "host" && per_text_ != "rank") throw UsageError(fmt::format("invalid --per '{}': host or rank", per_text_));
-    opt_.per_rank = per_text_ == "rank";
+    opt_.per = parse_named(kUnitKindNames, per_text_, "--per");
     opt_.mem_bytes = parse_size(array_text_);
     opt_.chase_bytes = parse_size(chase_text_);
     opt_.message_bytes = parse_size(message_text_);
@@ -95,24 +109,17 @@ class FleetCommand : public net::MpiCommand {
       throw UsageError("--array-bytes and --chase-bytes: at most 1T");
     }
     if (opt_.message_bytes > (1u << 30)) throw UsageError("--message-bytes above 1G: MPI counts are ints");
-    const auto positive = [](long long v, const char* option, long long most) {
-      if (v < 1 || v > most) throw UsageError(fmt::format("invalid {} '{}': 1 to {}", option, v, most));
-    };
-    positive(opt_.repetitions, "--repetitions", 1000);
-    positive(opt_.latency_iterations, "--latency-iterations", 10'000'000);
-    positive(opt_.bandwidth_iterations, "--bandwidth-iterations", 1'000'000);
-    if (opt_.random_rounds < 0 || opt_.random_rounds > 1000) {
-      throw UsageError(fmt::format("invalid --rounds '{}': 0 to 1000", opt_.random_rounds));
-    }
-    if (!std::isfinite(opt_.rule.k) || opt_.rule.k < 0 || opt_.rule.k > 1000) {
-      throw UsageError(fmt::format("invalid --outlier-k '{}': 0 to 1000", opt_.rule.k));
-    }
+    kMemoryRounds.check(opt_.repetitions);
+    kLatencyRepetitions.check(opt_.latency_iterations);
+    kBandwidthRepetitions.check(opt_.bandwidth_iterations);
+    check_range(opt_.random_rounds, "--rounds", 0, kMostRandomRounds);
+    check_range(opt_.rule.k, "--outlier-k", 0.0, kMostOutlierK);
     opt_.rule.floor = parse_percent(floor_text_, "--outlier-floor");
     opt_.baseline_threshold = parse_percent(baseline_threshold_text_, "--baseline-threshold");
     if (opt_.fail_on_regression && baseline_path_.empty()) throw UsageError("--fail-on-regression needs --baseline");
     // Every rank reads it, so that a bad file is exit 2 everywhere before MPI starts.
     if (!baseline_path_.empty()) {
-      opt_.baseline = parse_baseline(facts::read_text_input(baseline_path_, "--baseline"), baseline_path_, opt_.per_rank);
+      opt_.baseline = parse_baseline(facts::read_text_input(baseline_path_, "--baseline"), baseline_path_, opt_.per);
     }
   }
 
@@ -124,9 +131,12 @@ class FleetCommand : public net::MpiCommand {
   }
 
  private:
+  // The texts start as FleetOptions' defaults, so that --help shows them.
   FleetOptions opt_;
-  std::string per_text_ = "host", array_text_ = "64M", chase_text_ = "64M", message_text_ = "1M", floor_text_ = "10%";
-  std::string baseline_path_, baseline_threshold_text_ = "5%";
+  std::string per_text_ = unit_kind_name(opt_.per), array_text_ = size_text(opt_.mem_bytes),
+              chase_text_ = size_text(opt_.chase_bytes), message_text_ = size_text(opt_.message_bytes),
+              floor_text_ = percent_text(opt_.rule.floor);
+  std::string baseline_path_, baseline_threshold_text_ = percent_text(opt_.baseline_threshold);
 };
 
 }  // namespace

@@ -6,17 +6,18 @@
 
 #include "fleet/fleet_baseline.hpp"
 #include "fleet/fleet_logic.hpp"
+#include "fleet/fleet_units.hpp"
 
 namespace movebench::fleet {
 
 struct FleetOptions {
-  bool per_rank = false;              // --per rank: every rank a unit; else every host
+  UnitKind per = UnitKind::kHost;     // --per: what a unit is
   std::uint64_t mem_bytes = 64 << 20; // per array of copy and triad (4 arrays)
   std::uint64_t chase_bytes = 64 << 20;  // the latency's working set
   int repetitions = 5;                // timed rounds of each memory kernel
   std::uint64_t message_bytes = 1 << 20;  // the pairs' bandwidth message
-  int latency_iterations = 1000;      // ping-pongs of 8 bytes per pair
-  int bandwidth_iterations = 10;      // windows of 16 messages per pair
+  int latency_iterations = 1000;      // ping-pongs of kPairLatencyBytes per pair
+  int bandwidth_iterations = 10;      // windows of kPairWindow messages per pair
   int random_rounds = 4;              // after the ring's rounds
   std::uint64_t seed = 42;
   OutlierRule rule;
@@ -31,6 +32,8 @@ struct FleetOptions {
   bool corrupt_for_test = false;
 };
 
+// Pair latency: the ping-pong's message (OSU's osu_latency at 8 bytes).
+inline constexpr std::uint64_t kPairLatencyBytes = 8;
 // Pair bandwidth: messages in flight per window (OSU's osu_bw shape).
 inline constexpr int kPairWindow = 16;
 // A memory round lasts at least this long (kernel calls repeated), in CPU

@@ -42,7 +42,7 @@ std::string fleet_heading(const FleetOptions& opt, const Layout& layout, const s
   for (const auto& r : schedule) pairs += r.size();
   const std::size_t hosts = std::set<std::string>(layout.host.begin(), layout.host.end()).size();
   return fmt::sprintf("# movebench fleet: %d units (per %s), %zu hosts, %d turn%s per host; arrays %s, chase %s\n",
-                      layout.units, opt.per_rank ? "rank" : "host", hosts, layout.slots, layout.slots == 1 ? "" : "s",
+                      layout.units, unit_kind_name(opt.per), hosts, layout.slots, layout.slots == 1 ? "" : "s",
                       format_bytes(static_cast<double>(opt.mem_bytes)),
                       format_bytes(static_cast<double>(opt.chase_bytes))) +
          fmt::sprintf("# pairs: %zu rounds (ring, then %d random from seed %llu), %zu pairs; outlier: worse than the "

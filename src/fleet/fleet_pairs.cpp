@@ -14,7 +14,6 @@
 namespace movebench::fleet {
 namespace {
 
-constexpr std::uint64_t kLatencyBytes = 8;
 constexpr int kPairRepeats = 3;
 constexpr int kAgain = 3;  // the most times a suspect pair is measured again
 
@@ -60,7 +59,7 @@ Timed run_my_pair(const PairRun& run, const Round& round, net::P2pTest bw_test, 
     for (int repeat = 0; repeat < kPairRepeats; ++repeat) {
       if (bw_test == net::P2pTest::kBw) {
         const int warmup = std::max(10, opt.latency_iterations / 10);
-        const double lat = net::p2p_seconds(net::P2pTest::kLatency, ranks, s, r, kLatencyBytes, opt.latency_iterations, warmup, 1);
+        const double lat = net::p2p_seconds(net::P2pTest::kLatency, ranks, s, r, kPairLatencyBytes, opt.latency_iterations, warmup, 1);
         t.latency = repeat == 0 ? lat : std::min(t.latency, lat);
       }
       const double bw = net::p2p_seconds(bw_test, ranks, s, r, opt.message_bytes, opt.bandwidth_iterations, 2, kPairWindow);
@@ -139,17 +138,18 @@ std::vector<int> suspects(const FleetOptions& opt, const std::vector<PairFigures
 
 // Every rank needs the suspect pairs' units, not only rank 0.
 std::vector<UnitPair> pairs_of(const std::vector<PairFigures>& all, const std::vector<int>& which) {
-  std::vector<int> flat;
+  std::vector<int> a(which.size()), b(which.size());  // each pair's units
   if (net::world_rank() == 0) {
-    for (int i : which) {
-      flat.push_back(all[static_cast<std::size_t>(i)].pair.a);
-      flat.push_back(all[static_cast<std::size_t>(i)].pair.b);
+    for (std::size_t i = 0; i < which.size(); ++i) {
+      a[i] = all[static_cast<std::size_t>(which[i])].pair.a;
+      b[i] = all[static_cast<std::size_t>(which[i])].pair.b;
     }
   }
-  flat.resize(2 * which.size());
-  if (!flat.empty()) MPI_Bcast(flat.data(), static_cast<int>(flat.size()), MPI_INT, 0, MPI_COMM_WORLD);
+  if (which.empty()) return {};
+  MPI_Bcast(a.data(), static_cast<int>(a.size()), MPI_INT, 0, MPI_COMM_WORLD);
+  MPI_Bcast(b.data(), static_cast<int>(b.size()), MPI_INT, 0, MPI_COMM_WORLD);
   std::vector<UnitPair> out;
-  for (std::size_t i = 0; i < which.size(); ++i) out.push_back({flat[2 * i], flat[2 * i + 1]});
+  for (std::size_t i = 0; i < which.size(); ++i) out.push_back({a[i], b[i]});
   return out;
 }
 

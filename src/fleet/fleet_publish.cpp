@@ -110,7 +110,7 @@ Whole add_whole(const std::vector<MemoryFigures>& units, const std::vector<bool>
 // as the baseline's, so both sides' noise comes from the same records)
 // against --baseline: `baseline` and `regressions`, and the lines last.
 int compare_with_baseline(const FleetOptions& opt, Report& report, FleetWriter& out) {
-  const auto now = subjects_of(report.document(), opt.per_rank);
+  const auto now = subjects_of(report.document(), opt.per);
   const BaselineVerdict v = compare_with(*opt.baseline, now, opt.baseline_threshold);
   report.extra("baseline") = v.json;
   report.extra("regressions") = v.regressions_json;
@@ -143,7 +143,7 @@ int publish(const FleetOptions& opt, const Layout& layout, const Gathered& got, 
             FleetWriter& out) {
   add_unit_records(opt, layout, got.units, got.no_memory, report);
   add_pair_records(opt, layout, got.pairs, got.bisection, report);
-  nlohmann::json fleet = {{"per", opt.per_rank ? "rank" : "host"},
+  nlohmann::json fleet = {{"per", unit_kind_name(opt.per)},
                           {"units", units_json(layout, got.units, got.no_memory, got.facts)},
                           {"pairs", pairs_json(layout, got.pairs)},
                           {"whole", nlohmann::json::object()}};

@@ -21,36 +21,42 @@
 namespace movebench::fleet {
 namespace {
 
-// Every value a unit's rank measured, as one fixed-length row for a gather:
-// copy, triad, latency, threads, then the copy and triad rounds' seconds
-// and the chase's samples (0 where fewer were taken).
-std::vector<double> row_of(const FleetOptions& opt, const MemoryFigures& m) {
-  std::vector<double> row{m.copy_mbs, m.triad_mbs, m.latency_ns, static_cast<double>(m.threads)};
-  const auto append = [&](const std::vector<double>& v, std::size_t n) {
+// A unit's memory figures travel to rank 0 in one gather of doubles, of
+// the same length from every rank: the samples padded with 0 (no sample)
+// to the count asked for. memory_fields names every field once, in the
+// order both ends take them; RowWriter writes a row, RowReader reads one.
+struct RowWriter {
+  std::vector<double> row;
+  void number(double v) { row.push_back(v); }
+  void count(int v) { row.push_back(static_cast<double>(v)); }
+  void samples(const std::vector<double>& v, std::size_t n) {
     for (std::size_t i = 0; i < n; ++i) row.push_back(i < v.size() ? v[i] : 0);
-  };
-  append(m.copy_seconds, static_cast<std::size_t>(opt.repetitions));
-  append(m.triad_seconds, static_cast<std::size_t>(opt.repetitions));
-  append(m.chase_seconds, static_cast<std::size_t>(kChaseSamples));
-  return row;
-}
+  }
+};
 
-MemoryFigures figures_of_row(const FleetOptions& opt, const double* row) {
-  MemoryFigures m;
-  m.copy_mbs = row[0];
-  m.triad_mbs = row[1];
-  m.latency_ns = row[2];
-  m.threads = static_cast<int>(row[3]);
-  const auto reps = static_cast<std::size_t>(opt.repetitions);
-  const auto take = [](const double* from, std::size_t n, std::vector<double>& to) {
-    for (std::size_t i = 0; i < n; ++i) {
-      if (from[i] > 0) to.push_back(from[i]);
+struct RowReader {
+  const double* next;
+  void number(double& v) { v = *next++; }
+  void count(int& v) { v = static_cast<int>(*next++); }
+  void samples(std::vector<double>& v, std::size_t n) {
+    for (std::size_t i = 0; i < n; ++i, ++next) {
+      if (*next > 0) v.push_back(*next);
     }
-  };
-  take(row + 4, reps, m.copy_seconds);
-  take(row + 4 + reps, reps, m.triad_seconds);
-  take(row + 4 + 2 * reps, static_cast<std::size_t>(kChaseSamples), m.chase_seconds);
-  return m;
+  }
+};
+
+// `Figures`: MemoryFigures to read into, const MemoryFigures to write.
+// Not sent: error (a unit whose check failed sends zeros; steps carries
+// why) and measured_again (rank 0 sets it).
+template <class Io, class Figures>
+void memory_fields(Io& io, Figures& m, const FleetOptions& opt) {
+  io.number(m.copy_mbs);
+  io.number(m.triad_mbs);
+  io.number(m.latency_ns);
+  io.count(m.threads);
+  io.samples(m.copy_seconds, static_cast<std::size_t>(opt.repetitions));
+  io.samples(m.triad_seconds, static_cast<std::size_t>(opt.repetitions));
+  io.samples(m.chase_seconds, static_cast<std::size_t>(kChaseSamples));
 }
 
 // One pass over the units' memory: the first, of every unit, or a second
@@ -116,14 +122,19 @@ MemoryFigures measure_mine(const FleetOptions& opt, const Layout& layout, net::W
 // Rank 0 gets every unit's figures (zero for a unit that failed or did not
 // measure).
 std::vector<MemoryFigures> gather_units(const FleetOptions& opt, const Layout& layout, const MemoryFigures& mine) {
-  const auto row = row_of(opt, mine);
+  RowWriter writer;
+  memory_fields(writer, mine, opt);
+  const std::vector<double>& row = writer.row;
   const int n = net::world_size();
   std::vector<double> all(net::world_rank() == 0 ? row.size() * static_cast<std::size_t>(n) : 0);
   MPI_Gather(row.data(), static_cast<int>(row.size()), MPI_DOUBLE, all.data(), static_cast<int>(row.size()), MPI_DOUBLE,
              0, MPI_COMM_WORLD);
   std::vector<MemoryFigures> units;
   if (net::world_rank() != 0) return units;
-  for (int leader : layout.leader) units.push_back(figures_of_row(opt, &all[static_cast<std::size_t>(leader) * row.size()]));
+  for (int leader : layout.leader) {
+    RowReader reader{&all[static_cast<std::size_t>(leader) * row.size()]};
+    memory_fields(reader, units.emplace_back(), opt);
+  }
   return units;
 }
 
@@ -197,9 +208,9 @@ std::vector<nlohmann::json> gather_facts(const Layout& layout) {
 }
 
 Named share(Named named) {
-  int counts[2] = {named.outliers, named.regressions};
-  MPI_Bcast(counts, 2, MPI_INT, 0, MPI_COMM_WORLD);
-  return {counts[0], counts[1]};
+  MPI_Bcast(&named.outliers, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  MPI_Bcast(&named.regressions, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  return named;
 }
 
 // The pairs and the bisection, each unit's pair buffers first (a unit that
@@ -221,11 +232,11 @@ bool measure_network(const FleetOptions& opt, const Layout& layout, const std::v
 
 Named run_fleet(const FleetOptions& opt, Report& report, Output& out, net::Watchdog& dog, double step_timeout,
                 net::FailMode fail) {
-  const Layout layout = make_layout(opt.per_rank);
+  const Layout layout = make_layout(opt.per);
   const auto schedule = opt.skip_pairs ? std::vector<Round>{} : pair_schedule(layout.units, opt.random_rounds, opt.seed);
   FleetWriter writer(out);
   if (net::world_rank() == 0) writer.heading(opt, layout, schedule);
-  Steps steps(layout, opt.per_rank, report);
+  Steps steps(layout, opt.per, report);
   Gathered got;
   got.units = measure_units(opt, layout, dog, step_timeout, fail, steps);
   if (!steps.settle()) return share({});

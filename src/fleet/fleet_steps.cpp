@@ -7,13 +7,13 @@
 
 namespace movebench::fleet {
 
-Steps::Steps(const Layout& layout, bool per_rank, Report& report)
-    : layout_(layout), per_rank_(per_rank), report_(report), out_(static_cast<std::size_t>(layout.units), false) {}
+Steps::Steps(const Layout& layout, UnitKind per, Report& report)
+    : layout_(layout), per_(per), report_(report), out_(static_cast<std::size_t>(layout.units), false) {}
 
 void Steps::begin(const std::string& step) {
   if (net::world_rank() != 0) return;
   auto& fleet = report_.extra("fleet");
-  fleet["per"] = per_rank_ ? "rank" : "host";
+  fleet["per"] = unit_kind_name(per_);
   fleet["in_progress"] = step;
   report_.extra("failed_units") = failures_json(layout_, failures_);
   report_.save();

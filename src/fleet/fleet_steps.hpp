@@ -20,7 +20,7 @@ namespace movebench::fleet {
 
 class Steps {
  public:
-  Steps(const Layout& layout, bool per_rank, Report& report);
+  Steps(const Layout& layout, UnitKind per, Report& report);
 
   // Rank 0: the step now beginning, written to the file with what is
   // gathered so far (keep()) and the failures known.
@@ -49,7 +49,7 @@ class Steps {
 
  private:
   const Layout& layout_;
-  bool per_rank_;
+  UnitKind per_;
   Report& report_;
   bool failed_ = false, stopped_ = false;
   std::string step_, reason_;  // of this rank's unit's failure

@@ -25,7 +25,7 @@ std::vector<std::string> all_host_names() {
 
 }  // namespace
 
-Layout make_layout(bool per_rank) {
+Layout make_layout(UnitKind per) {
   const auto names = all_host_names();
   Layout l;
   std::vector<std::string> hosts;  // in order of their first rank
@@ -39,7 +39,7 @@ Layout make_layout(bool per_rank) {
       hosts.push_back(name);
       per_host.push_back(0);
     }
-    const bool new_unit = per_rank || first_on_host;
+    const bool new_unit = per == UnitKind::kRank || first_on_host;
     if (new_unit) {
       l.host.push_back(name);
       l.leader.push_back(r);

@@ -4,10 +4,20 @@
 // one host take turns (slots) so that they do not disturb each other;
 // hosts measure at the same time.
 #pragma once
+#include <array>
 #include <string>
 #include <vector>
 
+#include "core/named_values.hpp"
+
 namespace movebench::fleet {
+
+// What a unit is (--per): a host (its ranks grouped by host name) or a rank.
+enum class UnitKind { kHost, kRank };
+// Their names on the command line and in the result (fleet.per), once.
+inline constexpr std::array<NamedValue<UnitKind>, 2> kUnitKindNames{
+    {{"host", UnitKind::kHost}, {"rank", UnitKind::kRank}}};
+inline std::string unit_kind_name(UnitKind kind) { return std::string(name_in(kUnitKindNames, kind)); }
 
 struct Layout {
   int units = 0;
@@ -20,7 +30,7 @@ struct Layout {
 };
 
 // Collective: every rank learns the same layout.
-Layout make_layout(bool per_rank);
+Layout make_layout(UnitKind per);
 
 // A barrier whose waiting ranks sleep (1 ms between tests) instead of
 // spinning: the units being measured keep the CPUs to themselves.

@@ -1,4 +1,4 @@
-// mem's eight kernels in one programming model, on arrays in a device's own
+// mem's kernels in one programming model, on arrays in a device's own
 // memory: what a backend's folder under src/backends/ (opencl/, cuda/) gives
 // the device runner (device_runner.cpp), as BabelStream's models give its one
 // driver, through its row of the backend registry (device/registry.hpp:

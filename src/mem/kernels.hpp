@@ -1,4 +1,4 @@
-// The eight streaming kernels of TheBandwidthBenchmark: their traffic,
+// The streaming kernels of TheBandwidthBenchmark (kernel_rows.hpp): their traffic,
 // declared once, their values, and the loop shapes that run them.
 #pragma once
 #include <array>

@@ -26,8 +26,12 @@
 
 namespace movebench::mem {
 
+std::string delay_text(std::int64_t delay) {
+  return delay == kIdleLoad ? std::string(kIdleLoadName) : std::to_string(delay);
+}
+
 std::vector<std::int64_t> default_load_delays() {
-  // One 16 KiB chunk of triad takes some thousand cycles from memory; delays
+  // One default chunk (kDefaultLoadChunkBytes) of triad takes some thousand cycles from memory; delays
   // from 100x that down to none sweep the load from a trickle to full.
   return {kIdleLoad, 200000, 100000, 50000, 20000, 10000, 5000, 2000, 1000, 500, 0};
 }
@@ -271,7 +275,7 @@ void run_loaded_latency(const MemOptions& opt, Report& report, Output& out) {
   const LoadedLatencyPlan plan =
       plan_loaded_latency(threads, place_threads(threads, opt.placement, core_ordered_cpus()));
   if (plan.chaser_cpu >= 0) pin_current_thread(plan.chaser_cpu);
-  const Kernel kernel = opt.kernels.empty() ? Kernel::kTriad : opt.kernels.front();
+  const Kernel kernel = opt.load_kernel();
   const int loaders = threads - 1;
   const LoadSpec spec{kernel,
                       static_cast<std::size_t>(opt.elements),

@@ -7,12 +7,18 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <string>
+#include <string_view>
 #include <vector>
 
 namespace movebench::mem {
 
 // A delay that means "no load at all": the loaders sleep.
 inline constexpr std::int64_t kIdleLoad = -1;
+// Its name in --delays and in the text.
+inline constexpr std::string_view kIdleLoadName = "idle";
+// A delay as --delays takes it: "idle" or the count of spin iterations.
+std::string delay_text(std::int64_t delay);
 
 // Idle, then spin iterations after each chunk from long to none (full load).
 std::vector<std::int64_t> default_load_delays();

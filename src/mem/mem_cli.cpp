@@ -3,9 +3,11 @@
 #include <fmt/format.h>
 
 #include "core/errors.hpp"
+#include "core/sizes.hpp"
 #include "core/vocabulary.hpp"
 #include "device/options.hpp"
 #include "device/registry.hpp"
+#include "mem/loaded_latency.hpp"
 #include "mem/mem_cli.hpp"
 
 namespace movebench::mem {
@@ -26,8 +28,8 @@ std::vector<std::string> chase_modes() { return {"latency", "loaded-latency"}; }
 std::vector<std::string> loaded_modes() { return {"loaded-latency"}; }
 
 std::string device_backend_help() {
-  return fmt::format("Where the arrays live: host (default: host memory, OpenMP threads) or the device memory of "
-                     "{} (bandwidth and seq; docs/mem.md)", device::or_list(device_backends()));
+  return fmt::format("Where the arrays live: {} (default: host memory, OpenMP threads) or the device memory of "
+                     "{} (bandwidth and seq; docs/mem.md)", vocabulary::kHostBackend, device::or_list(device_backends()));
 }
 
 }  // namespace
@@ -35,7 +37,7 @@ std::string device_backend_help() {
 std::vector<std::string> device_backends() {
   std::vector<std::string> out;
   for (const auto& b : device::known_backends()) {
-    if (b != "host") out.push_back(b);
+    if (b != vocabulary::kHostBackend) out.push_back(b);
   }
   return out;
 }
@@ -55,8 +57,10 @@ void MemCli::add_options(CLI::App& app, MemOptions& opt) {
 // The arrays: their length, the count of timed repetitions, where they live.
 void MemCli::add_array_options(CLI::App& app, MemOptions& opt) {
   modes_.only(arrays_modes(), app.add_option("-n,--elements", elements_text_,
-                                      "Array length in elements, K/M/G suffixes (default: TheBandwidthBenchmark's "
-                                      "125M, less if memory is short); not latency"));
+                                      fmt::format("Array length in elements, K/M/G suffixes (default: "
+                                                  "TheBandwidthBenchmark's {}, less if memory is short; "
+                                                  "loaded-latency: {} per loader); not latency",
+                                                  size_text(kDefaultElements), size_text(kLoadedLatencyElements))));
   modes_.only(arrays_modes(), app.add_option("--array-bytes", array_bytes_text_,
                                       "Array length in bytes per array instead, e.g. 1GiB; not latency"));
   // One count for every mode: the timed repetitions whose statistics are
@@ -119,8 +123,9 @@ void MemCli::add_kernel_options(CLI::App& app, MemOptions& opt) {
           "", "SHAPE"))
       ->capture_default_str()));
   modes_.only(arrays_modes(), app.add_option("-k,--kernels", kernels_text_,
-                                      "Kernels to run, comma-separated (default: all eight); loaded-latency: the "
-                                      "one load kernel (default: triad)"));
+                                      fmt::format("Kernels to run, comma-separated (default: all {}); loaded-latency: "
+                                                  "the one load kernel (default: {})",
+                                                  kKernelCount, info(kDefaultLoadKernel).name)));
   host_only_.push_back(modes_.only(table_modes(), app.add_flag("--write-allocate", opt.write_allocate,
                                                         "Also show bandwidth with write-allocate traffic counted")));
   modes_.only(arrays_modes(), app.add_option("--unit", unit_text_, "Rate unit of the table (loaded-latency: of the load)")
@@ -174,16 +179,19 @@ void MemCli::add_chase_options(CLI::App& app, MemOptions& opt) {
                  "the next (multichase's -T, 256K there), at most the (largest) working set; default: none, one random "
                  "cycle over the working set"));
   modes_.only(loaded_modes(), app.add_option("--chase-bytes", chase_bytes_text_,
-                                      "loaded-latency: working set of the chase (default: 4 x the last-level "
-                                      "cache, 64M to 512M)"));
+                                      fmt::format("loaded-latency: working set of the chase (default: 4 x the "
+                                                  "last-level cache, {} to {})", size_text(kLoadedChaseLeastBytes),
+                                                  size_text(kLoadedChaseMostBytes))));
+  std::vector<std::string> delays;
+  for (std::int64_t d : default_load_delays()) delays.push_back(delay_text(d));
   modes_.only(loaded_modes(), app.add_option("--delays", delays_text_,
-                                      "loaded-latency: injection delays, spin iterations after each chunk of the "
-                                      "load, idle for none (default: idle,200000,100000,50000,20000,10000,5000,"
-                                      "2000,1000,500,0)"));
+                                      fmt::format("loaded-latency: injection delays, spin iterations after each chunk "
+                                                  "of the load, {} for none (default: {})", kIdleLoadName,
+                                                  fmt::join(delays, ","))));
   modes_.only(loaded_modes(), app.add_option("--chunk-bytes,--chunk", chunk_text_,
                                       "loaded-latency: bytes per array of each kernel call of the load, at most "
-                                      "one array (default: 16K, or the array when smaller)")
-                           ->default_str("16K"));
+                                      "one array (the default shrinks to a smaller array)")
+                           ->default_str(size_text(kDefaultLoadChunkBytes)));
 }
 
 }  // namespace movebench::mem

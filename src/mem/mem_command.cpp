@@ -24,7 +24,7 @@ class MemCommand : public Command {
  public:
   std::string name() const override { return "mem"; }
   std::string summary() const override {
-    return "Memory bandwidth (the eight streaming kernels) and latency (pointer chase)";
+    return fmt::format("Memory bandwidth (the {} streaming kernels) and latency (pointer chase)", mem::kKernelCount);
   }
   std::vector<std::string> cases() const override {
     std::vector<std::string> out;

@@ -8,7 +8,9 @@
 #include <vector>
 
 #include "core/affinity.hpp"
+#include "core/named_values.hpp"
 #include "core/repetitions.hpp"
+#include "core/vocabulary.hpp"
 #include "device/device.hpp"
 #include "mem/kernels.hpp"
 
@@ -18,45 +20,19 @@ enum class Mode { kBandwidth, kSeq, kTp, kLatency, kLoadedLatency };
 enum class ElementType { kDouble, kFloat };
 enum class RateUnit { kMegabytes, kGigabytes };  // MB/s, GB/s
 
-// The name each value has on the command line and in the output, once.
-template <class E>
-struct Named {
-  std::string_view name;
-  E value;
-};
-inline constexpr std::array<Named<Mode>, 5> kModeNames = {{{"bandwidth", Mode::kBandwidth},
-                                                           {"seq", Mode::kSeq},
-                                                           {"tp", Mode::kTp},
-                                                           {"latency", Mode::kLatency},
-                                                           {"loaded-latency", Mode::kLoadedLatency}}};
-inline constexpr std::array<Named<ElementType>, 2> kElementTypeNames = {
+// The name each value has on the command line and in the output, once
+// (core/named_values.hpp).
+inline constexpr std::array<NamedValue<Mode>, 5> kModeNames = {{{"bandwidth", Mode::kBandwidth},
+                                                                {"seq", Mode::kSeq},
+                                                                {"tp", Mode::kTp},
+                                                                {"latency", Mode::kLatency},
+                                                                {"loaded-latency", Mode::kLoadedLatency}}};
+inline constexpr std::array<NamedValue<ElementType>, 2> kElementTypeNames = {
     {{"double", ElementType::kDouble}, {"float", ElementType::kFloat}}};
-inline constexpr std::array<Named<NtStores>, 3> kNtStoresNames = {
+inline constexpr std::array<NamedValue<NtStores>, 3> kNtStoresNames = {
     {{"auto", NtStores::kAuto}, {"on", NtStores::kOn}, {"off", NtStores::kOff}}};
-inline constexpr std::array<Named<RateUnit>, 2> kRateUnitNames = {
+inline constexpr std::array<NamedValue<RateUnit>, 2> kRateUnitNames = {
     {{"MB/s", RateUnit::kMegabytes}, {"GB/s", RateUnit::kGigabytes}}};
-
-template <class E, std::size_t N>
-constexpr std::string_view name_in(const std::array<Named<E>, N>& names, E value) {
-  for (const auto& n : names) {
-    if (n.value == value) return n.name;
-  }
-  return {};
-}
-// The value of a name the option's check (CLI::IsMember of names_of) let through.
-template <class E, std::size_t N>
-E value_in(const std::array<Named<E>, N>& names, std::string_view name) {
-  for (const auto& n : names) {
-    if (n.name == name) return n.value;
-  }
-  return names.front().value;
-}
-template <class E, std::size_t N>
-std::vector<std::string> names_of(const std::array<Named<E>, N>& names) {
-  std::vector<std::string> out;
-  for (const auto& n : names) out.emplace_back(n.name);
-  return out;
-}
 
 // The timed count, one option for every mode (core/repetitions.hpp):
 // bandwidth's calls of each kernel, recorded as `repetitions`; the other
@@ -66,9 +42,19 @@ inline constexpr Repetitions kRounds{"--repetitions (-r)", "repetitions"};
 inline constexpr Repetitions kSamples{"--repetitions (-r)", "samples"};
 inline constexpr Repetitions kOlderSamples{"--samples", "samples"};
 
+// loaded-latency's defaults: the load's kernel, each loader's array length
+// (32 MiB of doubles per array, 128 MiB per loader), the bytes per array of
+// each of its calls (or the array, when smaller), and the bounds of the
+// chase's working set (four times the last-level cache within them).
+inline constexpr Kernel kDefaultLoadKernel = Kernel::kTriad;
+inline constexpr std::uint64_t kLoadedLatencyElements = std::uint64_t{4} << 20;
+inline constexpr std::uint64_t kDefaultLoadChunkBytes = 16384;
+inline constexpr std::uint64_t kLoadedChaseLeastBytes = std::uint64_t{64} << 20;
+inline constexpr std::uint64_t kLoadedChaseMostBytes = std::uint64_t{512} << 20;
+
 struct MemOptions {
   Mode mode = Mode::kBandwidth;
-  // Where the arrays live: backend empty or "host", host memory and the
+  // Where the arrays live: backend empty or host, host memory and the
   // OpenMP team; else that device backend's own memory (device_runner.cpp).
   device::DeviceChoice choice;
   std::uint64_t elements = 0;  // 0: the default (TheBandwidthBenchmark's size, limited to memory)
@@ -80,7 +66,7 @@ struct MemOptions {
   std::uint64_t alignment = 64; // TheBandwidthBenchmark's ARRAY_ALIGNMENT
   NtStores nt_stores = NtStores::kAuto;
   std::optional<Shape> shape;   // none: auto, calibrated per kernel; or plain, nt, page, page-nt
-  std::vector<Kernel> kernels;  // empty: all eight
+  std::vector<Kernel> kernels;  // empty: every kernel (loaded-latency: kDefaultLoadKernel)
   bool write_allocate = false;
   RateUnit unit = RateUnit::kMegabytes;
   bool huge_pages = false;
@@ -95,16 +81,17 @@ struct MemOptions {
   std::uint64_t seed = 42;
   std::uint64_t tlb_window = 0;  // bytes; 0: none, one random cycle over the whole working set
   // loaded-latency (also stride, seed, tlb_window, samples, point_time)
-  std::uint64_t chase_bytes = 0;          // 0: four times the last-level cache, clamped to 64 MiB .. 512 MiB (docs/mem.md)
+  std::uint64_t chase_bytes = 0;          // 0: four times the last-level cache, clamped to kLoadedChase*Bytes (docs/mem.md)
   std::vector<std::int64_t> load_delays;  // spin iterations after each chunk; -1: idle (no load)
-  std::uint64_t load_chunk_bytes = 16384; // bytes of the written (or read) array per kernel call
+  std::uint64_t load_chunk_bytes = kDefaultLoadChunkBytes;  // bytes of the written (or read) array per kernel call
   // tests only: after timing, "value" damages one element, "swap" swaps two
   // neighbours (a misplaced element), "skip" makes the check expect one call
   // more than was made (a skipped call); validation must fail. Empty: none.
   std::string corrupt_for_test;
 
+  Kernel load_kernel() const { return kernels.empty() ? kDefaultLoadKernel : kernels.front(); }
   int element_bytes() const { return element_type == ElementType::kFloat ? 4 : 8; }
-  bool on_device() const { return !choice.backend.empty() && choice.backend != "host"; }
+  bool on_device() const { return !choice.backend.empty() && choice.backend != vocabulary::kHostBackend; }
   double unit_scale() const { return unit == RateUnit::kGigabytes ? 1e-9 : 1e-6; }
   std::string flop_unit() const { return unit == RateUnit::kGigabytes ? "GFlop/s" : "MFlop/s"; }
   // The names, as given and as the output shows them.

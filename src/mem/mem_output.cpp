@@ -136,12 +136,6 @@ void write_latency_row(Output& out, std::uint64_t bytes, const Summary& per_load
                         per_load.median * 1e9, cycle ? "" : "  NOT A SINGLE CYCLE"));
 }
 
-namespace {
-
-std::string delay_text(std::int64_t delay) { return delay == kIdleLoad ? "idle" : std::to_string(delay); }
-
-}  // namespace
-
 void write_loaded_heading(Output& out, const LoadedLatencySetup& s) {
   const KernelInfo& ki = info(s.kernel);
   const int loaders = static_cast<int>(s.loader_cpus.size());

@@ -13,6 +13,7 @@
 #include "core/errors.hpp"
 #include "core/host_info.hpp"
 #include "core/sizes.hpp"
+#include "core/vocabulary.hpp"
 #include "device/options.hpp"
 #include "device/registry.hpp"
 #include "mem/loaded_latency.hpp"
@@ -20,9 +21,6 @@
 
 namespace movebench::mem {
 namespace {
-
-// loaded-latency: bytes per array of each kernel call of the load.
-constexpr std::uint64_t kLoadChunkBytes = 16384;
 
 // 128 elements up to n, four sizes per octave (TheBandwidthBenchmark steps
 // by 1.2).
@@ -48,7 +46,7 @@ std::uint64_t default_elements(const MemOptions& o, int threads) {
 
 // One item of "idle,1000,0": spin iterations, idle for no load at all.
 std::int64_t parse_delay(std::string_view item) {
-  if (item == "idle") return kIdleLoad;
+  if (item == kIdleLoadName) return kIdleLoad;
   const auto bad = [&] {
     return UsageError(fmt::format("invalid delay '{}': a count of spin iterations (0 or more) or idle", item));
   };
@@ -247,8 +245,8 @@ void MemCli::resolve_backend(const MemOptions& o) const {
   }
   for (const CLI::Option* option : host_only_) {
     if (option->count() > 0) {
-      throw UsageError(fmt::format("{} applies to host memory (--backend host), not to --backend {}",
-                                   option->get_name(), o.choice.backend));
+      throw UsageError(fmt::format("{} applies to host memory (--backend {}), not to --backend {}",
+                                   option->get_name(), vocabulary::kHostBackend, o.choice.backend));
     }
   }
 }
@@ -258,9 +256,9 @@ void MemCli::resolve_loaded_latency(MemOptions& o) const {
   if (o.threads.size() != 1) throw UsageError("loaded-latency takes one thread count (one chases, the rest load)");
   plan_loaded_latency(o.threads.front(), {});  // refuses fewer than two
   if (o.kernels.size() > 1) throw UsageError("loaded-latency takes one load kernel (-k), e.g. -k triad");
-  if (o.elements == 0) o.elements = 4ull << 20;  // 32 MiB per array, 128 MiB per loader
+  if (o.elements == 0) o.elements = kLoadedLatencyElements;
   const std::uint64_t llc = last_level_cache_bytes();
-  o.chase_bytes = chase_bytes_text_.empty() ? std::clamp<std::uint64_t>(4 * llc, 64ull << 20, 512ull << 20)
+  o.chase_bytes = chase_bytes_text_.empty() ? std::clamp<std::uint64_t>(4 * llc, kLoadedChaseLeastBytes, kLoadedChaseMostBytes)
                                             : parse_size(chase_bytes_text_);
   if (o.chase_bytes < 2 * o.stride) {
     throw UsageError(fmt::format("chase working set {} holds fewer than two nodes", o.chase_bytes));
@@ -282,7 +280,7 @@ void MemCli::resolve_loaded_load(MemOptions& o) const {
   // The default chunk shrinks to a smaller array; a chunk given larger than
   // the array would run whole arrays per call under its own name.
   const std::uint64_t array_bytes = checked_product(o.elements, sizeof(double), "--elements x 8 bytes");
-  o.load_chunk_bytes = chunk_text_.empty() ? std::min<std::uint64_t>(kLoadChunkBytes, array_bytes)
+  o.load_chunk_bytes = chunk_text_.empty() ? std::min<std::uint64_t>(kDefaultLoadChunkBytes, array_bytes)
                                            : parse_size(chunk_text_);
   if (o.load_chunk_bytes < sizeof(double)) {
     throw UsageError(fmt::format("invalid --chunk-bytes '{}': at least one element of double (8 B)", chunk_text_));

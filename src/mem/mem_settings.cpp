@@ -1,5 +1,6 @@
 // settings.mem of the result file: what a run of `movebench mem` was told
 // (after its defaults were filled in) and the traffic of every kernel.
+#include "core/vocabulary.hpp"
 #include "mem/mem_cli.hpp"
 
 namespace movebench::mem {
@@ -21,7 +22,7 @@ void record_mode_settings(const MemOptions& opt, nlohmann::json& s) {
     s["chase_bytes"] = opt.chase_bytes;
     s["delays"] = opt.load_delays;
     s["chunk_bytes"] = opt.load_chunk_bytes;
-    s["load_kernel"] = info(opt.kernels.empty() ? Kernel::kTriad : opt.kernels.front()).name;
+    s["load_kernel"] = info(opt.load_kernel()).name;
   }
   if (opt.mode != Mode::kBandwidth) {
     s["point_time"] = opt.point_time;
@@ -48,7 +49,7 @@ void record_settings(const MemOptions& opt, Report& report) {
   // parameters.
   if (s.contains("mode") && s["mode"] != opt.mode_name()) return;
   s["mode"] = opt.mode_name();
-  s["backend"] = opt.on_device() ? opt.choice.backend : "host";
+  s["backend"] = opt.on_device() ? opt.choice.backend : std::string(vocabulary::kHostBackend);
   s["elements"] = opt.elements;
   s["type"] = opt.type_name();
   kRounds.record(s, opt.repetitions);

@@ -55,3 +55,53 @@ def test_link_help_names_every_row():
     refusal = run_movebench("link", "--backend", "host", "--host-memory", "bogus", check=2).stderr
     kinds = re.search(r"unknown host memory kind 'bogus': (.*?) \(see --help\)", refusal).group(1)
     assert f"--host-memory TEXT Host memory kinds, comma-separated: {kinds} (" in text
+
+
+NUMBER_WORDS = [
+    "zero",
+    "one",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "eleven",
+    "twelve",
+    "thirteen",
+    "fourteen",
+    "fifteen",
+    "sixteen",
+]
+
+
+def test_the_docs_count_the_mem_kernels_as_the_table_has_them():
+    """The count of mem's kernels is the kernel table's: --help and the
+    command's summary print it from there; the docs that spell it out in
+    words ("the eight kernels", "all eight", "any of the eight") must name
+    the same number. docs/performance.md is left out: its results name the
+    kernels the binary of their day had."""
+    kernels = [n for n in listed("mem") if n not in ("mem.latency", "mem.loaded_latency")]
+    count = len(kernels)
+    assert count > 1
+    helptext = " ".join(run_movebench("mem", "--help", check=0).stdout.split())
+    assert f"(the {count} streaming kernels)" in " ".join(run_movebench("--help", check=0).stdout.split())
+    assert f"(default: all {count})" in helptext
+    words = "|".join(NUMBER_WORDS)
+    kernels_after = re.compile(rf"\b({words})\s+(?:streaming\s+|`movebench mem`\s+)?kernels\b", re.I)
+    # mem's own page also says "all eight" and "any of the eight" of its kernels
+    all_of = re.compile(rf"\b(?:all|any of the)\s+({words})\b(?!\s+\w)", re.I)
+    said = {}
+    for page, patterns in [
+        ("README.md", [kernels_after]),
+        ("docs/mem.md", [kernels_after, all_of]),
+        ("docs/architecture.md", [kernels_after]),
+    ]:
+        text = (REPO / page).read_text()
+        said[page] = [m.group(1).lower() for p in patterns for m in p.finditer(text)]
+    assert any(said.values()), "the docs no longer spell the count out: this test can go"
+    for page, words_said in said.items():
+        assert set(words_said) <= {NUMBER_WORDS[count]}, (page, words_said, count)

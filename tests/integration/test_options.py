@@ -4,6 +4,7 @@ today's older names still taken (the same option, the same settings), and the
 upstream tools' example command lines run unchanged through movebench."""
 
 import json
+import os
 import re
 
 import pytest
@@ -473,3 +474,114 @@ def test_options_page_lists_every_shared_name_and_is_linked():
         assert f"`{name}`" in page, concept
     for doc in ("README.md", "docs/mem.md", "docs/link.md", "docs/stream.md", "docs/coll.md", "docs/beff.md"):
         assert "options.md" in (REPO / doc).read_text(), doc
+
+
+# ---- defaults: --help prints each from the constant the command uses ----
+
+
+def flat_help(place):
+    """--help as one line (CLI11 wraps a long option's description)."""
+    return " ".join(help_text(place).split())
+
+
+# What CLI11 prints after an option's type: its set ("TEXT:{auto,on,off}")
+# or range ("UINT:FLOAT in [8 - 1.07374e+09]").
+CHECK = r"(?::(?:\{[^}]*\}|[A-Z]+ in \[[^\]]*\]|\S+))?"
+
+
+def shown_default(flat, option):
+    """The default CLI11 prints after an option's type: '--stride-bytes,--stride UINT=64' gives '64'."""
+    m = re.search(rf"(?:^| |,){re.escape(option)}(?:,-[-\w]+)* [A-Z]+{CHECK}=(\S+) ", flat)
+    assert m, (option, flat)
+    return m[1]
+
+
+def stated_default(flat, pattern):
+    """A default the description states, found by `pattern` (its group 1)."""
+    m = re.search(pattern, flat)
+    assert m, (pattern, flat)
+    return m[1]
+
+
+def test_mem_help_defaults_are_what_a_bandwidth_run_uses(tmp_path):
+    """Each default --help shows is the value a run without the option
+    records in settings.mem: the help takes it from the same constant."""
+    flat = flat_help("mem bandwidth")
+    out = tmp_path / "mem.json"
+    run_movebench("mem", "-n", "1K", "-t", "1", "-k", "copy", "-q", "--json", out, check=0)
+    s = load_result(out)["settings"]["mem"]
+    assert s["repetitions"] == int(stated_default(flat, r"NTIMES, default (\d+)\)"))
+    assert s["alignment"] == int(shown_default(flat, "--align-bytes"))
+    for option, key in [("--type", "type"), ("--unit", "unit"), ("--nt-stores", "nt_stores"), ("--shape", "shape")]:
+        assert s[key] == shown_default(flat, option), option
+    assert s["backend"] == stated_default(flat, r"Where the arrays live: (\w+) \(default")
+
+
+def test_mem_help_defaults_are_what_a_loaded_latency_run_uses(tmp_path):
+    if len(os.sched_getaffinity(0)) < 2:
+        pytest.skip("loaded-latency needs two CPUs")
+    flat = flat_help("mem loaded-latency")
+    out = tmp_path / "loaded.json"
+    # -n: arrays above the default chunk, so that it is not cut to one array
+    run_movebench("mem", "loaded-latency", "-t", "2", "-n", "64K", "--chase-bytes", "1M", "-q", "--json", out, check=0)
+    s = load_result(out)["settings"]["mem"]
+    assert s["chunk_bytes"] == parse_size(shown_default(flat, "--chunk-bytes"))
+    delays = stated_default(flat, r"--delays TEXT .*?\(default: ([\w,]+)\)").split(",")
+    assert s["delays"] == [-1 if d == "idle" else int(d) for d in delays]
+    assert stated_default(flat, r" (\w+) for none \(default") == delays[0] == "idle"
+    assert s["samples"] == int(stated_default(flat, r"loaded-latency: samples per point \(default (\d+)\)"))
+    assert s["point_time"] == float(shown_default(flat, "--time-budget"))
+    assert s["stride"] == int(shown_default(flat, "--stride-bytes"))
+    assert s["seed"] == int(shown_default(flat, "--seed"))
+    assert s["load_kernel"] == stated_default(flat, r"loaded-latency: the one load kernel \(default: (\w+)\)")
+
+
+def parse_size(text):
+    """movebench's sizes (core/sizes.hpp): a whole number, K/M/G/T binary."""
+    m = re.fullmatch(r"(\d+)([KMGT]?)", text)
+    assert m, text
+    return int(m[1]) << (10 * " KMGT".index(m[2] or " "))
+
+
+NUMBER_WORDS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"]
+
+
+def test_the_mem_page_states_the_defaults_help_prints():
+    """docs/mem.md's options table has a default column: every number and
+    size --help prints as a default (CLI11's =VALUE, or the description's
+    "default: ..." and "default N") is in that option's cell (a small count
+    may be spelled out), so a default changed in the code and not in the
+    docs fails here."""
+    flat = flat_help("mem")
+    page = (REPO / "docs" / "mem.md").read_text()
+    rows = re.findall(r"^\| `(-[^`]*)`[^|]*\| ([^|]*) \|", page, re.M)
+    assert len(rows) > 20
+    checked = 0
+    for names, cell in rows:
+        option = [n for n in re.findall(r"--[a-z0-9-]+", names)][0]
+        m = re.search(
+            rf"(?:^| |,){re.escape(option)}(?:,-[-\w]+)* [A-Z]+{CHECK}(?:=(\S+))? (.*?)(?= -{{1,2}}[a-z]|$)", flat
+        )
+        if not m:
+            continue
+        said = (m[1] or "") + " " + " ".join(re.findall(r"default:? ([^;)]*)", m[2]))
+        for number in re.findall(r"\b\d+(?:\.\d+)?[KMGT]?\b", said):
+            spelled = NUMBER_WORDS[int(number)] if number.isdigit() and int(number) < len(NUMBER_WORDS) else number
+            assert re.search(rf"(?<![\w.])({number}|{spelled})(?![\w.])", cell), (option, number, cell)
+            checked += 1
+    assert checked >= 10, checked
+
+
+def test_the_fleet_page_states_the_defaults_help_prints():
+    """docs/fleet.md spells out the outlier rule's defaults, the pairs'
+    window and ping-pong message; --help prints them from FleetOptions and
+    fleet_options.hpp."""
+    needs_place("fleet")
+    flat = flat_help("fleet")
+    page = " ".join((REPO / "docs" / "fleet.md").read_text().split())
+    k, floor = shown_default(flat, "--outlier-k"), shown_default(flat, "--outlier-floor")
+    assert f"k = --outlier-k ({k}), floor = --outlier-floor ({floor})" in page
+    window = stated_default(flat, r"Windows of (\d+) messages per pair")
+    assert f"windows of {window} messages" in page
+    ping = stated_default(flat, r"Ping-pongs \((\d+) bytes\) per pair")
+    assert f"({ping}-byte ping-pong" in page

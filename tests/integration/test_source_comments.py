@@ -1,7 +1,8 @@
 """Comments that state a fact the code decides (issue 20): each is checked
 against the code, so that the next change to the code cannot leave it stale.
 They were: the MPI option "builds beff and coll" (p2p too), the loaded-latency
-chase "64 MiB to 1 GiB" (the code clamps to 512 MiB), the device choice
+chase "64 MiB to 1 GiB" (the code clamped to 512 MiB; its two bounds are
+constants now), the device choice
 "shared by link and stream" (mem --backend too)."""
 
 import re
@@ -23,16 +24,27 @@ def test_mpi_option_names_every_mpi_command():
 
 
 def test_chase_bytes_comment_says_the_clamp():
-    clamp = re.search(
-        r"chase_bytes = .*?std::clamp<[^>]*>\(4 \* llc, (\d+)ull << 20, (\d+)ull << 20\)",
+    """The default chase's bounds are two constants: the resolve clamps with
+    them, the field's comment names them, --help prints them and docs/mem.md
+    states them (its options table, checked against --help in test_options.py)."""
+    options = read("src/mem/mem_options.hpp")
+    bounds = dict(
+        re.findall(
+            r"inline constexpr std::uint64_t (kLoadedChase(?:Least|Most)Bytes) = "
+            r"std::uint64_t\{(\d+)\} << 20;",
+            options,
+        )
+    )
+    assert set(bounds) == {"kLoadedChaseLeastBytes", "kLoadedChaseMostBytes"}, bounds
+    assert re.search(
+        r"chase_bytes = .*?std::clamp<[^>]*>\(4 \* llc, kLoadedChaseLeastBytes, kLoadedChaseMostBytes\)",
         read("src/mem/mem_resolve.cpp"),
         re.S,
-    )
-    assert clamp, "mem_resolve.cpp no longer clamps the default chase: update this test and the comment"
-    least, most = (int(x) for x in clamp.groups())
-    comment = next(l for l in read("src/mem/mem_options.hpp").splitlines() if "chase_bytes = 0;" in l)
-    assert f"{least} MiB" in comment and f"{most} MiB" in comment, comment
-    assert f"{least} MiB .. {most} MiB" in read("docs/mem.md")
+    ), "mem_resolve.cpp no longer clamps with them"
+    comment = next(l for l in options.splitlines() if "chase_bytes = 0;" in l)
+    assert "kLoadedChase" in comment, comment
+    least, most = bounds["kLoadedChaseLeastBytes"], bounds["kLoadedChaseMostBytes"]
+    assert f"{least}M to {most}M" in read("docs/mem.md")
 
 
 def test_device_choice_comment_names_its_users():

@@ -32,12 +32,12 @@ json fleet_doc(const std::vector<double>& triads, const std::vector<double>& sam
 
 TEST(FleetBaseline, AnEarlierResultIsMatchedByUnitAndJudgedWithItsNoise) {
   // Best-of samples 1.00 and 1.02 s: noise 2% on each side.
-  const auto before = parse_baseline(fleet_doc({1000, 1000, 1000}, {1.0, 1.02, 1.5}).dump(), "b.json", true);
+  const auto before = parse_baseline(fleet_doc({1000, 1000, 1000}, {1.0, 1.02, 1.5}).dump(), "b.json", UnitKind::kRank);
   EXPECT_EQ(before.kind, "fleet");
   ASSERT_EQ(before.subjects.size(), 4u);  // three units and the pair
   EXPECT_NEAR(before.subjects.at("host n rank 0").figures.at("mem.triad").noise, 0.02, 1e-12);
   // Unit 1 at 970 (3% down, inside 2% + 2%), unit 2 at 500: slower; the pair, named the other way round, the same.
-  const auto now = subjects_of(fleet_doc({1000, 970, 500}, {1.0, 1.02, 1.5}), true);
+  const auto now = subjects_of(fleet_doc({1000, 970, 500}, {1.0, 1.02, 1.5}), UnitKind::kRank);
   const auto v = compare_with(before, now, 0.05);
   EXPECT_EQ(v.compared, 4);
   ASSERT_EQ(v.regressions.size(), 1u);
@@ -58,18 +58,18 @@ TEST(FleetBaseline, AnEarlierResultIsMatchedByUnitAndJudgedWithItsNoise) {
 }
 
 TEST(FleetBaseline, UnitsTheBaselineLacksAreListedNotCompared) {
-  const auto before = parse_baseline(fleet_doc({1000}, {1.0, 1.0}).dump(), "b.json", true);
-  const auto now = subjects_of(fleet_doc({1000, 10}, {1.0, 1.0}), true);
+  const auto before = parse_baseline(fleet_doc({1000}, {1.0, 1.0}).dump(), "b.json", UnitKind::kRank);
+  const auto now = subjects_of(fleet_doc({1000, 10}, {1.0, 1.0}), UnitKind::kRank);
   const auto v = compare_with(before, now, 0.05);
   EXPECT_TRUE(v.regressions.empty());
   EXPECT_EQ(v.missing, std::vector<std::string>{"host n rank 1"});  // the pair is in both (fleet_doc adds it)
 }
 
 TEST(FleetBaseline, ReferenceFiguresApplyToEveryUnitAndPair) {
-  const auto ref = parse_baseline(R"({"mem.triad": 900, "p2p.bw": 200})", "ref.json", true);
+  const auto ref = parse_baseline(R"({"mem.triad": 900, "p2p.bw": 200})", "ref.json", UnitKind::kRank);
   EXPECT_EQ(ref.kind, "reference");
   // The verdict points into the subjects: they must outlive it.
-  const auto now = subjects_of(fleet_doc({1000, 880, 500}, {1.0, 1.01}), true);
+  const auto now = subjects_of(fleet_doc({1000, 880, 500}, {1.0, 1.01}), UnitKind::kRank);
   const auto v = compare_with(ref, now, 0.05);
   // 880 is 2% under 900 (same); 500 slower; the pair's 100 against 200 slower.
   ASSERT_EQ(v.regressions.size(), 2u);
@@ -81,9 +81,9 @@ TEST(FleetBaseline, ReferenceFiguresApplyToEveryUnitAndPair) {
 }
 
 // The one line a bad baseline gives (main prints it; exit 2).
-std::string refusal(const std::string& text, bool per_rank = true) {
+std::string refusal(const std::string& text, UnitKind per = UnitKind::kRank) {
   try {
-    parse_baseline(text, "f.json", per_rank);
+    parse_baseline(text, "f.json", per);
   } catch (const UsageError& e) {
     return e.what();
   }
@@ -103,6 +103,23 @@ TEST(FleetBaseline, BadFilesAreRefusedWithOneLine) {
   const auto broken = refusal(R"({"fleet": {"per": "rank", "units": [{"host": 3}]}})");
   EXPECT_EQ(broken.rfind("--baseline 'f.json': not a fleet result as movebench fleet writes it (", 0), 0u) << broken;
   for (const auto& message : {refusal("[1]"), broken}) EXPECT_EQ(message.find('\n'), std::string::npos);
+}
+
+// --per: parsed once into its kind through the one table of names, which
+// also names it in the result (fleet.per) and in a refusal.
+TEST(FleetUnitKind, ParsedOnceByItsNames) {
+  EXPECT_EQ(parse_named(kUnitKindNames, "host", "--per"), UnitKind::kHost);
+  EXPECT_EQ(parse_named(kUnitKindNames, "rank", "--per"), UnitKind::kRank);
+  EXPECT_EQ(unit_kind_name(UnitKind::kHost), "host");
+  EXPECT_EQ(unit_kind_name(UnitKind::kRank), "rank");
+  try {
+    parse_named(kUnitKindNames, "node", "--per");
+    FAIL() << "node is no unit kind";
+  } catch (const UsageError& e) {
+    EXPECT_STREQ(e.what(), "invalid --per 'node': host or rank");
+  }
+  EXPECT_EQ(unit_name("n", 2, UnitKind::kRank), "host n rank 2");
+  EXPECT_EQ(unit_name("n", 2, UnitKind::kHost), "host n");
 }
 
 }  // namespace

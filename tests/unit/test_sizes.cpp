@@ -1,5 +1,8 @@
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <string>
+
 #include "core/errors.hpp"
 #include "core/sizes.hpp"
 
@@ -70,4 +73,36 @@ TEST(ParseWholeNumber, DigitsOnly) {
   for (const char* bad : {"", "-1", "+1", " 1", "1 ", "1K", "0x1", "18446744073709551616"}) {
     EXPECT_THROW(parse_whole_number(bad, "rank"), UsageError) << bad;
   }
+}
+
+TEST(SizeText, TheShortestTextParseSizeReadsBack) {
+  EXPECT_EQ(size_text(16384), "16K");
+  EXPECT_EQ(size_text(64ull << 20), "64M");
+  EXPECT_EQ(size_text(1ull << 30), "1G");
+  EXPECT_EQ(size_text(3ull << 40), "3T");
+  EXPECT_EQ(size_text(1ull << 50), "1024T");
+  EXPECT_EQ(size_text(1000), "1000");
+  EXPECT_EQ(size_text(1536), "1536");
+  EXPECT_EQ(size_text(0), "0");
+  for (std::uint64_t v : {1ull, 8ull, 4096ull, 6144ull, 16384ull, 1ull << 33, (5ull << 40) + 1024}) {
+    EXPECT_EQ(parse_size(size_text(v)), v) << v;
+  }
+}
+
+TEST(CheckRange, TheBoundsAreIncludedAndTheMessageNamesThem) {
+  EXPECT_NO_THROW(check_range(0, "--rounds", 0, 1000));
+  EXPECT_NO_THROW(check_range(1000, "--rounds", 0, 1000));
+  EXPECT_NO_THROW(check_range(2.5, "--outlier-k", 0.0, 1000.0));
+  const auto message = [](auto... args) {
+    try {
+      check_range(args...);
+    } catch (const UsageError& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  EXPECT_EQ(message(-2, "--rounds", 0, 1000), "invalid --rounds '-2': 0 to 1000");
+  EXPECT_EQ(message(-1.0, "--outlier-k", 0.0, 1000.0), "invalid --outlier-k '-1': 0 to 1000");
+  EXPECT_EQ(message(std::nan(""), "--outlier-k", 0.0, 1000.0), "invalid --outlier-k 'nan': 0 to 1000");
+  EXPECT_EQ(message(HUGE_VAL, "--outlier-k", 0.0, 1000.0), "invalid --outlier-k 'inf': 0 to 1000");
 }

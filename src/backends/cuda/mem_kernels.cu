@@ -1,4 +1,4 @@
-// mem's eight kernels in CUDA (BabelStream's CUDA model, with
+// mem's kernels in CUDA (BabelStream's CUDA model, with
 // TheBandwidthBenchmark's kernels). Every product and sum is an explicitly
 // rounded intrinsic (__dmul_rn, __dadd_rn and their float twins), which nvcc
 // never fuses into a multiply-add, so the arrays match the host's replay bit

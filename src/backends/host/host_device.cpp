@@ -17,6 +17,7 @@
 #include "core/clock.hpp"
 #include "core/errors.hpp"
 #include "core/host_info.hpp"
+#include "core/vocabulary.hpp"
 #include "device/persistent.hpp"
 #include "device/registry.hpp"
 #include "device/wait.hpp"
@@ -162,12 +163,12 @@ class HostDevice : public Device, public PersistentKernel {
       worker_cpus_ = parsed;
     }
   }
-  std::string backend() const override { return "host"; }
+  std::string backend() const override { return std::string(vocabulary::kHostBackend); }
   std::string name() const override {
     return fmt::format("host worker thread on CPU {} ({})", worker_cpus_.front(), cpu_model_name());
   }
   nlohmann::json facts() const override {
-    return {{"backend", "host"},
+    return {{"backend", backend()},
             {"caller_cpu", caller_cpu_},
             {"worker_cpus", worker_cpus_},
             {"clock", "host steady_clock"}};

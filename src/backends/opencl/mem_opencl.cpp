@@ -1,4 +1,4 @@
-// mem's eight kernels in OpenCL C (BabelStream's OpenCL model, with
+// mem's kernels in OpenCL C (BabelStream's OpenCL model, with
 // TheBandwidthBenchmark's kernels): one work-item per element, and the sum
 // as a work-group reduction in local memory. Built once per run for the
 // element type asked for, in a program of their own, so that link and stream

@@ -97,9 +97,9 @@ int run(std::size_t n, int threads, int reps) {
   std::sort(seconds.begin(), seconds.end());
   const double bytes = 16.0 * static_cast<double>(n);
   const double median = seconds[seconds.size() / 2];
-  std::printf("memcpy threads=%d elements=%zu reps=%d best_MBps=%.2f median_MBps=%.2f min_s=%.6f median_s=%.6f max_s=%.6f\n",
-              threads, n, reps, bytes / seconds.front() * 1e-6, bytes / median * 1e-6, seconds.front(), median,
-              seconds.back());
+  std::printf(
+      "memcpy threads=%d elements=%zu reps=%d best_MBps=%.2f median_MBps=%.2f min_s=%.6f median_s=%.6f max_s=%.6f\n",
+      threads, n, reps, bytes / seconds.front() * 1e-6, bytes / median * 1e-6, seconds.front(), median, seconds.back());
   std::fflush(stdout);
   return 0;
 }

@@ -35,8 +35,12 @@ int main(int argc, char** argv) {
     r.benchmark = "mem";
     r.operation = "copy";
     r.bytes = static_cast<std::uint64_t>(16 * (i + 1) * 16);
-    r.params = {{"threads", 1}, {"elements", 16 * (i + 1)}, {"type", "double"}, {"nt_stores", false},
-                {"elements_per_thread", 16 * (i + 1)}, {"calls_per_sample", 1000}};
+    r.params = {{"threads", 1},
+                {"elements", 16 * (i + 1)},
+                {"type", "double"},
+                {"nt_stores", false},
+                {"elements_per_thread", 16 * (i + 1)},
+                {"calls_per_sample", 1000}};
     r.samples = {1.1e-6, 1.0e-6, 1.2e-6, 1.05e-6, 1.15e-6};
     r.figures = {Figure::bandwidth("bandwidth", 12345.6e6, Stat::kMedian, Of::kTime, application_bytes()),
                  Figure::latency("time", 1.1e-6, Stat::kMedian)};
@@ -52,8 +56,9 @@ int main(int argc, char** argv) {
   const double total = std::chrono::duration<double>(Clock::now() - start).count();
   const double writing = every_record ? write_s : report.save_seconds();
   const double work = static_cast<double>(records) * point;
-  std::printf("records %ld, point %.4f s, %s: run %.2f s (work %.2f s), %zu writes, writing %.3f s = %.2f%% of the run\n",
-              records, point, every_record ? "rewrite after every record" : "checkpoints", total, work,
-              every_record ? static_cast<std::size_t>(records) : report.saves(), writing, 100.0 * writing / total);
+  std::printf(
+      "records %ld, point %.4f s, %s: run %.2f s (work %.2f s), %zu writes, writing %.3f s = %.2f%% of the run\n",
+      records, point, every_record ? "rewrite after every record" : "checkpoints", total, work,
+      every_record ? static_cast<std::size_t>(records) : report.saves(), writing, 100.0 * writing / total);
   return code;
 }

@@ -152,7 +152,8 @@ Entry add_command(CLI::App& app, Command& command, OutputOptions& output) {
                   vocabulary::help(vocabulary::kJson, "write it (JSON) to this file"));
   sub->add_flag("--parsable", output.parsable,
                 "Also print one MOVEBENCH_RESULT line per figure (for ReFrame, JUBE, Ramble)");
-  sub->add_flag("-q,--quiet", output.quiet, "No live progress line on the terminal (it is never drawn when stderr is not one)");
+  sub->add_flag("-q,--quiet", output.quiet,
+                "No live progress line on the terminal (it is never drawn when stderr is not one)");
   command.add_options(*sub);
   // An empty value ("--json ''", "-n ''") is a mistake for every option:
   // refused here rather than taken as "not given" or as zero.

@@ -53,7 +53,8 @@ class BeffCommand : public MpiCommand {
  protected:
   void add_own_options(CLI::App& app) override {
     app.add_option("--definition", definition_, "hpcc, fpga or both")
-        ->check(CLI::IsMember({"hpcc", "fpga", "both"}))->capture_default_str();
+        ->check(CLI::IsMember({"hpcc", "fpga", "both"}))
+        ->capture_default_str();
     add_check_options(app, skip_validation_, check_every_,
                       "after the timed runs of a size, loop-length untimed exchanges, each with its own data, "
                       "checked (default: one untimed exchange per size and method)");
@@ -64,20 +65,22 @@ class BeffCommand : public MpiCommand {
                           ->capture_default_str());
     modes_.only(fpga, app.add_option("-l,--lower", fpga_.min_ll, "fpga: minimum number of repetitions per data size")
                           ->capture_default_str());
-    modes_.only(fpga, app.add_option("--min-bytes-log2,--min-size", fpga_.min_exp,
-                                     "fpga: minimum message size, log2 of bytes")
-                          ->capture_default_str());
+    modes_.only(
+        fpga, app.add_option("--min-bytes-log2,--min-size", fpga_.min_exp, "fpga: minimum message size, log2 of bytes")
+                  ->capture_default_str());
     modes_.only(fpga, app.add_option("-m,--max-bytes-log2", fpga_.max_exp, "fpga: maximum message size, log2 of bytes")
                           ->capture_default_str());
-    modes_.only(fpga, app.add_option("-o", fpga_.offset, "fpga: offset used before reducing repetitions")
-                          ->capture_default_str());
-    modes_.only(fpga, app.add_option("-d", fpga_.decrease,
-                                     "fpga: number of steps the repetitions are decreased to its minimum")
-                          ->capture_default_str());
-    fpga_repetitions_option_ = modes_.only(
-        fpga, app.add_option("-n", fpga_.repetitions, "fpga: number of repetitions, the best one counts (HPCC FPGA "
-                                                      "b_eff's -n; before --repetitions for fpga)")
+    modes_.only(
+        fpga,
+        app.add_option("-o", fpga_.offset, "fpga: offset used before reducing repetitions")->capture_default_str());
+    modes_.only(
+        fpga, app.add_option("-d", fpga_.decrease, "fpga: number of steps the repetitions are decreased to its minimum")
                   ->capture_default_str());
+    fpga_repetitions_option_ =
+        modes_.only(fpga, app.add_option("-n", fpga_.repetitions,
+                                         "fpga: number of repetitions, the best one counts (HPCC FPGA "
+                                         "b_eff's -n; before --repetitions for fpga)")
+                              ->capture_default_str());
     // Both definitions' count; HPCC FPGA's -n, when given too, stays the fpga one's.
     repetitions_option_ =
         app.add_option(vocabulary::names(vocabulary::kRepetitions), repetitions_,
@@ -91,10 +94,12 @@ class BeffCommand : public MpiCommand {
                    "fpga: HPCC FPGA b_eff's kernel file, taken so that its command lines run, and ignored (a note "
                    "says so): movebench exchanges through MPI on the CPUs, HPCC FPGA's cpu_only communication");
     // Rabenseifner's (HPCC).
-    modes_.only(hpcc, app.add_option(vocabulary::names("", vocabulary::kMaxBytes, "--max-size"), lmax_text_,
-                                     vocabulary::help(vocabulary::kMaxBytes,
-                                                      "hpcc: L_max (default: memory per process / 128, at most 128M)")));
-    modes_.only(hpcc, app.add_option("--random-patterns", hpcc_.random_patterns, "hpcc: number of random ring patterns, 1 to 10000")
+    modes_.only(hpcc,
+                app.add_option(vocabulary::names("", vocabulary::kMaxBytes, "--max-size"), lmax_text_,
+                               vocabulary::help(vocabulary::kMaxBytes,
+                                                "hpcc: L_max (default: memory per process / 128, at most 128M)")));
+    modes_.only(hpcc, app.add_option("--random-patterns", hpcc_.random_patterns,
+                                     "hpcc: number of random ring patterns, 1 to 10000")
                           ->capture_default_str());
     modes_.only(hpcc, app.add_option("--loop-length", hpcc_.max_ll, "hpcc: loop length at the smallest size (and most)")
                           ->capture_default_str());
@@ -141,7 +146,7 @@ class BeffCommand : public MpiCommand {
 
   std::vector<std::vector<std::string>> suite_runs(std::string&) const override {
     return {{"--max-bytes", "64K", "--random-patterns", "2", "--repetitions", "2", "--upper", "2000", "--lower", "50",
-            "--max-bytes-log2", "16", "--timeout", "30"}};
+             "--max-bytes-log2", "16", "--timeout", "30"}};
   }
 
   int run_mpi(Report& report, Watchdog& dog) override {
@@ -166,10 +171,10 @@ class BeffCommand : public MpiCommand {
  private:
   void print_configuration() {
     if (!is_root()) return;
-    out_.configuration({world_size(), definition_, fpga_.time_budget,
-                        fpga_schedule(fpga_.min_exp, fpga_.max_exp, fpga_.max_ll, fpga_.min_ll, fpga_.offset,
-                                      fpga_.decrease),
-                        hpcc_.lmax ? hpcc_sizes(hpcc_.lmax) : std::vector<std::uint64_t>{}});
+    out_.configuration(
+        {world_size(), definition_, fpga_.time_budget,
+         fpga_schedule(fpga_.min_exp, fpga_.max_exp, fpga_.max_ll, fpga_.min_ll, fpga_.offset, fpga_.decrease),
+         hpcc_.lmax ? hpcc_sizes(hpcc_.lmax) : std::vector<std::uint64_t>{}});
   }
 
   // The copy of the result the FPGA variant's --dump-json asks for; a
@@ -185,13 +190,18 @@ class BeffCommand : public MpiCommand {
   void record_settings(Report& report) const {
     auto& s = report.settings("beff");
     s["definition"] = definition_;
-    s["validation"] = skip_validation_ ? "none" : check_every_ ? "every iteration (untimed pass)" : "once per size (untimed exchange)";
-    s["fpga"] = {{"max_loop_length", fpga_.max_ll}, {"min_loop_length", fpga_.min_ll},
+    s["validation"] = skip_validation_ ? "none"
+                      : check_every_   ? "every iteration (untimed pass)"
+                                       : "once per size (untimed exchange)";
+    s["fpga"] = {{"max_loop_length", fpga_.max_ll},        {"min_loop_length", fpga_.min_ll},
                  {"min_message_size_log2", fpga_.min_exp}, {"max_message_size_log2", fpga_.max_exp},
-                 {"loop_length_offset", fpga_.offset}, {"loop_length_decrease", fpga_.decrease}};
+                 {"loop_length_offset", fpga_.offset},     {"loop_length_decrease", fpga_.decrease}};
     kFpgaRepetitions.record(s["fpga"], fpga_.repetitions);
-    s["hpcc"] = {{"lmax_bytes", hpcc_.lmax}, {"random_patterns", hpcc_.random_patterns},
-                 {"max_loop_length", hpcc_.max_ll}, {"target_time_s", hpcc_.target_s}, {"seed", hpcc_.seed}};
+    s["hpcc"] = {{"lmax_bytes", hpcc_.lmax},
+                 {"random_patterns", hpcc_.random_patterns},
+                 {"max_loop_length", hpcc_.max_ll},
+                 {"target_time_s", hpcc_.target_s},
+                 {"seed", hpcc_.seed}};
     kRepetitions.record(s["hpcc"], hpcc_.repetitions);
     s["time_budget_s"] = time_budget_;
     s["step_timeout_s"] = step_timeout_;
@@ -199,7 +209,7 @@ class BeffCommand : public MpiCommand {
 
   std::string definition_ = "both", lmax_text_, dump_json_, kernel_file_;
   bool skip_validation_ = false, test_only_ = false, check_every_ = false;
-  int repetitions_ = 0;  // both definitions' when given
+  int repetitions_ = 0;                          // both definitions' when given
   double time_budget_ = HpccOptions{}.target_s;  // both definitions': seconds of one timed loop
   CLI::Option* repetitions_option_ = nullptr;
   CLI::Option* fpga_repetitions_option_ = nullptr;

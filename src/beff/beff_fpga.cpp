@@ -62,7 +62,8 @@ std::string check_exchange(const Ring& ring, std::byte* send, std::byte* recv, s
     for (unsigned channel = 0; channel < 2; ++channel) {
       const int from = channel == 0 ? ring.left : ring.right;
       const std::size_t wrong = first_wrong_byte(recv + channel * bytes, bytes, key(from, channel, i));
-      if (wrong < bytes && error.empty()) error = fmt::format("byte {} of message {} from rank {} is wrong", wrong, i, from);
+      if (wrong < bytes && error.empty())
+        error = fmt::format("byte {} of message {} from rank {} is wrong", wrong, i, from);
     }
   }
   return error;
@@ -132,7 +133,8 @@ bool run_fpga(const FpgaOptions& o, BeffContext& ctx) {
       for (auto& t : reps) t = one_repetition(ring, send.as<std::byte>(), recv.as<std::byte>(), bytes, ll);
       if (ctx.validate) {
         error = check_exchange(ring, send.as<std::byte>(), recv.as<std::byte>(), bytes, step.exponent,
-                               ctx.check_every ? ll : 1, ctx.fail == FailMode::kCorrupt && world_rank() == world_size() - 1);
+                               ctx.check_every ? ll : 1,
+                               ctx.fail == FailMode::kCorrupt && world_rank() == world_size() - 1);
       }
     }
     ctx.report.progress().clear();  // the row below is flushed at once
@@ -145,8 +147,15 @@ bool run_fpga(const FpgaOptions& o, BeffContext& ctx) {
     bandwidths.push_back(bw);
     if (root) {
       ctx.out.fpga_size({bytes, ll, max_min, bw});
-      Record r{"beff", "fpga", bytes, {{"looplength", ll}, {"scheduled_looplength", step.loop_length}, {"ranks", world_size()}, {"max_min_time_s", max_min}},
-               slowest, {beff_bandwidth("bandwidth", bw)}};
+      Record r{"beff",
+               "fpga",
+               bytes,
+               {{"looplength", ll},
+                {"scheduled_looplength", step.loop_length},
+                {"ranks", world_size()},
+                {"max_min_time_s", max_min}},
+               slowest,
+               {beff_bandwidth("bandwidth", bw)}};
       ctx.report.add(std::move(r));
     }
     if (!settle_step(ctx.report, "beff", fmt::format("fpga {} B", bytes), error, ctx.validate)) return false;

@@ -131,7 +131,8 @@ std::vector<NamedPattern> make_patterns(const HpccOptions& o) {
   std::vector<NamedPattern> out;
   for (int s : ring_sizes(n)) out.push_back({fmt::format("ring-{}", s), false, ring_pattern(n, s)});
   for (int k = 0; k < o.random_patterns; ++k) {
-    out.push_back({fmt::format("random-{}", k + 1), true, ring_from_order(random_order(n, o.seed + static_cast<std::uint64_t>(k)))});
+    out.push_back({fmt::format("random-{}", k + 1), true,
+                   ring_from_order(random_order(n, o.seed + static_cast<std::uint64_t>(k)))});
   }
   return out;
 }
@@ -158,8 +159,12 @@ class HpccRun {
     double ring_latency = 0;
     ctx_.report.progress().begin("beff hpcc", patterns.size() * sizes.size());
     for (std::size_t p = 0; p < patterns.size(); ++p) {
-      Exchange x{patterns[p].pattern[static_cast<std::size_t>(world_rank())], send_.as<std::byte>(), recv_.as<std::byte>(),
-                 lmax_, std::vector<int>(static_cast<std::size_t>(n)), std::vector<int>(static_cast<std::size_t>(n))};
+      Exchange x{patterns[p].pattern[static_cast<std::size_t>(world_rank())],
+                 send_.as<std::byte>(),
+                 recv_.as<std::byte>(),
+                 lmax_,
+                 std::vector<int>(static_cast<std::size_t>(n)),
+                 std::vector<int>(static_cast<std::size_t>(n))};
       unsigned ll = o_.max_ll;
       for (auto bytes : sizes) {
         SizeResult r;
@@ -198,16 +203,23 @@ class HpccRun {
           }
         }
         if (ctx_.validate && error.empty()) {
-          error = check(m, x, bytes, ctx_.check_every ? ll : 1, ctx_.fail == FailMode::kCorrupt && world_rank() == world_size() - 1);
+          error = check(m, x, bytes, ctx_.check_every ? ll : 1,
+                        ctx_.fail == FailMode::kCorrupt && world_rank() == world_size() - 1);
         }
       }
     }
     if (world_rank() == 0) {
-      Record rec{"beff", "hpcc", bytes,
-                 {{"pattern", pat.name}, {"looplength", ll}, {"ranks", world_size()},
-                  {"best_method", method_name(r.best_method)}, {"repetitions", o_.repetitions},
+      Record rec{"beff",
+                 "hpcc",
+                 bytes,
+                 {{"pattern", pat.name},
+                  {"looplength", ll},
+                  {"ranks", world_size()},
+                  {"best_method", method_name(r.best_method)},
+                  {"repetitions", o_.repetitions},
                   {"methods", {"Sendrecv", "Alltoallv", "Isend/Irecv"}}},
-                 r.samples, {beff_bandwidth("bandwidth", r.best_bw)}};
+                 r.samples,
+                 {beff_bandwidth("bandwidth", r.best_bw)}};
       ctx_.report.add(std::move(rec));
     }
     return settle_step(ctx_.report, "beff", fmt::format("hpcc {} {} B", pat.name, bytes), error, ctx_.validate);
@@ -262,8 +274,10 @@ void pingpong_figures(BeffContext& ctx, std::uint64_t lmax) {
   {
     WatchedStep guard(ctx.dog, ctx.step_timeout, "b_eff ping-pong");
     const int iters_small = 1000, iters_large = 20;
-    const double t1 = p2p_seconds(P2pTest::kLatency, pair, send.as<std::byte>(), recv.as<std::byte>(), 1, iters_small, 100, 1);
-    const double tl = p2p_seconds(P2pTest::kLatency, pair, send.as<std::byte>(), recv.as<std::byte>(), lmax, iters_large, 2, 1);
+    const double t1 =
+        p2p_seconds(P2pTest::kLatency, pair, send.as<std::byte>(), recv.as<std::byte>(), 1, iters_small, 100, 1);
+    const double tl =
+        p2p_seconds(P2pTest::kLatency, pair, send.as<std::byte>(), recv.as<std::byte>(), lmax, iters_large, 2, 1);
     lat = t1 * 1e6 / (2.0 * iters_small);
     bw = tl > 0 ? static_cast<double>(lmax) * 2.0 * iters_large / tl : 0;
   }
@@ -285,7 +299,8 @@ std::uint64_t hpcc_job_lmax() {
   int local = 1;
   MPI_Comm_size(node, &local);
   MPI_Comm_free(&node);
-  const double here = static_cast<double>(hpcc_default_lmax(available_memory_bytes() / static_cast<std::uint64_t>(local)));
+  const double here =
+      static_cast<double>(hpcc_default_lmax(available_memory_bytes() / static_cast<std::uint64_t>(local)));
   double smallest = 0;
   MPI_Allreduce(&here, &smallest, 1, MPI_DOUBLE, MPI_MIN, MPI_COMM_WORLD);
   return static_cast<std::uint64_t>(smallest);

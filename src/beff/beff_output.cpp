@@ -13,8 +13,10 @@ namespace movebench::net {
 std::string beff_configuration(const BeffConfiguration& c) {
   std::string text = fmt::sprintf("# movebench beff --test: %d ranks, definition %s\n", c.ranks, c.definition);
   if (c.time_budget > 0) {
-    text += fmt::sprintf("# fpga schedule (MSize looplength; the most: each is cut to what fills --time-budget %g s, "
-                         "measured at the run):\n", c.time_budget);
+    text += fmt::sprintf(
+        "# fpga schedule (MSize looplength; the most: each is cut to what fills --time-budget %g s, "
+        "measured at the run):\n",
+        c.time_budget);
   } else {
     text += "# fpga schedule (MSize looplength):\n";
   }
@@ -39,16 +41,17 @@ std::string fpga_b_eff(double b_eff) { return fmt::sprintf("\nb_eff = %.5e B/s\n
 std::string hpcc_heading(const HpccPlan& p) {
   std::string names;
   for (const auto& name : p.patterns) names += " " + name;
-  return fmt::sprintf("\n# b_eff, HPCC definition (Rabenseifner), %d ranks, L_max %llu B, %zu sizes\n# patterns:%s\n"
-                      "# methods: Sendrecv, Alltoallv, Isend/Irecv; best of %d repetitions\n",
-                      p.ranks, static_cast<unsigned long long>(p.lmax), p.sizes, names, p.repetitions);
+  return fmt::sprintf(
+      "\n# b_eff, HPCC definition (Rabenseifner), %d ranks, L_max %llu B, %zu sizes\n# patterns:%s\n"
+      "# methods: Sendrecv, Alltoallv, Isend/Irecv; best of %d repetitions\n",
+      p.ranks, static_cast<unsigned long long>(p.lmax), p.sizes, names, p.repetitions);
 }
 
 std::string hpcc_figures(const HpccFigures& f) {
   std::string text = fmt::sprintf("%12s   %16s   %16s\n", "L", "ring B/s", "random B/s");
   for (std::size_t i = 0; i < f.sizes.size(); ++i) {
-    text += fmt::sprintf("%12llu   %16.5e   %16.5e\n", static_cast<unsigned long long>(f.sizes[i]), f.ring[i],
-                         f.random[i]);
+    text +=
+        fmt::sprintf("%12llu   %16.5e   %16.5e\n", static_cast<unsigned long long>(f.sizes[i]), f.ring[i], f.random[i]);
   }
   text += fmt::sprintf("\nb_eff (HPCC) = %.5e B/s = %.5e B/s per process (%d ranks)\n", f.b_eff, f.b_eff / f.ranks,
                        f.ranks);
@@ -72,8 +75,10 @@ void BeffWriter::pingpong(double latency_us, std::uint64_t lmax, double bandwidt
 }
 
 void BeffWriter::kernel_ignored(std::string_view file) {
-  out_.problem(fmt::format("movebench beff: note: -f {} ignored: no FPGA kernel runs, the ranks exchange through MPI "
-                           "on the CPUs (HPCC FPGA's cpu_only communication)", file));
+  out_.problem(
+      fmt::format("movebench beff: note: -f {} ignored: no FPGA kernel runs, the ranks exchange through MPI "
+                  "on the CPUs (HPCC FPGA's cpu_only communication)",
+                  file));
 }
 
 void BeffWriter::copy_failed(std::string_view file, std::string_view why) {

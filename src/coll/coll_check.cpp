@@ -8,8 +8,7 @@ namespace movebench::net {
 
 std::string check_calls(const CollCase& c, int passes, const CollBuffers& buffers, FailMode fail) {
   // No collective reads more than a block per rank from the send buffer.
-  const std::size_t elements =
-      std::min(buffers.send.size() / c.elem, static_cast<std::size_t>(c.count) * c.nranks);
+  const std::size_t elements = std::min(buffers.send.size() / c.elem, static_cast<std::size_t>(c.count) * c.nranks);
   std::string error;
   for (int i = 0; i < passes; ++i) {
     const auto iteration = static_cast<std::uint64_t>(i) + 1;

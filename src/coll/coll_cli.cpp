@@ -12,26 +12,31 @@
 namespace movebench::net {
 
 void CollCli::add_options(CLI::App& app, CollOptions& o, const std::function<void(CLI::App&)>& add_checks) {
-  app.add_option("operations", op_names_, "Operations by name (default: mpiBench's eleven; Reduce_scatter only by name)");
+  app.add_option("operations", op_names_,
+                 "Operations by name (default: mpiBench's eleven; Reduce_scatter only by name)");
   app.add_option(vocabulary::names("-b", vocabulary::kMinBytes), o.begin_text,
                  vocabulary::help(vocabulary::kMinBytes, "the beginning message size (mpiBench's -b), K/M/G suffixes"))
       ->capture_default_str();
   app.add_option(vocabulary::names("-e", vocabulary::kMaxBytes), o.end_text,
                  vocabulary::help(vocabulary::kMaxBytes, "the ending message size (mpiBench's -e)"))
       ->capture_default_str();
-  max_repetitions_option_ = app.add_option(vocabulary::names("-i", vocabulary::kRepetitions), o.max_repetitions,
-                              vocabulary::help(vocabulary::kRepetitions,
-                                               "the most iterations of a single test (mpiBench's -i; fewer when the "
-                                               "time limit ends the test first)"))
-                   ->capture_default_str();
+  max_repetitions_option_ =
+      app.add_option(vocabulary::names("-i", vocabulary::kRepetitions), o.max_repetitions,
+                     vocabulary::help(vocabulary::kRepetitions,
+                                      "the most iterations of a single test (mpiBench's -i; fewer when the "
+                                      "time limit ends the test first)"))
+          ->capture_default_str();
   app.add_option("-m,--memory-limit-bytes", o.memory_limit_text,
-                 "Process memory buffer limit (send+recv) in bytes (mpiBench's -m)")->capture_default_str();
-  time_option_ = app.add_option("-t", time_limit_us_,
-                 "Time limit for any single test in microseconds (mpiBench's -t; 0 = none; 50000 when none of -i, "
-                 "-t and --time-budget is given)");
+                 "Process memory buffer limit (send+recv) in bytes (mpiBench's -m)")
+      ->capture_default_str();
+  time_option_ =
+      app.add_option("-t", time_limit_us_,
+                     "Time limit for any single test in microseconds (mpiBench's -t; 0 = none; 50000 when none of -i, "
+                     "-t and --time-budget is given)");
   budget_option_ = app.add_option(vocabulary::names(vocabulary::kTimeBudget), time_budget_s_,
                                   vocabulary::help(vocabulary::kTimeBudget, "a single test's limit (-t in seconds)"));
-  app.add_option("-d", o.cartesian_dims, "Number of Cartesian dimensions to split processes in (0 = MPI_COMM_WORLD only)")
+  app.add_option("-d", o.cartesian_dims,
+                 "Number of Cartesian dimensions to split processes in (0 = MPI_COMM_WORLD only)")
       ->capture_default_str();
   app.add_option("-p", o.partition_size, "Minimum partition size: halve MPI_COMM_WORLD down to it (0 = none)")
       ->capture_default_str();
@@ -101,8 +106,10 @@ void CollCli::resolve_limits(CollOptions& o) const {
   // Send and receive buffers of the smallest size for one rank already
   // above -m: nothing would be measured.
   if (2 * std::max<std::uint64_t>(o.begin_bytes, 1) > o.memory_limit_bytes) {
-    throw UsageError(fmt::format("-m {} leaves no message size from -b {}: send and receive need 2 x size x ranks "
-                                 "bytes", o.memory_limit_text, o.begin_text));
+    throw UsageError(
+        fmt::format("-m {} leaves no message size from -b {}: send and receive need 2 x size x ranks "
+                    "bytes",
+                    o.memory_limit_text, o.begin_text));
   }
 }
 

@@ -47,16 +47,18 @@ class CollCommand : public MpiCommand {
   void resolve() override { cli_.resolve(opt_); }
 
   std::vector<std::vector<std::string>> suite_runs(std::string&) const override {
-    return {{"--min-bytes", "8", "--max-bytes", "64K", "--time-budget", "0.02", "--timeout", "30",
-            "Barrier", "Bcast", "Alltoall", "Allreduce"}};
+    return {{"--min-bytes", "8", "--max-bytes", "64K", "--time-budget", "0.02", "--timeout", "30", "Barrier", "Bcast",
+             "Alltoall", "Allreduce"}};
   }
 
   int run_mpi(Report& report, Watchdog& dog) override {
     const int n = world_size();
     stop_fit_ = fit_stop_to_memory(opt_.end_bytes, n, opt_.memory_limit_bytes);
     if (opt_.end_bytes > 0 && stop_fit_ < std::max<std::uint64_t>(opt_.begin_bytes, 1)) {
-      throw UsageError(fmt::format("-m {} leaves no message size from -b {} for {} ranks: send and receive need "
-                                   "2 x size x ranks bytes", opt_.memory_limit_text, opt_.begin_text, n));
+      throw UsageError(
+          fmt::format("-m {} leaves no message size from -b {} for {} ranks: send and receive need "
+                      "2 x size x ranks bytes",
+                      opt_.memory_limit_text, opt_.begin_text, n));
     }
     const std::size_t capacity = std::max<std::size_t>(stop_fit_ * static_cast<std::size_t>(n), 8u * n);
     buffers_.send = written_buffer(capacity, 64);

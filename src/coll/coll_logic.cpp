@@ -23,8 +23,8 @@ std::string lower(std::string_view text) {
 
 template <class Row>
 CollInfo info_of(std::size_t index) {
-  return {index, Row::name, Row::reduction, Row::by_default, Row::sized,
-          Row::moved_bytes, Row::bus_factor, Row::set_counts, Row::expected};
+  return {index,           Row::name,       Row::reduction, Row::by_default, Row::sized, Row::moved_bytes,
+          Row::bus_factor, Row::set_counts, Row::expected};
 }
 
 template <class... Rows>
@@ -123,12 +123,13 @@ double v_mean_received_bytes(VReceivers who, int count, int ranks, std::uint64_t
   return total * static_cast<double>(elem_bytes) / receivers;
 }
 
-std::string mpibench_line(std::string_view title, std::uint64_t bytes, int iters, double avg_us,
-                          double min_us, double max_us, std::string_view comm, int ranks) {
+std::string mpibench_line(std::string_view title, std::uint64_t bytes, int iters, double avg_us, double min_us,
+                          double max_us, std::string_view comm, int ranks) {
   // printf's %-20.20s: padded and cut at 20 characters.
   const std::string_view cut = title.substr(0, std::min<std::size_t>(title.size(), 20));
-  return fmt::format("{:<20}\tBytes:\t{:>8}\tIters:\t{:>7}\tAvg:\t{:>8.4f}\tMin:\t{:>8.4f}\tMax:\t{:>8.4f}\tComm: {}\tRanks: {}",
-                     cut, bytes, iters, avg_us, min_us, max_us, comm, ranks);
+  return fmt::format(
+      "{:<20}\tBytes:\t{:>8}\tIters:\t{:>7}\tAvg:\t{:>8.4f}\tMin:\t{:>8.4f}\tMax:\t{:>8.4f}\tComm: {}\tRanks: {}", cut,
+      bytes, iters, avg_us, min_us, max_us, comm, ranks);
 }
 
 }  // namespace movebench::net

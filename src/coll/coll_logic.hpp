@@ -14,7 +14,7 @@ namespace movebench::net {
 // needs, with no MPI in it (coll_ops.hpp adds the communicator, the buffers
 // and the MPI datatype).
 struct CollShape {
-  std::size_t op = 0;       // the row's index in coll_table()
+  std::size_t op = 0;  // the row's index in coll_table()
   int rank = 0, nranks = 1, root = 0;
   std::uint64_t bytes = 0;  // mpiBench's "Bytes"
   int count = 0;            // elements per block
@@ -91,7 +91,7 @@ double v_mean_received_bytes(VReceivers who, int count, int ranks, std::uint64_t
 
 // One mpiBench result line (times in microseconds), without the newline:
 // "%-20.20s\tBytes:\t%8u\tIters:\t%7d\tAvg:\t%8.4f\tMin:\t%8.4f\tMax:\t%8.4f\tComm: %s\tRanks: %d"
-std::string mpibench_line(std::string_view title, std::uint64_t bytes, int iters, double avg_us,
-                          double min_us, double max_us, std::string_view comm, int ranks);
+std::string mpibench_line(std::string_view title, std::uint64_t bytes, int iters, double avg_us, double min_us,
+                          double max_us, std::string_view comm, int ranks);
 
 }  // namespace movebench::net

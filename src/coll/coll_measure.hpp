@@ -49,7 +49,7 @@ void free_comms(std::vector<CommEntry>& comms);
 // The step's record (all ranks' times, gathered to rank 0) and its row of
 // the text, written by rank 0.
 void record_coll_step(Report& report, CollWriter& out, const CollOptions& o, const CommEntry& comm, const CollInfo& op,
-                 const CollCase& c, const StepTiming& t);
+                      const CollCase& c, const StepTiming& t);
 // `settings.coll`: what was asked for, and the end size -m leaves.
 void record_coll_settings(Report& report, const CollOptions& o, std::uint64_t end_bytes_fit, double step_timeout_s);
 

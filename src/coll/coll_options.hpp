@@ -14,7 +14,7 @@
 
 namespace movebench::net {
 
-inline constexpr int kEstimateIters = 5;             // mpiBench's ITRS_EST
+inline constexpr int kEstimateIters = 5;              // mpiBench's ITRS_EST
 inline constexpr double kDefaultTimeLimitUs = 50000;  // mpiBench's limit when neither -i nor -t is given
 // -i is an upper bound on a timed loop that keeps no sample per call.
 inline constexpr Repetitions kMaxRepetitions{"-i", "max_iterations", Repetitions::kUnbounded};

@@ -7,15 +7,19 @@
 namespace movebench::net {
 
 void record_coll_step(Report& report, CollWriter& out, const CollOptions& o, const CommEntry& comm, const CollInfo& op,
-                 const CollCase& c, const StepTiming& t) {
+                      const CollCase& c, const StepTiming& t) {
   const auto per_rank = gather_to_root(t.seconds_per_call);
   if (world_rank() != 0) return;
   const auto s = summarize(per_rank);
   out.step({op.name, c.bytes, t.iters, s, comm.name, c.nranks});
   Record r{"coll", coll_key(op), c.bytes, {}, per_rank, {}};
-  r.params = {{"iters", t.iters}, {"comm", comm.name}, {"ranks", c.nranks}, {"barrier", !o.no_barrier},
+  r.params = {{"iters", t.iters},
+              {"comm", comm.name},
+              {"ranks", c.nranks},
+              {"barrier", !o.no_barrier},
               {"timing", o.per_call ? "per-call" : "loop"},
-              {"datatype", op.reduction ? "MPI_DOUBLE" : "MPI_BYTE"}, {"count", c.count}};
+              {"datatype", op.reduction ? "MPI_DOUBLE" : "MPI_BYTE"},
+              {"count", c.count}};
   // mpiBench's avg, min and max over the ranks' times per call.
   r.figures = {Figure::latency("avg", s.mean, Stat::kMean), Figure::latency("min", s.min, Stat::kMin),
                Figure::latency("max", s.max, Stat::kMax)};
@@ -49,7 +53,9 @@ void record_coll_settings(Report& report, const CollOptions& o, std::uint64_t en
   s["partition_size"] = o.partition_size;
   s["barrier"] = !o.no_barrier;
   s["timing"] = o.per_call ? "per-call" : "loop";
-  s["check"] = !o.checking() ? "none" : o.check_every ? "every iteration (untimed pass)" : "once per test (untimed call)";
+  s["check"] = !o.checking()   ? "none"
+               : o.check_every ? "every iteration (untimed pass)"
+                               : "once per test (untimed call)";
   s["estimate_iterations"] = kEstimateIters;
   s["step_timeout_s"] = step_timeout_s;
   s["bus_bandwidth"] = "nccl-tests convention, docs/coll.md";

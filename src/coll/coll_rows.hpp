@@ -77,7 +77,9 @@ struct Barrier : Row {
   static constexpr auto bus_factor = factor_one;
   static Segments expected(const CollShape&) { return {}; }
   template <class Mpi, class C>
-  static void call(const C& c) { Mpi::Barrier(c.comm); }
+  static void call(const C& c) {
+    Mpi::Barrier(c.comm);
+  }
 };
 
 struct Bcast : Row {
@@ -87,7 +89,9 @@ struct Bcast : Row {
   // The root sends from its send buffer, the others receive its block.
   static Segments expected(const CollShape& c) { return is_root(c) ? Segments{} : Segments{{0, c.root, 0, blk(c)}}; }
   template <class Mpi, class C>
-  static void call(const C& c) { Mpi::Bcast(is_root(c) ? c.send : c.recv, c.count, c.type, c.root, c.comm); }
+  static void call(const C& c) {
+    Mpi::Bcast(is_root(c) ? c.send : c.recv, c.count, c.type, c.root, c.comm);
+  }
 };
 
 struct Alltoall : Row {
@@ -96,7 +100,9 @@ struct Alltoall : Row {
   static constexpr auto bus_factor = factor_all_to_all;
   static Segments expected(const CollShape& c) { return from_every_rank(c, true); }
   template <class Mpi, class C>
-  static void call(const C& c) { Mpi::Alltoall(c.send, c.count, c.type, c.recv, c.count, c.type, c.comm); }
+  static void call(const C& c) {
+    Mpi::Alltoall(c.send, c.count, c.type, c.recv, c.count, c.type, c.comm);
+  }
 };
 
 struct Alltoallv : Row {
@@ -134,7 +140,9 @@ struct Allgather : Row {
   static constexpr auto bus_factor = factor_all_to_all;
   static Segments expected(const CollShape& c) { return from_every_rank(c, false); }
   template <class Mpi, class C>
-  static void call(const C& c) { Mpi::Allgather(c.send, c.count, c.type, c.recv, c.count, c.type, c.comm); }
+  static void call(const C& c) {
+    Mpi::Allgather(c.send, c.count, c.type, c.recv, c.count, c.type, c.comm);
+  }
 };
 
 struct Allgatherv : Row {
@@ -157,7 +165,9 @@ struct Gather : Row {
   static constexpr auto bus_factor = factor_all_to_all;
   static Segments expected(const CollShape& c) { return is_root(c) ? from_every_rank(c, false) : Segments{}; }
   template <class Mpi, class C>
-  static void call(const C& c) { Mpi::Gather(c.send, c.count, c.type, c.recv, c.count, c.type, c.root, c.comm); }
+  static void call(const C& c) {
+    Mpi::Gather(c.send, c.count, c.type, c.recv, c.count, c.type, c.root, c.comm);
+  }
 };
 
 struct Gatherv : Row {
@@ -180,7 +190,9 @@ struct Scatter : Row {
   static constexpr auto bus_factor = factor_all_to_all;
   static Segments expected(const CollShape& c) { return {{0, c.root, u(c.rank) * blk(c), blk(c)}}; }
   template <class Mpi, class C>
-  static void call(const C& c) { Mpi::Scatter(c.send, c.count, c.type, c.recv, c.count, c.type, c.root, c.comm); }
+  static void call(const C& c) {
+    Mpi::Scatter(c.send, c.count, c.type, c.recv, c.count, c.type, c.root, c.comm);
+  }
 };
 
 struct Allreduce : Reduction {
@@ -189,7 +201,9 @@ struct Allreduce : Reduction {
   static constexpr auto bus_factor = factor_allreduce;
   static Segments expected(const CollShape& c) { return sum_block(c, 0); }
   template <class Mpi, class C>
-  static void call(const C& c) { Mpi::Allreduce(c.send, c.recv, c.count, c.type, Mpi::sum(), c.comm); }
+  static void call(const C& c) {
+    Mpi::Allreduce(c.send, c.recv, c.count, c.type, Mpi::sum(), c.comm);
+  }
 };
 
 struct Reduce : Reduction {
@@ -198,7 +212,9 @@ struct Reduce : Reduction {
   static constexpr auto bus_factor = factor_one;
   static Segments expected(const CollShape& c) { return is_root(c) ? sum_block(c, 0) : Segments{}; }
   template <class Mpi, class C>
-  static void call(const C& c) { Mpi::Reduce(c.send, c.recv, c.count, c.type, Mpi::sum(), c.root, c.comm); }
+  static void call(const C& c) {
+    Mpi::Reduce(c.send, c.recv, c.count, c.type, Mpi::sum(), c.root, c.comm);
+  }
 };
 
 // Unknown to mpiBench: only by name.
@@ -210,7 +226,9 @@ struct ReduceScatter : Reduction {
   // Every rank gets its block of the sum.
   static Segments expected(const CollShape& c) { return sum_block(c, u(c.rank) * blk(c)); }
   template <class Mpi, class C>
-  static void call(const C& c) { Mpi::Reduce_scatter_block(c.send, c.recv, c.count, c.type, Mpi::sum(), c.comm); }
+  static void call(const C& c) {
+    Mpi::Reduce_scatter_block(c.send, c.recv, c.count, c.type, Mpi::sum(), c.comm);
+  }
 };
 
 // mpiBench's order (its default run), then Reduce_scatter. A row's place

@@ -19,8 +19,7 @@ namespace {
 int parse_cpu(std::string_view text, std::string_view whole) {
   int value = -1;
   auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (text.empty() || ec != std::errc() || end != text.data() + text.size() || value < 0 ||
-      value >= CPU_SETSIZE) {
+  if (text.empty() || ec != std::errc() || end != text.data() + text.size() || value < 0 || value >= CPU_SETSIZE) {
     throw UsageError(fmt::format("invalid CPU list '{}': expected e.g. 0-3,8", whole));
   }
   return value;
@@ -125,8 +124,8 @@ Placement Placement::parse(std::string_view text) {
     const auto allowed = allowed_cpus();
     for (int c : p.cpus) {
       if (!std::binary_search(allowed.begin(), allowed.end(), c)) {
-        throw UsageError(fmt::format("CPU {} is not in this process's affinity mask ({})", c,
-                                     format_cpu_list(allowed)));
+        throw UsageError(
+            fmt::format("CPU {} is not in this process's affinity mask ({})", c, format_cpu_list(allowed)));
       }
     }
   }
@@ -143,8 +142,7 @@ std::string Placement::describe() const {
   return "?";
 }
 
-std::vector<int> place_threads(int threads, const Placement& placement,
-                               const std::vector<std::vector<int>>& cores) {
+std::vector<int> place_threads(int threads, const Placement& placement, const std::vector<std::vector<int>>& cores) {
   std::vector<int> out;
   if (placement.kind == Placement::Kind::kNone || threads <= 0) return out;
   if (placement.kind == Placement::Kind::kList) {

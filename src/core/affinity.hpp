@@ -37,8 +37,7 @@ struct Placement {
 
 // The CPU for each of `threads` threads; empty for Kind::kNone.
 // `cores` lists the allowed CPUs grouped by core (see core_ordered_cpus).
-std::vector<int> place_threads(int threads, const Placement& placement,
-                               const std::vector<std::vector<int>>& cores);
+std::vector<int> place_threads(int threads, const Placement& placement, const std::vector<std::vector<int>>& cores);
 
 // The allowed CPUs grouped by physical core, in topology order (hwloc).
 std::vector<std::vector<int>> core_ordered_cpus();

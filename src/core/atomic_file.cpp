@@ -95,7 +95,7 @@ int create_named(int dir, const std::string& name, std::string& temp, int& err) 
 // Refuses targets that rename() must not replace: folders and devices
 // (`--json /dev/null` as root would otherwise replace the device node).
 std::string target_problem(int dir, const std::string& name) {
-  struct stat st{};
+  struct stat st {};
   if (::fstatat(dir, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) return "";
   if (S_ISDIR(st.st_mode)) return "it is a folder";
   if (!S_ISREG(st.st_mode) && !S_ISLNK(st.st_mode)) return "it is not a regular file";

@@ -25,7 +25,9 @@ class HostBuffer {
   void* data() const { return data_; }
   std::size_t size() const { return bytes_; }
   template <class T>
-  T* as() const { return static_cast<T*>(data_); }
+  T* as() const {
+    return static_cast<T*>(data_);
+  }
 
  private:
   void* mapping_ = nullptr;

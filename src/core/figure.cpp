@@ -57,13 +57,22 @@ Figure Figure::latency(std::string name, double seconds, Stat stat) {
 
 Figure Figure::bandwidth(std::string name, double bytes_per_second, Stat stat, Of of, Accounting accounting,
                          Scale scale) {
-  return {std::move(name), bytes_per_second / kPerUnit[index(scale)], fmt::format("{}B/s", kPrefixes[index(scale)]),
-          stat, of, true, accounting};
+  return {std::move(name),
+          bytes_per_second / kPerUnit[index(scale)],
+          fmt::format("{}B/s", kPrefixes[index(scale)]),
+          stat,
+          of,
+          true,
+          accounting};
 }
 
 Figure Figure::flop_rate(std::string name, double flops_per_second, Stat stat, Of of, Scale scale) {
-  return {std::move(name), flops_per_second / kPerUnit[index(scale)],
-          fmt::format("{}Flop/s", kPrefixes[index(scale)]), stat, of, true};
+  return {std::move(name),
+          flops_per_second / kPerUnit[index(scale)],
+          fmt::format("{}Flop/s", kPrefixes[index(scale)]),
+          stat,
+          of,
+          true};
 }
 
 Figure Figure::size(std::string name, double bytes, Stat stat, Of of, bool higher_is_better) {

@@ -19,7 +19,6 @@ extern char** environ;
 namespace movebench {
 namespace {
 
-
 std::uint64_t total_memory_bytes() {
   std::ifstream in("/proc/meminfo");
   std::string key, unit;
@@ -44,8 +43,8 @@ std::vector<CacheLevel> data_caches() {
   Topology t;
   std::vector<CacheLevel> levels;
   if (!t.ok) return levels;
-  static constexpr std::array<hwloc_obj_type_t, 5> types = {
-      HWLOC_OBJ_L1CACHE, HWLOC_OBJ_L2CACHE, HWLOC_OBJ_L3CACHE, HWLOC_OBJ_L4CACHE, HWLOC_OBJ_L5CACHE};
+  static constexpr std::array<hwloc_obj_type_t, 5> types = {HWLOC_OBJ_L1CACHE, HWLOC_OBJ_L2CACHE, HWLOC_OBJ_L3CACHE,
+                                                            HWLOC_OBJ_L4CACHE, HWLOC_OBJ_L5CACHE};
   for (std::size_t i = 0; i < types.size(); ++i) {
     const int n = t.count(types[i]);
     if (n <= 0) continue;
@@ -111,8 +110,9 @@ nlohmann::json host_facts() {
 
 nlohmann::json environment_facts() {
   static constexpr std::array<std::string_view, 12> prefixes = {
-      "OMP_", "GOMP_", "KMP_", "MOVEBENCH_", "OMPI_COMM_WORLD_", "PMIX_RANK", "PMI_",
-      "SLURM_JOB", "SLURM_NTASKS", "CUDA_VISIBLE_DEVICES", "POCL_", "LD_LIBRARY_PATH"};
+      "OMP_",      "GOMP_",          "KMP_",      "MOVEBENCH_",   "OMPI_COMM_WORLD_",
+      "PMIX_RANK", "PMI_",           "SLURM_JOB", "SLURM_NTASKS", "CUDA_VISIBLE_DEVICES",
+      "POCL_",     "LD_LIBRARY_PATH"};
   nlohmann::json env = nlohmann::json::object();
   for (char** e = environ; *e; ++e) {
     std::string_view entry(*e);

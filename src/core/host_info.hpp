@@ -28,8 +28,6 @@ bool exceeds_last_level_cache(double bytes);
 
 std::string cpu_model_name();
 
-
-
 // Everything above plus hostname, CPU and core counts, NUMA nodes, memory,
 // OS, kernel and transparent-huge-page mode.
 nlohmann::json host_facts();

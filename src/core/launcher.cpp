@@ -42,9 +42,9 @@ int launcher_rank() {
 // starts its proxies with srun, one per node, so every rank it starts
 // inherits its proxy's SLURM_LOCALID (0).
 int launcher_local_rank() {
-  return first_of(first_number({"OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID", "PMI_LOCAL_RANK",
-                                "MV2_COMM_WORLD_LOCAL_RANK"}),
-                  slurm_number("SLURM_LOCALID"));
+  return first_of(
+      first_number({"OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID", "PMI_LOCAL_RANK", "MV2_COMM_WORLD_LOCAL_RANK"}),
+      slurm_number("SLURM_LOCALID"));
 }
 
 int launcher_size() {

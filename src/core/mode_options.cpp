@@ -21,8 +21,8 @@ void ModeOptions::check(std::string_view mode) const {
       modes += i == 0 ? "" : i + 1 == e.modes.size() ? " and " : ", ";
       modes += e.modes[i];
     }
-    throw UsageError(fmt::format("{} applies to {} {}, not to {} {}", e.option->get_name(), command_, modes, command_,
-                                 mode));
+    throw UsageError(
+        fmt::format("{} applies to {} {}, not to {} {}", e.option->get_name(), command_, modes, command_, mode));
   }
 }
 

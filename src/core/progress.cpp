@@ -45,9 +45,7 @@ Progress::Progress(bool enabled, double now) : enabled_(enabled), created_(now >
 
 Progress::~Progress() { clear(); }
 
-bool Progress::wanted(bool quiet) {
-  return !quiet && isatty(STDERR_FILENO) && launcher_rank() <= 0;
-}
+bool Progress::wanted(bool quiet) { return !quiet && isatty(STDERR_FILENO) && launcher_rank() <= 0; }
 
 void Progress::stage(const std::string& name, std::size_t index, std::size_t count) {
   clear();

@@ -15,8 +15,8 @@ namespace movebench {
 
 class Progress {
  public:
-  static constexpr double kShowAfter = 2.0;   // seconds before the line first shows
-  static constexpr double kRedrawEvery = 0.2; // seconds between redraws of the same step
+  static constexpr double kShowAfter = 2.0;    // seconds before the line first shows
+  static constexpr double kRedrawEvery = 0.2;  // seconds between redraws of the same step
 
   // enabled: draw at all (see wanted()); now: the clock (seconds), for tests.
   explicit Progress(bool enabled, double now = -1);
@@ -53,8 +53,8 @@ class Progress {
   std::string stage_;  // "run 2/6 mem" or empty
   std::string what_, detail_;
   std::size_t steps_ = 0, done_ = 0;  // done_: steps begun, the current one included
-  double phase_start_ = 0;  // when the first step began
-  double last_step_ = 0;    // when the current step began
+  double phase_start_ = 0;            // when the first step began
+  double last_step_ = 0;              // when the current step began
 };
 
 // "0:07", "12:34", "1:02:03".

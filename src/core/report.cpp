@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
-
 #include "build_info.hpp"
 #include "git_commit.hpp"
 #include "core/atomic_file.hpp"
@@ -64,12 +63,8 @@ void Report::add(Record record) {
     if (output_.parsable) std::fputs((parsable_line(record, f) + "\n").c_str(), stdout);
   }
   nlohmann::json entry = {
-      {"benchmark", record.benchmark},
-      {"operation", record.operation},
-      {"bytes", record.bytes},
-      {"params", record.params},
-      {"samples", record.samples},
-      {"figures", figures},
+      {"benchmark", record.benchmark}, {"operation", record.operation}, {"bytes", record.bytes},
+      {"params", record.params},       {"samples", record.samples},     {"figures", figures},
   };
   entry["stats"] = record.samples.empty() ? nlohmann::json(nullptr) : nlohmann::json(summarize(record.samples));
   doc_["timings"].push_back(std::move(entry));
@@ -159,14 +154,15 @@ void Report::discard() const {
 }
 
 std::string parsable_line(const Record& record, const Figure& figure) {
-  std::string line = fmt::format("MOVEBENCH_RESULT name={}.{} metric={} value={:.6g} unit={} stat={} of={} better={}",
-                                 record.benchmark, record.operation, figure.name(), figure.value(), figure.unit(),
-                                 stat_name(figure.stat()), of_name(figure.of()),
-                                 figure.higher_is_better() ? "higher" : "lower");
+  std::string line =
+      fmt::format("MOVEBENCH_RESULT name={}.{} metric={} value={:.6g} unit={} stat={} of={} better={}",
+                  record.benchmark, record.operation, figure.name(), figure.value(), figure.unit(),
+                  stat_name(figure.stat()), of_name(figure.of()), figure.higher_is_better() ? "higher" : "lower");
   if (figure.accounting()) line += " accounting=" + accounting_token(*figure.accounting());
   line += fmt::format(" bytes={}", record.bytes);
   for (const auto& [key, value] : record.params.items()) {
-    line += fmt::format(" {}={}", key, value.is_string() ? value.get<std::string>()
+    line += fmt::format(" {}={}", key,
+                        value.is_string() ? value.get<std::string>()
                                           : value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
   }
   return line;

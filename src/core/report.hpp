@@ -21,19 +21,19 @@ inline constexpr int kSchemaVersion = 3;
 
 // One measured point: one operation at one size with one set of parameters.
 struct Record {
-  std::string benchmark;  // "mem"
-  std::string operation;  // "triad"
-  std::uint64_t bytes = 0;  // the size axis; its meaning is the benchmark's (docs/results.md)
+  std::string benchmark;                             // "mem"
+  std::string operation;                             // "triad"
+  std::uint64_t bytes = 0;                           // the size axis; its meaning is the benchmark's (docs/results.md)
   nlohmann::json params = nlohmann::json::object();  // threads, elements, mode ...
-  std::vector<double> samples;  // seconds, one per timed repetition, in order
-  std::vector<Figure> figures;  // derived from the samples (core/figure.hpp)
+  std::vector<double> samples;                       // seconds, one per timed repetition, in order
+  std::vector<Figure> figures;                       // derived from the samples (core/figure.hpp)
 };
 
 struct OutputOptions {
-  std::string json_path;  // empty: no file
-  bool parsable = false;  // one MOVEBENCH_RESULT line per figure on stdout
-  bool write_file = true; // false on MPI ranks other than 0
-  bool quiet = false;     // no progress line on the terminal
+  std::string json_path;   // empty: no file
+  bool parsable = false;   // one MOVEBENCH_RESULT line per figure on stdout
+  bool write_file = true;  // false on MPI ranks other than 0
+  bool quiet = false;      // no progress line on the terminal
 };
 
 class Report {

@@ -110,8 +110,8 @@ std::uint64_t parse_size(std::string_view text, bool allow_zero) {
   while (digits < text.size() && std::isdigit(static_cast<unsigned char>(text[digits]))) ++digits;
   const int shift = suffix_shift(text.substr(digits));
   if (digits == 0 || shift < 0) {
-    throw UsageError(fmt::format(
-        "invalid size '{}': expected a whole number with an optional K, M, G or T suffix", text));
+    throw UsageError(
+        fmt::format("invalid size '{}': expected a whole number with an optional K, M, G or T suffix", text));
   }
   const auto base = parse_whole(text.substr(0, digits), "size");
   if (shift > 0 && base > (std::numeric_limits<std::uint64_t>::max() >> shift)) {

@@ -22,8 +22,8 @@ std::string_view kind_name(MemKind kind) {
 }
 
 const std::vector<MemKind>& all_host_kinds() {
-  static const std::vector<MemKind> kinds{MemKind::kPageable, MemKind::kPinned, MemKind::kMapped,
-                                          MemKind::kRegistered, MemKind::kWriteCombined};
+  static const std::vector<MemKind> kinds{MemKind::kPageable, MemKind::kPinned, MemKind::kMapped, MemKind::kRegistered,
+                                          MemKind::kWriteCombined};
   return kinds;
 }
 

@@ -44,7 +44,9 @@ class Buffer {
   // The host address of host kinds; nullptr for device memory.
   virtual void* host() const = 0;
   template <class T>
-  T* as() const { return static_cast<T*>(host()); }
+  T* as() const {
+    return static_cast<T*>(host());
+  }
 
  private:
   MemKind kind_;
@@ -96,7 +98,7 @@ enum class Probe { kChase, kWrite };
 // A latency figure measured on the device side, and which clock measured it.
 struct Timed {
   double seconds = 0;
-  std::string clock;     // "gpu clock64 at N MHz", "opencl event profiling", "host steady_clock"
+  std::string clock;      // "gpu clock64 at N MHz", "opencl event profiling", "host steady_clock"
   std::uint32_t end = 0;  // the word index the chase ended on (checked by the caller)
 };
 

@@ -25,8 +25,9 @@ void add_common_options(CLI::App& app, CommonOptions& o) {
   add_choice_options(app, o.choice,
                      fmt::format("{} (default: an accelerator when one is built and present, else {})",
                                  or_list(known_backends()), vocabulary::kHostBackend));
-  app.add_option(vocabulary::names(vocabulary::kTimeout), o.timeout_s,
-                 vocabulary::help(vocabulary::kTimeout, "any wait on the device may take this long before the run fails"))
+  app.add_option(
+         vocabulary::names(vocabulary::kTimeout), o.timeout_s,
+         vocabulary::help(vocabulary::kTimeout, "any wait on the device may take this long before the run fails"))
       ->capture_default_str();
   app.add_flag("--corrupt-for-test", o.corrupt_for_test, "")->group("");  // tests only
 }

@@ -14,7 +14,7 @@ namespace movebench::device {
 
 struct CommonOptions {
   DeviceChoice choice;
-  double timeout_s = 30;         // bound on any wait for a device or worker
+  double timeout_s = 30;          // bound on any wait for a device or worker
   bool corrupt_for_test = false;  // tests only: damage one word before a check
 };
 

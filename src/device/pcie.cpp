@@ -46,8 +46,7 @@ struct Nvml {
                             "nvmlDeviceGetCurrPcieLinkWidth", "nvmlDeviceGetMaxPcieLinkWidth"};
     for (int i = 0; i < 4; ++i) uint_query[i] = reinterpret_cast<int (*)(void*, unsigned*)>(dlsym(lib, names[i]));
     driver = reinterpret_cast<int (*)(char*, unsigned)>(dlsym(lib, "nvmlSystemGetDriverVersion"));
-    return init && shutdown && by_bus_id && driver && uint_query[0] && uint_query[1] && uint_query[2] &&
-           uint_query[3];
+    return init && shutdown && by_bus_id && driver && uint_query[0] && uint_query[1] && uint_query[2] && uint_query[3];
   }
   ~Nvml() {
     if (lib) dlclose(lib);

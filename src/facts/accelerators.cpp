@@ -23,8 +23,8 @@ nlohmann::json memory_peak(const AcceleratorInfo& info) {
     return {{"status", "unknown"}, {"why", info.peak_why.empty() ? "the backend does not tell" : info.peak_why}};
   }
   return {{"bytes_per_second", device_memory_peak(info.memory_clock_khz, info.memory_bus_bits)},
-          {"formula", fmt::format("memory clock {:.0f} MHz x {} bits x 2 / 8", info.memory_clock_khz / 1e3,
-                                  info.memory_bus_bits)},
+          {"formula",
+           fmt::format("memory clock {:.0f} MHz x {} bits x 2 / 8", info.memory_clock_khz / 1e3, info.memory_bus_bits)},
           {"source", info.peak_source}};
 }
 
@@ -36,7 +36,8 @@ std::string pcie_link_of(const nlohmann::json& pcie, const std::string& bus_id) 
     if (!d.contains("bus_id") || normalize_bus_id(fact_text(d["bus_id"])) != bus_id) continue;
     if (!d.value("has_link", false)) return "its PCIe entry has no link facts";
     return fmt::format("PCIe Gen{} x{}, peak {} per direction{}", fact_text(d["gen"]), fact_text(d["width"]),
-                       gb_per_second_text(d.value("peak_bytes_per_second", 0.0)), d.value("degraded", false) ? " (DEGRADED)" : "");
+                       gb_per_second_text(d.value("peak_bytes_per_second", 0.0)),
+                       d.value("degraded", false) ? " (DEGRADED)" : "");
   }
   return bus_id + " is not among the PCIe devices listed";
 }
@@ -64,12 +65,13 @@ std::string nvlink_of(const nlohmann::json& nvlink, const std::string& bus_id) {
 std::string nvlink_section(const nlohmann::json& acc) {
   if (!acc.contains("nvlink")) return {};
   const auto& nv = acc["nvlink"];
-  if (nv.value("status", "") != "known") return fmt::format("  NVLink: {}: {}\n", fact_text(nv["status"]), fact_text(nv["why"]));
+  if (nv.value("status", "") != "known")
+    return fmt::format("  NVLink: {}: {}\n", fact_text(nv["status"]), fact_text(nv["why"]));
   std::string out;
   for (const auto& g : nv["devices"]) {
     const std::string bus = fact_text(g["bus_id"]), on_bus = accelerators_on_bus(acc, bus);
-    out += fmt::format("  NVLink: {}{}: {}  [{}]\n", bus, on_bus.empty() ? "" : " (" + on_bus + ")",
-                       nvlink_of(nv, bus), fact_text(nv["source"]));
+    out += fmt::format("  NVLink: {}{}: {}  [{}]\n", bus, on_bus.empty() ? "" : " (" + on_bus + ")", nvlink_of(nv, bus),
+                       fact_text(nv["source"]));
   }
   return out;
 }
@@ -83,10 +85,12 @@ std::string device_line(const nlohmann::json& d, const nlohmann::json& pcie) {
           ? fmt::format("peak {} ({}; {})", gb_per_second_text(peak["bytes_per_second"].get<double>()),
                         fact_text(peak["formula"]), fact_text(peak["source"]))
           : "peak unknown: " + fact_text(peak["why"]);
-  std::string line = fmt::format("  {:<12} {:<6} {} {} ({}): memory {}, {}\n", fact_text(d["bus_id"]), fact_text(d["backend"]),
-                                 fact_text(d["index"]), fact_text(d["name"]), fact_text(d["type"]), memory, peak_text);
+  std::string line =
+      fmt::format("  {:<12} {:<6} {} {} ({}): memory {}, {}\n", fact_text(d["bus_id"]), fact_text(d["backend"]),
+                  fact_text(d["index"]), fact_text(d["name"]), fact_text(d["type"]), memory, peak_text);
   const std::string bus = d["bus_id"].is_string() ? d["bus_id"].get<std::string>() : "";
-  line += "               " + (bus.empty() ? "bus id unknown: " + fact_text(d["bus_id_why"]) : pcie_link_of(pcie, bus)) + "\n";
+  line += "               " +
+          (bus.empty() ? "bus id unknown: " + fact_text(d["bus_id_why"]) : pcie_link_of(pcie, bus)) + "\n";
   return line;
 }
 
@@ -131,8 +135,9 @@ std::string accelerators_on_bus(const nlohmann::json& accelerators, const std::s
 
 std::string accelerator_section(const nlohmann::json& acc, const nlohmann::json& pcie) {
   if (!acc.is_object() || acc.value("status", "") != "known") {
-    return "Accelerators unknown: " + (acc.is_object() ? fact_text(acc.value("why", nlohmann::json())) : "not recorded") +
-           "\n" + (acc.is_object() ? nvlink_section(acc) + c2c_section(acc) : "");
+    return "Accelerators unknown: " +
+           (acc.is_object() ? fact_text(acc.value("why", nlohmann::json())) : "not recorded") + "\n" +
+           (acc.is_object() ? nvlink_section(acc) + c2c_section(acc) : "");
   }
   std::string backends;
   for (const auto& b : acc["backends"]) {

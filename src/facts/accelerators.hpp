@@ -19,7 +19,7 @@ struct AcceleratorInfo {
   std::string backend;  // "cuda", "opencl"
   int index = 0;        // the backend's own device index (--device)
   std::string name;
-  std::string type;  // "gpu", "accelerator", "cpu"
+  std::string type;         // "gpu", "accelerator", "cpu"
   double memory_bytes = 0;  // 0: not told
   // The memory's clock and data bus width where the backend tells them
   // (CUDA's attributes); 0: not told, and peak_why says why.

@@ -22,9 +22,7 @@ bool known_kind(const std::string& kind) {
 }
 
 void check_row(const nlohmann::json& row, std::size_t i, const std::string& what) {
-  const auto fail = [&](const std::string& why) {
-    throw UsageError(fmt::format("{}: band {}: {}", what, i + 1, why));
-  };
+  const auto fail = [&](const std::string& why) { throw UsageError(fmt::format("{}: band {}: {}", what, i + 1, why)); };
   if (!row.is_object()) fail("not an object");
   if (!row.contains("kind") || !row["kind"].is_string() || !known_kind(row["kind"].get<std::string>())) {
     fail("'kind' must be one of dram, device_memory, pcie, c2c, network");

@@ -15,7 +15,6 @@ namespace {
 
 nlohmann::json unknown(const std::string& why) { return {{"status", "unknown"}, {"why", why}}; }
 
-
 const nlohmann::json& published_rows() {
   static const nlohmann::json rows = nlohmann::json::parse(builtin_c2c_text())["parts"];
   return rows;
@@ -38,10 +37,8 @@ bool nvml_sum(const nlohmann::json& gpu, double& bytes, std::string& formula) {
   if (active == 0) return false;
   bytes = mb * 1e6;
   formula = rates.size() == 1
-                ? fmt::format("{} active links x {:g} MB/s (NVML_FI_DEV_C2C_LINK_GET_MAX_BW)", active,
-                              *rates.begin())
-                : fmt::format("sum over {} active links of NVML_FI_DEV_C2C_LINK_GET_MAX_BW = {:g} MB/s",
-                              active, mb);
+                ? fmt::format("{} active links x {:g} MB/s (NVML_FI_DEV_C2C_LINK_GET_MAX_BW)", active, *rates.begin())
+                : fmt::format("sum over {} active links of NVML_FI_DEV_C2C_LINK_GET_MAX_BW = {:g} MB/s", active, mb);
   return true;
 }
 
@@ -62,10 +59,12 @@ std::vector<std::string> names_of(const nlohmann::json& gpu, const nlohmann::jso
 std::string peak_text(const nlohmann::json& gpu) {
   const auto peak = gpu.value("peak", nlohmann::json::object());
   if (!peak.contains("bytes_per_second")) return "peak unknown: " + peak.value("why", std::string("not computed"));
-  std::string out = fmt::format("peak {} per direction ({}; {})", gb_per_second_text(peak["bytes_per_second"].get<double>()),
-                                fact_text(peak["formula"]), fact_text(peak["source"]));
+  std::string out =
+      fmt::format("peak {} per direction ({}; {})", gb_per_second_text(peak["bytes_per_second"].get<double>()),
+                  fact_text(peak["formula"]), fact_text(peak["source"]));
   if (gpu.contains("published") && peak.value("source", "") == "nvml field values") {
-    out += fmt::format("; NVIDIA publishes {} for the {}", gb_per_second_text(gpu["published"]["bytes_per_second"].get<double>()),
+    out += fmt::format("; NVIDIA publishes {} for the {}",
+                       gb_per_second_text(gpu["published"]["bytes_per_second"].get<double>()),
                        fact_text(gpu["published"]["part"]));
   }
   return out;
@@ -91,8 +90,10 @@ nlohmann::json c2c_peak(const nlohmann::json& gpu, const std::vector<std::string
   }
   const auto row = c2c_published(names);
   if (row.is_null()) {
-    return unknown(fmt::format("NVML gives no per-link C2C bandwidth, and no published figure (data/c2c.json) names "
-                               "'{}'", names.empty() ? "" : names.front()));
+    return unknown(
+        fmt::format("NVML gives no per-link C2C bandwidth, and no published figure (data/c2c.json) names "
+                    "'{}'",
+                    names.empty() ? "" : names.front()));
   }
   return {{"bytes_per_second", row["bytes_per_second"]},
           {"formula", fmt::format("NVIDIA's figure for the {}", fact_text(row["part"]))},
@@ -109,8 +110,10 @@ void add_c2c_peaks(nlohmann::json& accelerators) {
     gpu["peak"] = c2c_peak(gpu, names);
     const auto row = c2c_published(names);
     if (!row.is_null()) {
-      gpu["published"] = {{"part", row["part"]}, {"bytes_per_second", row["bytes_per_second"]},
-                          {"source", row["source"]}, {"url", row["citations"][0]["url"]}};
+      gpu["published"] = {{"part", row["part"]},
+                          {"bytes_per_second", row["bytes_per_second"]},
+                          {"source", row["source"]},
+                          {"url", row["citations"][0]["url"]}};
     }
   }
 }
@@ -136,8 +139,8 @@ std::string c2c_section(const nlohmann::json& acc) {
     if (gpu.value("links_active", 0) <= 0) continue;
     const std::string bus = fact_text(gpu["bus_id"]), on_bus = accelerators_on_bus(acc, bus);
     out += fmt::format("  C2C: {}{}: {} of {} links active, {}  [{}]\n", bus, on_bus.empty() ? "" : " (" + on_bus + ")",
-                       fact_text(gpu["links_active"]), fact_text(gpu["link_count"]),
-                       peak_text(gpu), fact_text(c2c["source"]));
+                       fact_text(gpu["links_active"]), fact_text(gpu["link_count"]), peak_text(gpu),
+                       fact_text(c2c["source"]));
   }
   return out;
 }

@@ -69,11 +69,16 @@ nlohmann::json from_dmidecode(const Sources& sources) {
   // The model's own word for the vendor where it has one ("Intel", not "Intel(R) Corporation").
   if (vendor_in(model) != "unknown") vendor = vendor_in(model);
   const std::string unknown = "unknown (not in dmidecode output)";
-  nlohmann::json cpu = {{"model", model.empty() ? "unknown" : model}, {"vendor", vendor},
-                        {"family", unknown}, {"model_number", unknown},
+  nlohmann::json cpu = {{"model", model.empty() ? "unknown" : model},
+                        {"vendor", vendor},
+                        {"family", unknown},
+                        {"model_number", unknown},
                         {"sockets", sockets > 0 ? nlohmann::json(sockets) : nlohmann::json("unknown")},
-                        {"cores", unknown}, {"threads_per_core", unknown}, {"numa_nodes", unknown},
-                        {"caches", nlohmann::json::array()}, {"source", memory->source + " (SMBIOS type 4)"}};
+                        {"cores", unknown},
+                        {"threads_per_core", unknown},
+                        {"numa_nodes", unknown},
+                        {"caches", nlohmann::json::array()},
+                        {"source", memory->source + " (SMBIOS type 4)"}};
   cpu["model_source"] = model.empty() ? "none" : "smbios";
   cpu["model_from"] = model.empty() ? "no populated processor (SMBIOS type 4) names one" : "SMBIOS type 4 " + field;
   if (model.empty()) cpu["why"] = "no populated processor (type 4) in the dmidecode output";

@@ -34,21 +34,26 @@ DramLayout layout_of(const SmbiosMemory& memory, const nlohmann::json& cpu) {
   DramLayout layout;
   for (auto& d : all) (d.device.installed ? layout.dimms : layout.empty_slots).push_back(d);
   // "unknown" (a dmidecode text without type 4) counts as one socket.
-  if (cpu.contains("sockets") && cpu["sockets"].is_number_integer()) layout.sockets = std::max(1, cpu["sockets"].get<int>());
+  if (cpu.contains("sockets") && cpu["sockets"].is_number_integer())
+    layout.sockets = std::max(1, cpu["sockets"].get<int>());
   for (const auto& d : layout.dimms) layout.sockets = std::max(layout.sockets, d.socket + 1);
   // One socket populated: every installed DIMM is on it, named or not.
   if (layout.sockets == 1) {
     for (auto& d : layout.dimms) d.socket = 0;
   }
   for (const auto& d : layout.dimms) {
-    if (d.place.channel.empty()) layout.unplaced.push_back(&d);
-    else layout.channels[{d.socket, d.place.channel}].push_back(&d);
+    if (d.place.channel.empty())
+      layout.unplaced.push_back(&d);
+    else
+      layout.channels[{d.socket, d.place.channel}].push_back(&d);
   }
   // hwloc's packages are this machine's sockets only when they count the same.
-  if (cpu.contains("package_numa_nodes") && cpu["package_numa_nodes"].size() == static_cast<std::size_t>(layout.sockets)) {
+  if (cpu.contains("package_numa_nodes") &&
+      cpu["package_numa_nodes"].size() == static_cast<std::size_t>(layout.sockets)) {
     layout.package_numa_nodes = cpu["package_numa_nodes"];
   }
-  if (cpu.contains("model") && cpu["model"].is_string()) layout.cpu = find_cpu_row(cpu_table(), cpu["model"].get<std::string>());
+  if (cpu.contains("model") && cpu["model"].is_string())
+    layout.cpu = find_cpu_row(cpu_table(), cpu["model"].get<std::string>());
   return layout;
 }
 
@@ -56,14 +61,20 @@ nlohmann::json optional_json(const auto& value) { return value ? nlohmann::json(
 
 nlohmann::json dimm_json(const PlacedDimm& d) {
   const auto& m = d.device;
-  nlohmann::json j = {{"locator", m.locator}, {"bank_locator", m.bank_locator},
+  nlohmann::json j = {{"locator", m.locator},
+                      {"bank_locator", m.bank_locator},
                       {"socket", d.socket >= 0 ? nlohmann::json(d.socket) : nlohmann::json(nullptr)},
                       {"channel", d.place.channel.empty() ? nlohmann::json(nullptr) : nlohmann::json(d.place.channel)},
-                      {"slot", optional_json(d.place.slot)}, {"place_rule", d.place.rule}};
+                      {"slot", optional_json(d.place.slot)},
+                      {"place_rule", d.place.rule}};
   if (!m.installed) return j;
-  j.update({{"type", m.type}, {"size_bytes", optional_json(m.size_bytes)}, {"rated_mts", optional_json(m.rated_mts)},
-            {"configured_mts", optional_json(m.configured_mts)}, {"data_width_bits", optional_json(m.data_width_bits)},
-            {"manufacturer", m.manufacturer}, {"part_number", m.part_number}});
+  j.update({{"type", m.type},
+            {"size_bytes", optional_json(m.size_bytes)},
+            {"rated_mts", optional_json(m.rated_mts)},
+            {"configured_mts", optional_json(m.configured_mts)},
+            {"data_width_bits", optional_json(m.data_width_bits)},
+            {"manufacturer", m.manufacturer},
+            {"part_number", m.part_number}});
   if (!m.type_note.empty()) j["type_note"] = m.type_note;
   return j;
 }
@@ -126,8 +137,10 @@ nlohmann::json socket_json(const DramLayout& layout, int socket) {
   if (j["numa_nodes"].is_array() && j["numa_nodes"].size() == 1) {
     j["numa_node_peaks"] = {{{"node", j["numa_nodes"][0]}, {"peak_bytes_per_second", j["peak_bytes_per_second"]}}};
   } else if (j["numa_nodes"].is_array()) {
-    j["numa_node_peaks"] = {{"status", "unknown"}, {"why", "the socket has several NUMA nodes (sub-NUMA clustering): "
-                                                           "which channels serve which node is not told"}};
+    j["numa_node_peaks"] = {{"status", "unknown"},
+                            {"why",
+                             "the socket has several NUMA nodes (sub-NUMA clustering): "
+                             "which channels serve which node is not told"}};
   }
   return j;
 }
@@ -146,10 +159,16 @@ nlohmann::json sockets_json(const DramLayout& layout) {
 }
 
 nlohmann::json channels_source(const DramLayout& layout) {
-  if (!layout.cpu) return {{"status", "unknown"}, {"why", "the CPU model is not in the table (src/facts/data/cpu_memory_channels.csv)"}};
+  if (!layout.cpu)
+    return {{"status", "unknown"},
+            {"why", "the CPU model is not in the table (src/facts/data/cpu_memory_channels.csv)"}};
   const auto& r = *layout.cpu;
-  return {{"family", r.family}, {"pattern", r.pattern}, {"channels_per_socket", r.channels_per_socket},
-          {"memory_type", r.memory_type}, {"max_mts", optional_json(r.max_mts)}, {"source", r.source}};
+  return {{"family", r.family},
+          {"pattern", r.pattern},
+          {"channels_per_socket", r.channels_per_socket},
+          {"memory_type", r.memory_type},
+          {"max_mts", optional_json(r.max_mts)},
+          {"source", r.source}};
 }
 
 std::string peak_formula(const DramLayout& layout) {
@@ -178,11 +197,15 @@ nlohmann::json dram_facts(const Sources& sources, const nlohmann::json& cpu) {
   const std::string source = memory->source + " (SMBIOS type 17)";
   const DramLayout layout = layout_of(*memory, cpu);
   if (layout.dimms.empty()) {
-    return {{"status", "unknown"}, {"source", source},
-            {"why", memory->devices.empty() ? "the SMBIOS table lists no memory device (type 17): a VM's firmware often has none"
-                                            : "the SMBIOS table lists memory slots but no installed module"}};
+    return {{"status", "unknown"},
+            {"source", source},
+            {"why", memory->devices.empty()
+                        ? "the SMBIOS table lists no memory device (type 17): a VM's firmware often has none"
+                        : "the SMBIOS table lists memory slots but no installed module"}};
   }
-  nlohmann::json out = {{"status", "known"}, {"source", source}, {"dimms", nlohmann::json::array()},
+  nlohmann::json out = {{"status", "known"},
+                        {"source", source},
+                        {"dimms", nlohmann::json::array()},
                         {"empty_slots", nlohmann::json::array()}};
   for (const auto& d : layout.dimms) out["dimms"].push_back(dimm_json(d));
   for (const auto& d : layout.empty_slots) out["empty_slots"].push_back(dimm_json(d));

@@ -24,13 +24,13 @@ struct PlacedDimm {
 using ChannelKey = std::pair<int, std::string>;
 
 struct DramLayout {
-  std::vector<PlacedDimm> dimms;               // installed
+  std::vector<PlacedDimm> dimms;  // installed
   std::vector<PlacedDimm> empty_slots;
   std::map<ChannelKey, std::vector<const PlacedDimm*>> channels;  // installed DIMMs by known channel
-  std::vector<const PlacedDimm*> unplaced;     // installed, channel unknown
+  std::vector<const PlacedDimm*> unplaced;                        // installed, channel unknown
   int sockets = 1;
-  std::optional<CpuMemoryRow> cpu;             // the table's row, none: not in the table
-  nlohmann::json package_numa_nodes;           // per socket, from this machine's hwloc; null when not known
+  std::optional<CpuMemoryRow> cpu;    // the table's row, none: not in the table
+  nlohmann::json package_numa_nodes;  // per socket, from this machine's hwloc; null when not known
 };
 
 // Bytes one channel moves per transfer: 8 (64 data bits) for a DIMM whatever

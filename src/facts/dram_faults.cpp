@@ -44,9 +44,11 @@ void clocked_down(const DramLayout& layout, nlohmann::json& faults) {
   }
   for (const auto& [cause, count] : causes) {
     std::string rates;
-    for (const auto& [rated, configured] : speeds) rates += fmt::format("{}{} -> {}", rates.empty() ? "" : ", ", rated, configured);
-    faults.push_back(fault("clocked_down", fmt::format("{} DIMM(s) run below their rated speed (MT/s {}): likely cause {}",
-                                                       count, rates, cause)));
+    for (const auto& [rated, configured] : speeds)
+      rates += fmt::format("{}{} -> {}", rates.empty() ? "" : ", ", rated, configured);
+    faults.push_back(
+        fault("clocked_down",
+              fmt::format("{} DIMM(s) run below their rated speed (MT/s {}): likely cause {}", count, rates, cause)));
   }
 }
 
@@ -57,8 +59,11 @@ void mixed_speeds(const DramLayout& layout, nlohmann::json& faults) {
     if (d.device.configured_mts) configured.insert(*d.device.configured_mts);
   }
   auto list = [](const std::set<std::uint32_t>& s) { return fmt::format("{}", fmt::join(s, ", ")); };
-  if (configured.size() > 1) faults.push_back(fault("mixed_speeds", "DIMMs configured at different speeds: " + list(configured) + " MT/s"));
-  else if (rated.size() > 1) faults.push_back(fault("mixed_speeds", "DIMMs of different rated speeds: " + list(rated) + " MT/s (all run at the slowest)"));
+  if (configured.size() > 1)
+    faults.push_back(fault("mixed_speeds", "DIMMs configured at different speeds: " + list(configured) + " MT/s"));
+  else if (rated.size() > 1)
+    faults.push_back(
+        fault("mixed_speeds", "DIMMs of different rated speeds: " + list(rated) + " MT/s (all run at the slowest)"));
 }
 
 void channel_faults(const DramLayout& layout, nlohmann::json& faults) {
@@ -67,33 +72,38 @@ void channel_faults(const DramLayout& layout, nlohmann::json& faults) {
   for (const auto& [dpc, count] : channels_with) {
     if (dpc < 2) continue;
     faults.push_back(fault("dimms_per_channel", fmt::format("{} channel(s) with {} DIMMs: they share the channel's "
-                                                            "bandwidth and often run slower", count, dpc)));
+                                                            "bandwidth and often run slower",
+                                                            count, dpc)));
   }
   const auto total = channels_total(layout);
   if (!total) return;
   const int placed = static_cast<int>(layout.channels.size());
   const int most = std::min(*total, placed + static_cast<int>(layout.unplaced.size()));
   if (most < *total) {
-    faults.push_back(fault("empty_channels", fmt::format("{} of the CPU's {} channels ({} per socket x {}) have no DIMM{}",
-                                                         *total - most, *total, layout.cpu->channels_per_socket,
-                                                         layout.sockets, layout.unplaced.empty() ? "" : " at least")));
+    faults.push_back(fault(
+        "empty_channels",
+        fmt::format("{} of the CPU's {} channels ({} per socket x {}) have no DIMM{}", *total - most, *total,
+                    layout.cpu->channels_per_socket, layout.sockets, layout.unplaced.empty() ? "" : " at least")));
   }
 }
 
 void unknowns(const DramLayout& layout, nlohmann::json& faults) {
   if (!layout.cpu) {
-    faults.push_back(fault("unknown_cpu", "the CPU model is not in the table: its channel count is unknown, the peak "
-                                          "counts the populated channels only"));
+    faults.push_back(fault("unknown_cpu",
+                           "the CPU model is not in the table: its channel count is unknown, the peak "
+                           "counts the populated channels only"));
   }
   if (!layout.unplaced.empty()) {
-    faults.push_back(fault("channel_map_unknown",
-                           fmt::format("{} DIMM(s) with slot names that do not tell the channel (e.g. '{}'): the peak is "
-                                       "an upper bound (each on a channel of its own)", layout.unplaced.size(),
-                                       layout.unplaced.front()->device.locator)));
+    faults.push_back(
+        fault("channel_map_unknown",
+              fmt::format("{} DIMM(s) with slot names that do not tell the channel (e.g. '{}'): the peak is "
+                          "an upper bound (each on a channel of its own)",
+                          layout.unplaced.size(), layout.unplaced.front()->device.locator)));
   }
   for (const auto& d : layout.dimms) {
     if (!d.device.configured_mts && !d.device.rated_mts) {
-      faults.push_back(fault("speed_unknown", "a DIMM with no speed given ('" + d.device.locator + "'): left out of the peak"));
+      faults.push_back(
+          fault("speed_unknown", "a DIMM with no speed given ('" + d.device.locator + "'): left out of the peak"));
       return;
     }
   }
@@ -165,10 +175,12 @@ nlohmann::json limiting_fault(const DramLayout& layout, const nlohmann::json& fa
   }
   const std::string speed_kind = text_of("clocked_down").empty() ? "slow_dimms" : "clocked_down";
   if (std::max(loss_channels, loss_speed) < 0.005) {
-    if (!layout.unplaced.empty()) return {{"kind", "channel_map_unknown"}, {"text", text_of("channel_map_unknown")}, {"loss", 0}};
+    if (!layout.unplaced.empty())
+      return {{"kind", "channel_map_unknown"}, {"text", text_of("channel_map_unknown")}, {"loss", 0}};
     return {{"kind", "none"}, {"text", "all the CPU's channels in use at its highest speed"}, {"loss", 0}};
   }
-  if (loss_channels >= loss_speed) return {{"kind", "empty_channels"}, {"text", text_of("empty_channels")}, {"loss", loss_channels}};
+  if (loss_channels >= loss_speed)
+    return {{"kind", "empty_channels"}, {"text", text_of("empty_channels")}, {"loss", loss_channels}};
   return {{"kind", speed_kind}, {"text", text_of(speed_kind)}, {"loss", loss_speed}};
 }
 

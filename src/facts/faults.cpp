@@ -69,11 +69,13 @@ nlohmann::json network_faults(const nlohmann::json& facts) {
   nlohmann::json out = nlohmann::json::array();
   for (const auto& p : listed(facts, "pcie")) {
     if (p.value("kind", "") == "nic" && p.value("degraded", false)) {
-      out.push_back(fmt::format("NIC {}: {}", p.value("name", p.value("bus_id", "")), p.value("why", "below its maximum")));
+      out.push_back(
+          fmt::format("NIC {}: {}", p.value("name", p.value("bus_id", "")), p.value("why", "below its maximum")));
     }
   }
   for (const auto& n : listed(facts, "nics")) {
-    if (n.value("degraded", false)) out.push_back(fmt::format("NIC {}: {}", n.value("name", ""), n.value("why", "below its maximum")));
+    if (n.value("degraded", false))
+      out.push_back(fmt::format("NIC {}: {}", n.value("name", ""), n.value("why", "below its maximum")));
   }
   return out;
 }

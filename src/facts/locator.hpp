@@ -12,10 +12,10 @@
 namespace movebench::facts {
 
 struct SlotPlace {
-  std::optional<int> socket;     // as the board numbers it (CPU1 -> 1, P0 -> 0): not yet 0-based
-  std::string channel;           // the channel's name on its socket ("A", "Controller0-ChannelA"); "" unknown
-  std::optional<int> slot;       // position on the channel, as the board numbers it
-  std::string rule;              // the pattern that told it; "" when none did
+  std::optional<int> socket;  // as the board numbers it (CPU1 -> 1, P0 -> 0): not yet 0-based
+  std::string channel;        // the channel's name on its socket ("A", "Controller0-ChannelA"); "" unknown
+  std::optional<int> slot;    // position on the channel, as the board numbers it
+  std::string rule;           // the pattern that told it; "" when none did
 };
 
 SlotPlace place_of(std::string_view locator, std::string_view bank_locator);

@@ -79,17 +79,19 @@ bool valid_utf8(std::string_view s) {
 // tab, newline and carriage return (an escape sequence could rewrite the
 // user's terminal when a name is printed), valid UTF-8.
 void check_text(std::string_view text, std::string_view source) {
-  if (text.empty()) throw UsageError(fmt::format("--lspci {}: the file is empty (give the output of `lspci -vv`)", source));
+  if (text.empty())
+    throw UsageError(fmt::format("--lspci {}: the file is empty (give the output of `lspci -vv`)", source));
   if (text.size() > kMaxLspciBytes) {
     throw UsageError(fmt::format("--lspci {}: {} bytes, over the {} MiB an `lspci -vv` output can be", source,
                                  text.size(), kMaxLspciBytes >> 20));
   }
   for (std::size_t i = 0; i < text.size(); ++i) {
     const auto c = static_cast<unsigned char>(text[i]);
-    if (c == 0) throw UsageError(fmt::format("--lspci {}: a NUL byte at offset {}: a binary file, not text", source, i));
+    if (c == 0)
+      throw UsageError(fmt::format("--lspci {}: a NUL byte at offset {}: a binary file, not text", source, i));
     if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7f) {
-      throw UsageError(fmt::format("--lspci {}: control character 0x{:02x} at offset {}: not `lspci -vv` text",
-                                   source, c, i));
+      throw UsageError(
+          fmt::format("--lspci {}: control character 0x{:02x} at offset {}: not `lspci -vv` text", source, c, i));
     }
   }
   if (!valid_utf8(text)) throw UsageError(fmt::format("--lspci {}: not UTF-8 text (a binary file?)", source));
@@ -280,18 +282,18 @@ nlohmann::json parse_lspci(std::string_view text, const std::string& source_name
   check_text(text, source_name);
   Parsed parsed = parse_entries(text, source_name);
   if (parsed.entries.empty()) {
-    throw UsageError(fmt::format("--lspci {}: no device entry (\"17:00.0 3D controller: ...\"): not `lspci -vv` text",
-                                 source_name));
+    throw UsageError(
+        fmt::format("--lspci {}: no device entry (\"17:00.0 3D controller: ...\"): not `lspci -vv` text", source_name));
   }
   if (!parsed.indented_lines) {
-    throw UsageError(fmt::format("--lspci {}: no capability lines: give the output of `lspci -vv`, not `lspci`",
-                                 source_name));
+    throw UsageError(
+        fmt::format("--lspci {}: no capability lines: give the output of `lspci -vv`, not `lspci`", source_name));
   }
   bool any_link = false;
   for (const auto& e : parsed.entries) any_link = any_link || e.device.has_link;
   if (!any_link && parsed.access_denied) {
-    throw UsageError(fmt::format("--lspci {}: the capabilities read <access denied>: run `lspci -vv` as root",
-                                 source_name));
+    throw UsageError(
+        fmt::format("--lspci {}: the capabilities read <access denied>: run `lspci -vv` as root", source_name));
   }
   link_upstream_ports(parsed.entries);
   nlohmann::json devices = nlohmann::json::array();

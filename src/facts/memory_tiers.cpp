@@ -49,7 +49,7 @@ std::string initiator_text(const hwloc_location& where) {
 
 // Every (initiator, value) hwloc has for one attribute and target node.
 std::vector<std::pair<std::string, hwloc_uint64_t>> values_of(hwloc_topology_t topo, hwloc_memattr_id_t attr,
-                                                               hwloc_obj_t target) {
+                                                              hwloc_obj_t target) {
   unsigned n = 0;
   if (hwloc_memattr_get_initiators(topo, attr, target, 0, &n, nullptr, nullptr) != 0 || n == 0) return {};
   std::vector<hwloc_location> where(n);
@@ -67,8 +67,11 @@ void add_rows(hwloc_topology_t topo, hwloc_obj_t node, const std::string& kind, 
     for (auto& r : rows) {
       if (r["target"] == target && r["initiator"] == initiator) return r;
     }
-    rows.push_back({{"target", target}, {"kind", kind}, {"initiator", initiator},
-                    {"bandwidth_bytes_per_second", nullptr}, {"latency_ns", nullptr},
+    rows.push_back({{"target", target},
+                    {"kind", kind},
+                    {"initiator", initiator},
+                    {"bandwidth_bytes_per_second", nullptr},
+                    {"latency_ns", nullptr},
                     {"source", "hwloc memory attributes (ACPI HMAT)"}});
     return rows.back();
   };
@@ -92,7 +95,9 @@ nlohmann::json memory_tier_facts(const Sources& sources) {
   for (hwloc_obj_t node = nullptr; (node = hwloc_get_next_obj_by_type(topo, HWLOC_OBJ_NUMANODE, node));) {
     const bool has_cpus = node_has_cpus(sources.sysfs_root, node->os_index);
     const std::string kind = node_kind(node, has_cpus);
-    nodes.push_back({{"node", node->os_index}, {"kind", kind}, {"has_cpus", has_cpus},
+    nodes.push_back({{"node", node->os_index},
+                     {"kind", kind},
+                     {"has_cpus", has_cpus},
                      {"bytes", node->attr ? nlohmann::json(node->attr->numanode.local_memory) : nullptr}});
     add_rows(topo, node, kind, rows);
   }

@@ -17,7 +17,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-
 std::vector<fs::path> sorted_dirs(const fs::path& dir) {
   std::vector<fs::path> out;
   std::error_code ec;

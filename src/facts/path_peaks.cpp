@@ -34,10 +34,14 @@ nlohmann::json c2c_link_peak(const nlohmann::json& gpu, const std::string& path)
   const auto peak = gpu.value("peak", nlohmann::json::object());
   if (!peak.contains("bytes_per_second")) {
     const std::string why = peak.value("why", std::string("not read"));
-    return {{"path", path}, {"kind", "c2c"}, {"status", "unknown"},
+    return {{"path", path},
+            {"kind", "c2c"},
+            {"status", "unknown"},
             {"why", "the device is on NVLink-C2C, whose peak is unknown: " + why}};
   }
-  return {{"path", path}, {"kind", "c2c"}, {"label", "NVLink-C2C"},
+  return {{"path", path},
+          {"kind", "c2c"},
+          {"label", "NVLink-C2C"},
           {"bytes_per_second", peak["bytes_per_second"].get<double>()},
           {"source", peak.value("formula", "") + ", " + peak.value("source", "")}};
 }
@@ -47,9 +51,12 @@ nlohmann::json c2c_link_peak(const nlohmann::json& gpu, const std::string& path)
 nlohmann::json link_peak(const nlohmann::json& doc, const nlohmann::json& facts) {
   const auto device = doc.value("link_device", nlohmann::json::object());
   const std::string backend = device.value("backend", "");
-  if (backend == vocabulary::kHostBackend || backend.empty()) return peak_none("the host backend moves data within host memory: no link");
+  if (backend == vocabulary::kHostBackend || backend.empty())
+    return peak_none("the host backend moves data within host memory: no link");
   if (!device.contains("bus_id")) {
-    return {{"path", fmt::format("link ({})", backend)}, {"kind", "pcie"}, {"status", "unknown"},
+    return {{"path", fmt::format("link ({})", backend)},
+            {"kind", "pcie"},
+            {"status", "unknown"},
             {"why", "the device reports no PCI bus id"}};
   }
   const std::string bus = normalize_bus_id(device["bus_id"].get<std::string>());
@@ -57,7 +64,9 @@ nlohmann::json link_peak(const nlohmann::json& doc, const nlohmann::json& facts)
   if (const auto gpu = c2c_device(facts, bus); !gpu.is_null()) return c2c_link_peak(gpu, path);
   const auto fact = pcie_fact(facts, bus);
   if (!fact.is_null() && fact.value("max_peak_bytes_per_second", 0.0) > 0) {
-    return {{"path", path}, {"kind", "pcie"}, {"label", "PCIe"},
+    return {{"path", path},
+            {"kind", "pcie"},
+            {"label", "PCIe"},
             {"bytes_per_second", fact["max_peak_bytes_per_second"].get<double>()},
             {"source", link_words(fact.value("max_speed_gts", 0.0), fact.value("max_width", 0)) + ", " +
                            fact.value("source", "facts")}};
@@ -66,19 +75,23 @@ nlohmann::json link_peak(const nlohmann::json& doc, const nlohmann::json& facts)
   const double gts = pcie.value("max_speed_gts", 0.0);
   const int width = pcie.value("max_width", 0);
   if (gts <= 0 || width <= 0) {
-    return {{"path", path}, {"kind", "pcie"}, {"status", "unknown"},
+    return {{"path", path},
+            {"kind", "pcie"},
+            {"status", "unknown"},
             {"why", "no PCIe link facts for the device (not in sysfs: a C2C/NVLink-attached device or a VM)"}};
   }
   // At the maximum both ends support: a link trained below it is a fault
   // of the path (verdict.cpp), not a lower peak.
-  return {{"path", path}, {"kind", "pcie"}, {"label", "PCIe"},
+  return {{"path", path},
+          {"kind", "pcie"},
+          {"label", "PCIe"},
           {"bytes_per_second", pcie_peak_bytes_per_second(gts, width)},
           {"source", link_words(gts, width) + ", sysfs max_link_*"}};
 }
 
 nlohmann::json network_peak(const nlohmann::json& doc, const nlohmann::json& facts, const std::string& name) {
-  const bool one_link = name == "p2p.bw" || name == "p2p.bibw" || name.ends_with(".busbw") ||
-                        name == "beff.pingpong.bandwidth_Lmax";
+  const bool one_link =
+      name == "p2p.bw" || name == "p2p.bibw" || name.ends_with(".busbw") || name == "beff.pingpong.bandwidth_Lmax";
   if (!one_link) return peak_none("an aggregate over ranks that share NICs: not held against one NIC's rate");
   std::set<std::string> hosts;
   if (doc.contains("mpi") && doc["mpi"].is_object() && doc["mpi"].contains("hosts")) {
@@ -97,7 +110,9 @@ nlohmann::json network_peak(const nlohmann::json& doc, const nlohmann::json& fac
     return {{"path", "network"}, {"kind", "network"}, {"status", "unknown"}, {"why", "no NIC rate is known"}};
   }
   const auto& nic = *fastest;
-  return {{"path", "network"}, {"kind", "network"}, {"label", "NIC"},
+  return {{"path", "network"},
+          {"kind", "network"},
+          {"label", "NIC"},
           {"bytes_per_second", nic["peak_bytes_per_second"].get<double>()},
           {"source", fmt::format("{} {:g} Gb/s, the fastest NIC, {}", nic.value("name", "NIC"),
                                  nic.value("rate_bits_per_second", 0.0) / 1e9, nic.value("source", "facts"))}};

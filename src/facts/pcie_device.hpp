@@ -12,17 +12,17 @@
 namespace movebench::facts {
 
 struct PcieDeviceFacts {
-  std::string bus_id;           // "0000:17:00.0"
-  int class_code = -1;          // base class and subclass: 0x0302
-  std::string name;             // lspci's name, else the class's name
+  std::string bus_id;                // "0000:17:00.0"
+  int class_code = -1;               // base class and subclass: 0x0302
+  std::string name;                  // lspci's name, else the class's name
   std::string vendor_id, device_id;  // "10de", "20b0"; empty when not given
-  bool has_link = false;        // false: root complex integrated, or no PCIe capability
-  PcieLink link;                // current and maximum of the device's own port
-  std::string upstream_bus_id;  // the bridge port at the other end; empty when unknown
+  bool has_link = false;             // false: root complex integrated, or no PCIe capability
+  PcieLink link;                     // current and maximum of the device's own port
+  std::string upstream_bus_id;       // the bridge port at the other end; empty when unknown
   double upstream_max_speed_gts = 0;
   int upstream_max_width = 0;
   bool lspci_speed_downgraded = false, lspci_width_downgraded = false;  // lspci's own LnkSta markers
-  std::string source;           // "sysfs" or "lspci -vv FILE"
+  std::string source;                                                   // "sysfs" or "lspci -vv FILE"
 };
 
 // "gpu", "accelerator", "nic", "infiniband", "nvme"; empty for a class the

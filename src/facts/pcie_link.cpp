@@ -11,7 +11,6 @@
 namespace movebench::facts {
 namespace {
 
-
 int read_int(const std::string& path, int fallback) {
   const std::string text = first_line_or_empty(path);
   char* end = nullptr;
@@ -65,7 +64,7 @@ std::string normalize_bus_id(const std::string& bus_id) {
   std::transform(id.begin(), id.end(), id.begin(), [](unsigned char c) { return std::tolower(c); });
   const auto colon = id.find(':');
   if (colon == std::string::npos) return id;
-  if (colon > 4) return id.substr(colon - 4);  // keep a 4-digit domain
+  if (colon > 4) return id.substr(colon - 4);                                           // keep a 4-digit domain
   if (colon == 2 && id.find(':', colon + 1) == std::string::npos) return "0000:" + id;  // "17:00.0"
   return id;
 }

@@ -14,7 +14,7 @@ struct PcieEncoding {
 };
 
 struct PcieLink {
-  std::string bus_id;  // "0000:17:00.0"
+  std::string bus_id;                       // "0000:17:00.0"
   double speed_gts = 0, max_speed_gts = 0;  // GT/s per lane; 0: unknown
   int gen = 0, max_gen = 0;                 // 0: unknown
   int width = 0, max_width = 0;             // lanes; 0: unknown

@@ -16,7 +16,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-
 // "0x10de" -> "10de"; empty when not a hex id.
 std::string hex_id(const fs::path& path) {
   std::string text = first_line_or_empty(path);

@@ -57,11 +57,13 @@ double last_level_cache(const nlohmann::json& doc) {
 
 nlohmann::json dram_peak(const nlohmann::json& doc, const nlohmann::json& facts, int threads) {
   const auto& host = doc["host"];
-  const bool all_nodes = threads >= host.value("logical_cpus", 0) || host.value("packages", 1) <= 1 ||
-                         host.value("numa_nodes", 1) <= 1;
+  const bool all_nodes =
+      threads >= host.value("logical_cpus", 0) || host.value("packages", 1) <= 1 || host.value("numa_nodes", 1) <= 1;
   if (!all_nodes) {
-    return unknown("dram", "dram", fmt::format("{} threads on part of a {}-socket machine: which NUMA nodes they used "
-                                               "is not recorded", threads, host.value("packages", 0)));
+    return unknown("dram", "dram",
+                   fmt::format("{} threads on part of a {}-socket machine: which NUMA nodes they used "
+                               "is not recorded",
+                               threads, host.value("packages", 0)));
   }
   const auto dram = facts.value("dram", nlohmann::json::object());
   if (dram.value("status", "unknown") != "known" || dram.value("peak_bytes_per_second", 0.0) <= 0) {
@@ -90,23 +92,24 @@ nlohmann::json device_memory_peak(const nlohmann::json& doc, const std::string& 
 
 nlohmann::json peak_none(const std::string& why) { return {{"status", "none"}, {"why", why}}; }
 
-
 nlohmann::json mem_peak(const nlohmann::json& doc, const nlohmann::json& facts, const std::string& rest) {
   const auto dot = rest.rfind('.');
   if (dot == std::string::npos) return peak_none("not a mem bandwidth headline");
   const std::string kernel = rest.substr(0, dot), suffix = rest.substr(dot + 1);
   if (kernel.rfind("loaded_latency", 0) == 0) return peak_none("a load under a latency probe, not a bandwidth run");
-  const bool host = !suffix.empty() && suffix.back() == 't' &&
-                    std::all_of(suffix.begin(), suffix.end() - 1, ::isdigit);
+  const bool host = !suffix.empty() && suffix.back() == 't' && std::all_of(suffix.begin(), suffix.end() - 1, ::isdigit);
   if (!host) return device_memory_peak(doc, suffix);
   const int threads = std::stoi(suffix.substr(0, suffix.size() - 1));
   const int most = most_threads(doc);
-  if (threads < most) return peak_none(fmt::format("{} of {} threads: the DRAM peak is held against the all-thread run", threads, most));
+  if (threads < most)
+    return peak_none(fmt::format("{} of {} threads: the DRAM peak is held against the all-thread run", threads, most));
   const double bytes = working_set(doc, kernel, threads), llc = last_level_cache(doc);
   if (bytes <= 0) return peak_none("the working set is not recorded");
   if (bytes <= llc) {
-    return peak_none(fmt::format("cache-resident: the working set ({:.4g} MB) fits in the last-level cache ({:.4g} MB); "
-                            "no peak is known for cache levels", bytes / 1e6, llc / 1e6));
+    return peak_none(
+        fmt::format("cache-resident: the working set ({:.4g} MB) fits in the last-level cache ({:.4g} MB); "
+                    "no peak is known for cache levels",
+                    bytes / 1e6, llc / 1e6));
   }
   return dram_peak(doc, facts, threads);
 }

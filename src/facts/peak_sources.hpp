@@ -19,5 +19,4 @@ nlohmann::json link_peak(const nlohmann::json& doc, const nlohmann::json& facts)
 // p2p, coll, beff: the NIC rate when the ranks are on more than one host.
 nlohmann::json network_peak(const nlohmann::json& doc, const nlohmann::json& facts, const std::string& name);
 
-
 }  // namespace movebench::facts

@@ -19,15 +19,14 @@ std::string fact_text(const nlohmann::json& v) {
 }
 namespace {
 
-std::string rate(const nlohmann::json& v) {
-  return v.is_number() ? gb_per_second_text(v.get<double>()) : fact_text(v);
-}
+std::string rate(const nlohmann::json& v) { return v.is_number() ? gb_per_second_text(v.get<double>()) : fact_text(v); }
 
 void cpu_section(const nlohmann::json& cpu, std::string& out) {
   out += fmt::format("CPU       {}\n", fact_text(cpu.value("model", nlohmann::json("unknown"))));
-  out += fmt::format("          vendor {}, family {}, model {}; sockets {}, cores {}, threads per core {}, NUMA nodes {}\n",
-                     fact_text(cpu["vendor"]), fact_text(cpu["family"]), fact_text(cpu["model_number"]), fact_text(cpu["sockets"]),
-                     fact_text(cpu["cores"]), fact_text(cpu["threads_per_core"]), fact_text(cpu["numa_nodes"]));
+  out += fmt::format(
+      "          vendor {}, family {}, model {}; sockets {}, cores {}, threads per core {}, NUMA nodes {}\n",
+      fact_text(cpu["vendor"]), fact_text(cpu["family"]), fact_text(cpu["model_number"]), fact_text(cpu["sockets"]),
+      fact_text(cpu["cores"]), fact_text(cpu["threads_per_core"]), fact_text(cpu["numa_nodes"]));
   std::string caches;
   for (const auto& c : cpu.value("caches", nlohmann::json::array())) {
     caches += fmt::format("{}L{} {} KiB x {}", caches.empty() ? "" : ", ", fact_text(c["level"]),
@@ -42,7 +41,8 @@ void cpu_section(const nlohmann::json& cpu, std::string& out) {
 void dimm_lines(const nlohmann::json& dram, std::string& out) {
   for (const auto& d : dram["dimms"]) {
     out += fmt::format("    {:<28} {:<24} socket {:<7} channel {:<22} {} {:.0f} GiB, {}/{} MT/s (rated/configured)\n",
-                       fact_text(d["locator"]), fact_text(d["bank_locator"]), fact_text(d["socket"]), fact_text(d["channel"]), fact_text(d["type"]),
+                       fact_text(d["locator"]), fact_text(d["bank_locator"]), fact_text(d["socket"]),
+                       fact_text(d["channel"]), fact_text(d["type"]),
                        d["size_bytes"].is_number() ? d["size_bytes"].get<double>() / (1 << 30) : 0.0,
                        fact_text(d["rated_mts"]), fact_text(d["configured_mts"]));
   }
@@ -54,19 +54,25 @@ void dram_section(const nlohmann::json& dram, std::string& out) {
     out += "DRAM      unknown: " + fact_text(dram["why"]) + "\n";
     return;
   }
-  out += fmt::format("DRAM      peak {} ({}), {} channels in use of {} per socket\n", rate(dram["peak_bytes_per_second"]),
-                     fact_text(dram["peak_kind"]), fact_text(dram["channels_in_use"]), fact_text(dram["channels_per_socket"]));
+  out += fmt::format("DRAM      peak {} ({}), {} channels in use of {} per socket\n",
+                     rate(dram["peak_bytes_per_second"]), fact_text(dram["peak_kind"]),
+                     fact_text(dram["channels_in_use"]), fact_text(dram["channels_per_socket"]));
   out += "          formula: " + fact_text(dram["peak_formula"]) + "\n";
   const auto& cs = dram["channels_source"];
-  out += "          channels: " + (cs.contains("family") ? fact_text(cs["family"]) + " (" + fact_text(cs["source"]) + ")" : fact_text(cs["why"])) + "\n";
+  out +=
+      "          channels: " +
+      (cs.contains("family") ? fact_text(cs["family"]) + " (" + fact_text(cs["source"]) + ")" : fact_text(cs["why"])) +
+      "\n";
   out += "          source: " + fact_text(dram["source"]) + "\n";
   for (const auto& s : dram["sockets"]) {
     out += fmt::format("  socket {}: {} DIMMs, {} of {} channels, up to {} DIMM(s) per channel, {} MT/s, peak {}\n",
-                       fact_text(s["socket"]), fact_text(s["dimms"]), fact_text(s["channels_populated"]), fact_text(s["channels_total"]),
-                       fact_text(s["dimms_per_channel"]), fact_text(s["configured_mts"]), rate(s["peak_bytes_per_second"]));
+                       fact_text(s["socket"]), fact_text(s["dimms"]), fact_text(s["channels_populated"]),
+                       fact_text(s["channels_total"]), fact_text(s["dimms_per_channel"]),
+                       fact_text(s["configured_mts"]), rate(s["peak_bytes_per_second"]));
   }
   dimm_lines(dram, out);
-  for (const auto& f : dram["faults"]) out += fmt::format("  fault {}: {}\n", fact_text(f["kind"]), fact_text(f["text"]));
+  for (const auto& f : dram["faults"])
+    out += fmt::format("  fault {}: {}\n", fact_text(f["kind"]), fact_text(f["text"]));
   out += fmt::format("  limit: {} ({})\n", fact_text(dram["limit"]["kind"]), fact_text(dram["limit"]["text"]));
 }
 
@@ -82,8 +88,8 @@ void pcie_section(const nlohmann::json& pcie, const nlohmann::json& accelerators
                          fact_text(d["max_gen"]), fact_text(d["max_width"]), rate(d["peak_bytes_per_second"]));
     }
     const std::string on_bus = accelerators_on_bus(accelerators, fact_text(d["bus_id"]));
-    out += fmt::format("  {} {:<11} {}{}: {}  [{}]\n", fact_text(d["bus_id"]), fact_text(d["kind"]), fact_text(d["name"]),
-                       on_bus.empty() ? "" : " = " + on_bus, link, fact_text(d["source"]));
+    out += fmt::format("  {} {:<11} {}{}: {}  [{}]\n", fact_text(d["bus_id"]), fact_text(d["kind"]),
+                       fact_text(d["name"]), on_bus.empty() ? "" : " = " + on_bus, link, fact_text(d["source"]));
     if (d.value("degraded", false)) out += "                   DEGRADED: " + fact_text(d["why"]) + "\n";
   }
 }
@@ -95,7 +101,8 @@ void nic_section(const nlohmann::json& nics, std::string& out) {
                                   ? "unknown: " + fact_text(n["why"])
                                   : fmt::format("{:g} Gb/s, peak {}", n["rate_bits_per_second"].get<double>() / 1e9,
                                                 rate(n["peak_bytes_per_second"]));
-    out += fmt::format("  {:<12} {:<11} {}  [{}]\n", fact_text(n["name"]), fact_text(n["kind"]), speed, fact_text(n["source"]));
+    out += fmt::format("  {:<12} {:<11} {}  [{}]\n", fact_text(n["name"]), fact_text(n["kind"]), speed,
+                       fact_text(n["source"]));
   }
 }
 
@@ -123,7 +130,8 @@ std::string part_text(const nlohmann::json& facts, const std::string& part) {
   if (part == "nics" && p.is_array()) nic_section(p, out);
   if (part == "settings") settings_section(p, out);
   if (part == "pcie" || part == "nics" || part == "memory_tiers") {
-    if (p.is_object() && p.value("status", "") == "unknown") out += fmt::format("{:<9} unknown: {}\n", part, fact_text(p["why"]));
+    if (p.is_object() && p.value("status", "") == "unknown")
+      out += fmt::format("{:<9} unknown: {}\n", part, fact_text(p["why"]));
   }
   return out;
 }
@@ -146,8 +154,10 @@ std::string files_line(const nlohmann::json& origin) {
 
 std::string facts_table(const nlohmann::json& facts) {
   static const std::vector<std::pair<std::string, std::string>> kParts = {
-      {"cpu", "CPU"},   {"dram", "DRAM"},         {"pcie", "PCIe"},        {"accelerators", "Accelerators"},
-      {"nics", "NICs"}, {"memory_tiers", "memory_tiers"}, {"settings", "Settings"}};
+      {"cpu", "CPU"},          {"dram", "DRAM"},
+      {"pcie", "PCIe"},        {"accelerators", "Accelerators"},
+      {"nics", "NICs"},        {"memory_tiers", "memory_tiers"},
+      {"settings", "Settings"}};
   const auto origin = facts.value("origin", nlohmann::json::object());
   std::string out = files_line(origin);
   for (const auto& [part, label] : kParts) {
@@ -160,7 +170,7 @@ std::string facts_table(const nlohmann::json& facts) {
     // Whose facts a part read from a file are: after its first line.
     if (o.value("machine", "") == "file" && !text.empty()) {
       text.insert(text.find('\n') + 1, fmt::format("          machine: the one {} {} describes\n",
-                                                    fact_text(o["option"]), fact_text(o["file"])));
+                                                   fact_text(o["option"]), fact_text(o["file"])));
     }
     out += text;
   }

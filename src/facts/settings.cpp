@@ -24,8 +24,10 @@ nlohmann::json thp(const Sources& s) {
   auto line = first_line_of(path);
   if (!line) return unknown_setting("not readable (a kernel without transparent huge pages)", path);
   const std::string mode = bracketed(*line);
-  return setting(mode, path, mode == "never" ? "transparent huge pages are off (never): TLB misses lower the memory "
-                                               "figures of large arrays" : "");
+  return setting(mode, path,
+                 mode == "never" ? "transparent huge pages are off (never): TLB misses lower the memory "
+                                   "figures of large arrays"
+                                 : "");
 }
 
 nlohmann::json governor(const Sources& s) {
@@ -75,7 +77,8 @@ nlohmann::json iommu(const Sources& s) {
   const std::string dir = s.sysfs_root + "/class/iommu";
   std::vector<std::string> units;
   std::error_code ec;
-  for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) units.push_back(entry.path().filename().string());
+  for (const auto& entry : std::filesystem::directory_iterator(dir, ec))
+    units.push_back(entry.path().filename().string());
   std::string cmdline_options;
   std::ifstream cmdline(s.proc_root + "/cmdline");
   for (std::string word; cmdline >> word;) {
@@ -91,7 +94,6 @@ nlohmann::json iommu(const Sources& s) {
 }
 
 }  // namespace
-
 
 nlohmann::json setting(nlohmann::json value, const std::string& source, const std::string& warning) {
   nlohmann::json j = {{"value", std::move(value)}, {"source", source}};

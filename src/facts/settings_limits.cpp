@@ -57,7 +57,9 @@ nlohmann::json memlock_setting() {
   const auto bytes = static_cast<std::uint64_t>(limit.rlim_cur);
   return setting(bytes, "getrlimit(RLIMIT_MEMLOCK) (ulimit -l)",
                  bytes < (64u << 20) ? fmt::format("ulimit -l is {} KiB: pinned host buffers (link, stream, MPI over "
-                                                   "RDMA) are limited", bytes >> 10) : "");
+                                                   "RDMA) are limited",
+                                                   bytes >> 10)
+                                     : "");
 }
 
 nlohmann::json virtualization_setting(const Sources& s) {
@@ -71,11 +73,13 @@ nlohmann::json virtualization_setting(const Sources& s) {
   }
   if (auto type = first_line_of(s.sysfs_root + "/hypervisor/type")) signs.push_back("/sys/hypervisor/type " + *type);
   if (auto product = first_line_of(s.sysfs_root + "/class/dmi/id/product_name")) {
-    for (const char* vm : {"KVM", "VMware", "VirtualBox", "Virtual Machine", "HVM domU", "QEMU", "Google Compute Engine"}) {
+    for (const char* vm :
+         {"KVM", "VMware", "VirtualBox", "Virtual Machine", "HVM domU", "QEMU", "Google Compute Engine"}) {
       if (product->find(vm) != std::string::npos) signs.push_back("DMI product " + *product);
     }
   }
-  const std::string source = s.proc_root + "/cpuinfo, " + s.sysfs_root + "/hypervisor, " + s.sysfs_root + "/class/dmi/id";
+  const std::string source =
+      s.proc_root + "/cpuinfo, " + s.sysfs_root + "/hypervisor, " + s.sysfs_root + "/class/dmi/id";
   if (signs.empty()) return setting("none found", source);
   return setting(fmt::format("vm ({})", fmt::join(signs, "; ")), source,
                  "a virtual machine: memory and device figures depend on the host and its other guests");
@@ -101,8 +105,10 @@ nlohmann::json cgroup_cpu_setting(const Sources& s) {
     if (quota == "max" || period <= 0) return setting("no limit", v2->first);
     const double cpus = std::atof(quota.c_str()) / period;
     if (!(cpus > 0)) return unknown_setting("cpu.max not 'QUOTA PERIOD': " + v2->second, v2->first);
-    return setting(cpus, v2->first, cpus < std::thread::hardware_concurrency()
-                                        ? fmt::format("cgroup CPU quota of {:.2f} CPUs: more threads than that are throttled", cpus) : "");
+    return setting(cpus, v2->first,
+                   cpus < std::thread::hardware_concurrency()
+                       ? fmt::format("cgroup CPU quota of {:.2f} CPUs: more threads than that are throttled", cpus)
+                       : "");
   }
   auto quota = limit_file(s, "cpu", "cpu.max", "cpu.cfs_quota_us");
   auto period = limit_file(s, "cpu", "cpu.max", "cpu.cfs_period_us");
@@ -110,8 +116,10 @@ nlohmann::json cgroup_cpu_setting(const Sources& s) {
   const double q = std::atof(quota->second.c_str()), p = std::atof(period->second.c_str());
   if (q <= 0 || p <= 0) return setting("no limit", quota->first);
   const double cpus = q / p;
-  return setting(cpus, quota->first, cpus < std::thread::hardware_concurrency()
-                                         ? fmt::format("cgroup CPU quota of {:.2f} CPUs: more threads than that are throttled", cpus) : "");
+  return setting(cpus, quota->first,
+                 cpus < std::thread::hardware_concurrency()
+                     ? fmt::format("cgroup CPU quota of {:.2f} CPUs: more threads than that are throttled", cpus)
+                     : "");
 }
 
 nlohmann::json cgroup_memory_setting(const Sources& s) {

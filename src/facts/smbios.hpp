@@ -14,9 +14,9 @@ namespace movebench::facts {
 
 // SMBIOS type 17, one per slot, empty slots included.
 struct MemoryDevice {
-  std::string locator;       // "DIMM 0", "CPU1_DIMM_A1"
-  std::string bank_locator;  // "P0 CHANNEL A", "NODE 1"
-  bool installed = false;    // false: "No Module Installed" (size 0)
+  std::string locator;                          // "DIMM 0", "CPU1_DIMM_A1"
+  std::string bank_locator;                     // "P0 CHANNEL A", "NODE 1"
+  bool installed = false;                       // false: "No Module Installed" (size 0)
   std::optional<std::uint64_t> size_bytes;      // unknown when not given
   std::string type = "unknown";                 // "DDR4", "DDR5"; "unknown" where not told
   std::string type_note;                        // how "type" was inferred, where it was

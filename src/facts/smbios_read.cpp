@@ -21,8 +21,10 @@ constexpr std::size_t kMaxTableBytes = 16u << 20;
 std::optional<std::vector<std::uint8_t>> read_table(const std::string& path, std::string& why) {
   const int fd = open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
   if (fd < 0) {
-    why = errno == ENOENT ? fmt::format("no SMBIOS table ({} absent: a VM or firmware without one); "
-                                        "give --dmidecode FILE saved on the machine itself", path)
+    why = errno == ENOENT ? fmt::format(
+                                "no SMBIOS table ({} absent: a VM or firmware without one); "
+                                "give --dmidecode FILE saved on the machine itself",
+                                path)
                           : fmt::format("SMBIOS table not readable ({}: {}): run as root or give --dmidecode FILE",
                                         path, std::strerror(errno));
     return std::nullopt;

@@ -92,9 +92,12 @@ std::optional<std::uint32_t> width(const Structure& s, std::size_t at) {
 }
 
 std::string form_factor_name(std::optional<std::uint8_t> code) {
-  static constexpr std::array<const char*, 17> names = {
-      "", "", "", "SIMM", "SIP", "Chip", "DIP", "ZIP", "Proprietary Card", "DIMM", "TSOP", "Row Of Chips",
-      "RIMM", "SODIMM", "SRIMM", "FB-DIMM", "Die"};
+  static constexpr std::array<const char*, 17> names = {"",        "",       "",
+                                                        "SIMM",    "SIP",    "Chip",
+                                                        "DIP",     "ZIP",    "Proprietary Card",
+                                                        "DIMM",    "TSOP",   "Row Of Chips",
+                                                        "RIMM",    "SODIMM", "SRIMM",
+                                                        "FB-DIMM", "Die"};
   return code && *code < names.size() ? names[*code] : "";
 }
 
@@ -175,7 +178,8 @@ SmbiosMemory parse_smbios_table(std::span<const std::uint8_t> table) {
 
 std::string memory_type_name(std::uint8_t code) {
   switch (code) {
-    case 0x01: case 0x02: return "";
+    case 0x01:
+    case 0x02: return "";
     case 0x12: return "DDR";
     case 0x13: return "DDR2";
     case 0x14: return "DDR2 FB-DIMM";
@@ -202,9 +206,8 @@ void infer_memory_type(MemoryDevice& device) {
   const bool module = device.form_factor.find("DIMM") != std::string::npos;
   if (module && device.rated_mts && *device.rated_mts >= 4800) {
     device.type = "DDR5";
-    device.type_note += (device.type_note.empty() ? "" : "; ") +
-                        std::string("DDR5 inferred: a DIMM rated at ") + std::to_string(*device.rated_mts) +
-                        " MT/s (DDR4 ends at 3200)";
+    device.type_note += (device.type_note.empty() ? "" : "; ") + std::string("DDR5 inferred: a DIMM rated at ") +
+                        std::to_string(*device.rated_mts) + " MT/s (DDR4 ends at 3200)";
   }
 }
 

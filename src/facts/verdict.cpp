@@ -47,9 +47,14 @@ std::string cpu_model(const nlohmann::json& doc, const nlohmann::json& facts) {
 nlohmann::json verdict_of(const nlohmann::json& doc, const nlohmann::json& facts, const std::string& name,
                           const nlohmann::json& peak, const nlohmann::json& bands) {
   const auto& figure = doc["results"][name];
-  nlohmann::json v = {{"path", peak["path"]}, {"figure", name}, {"value", figure.value("value", 0.0)},
-                      {"unit", figure.value("unit", "")}, {"peak", nullptr}, {"fraction", nullptr},
-                      {"band", nullptr}, {"reasons", nlohmann::json::array()}};
+  nlohmann::json v = {{"path", peak["path"]},
+                      {"figure", name},
+                      {"value", figure.value("value", 0.0)},
+                      {"unit", figure.value("unit", "")},
+                      {"peak", nullptr},
+                      {"fraction", nullptr},
+                      {"band", nullptr},
+                      {"reasons", nlohmann::json::array()}};
   const auto band = band_for(bands, peak.value("kind", ""), cpu_model(doc, facts));
   if (!band.is_null()) v["band"] = {{"normal_from", band["normal_from"]}, {"source", band["source"]}};
   if (peak.contains("value")) {
@@ -102,8 +107,8 @@ std::string verdict_line(const nlohmann::json& v) {
   std::vector<std::string> parts;
   if (!v["fraction"].is_null()) {
     parts.push_back(fmt::format("{} {} {} = {:.0f}% of {}", figure_label(v.value("figure", "")),
-                                significant_text(v.value("value", 0.0)), v.value("unit", ""), 100 * v["fraction"].get<double>(),
-                                v.value("peak_source", "")));
+                                significant_text(v.value("value", 0.0)), v.value("unit", ""),
+                                100 * v["fraction"].get<double>(), v.value("peak_source", "")));
     if (!v["band"].is_null()) {
       parts.push_back(fmt::format("normal from {:.0f}% ({})", 100 * v["band"]["normal_from"].get<double>(),
                                   v["band"].value("source", "")));

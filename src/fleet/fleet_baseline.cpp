@@ -63,14 +63,16 @@ std::map<std::pair<std::string, std::string>, double> noises(const json& doc, Un
     const char* figure = figure_of_operation(record.value("operation", std::string()));
     if (figure == nullptr) continue;
     const auto& p = record.at("params");
-    const std::string name = p.contains("hosts") ? pair_name(p.at("hosts"), p.at("ranks"), per)
-                                                 : unit_name(p.at("host").get<std::string>(), p.at("rank").get<int>(), per);
+    const std::string name = p.contains("hosts")
+                                 ? pair_name(p.at("hosts"), p.at("ranks"), per)
+                                 : unit_name(p.at("host").get<std::string>(), p.at("rank").get<int>(), per);
     out[{name, figure}] = record_noise(record);
   }
   return out;
 }
 
-Subject subject_of(const json& entry, bool pair, UnitKind per, const std::map<std::pair<std::string, std::string>, double>& noise) {
+Subject subject_of(const json& entry, bool pair, UnitKind per,
+                   const std::map<std::pair<std::string, std::string>, double>& noise) {
   Subject s;
   s.pair = pair;
   s.name = pair ? pair_name(entry.at("hosts"), entry.at("ranks"), per)
@@ -107,8 +109,8 @@ Baseline reference_of(const json& doc, const std::string& path) {
 
 const std::vector<FigureInfo>& fleet_figures() {
   static const std::vector<FigureInfo> figures{
-      {"mem.copy", "MB/s", true, false},    {"mem.triad", "MB/s", true, false}, {"mem.latency", "ns", false, false},
-      {"p2p.latency", "us", false, true},   {"p2p.bw", "MB/s", true, true},
+      {"mem.copy", "MB/s", true, false},  {"mem.triad", "MB/s", true, false}, {"mem.latency", "ns", false, false},
+      {"p2p.latency", "us", false, true}, {"p2p.bw", "MB/s", true, true},
   };
   return figures;
 }
@@ -121,7 +123,8 @@ std::vector<Subject> subjects_of(const json& doc, UnitKind per) {
   const auto noise = noises(doc, per);
   std::vector<Subject> out;
   for (const auto& unit : doc.at("fleet").at("units")) out.push_back(subject_of(unit, false, per, noise));
-  for (const auto& pair : doc.at("fleet").value("pairs", json::array())) out.push_back(subject_of(pair, true, per, noise));
+  for (const auto& pair : doc.at("fleet").value("pairs", json::array()))
+    out.push_back(subject_of(pair, true, per, noise));
   return out;
 }
 
@@ -139,11 +142,13 @@ Baseline parse_baseline(std::string_view text, const std::string& path, UnitKind
   try {
     const auto was = doc.at("fleet").at("per").get<std::string>();
     if (was != unit_kind_name(per)) {
-      throw UsageError(fmt::format("--baseline '{}': its units are per {}, this run's per {}", path, was, unit_kind_name(per)));
+      throw UsageError(
+          fmt::format("--baseline '{}': its units are per {}, this run's per {}", path, was, unit_kind_name(per)));
     }
     for (auto& s : subjects_of(doc, per)) b.subjects[s.name] = std::move(s);
   } catch (const json::exception& e) {
-    throw UsageError(fmt::format("--baseline '{}': not a fleet result as movebench fleet writes it ({})", path, e.what()));
+    throw UsageError(
+        fmt::format("--baseline '{}': not a fleet result as movebench fleet writes it ({})", path, e.what()));
   }
   if (b.subjects.empty()) throw UsageError(fmt::format("--baseline '{}': a fleet result with no units", path));
   return b;
@@ -152,8 +157,9 @@ Baseline parse_baseline(std::string_view text, const std::string& path, UnitKind
 namespace {
 
 nlohmann::json json_of(const Regression& r) {
-  nlohmann::json j = {{"figure", r.figure->name}, {"unit", r.figure->unit},   {"before", r.before.value},
-                      {"now", r.now.value},       {"ratio", r.ratio},          {"noise", {{"before", r.before.noise}, {"now", r.now.noise}}}};
+  nlohmann::json j = {{"figure", r.figure->name}, {"unit", r.figure->unit},
+                      {"before", r.before.value}, {"now", r.now.value},
+                      {"ratio", r.ratio},         {"noise", {{"before", r.before.noise}, {"now", r.now.noise}}}};
   if (r.subject->pair) {
     j["kind"] = "link";
     j["pair"] = {{"hosts", r.subject->hosts}, {"ranks", r.subject->ranks}};
@@ -196,11 +202,15 @@ BaselineVerdict compare_with(const Baseline& baseline, const std::vector<Subject
       const auto judged = compare::judge(it->second.value, it->second.noise, measured.value, measured.noise,
                                          f->higher_is_better, threshold);
       ++v.compared;
-      if (judged.change == compare::Change::kSlower) v.regressions.push_back({&s, f, it->second, measured, judged.ratio});
+      if (judged.change == compare::Change::kSlower)
+        v.regressions.push_back({&s, f, it->second, measured, judged.ratio});
     }
   }
-  v.json = {{"file", baseline.path}, {"kind", baseline.kind},  {"threshold", threshold},
-            {"compared", v.compared}, {"missing", v.missing}};
+  v.json = {{"file", baseline.path},
+            {"kind", baseline.kind},
+            {"threshold", threshold},
+            {"compared", v.compared},
+            {"missing", v.missing}};
   v.regressions_json = nlohmann::json::array();
   for (const auto& r : v.regressions) v.regressions_json.push_back(json_of(r));
   return v;

@@ -48,9 +48,9 @@ std::vector<Subject> subjects_of(const nlohmann::json& doc, UnitKind per);
 
 struct Baseline {
   std::string path;
-  std::string kind;  // "fleet" (an earlier result) or "reference"
-  std::map<std::string, double> reference;   // kind reference: figure -> value
-  std::map<std::string, Subject> subjects;   // kind fleet: by name
+  std::string kind;                         // "fleet" (an earlier result) or "reference"
+  std::map<std::string, double> reference;  // kind reference: figure -> value
+  std::map<std::string, Subject> subjects;  // kind fleet: by name
 };
 
 // The name of a unit: its host, or its host and rank (--per rank), so that
@@ -71,10 +71,10 @@ struct Regression {
 
 struct BaselineVerdict {
   std::vector<Regression> regressions;
-  int compared = 0;           // figures compared
+  int compared = 0;                  // figures compared
   std::vector<std::string> missing;  // units and pairs of this run the baseline lacks
-  nlohmann::json json;        // `baseline` of the document: file, kind, threshold, compared, missing
-  nlohmann::json regressions_json;  // `regressions` of the document, one per regression
+  nlohmann::json json;               // `baseline` of the document: file, kind, threshold, compared, missing
+  nlohmann::json regressions_json;   // `regressions` of the document, one per regression
 };
 
 // `threshold`: a fraction, as compare's --threshold. The verdict points

@@ -71,19 +71,24 @@ class FleetCommand : public net::MpiCommand {
     app.add_option("--per", per_text_, "What a unit is: host (ranks grouped by host name) or rank")
         ->capture_default_str();
     app.add_option("--array-bytes", array_text_, "Bytes per array of copy and triad")->capture_default_str();
-    app.add_option("--chase-bytes", chase_text_, "Working set of the memory latency (pointer chase)")->capture_default_str();
+    app.add_option("--chase-bytes", chase_text_, "Working set of the memory latency (pointer chase)")
+        ->capture_default_str();
     app.add_option(vocabulary::names("", vocabulary::kRepetitions), opt_.repetitions,
                    vocabulary::help(vocabulary::kRepetitions, "rounds of copy and triad per unit (the best kept)"))
         ->capture_default_str();
     app.add_option("--message-bytes", message_text_, "Message of the pairs' bandwidth test")->capture_default_str();
-    app.add_option("--latency-iterations", opt_.latency_iterations, fmt::format("Ping-pongs ({} bytes) per pair", kPairLatencyBytes))->capture_default_str();
-    app.add_option("--bandwidth-iterations", opt_.bandwidth_iterations, fmt::format("Windows of {} messages per pair", kPairWindow))
+    app.add_option("--latency-iterations", opt_.latency_iterations,
+                   fmt::format("Ping-pongs ({} bytes) per pair", kPairLatencyBytes))
+        ->capture_default_str();
+    app.add_option("--bandwidth-iterations", opt_.bandwidth_iterations,
+                   fmt::format("Windows of {} messages per pair", kPairWindow))
         ->capture_default_str();
     app.add_option("--rounds", opt_.random_rounds, "Random pairing rounds after the ring's")->capture_default_str();
     app.add_option(vocabulary::names(vocabulary::kSeed), opt_.seed,
                    vocabulary::help(vocabulary::kSeed, "of the random pairings"))
         ->capture_default_str();
-    app.add_option("--outlier-k", opt_.rule.k, fmt::format("Outlier: worse than the median by more than k x MAD (x {})", kMadToSigma))
+    app.add_option("--outlier-k", opt_.rule.k,
+                   fmt::format("Outlier: worse than the median by more than k x MAD (x {})", kMadToSigma))
         ->capture_default_str();
     app.add_option("--outlier-floor", floor_text_, "Outlier: and by more than this share of the median")
         ->capture_default_str();
@@ -126,7 +131,8 @@ class FleetCommand : public net::MpiCommand {
   int run_mpi(Report& report, net::Watchdog& dog) override {
     opt_.corrupt_for_test = fail_ == net::FailMode::kCorrupt;
     const Named named = run_fleet(opt_, report, standard_output(), dog, step_timeout_, fail_);
-    const bool failed = (opt_.fail_on_outlier && named.outliers > 0) || (opt_.fail_on_regression && named.regressions > 0);
+    const bool failed =
+        (opt_.fail_on_outlier && named.outliers > 0) || (opt_.fail_on_regression && named.regressions > 0);
     return failed ? kExitFailure : kExitOk;
   }
 

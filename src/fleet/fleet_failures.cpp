@@ -39,7 +39,9 @@ std::vector<bool> failed_mask(int units, std::span<const UnitFailure> failed) {
 
 Round live_pairs(const Round& round, const std::vector<bool>& out) {
   Round live;
-  const auto is_out = [&](int u) { return static_cast<std::size_t>(u) < out.size() && out[static_cast<std::size_t>(u)]; };
+  const auto is_out = [&](int u) {
+    return static_cast<std::size_t>(u) < out.size() && out[static_cast<std::size_t>(u)];
+  };
   for (const auto& p : round) {
     if (!is_out(p.a) && !is_out(p.b)) live.push_back(p);
   }

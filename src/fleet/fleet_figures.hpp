@@ -17,15 +17,15 @@ struct MemoryFigures {
   int threads = 0;
   std::vector<double> copy_seconds, triad_seconds;  // per kernel call, one per round
   std::vector<double> chase_seconds;                // per load, one per sample
-  std::string error;  // the validation's message when it failed; empty: good
+  std::string error;                                // the validation's message when it failed; empty: good
   bool measured_again = false;  // a suspect, measured a second time after the pairs (fleet_suspects.hpp)
 };
 
 struct PairFigures {
   UnitPair pair;
   int round = 0;
-  double latency_us = 0;  // one way, 8 bytes
-  double bw_mbs = 0;      // opt.message_bytes, one way
+  double latency_us = 0;                       // one way, 8 bytes
+  double bw_mbs = 0;                           // opt.message_bytes, one way
   double latency_seconds = 0, bw_seconds = 0;  // the timed loops
 };
 

@@ -65,7 +65,8 @@ bool make_new(Round& round, std::size_t i, const std::set<PairKey>& used) {
   for (std::size_t step = 1; step < round.size(); ++step) {
     const std::size_t j = (i + step) % round.size();
     const UnitPair x = round[i], y = round[j];  // y may be a repeat too: both are replaced
-    for (const auto& [p, q] : {std::pair{ordered(x.a, y.a), ordered(x.b, y.b)}, std::pair{ordered(x.a, y.b), ordered(x.b, y.a)}}) {
+    for (const auto& [p, q] :
+         {std::pair{ordered(x.a, y.a), ordered(x.b, y.b)}, std::pair{ordered(x.a, y.b), ordered(x.b, y.a)}}) {
       if (is_new(p) && is_new(q)) {
         round[i] = p;
         round[j] = q;
@@ -177,7 +178,8 @@ Blame blame_pairs(int units, std::span<const PairValue> pairs, const std::vector
     }
   }
   for (std::size_t i = 0; i < pairs.size(); ++i) {
-    const bool on_a_node = is_slow[static_cast<std::size_t>(pairs[i].pair.a)] || is_slow[static_cast<std::size_t>(pairs[i].pair.b)];
+    const bool on_a_node =
+        is_slow[static_cast<std::size_t>(pairs[i].pair.a)] || is_slow[static_cast<std::size_t>(pairs[i].pair.b)];
     if (slow[i] && !on_a_node) blame.slow_links.push_back(i);
   }
   return blame;

@@ -84,11 +84,14 @@ MemoryFigures UnitMemory::finish() {
   // a slow node is slow in every round (each outlasts a CPU quota's period),
   // a passing burst of other work on the machine in some only.
   const auto rates = [&](mem::Kernel k, const std::vector<double>& seconds) {
-    return seconds.empty() ? 0 : mem::best_rate(mem_, k, runner_->total_elements(), *std::min_element(seconds.begin(), seconds.end()));
+    return seconds.empty()
+               ? 0
+               : mem::best_rate(mem_, k, runner_->total_elements(), *std::min_element(seconds.begin(), seconds.end()));
   };
   out_.copy_mbs = rates(kernels_[0], out_.copy_seconds);
   out_.triad_mbs = rates(kernels_[1], out_.triad_seconds);
-  out_.latency_ns = out_.chase_seconds.empty() ? 0 : *std::min_element(out_.chase_seconds.begin(), out_.chase_seconds.end()) * 1e9;
+  out_.latency_ns =
+      out_.chase_seconds.empty() ? 0 : *std::min_element(out_.chase_seconds.begin(), out_.chase_seconds.end()) * 1e9;
   return out_;
 }
 

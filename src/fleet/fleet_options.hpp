@@ -11,20 +11,20 @@
 namespace movebench::fleet {
 
 struct FleetOptions {
-  UnitKind per = UnitKind::kHost;     // --per: what a unit is
-  std::uint64_t mem_bytes = 64 << 20; // per array of copy and triad (4 arrays)
-  std::uint64_t chase_bytes = 64 << 20;  // the latency's working set
-  int repetitions = 5;                // timed rounds of each memory kernel
+  UnitKind per = UnitKind::kHost;         // --per: what a unit is
+  std::uint64_t mem_bytes = 64 << 20;     // per array of copy and triad (4 arrays)
+  std::uint64_t chase_bytes = 64 << 20;   // the latency's working set
+  int repetitions = 5;                    // timed rounds of each memory kernel
   std::uint64_t message_bytes = 1 << 20;  // the pairs' bandwidth message
-  int latency_iterations = 1000;      // ping-pongs of kPairLatencyBytes per pair
-  int bandwidth_iterations = 10;      // windows of kPairWindow messages per pair
-  int random_rounds = 4;              // after the ring's rounds
+  int latency_iterations = 1000;          // ping-pongs of kPairLatencyBytes per pair
+  int bandwidth_iterations = 10;          // windows of kPairWindow messages per pair
+  int random_rounds = 4;                  // after the ring's rounds
   std::uint64_t seed = 42;
   OutlierRule rule;
   bool fail_on_outlier = false;
-  bool skip_pairs = false;            // memory only (one unit, or no network wanted)
-  std::optional<Baseline> baseline;   // --baseline FILE, read and checked before any MPI
-  double baseline_threshold = 0.05;   // --baseline-threshold, as compare's --threshold
+  bool skip_pairs = false;           // memory only (one unit, or no network wanted)
+  std::optional<Baseline> baseline;  // --baseline FILE, read and checked before any MPI
+  double baseline_threshold = 0.05;  // --baseline-threshold, as compare's --threshold
   bool fail_on_regression = false;
   // Test hook (the MPI commands' hidden --fail-for-test corrupt): the last
   // rank's pair checks see one received byte flipped, as a bad link or NIC

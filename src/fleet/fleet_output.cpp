@@ -23,7 +23,8 @@ std::string who(const Layout& layout, int unit) {
 std::string value_text(double v, std::string_view unit) { return significant_text(v) + " " + std::string(unit); }
 
 std::string describe(const FleetOutlier& o) {
-  return fmt::format("{} {} vs median {}", o.figure, value_text(o.value, o.unit_name), value_text(o.median, o.unit_name));
+  return fmt::format("{} {} vs median {}", o.figure, value_text(o.value, o.unit_name),
+                     value_text(o.median, o.unit_name));
 }
 
 std::string regression_line(const Regression& r) {
@@ -45,10 +46,11 @@ std::string fleet_heading(const FleetOptions& opt, const Layout& layout, const s
                       layout.units, unit_kind_name(opt.per), hosts, layout.slots, layout.slots == 1 ? "" : "s",
                       format_bytes(static_cast<double>(opt.mem_bytes)),
                       format_bytes(static_cast<double>(opt.chase_bytes))) +
-         fmt::sprintf("# pairs: %zu rounds (ring, then %d random from seed %llu), %zu pairs; outlier: worse than the "
-                      "median by more than max(%g x MAD, %g%%)\n",
-                      schedule.size(), opt.random_rounds, static_cast<unsigned long long>(opt.seed), pairs,
-                      opt.rule.k, 100 * opt.rule.floor);
+         fmt::sprintf(
+             "# pairs: %zu rounds (ring, then %d random from seed %llu), %zu pairs; outlier: worse than the "
+             "median by more than max(%g x MAD, %g%%)\n",
+             schedule.size(), opt.random_rounds, static_cast<unsigned long long>(opt.seed), pairs, opt.rule.k,
+             100 * opt.rule.floor);
 }
 
 std::string unit_table(const Layout& layout, const std::vector<MemoryFigures>& units,
@@ -58,7 +60,8 @@ std::string unit_table(const Layout& layout, const std::vector<MemoryFigures>& u
   for (std::size_t u = 0; u < units.size(); ++u) {
     const auto& m = units[u];
     if (u < no_memory.size() && no_memory[u]) {  // failed: its line at the end says where
-      text += fmt::sprintf("%-6zu %-24s %6d %8s %14s %14s %12s\n", u, layout.host[u], layout.leader[u], "-", "-", "-", "-");
+      text +=
+          fmt::sprintf("%-6zu %-24s %6d %8s %14s %14s %12s\n", u, layout.host[u], layout.leader[u], "-", "-", "-", "-");
       continue;
     }
     text += fmt::sprintf("%-6zu %-24s %6d %8d %14.0f %14.0f %12.1f\n", u, layout.host[u], layout.leader[u], m.threads,
@@ -68,7 +71,8 @@ std::string unit_table(const Layout& layout, const std::vector<MemoryFigures>& u
   for (std::size_t u = 0; u < units.size(); ++u) {
     if (units[u].measured_again) again += fmt::format(" {}", u);
   }
-  if (!again.empty()) text += "# measured again after the pairs, the best of both kept (suspect at first): unit" + again + "\n";
+  if (!again.empty())
+    text += "# measured again after the pairs, the best of both kept (suspect at first): unit" + again + "\n";
   return text;
 }
 
@@ -87,7 +91,8 @@ std::string pairs_line(const std::vector<PairFigures>& pairs) {
 
 std::string triad_line(const Whole& triad, int measured, int units) {
   if (measured == 0) return "memory triad: no unit measured\n";
-  const std::string over = measured == units ? fmt::format("{} units", units) : fmt::format("{} of {} units", measured, units);
+  const std::string over =
+      measured == units ? fmt::format("{} units", units) : fmt::format("{} of {} units", measured, units);
   return fmt::sprintf("memory triad: sum %.0f MB/s over %s (per unit min %.0f, median %.0f, max %.0f)\n", triad.sum,
                       over, triad.spread.min, triad.spread.median, triad.spread.max);
 }
@@ -120,7 +125,8 @@ std::string outlier_lines(const Layout& layout, const std::vector<FleetOutlier>&
 
 std::string failed_lines(const Layout& layout, const std::vector<UnitFailure>& failures) {
   std::string text;
-  for (const auto& f : failures) text += fmt::format("FAILED unit {} in {}: {}\n", who(layout, f.unit), f.step, f.reason);
+  for (const auto& f : failures)
+    text += fmt::format("FAILED unit {} in {}: {}\n", who(layout, f.unit), f.step, f.reason);
   return text;
 }
 
@@ -149,10 +155,11 @@ void FleetWriter::heading(const FleetOptions& opt, const Layout& layout, const s
 }
 
 void FleetWriter::results(const FleetResults& r) {
-  const auto measured = r.units.size() - static_cast<std::size_t>(std::count(r.no_memory.begin(), r.no_memory.end(), true));
+  const auto measured =
+      r.units.size() - static_cast<std::size_t>(std::count(r.no_memory.begin(), r.no_memory.end(), true));
   out_.text(unit_table(r.layout, r.units, r.no_memory) + pairs_line(r.pairs) +
-            triad_line(r.triad, static_cast<int>(measured), r.layout.units) +
-            bisection_line(r.bisection) + outlier_lines(r.layout, r.outliers));
+            triad_line(r.triad, static_cast<int>(measured), r.layout.units) + bisection_line(r.bisection) +
+            outlier_lines(r.layout, r.outliers));
 }
 
 void FleetWriter::baseline(const Baseline& baseline, const BaselineVerdict& v, double threshold) {

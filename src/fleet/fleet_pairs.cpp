@@ -46,7 +46,8 @@ Timed run_my_pair(const PairRun& run, const Round& round, net::P2pTest bw_test, 
   const int me = net::world_rank();
   Timed t;
   for (const auto& p : round) {
-    const net::P2pPair ranks{layout.leader[static_cast<std::size_t>(p.a)], layout.leader[static_cast<std::size_t>(p.b)]};
+    const net::P2pPair ranks{layout.leader[static_cast<std::size_t>(p.a)],
+                             layout.leader[static_cast<std::size_t>(p.b)]};
     if (me != ranks.a && me != ranks.b) continue;
     std::byte* s = buffers->send();
     std::byte* r = buffers->recv();
@@ -59,10 +60,12 @@ Timed run_my_pair(const PairRun& run, const Round& round, net::P2pTest bw_test, 
     for (int repeat = 0; repeat < kPairRepeats; ++repeat) {
       if (bw_test == net::P2pTest::kBw) {
         const int warmup = std::max(10, opt.latency_iterations / 10);
-        const double lat = net::p2p_seconds(net::P2pTest::kLatency, ranks, s, r, kPairLatencyBytes, opt.latency_iterations, warmup, 1);
+        const double lat =
+            net::p2p_seconds(net::P2pTest::kLatency, ranks, s, r, kPairLatencyBytes, opt.latency_iterations, warmup, 1);
         t.latency = repeat == 0 ? lat : std::min(t.latency, lat);
       }
-      const double bw = net::p2p_seconds(bw_test, ranks, s, r, opt.message_bytes, opt.bandwidth_iterations, 2, kPairWindow);
+      const double bw =
+          net::p2p_seconds(bw_test, ranks, s, r, opt.message_bytes, opt.bandwidth_iterations, 2, kPairWindow);
       t.bw = repeat == 0 ? bw : std::min(t.bw, bw);
     }
     const bool corrupt = opt.corrupt_for_test && me == net::world_size() - 1;
@@ -72,12 +75,14 @@ Timed run_my_pair(const PairRun& run, const Round& round, net::P2pTest bw_test, 
   return t;
 }
 
-PairFigures figures_of(const FleetOptions& opt, const UnitPair& p, int round, double lat_s, double bw_s, int directions) {
+PairFigures figures_of(const FleetOptions& opt, const UnitPair& p, int round, double lat_s, double bw_s,
+                       int directions) {
   PairFigures f{p, round};
   f.latency_seconds = lat_s;
   f.bw_seconds = bw_s;
   if (lat_s > 0) f.latency_us = net::pingpong_latency_us(lat_s, opt.latency_iterations);
-  if (bw_s > 0) f.bw_mbs = net::window_bandwidth_mbs(opt.message_bytes, opt.bandwidth_iterations, kPairWindow, directions, bw_s);
+  if (bw_s > 0)
+    f.bw_mbs = net::window_bandwidth_mbs(opt.message_bytes, opt.bandwidth_iterations, kPairWindow, directions, bw_s);
   return f;
 }
 
@@ -170,7 +175,8 @@ bool measure_suspects_again(const PairRun& run, std::vector<PairFigures>& all) {
     const auto got = measure_round(run, Round{pairs[i]}, 0, net::P2pTest::kBw, what);
     if (net::world_rank() != 0 || got.empty()) continue;
     auto& f = all[static_cast<std::size_t>(which[i])];
-    const double lat = got[0].latency_seconds > 0 ? std::min(f.latency_seconds, got[0].latency_seconds) : f.latency_seconds;
+    const double lat =
+        got[0].latency_seconds > 0 ? std::min(f.latency_seconds, got[0].latency_seconds) : f.latency_seconds;
     const double bw = got[0].bw_seconds > 0 ? std::min(f.bw_seconds, got[0].bw_seconds) : f.bw_seconds;
     f = figures_of(run.opt, f.pair, f.round, lat, bw, 1);
   }
@@ -183,8 +189,9 @@ PairBuffers::PairBuffers(const FleetOptions& opt)
     : send_(written_buffer(std::max<std::uint64_t>(opt.message_bytes, 8), 64)),
       recv_(written_buffer(std::max<std::uint64_t>(opt.message_bytes, 8), 64)) {}
 
-std::vector<PairFigures> measure_pairs(const FleetOptions& opt, const Layout& layout, const std::vector<Round>& schedule,
-                                       net::Watchdog& dog, double step_timeout, const PairBuffers* buffers, Steps& steps) {
+std::vector<PairFigures> measure_pairs(const FleetOptions& opt, const Layout& layout,
+                                       const std::vector<Round>& schedule, net::Watchdog& dog, double step_timeout,
+                                       const PairBuffers* buffers, Steps& steps) {
   const PairRun run{opt, layout, buffers, steps, dog, step_timeout};
   std::vector<PairFigures> all;
   const auto host_of = host_numbers(layout);

@@ -34,8 +34,9 @@ class PairBuffers {
 // a round is out from then on, and that round's pairs of it are dropped.
 // `buffers`: this rank's, null where it measures no unit. Each round ends
 // with steps.settle(); an interrupt stops them (steps.stopped()).
-std::vector<PairFigures> measure_pairs(const FleetOptions& opt, const Layout& layout, const std::vector<Round>& schedule,
-                                       net::Watchdog& dog, double step_timeout, const PairBuffers* buffers, Steps& steps);
+std::vector<PairFigures> measure_pairs(const FleetOptions& opt, const Layout& layout,
+                                       const std::vector<Round>& schedule, net::Watchdog& dog, double step_timeout,
+                                       const PairBuffers* buffers, Steps& steps);
 Bisection measure_bisection(const FleetOptions& opt, const Layout& layout, net::Watchdog& dog, double step_timeout,
                             const PairBuffers* buffers, Steps& steps);
 

@@ -25,8 +25,9 @@ nlohmann::json unit_json(const Layout& layout, std::size_t u, const MemoryFigure
       {"rank", layout.leader[u]},
       {"ranks", layout.ranks[u]},
       {"threads", m.threads},
-      {"figures", measured ? nlohmann::json{{"mem.copy", m.copy_mbs}, {"mem.triad", m.triad_mbs}, {"mem.latency", m.latency_ns}}
-                           : nlohmann::json::object()},
+      {"figures",
+       measured ? nlohmann::json{{"mem.copy", m.copy_mbs}, {"mem.triad", m.triad_mbs}, {"mem.latency", m.latency_ns}}
+                : nlohmann::json::object()},
       // The unit's machine as its rank read it: facts::collect(Sources{}).
       {"facts", facts}};
   if (m.measured_again) j["measured_again"] = true;  // a suspect at first (fleet_suspects.hpp)
@@ -38,14 +39,29 @@ void add_unit_records(const FleetOptions& opt, const Layout& layout, const std::
   for (std::size_t u = 0; u < units.size(); ++u) {
     if (!has_memory(no_memory, u)) continue;
     const auto& m = units[u];
-    const nlohmann::json params = {{"unit", u}, {"host", layout.host[u]}, {"rank", layout.leader[u]}, {"threads", m.threads}};
+    const nlohmann::json params = {
+        {"unit", u}, {"host", layout.host[u]}, {"rank", layout.leader[u]}, {"threads", m.threads}};
     // How long each sample was sized to be, in CPU time (per thread for a round).
     auto rounds = params, chase = params;
     rounds["round_cpu_seconds"] = kMemRoundSeconds;
     chase["sample_cpu_seconds"] = kChaseSampleSeconds;
-    report.add({"fleet", "copy", opt.mem_bytes, rounds, m.copy_seconds, {mbs("bandwidth", m.copy_mbs, Stat::kMin, Of::kTime)}});
-    report.add({"fleet", "triad", opt.mem_bytes, rounds, m.triad_seconds, {mbs("bandwidth", m.triad_mbs, Stat::kMin, Of::kTime)}});
-    report.add({"fleet", "latency", opt.chase_bytes, chase, m.chase_seconds,
+    report.add({"fleet",
+                "copy",
+                opt.mem_bytes,
+                rounds,
+                m.copy_seconds,
+                {mbs("bandwidth", m.copy_mbs, Stat::kMin, Of::kTime)}});
+    report.add({"fleet",
+                "triad",
+                opt.mem_bytes,
+                rounds,
+                m.triad_seconds,
+                {mbs("bandwidth", m.triad_mbs, Stat::kMin, Of::kTime)}});
+    report.add({"fleet",
+                "latency",
+                opt.chase_bytes,
+                chase,
+                m.chase_seconds,
                 {Figure::latency("latency", m.latency_ns * 1e-9, Stat::kMin)}});
   }
 }
@@ -62,13 +78,25 @@ void add_pair_records(const FleetOptions& opt, const Layout& layout, const std::
                       const Bisection& bisection, Report& report) {
   for (const auto& p : pairs) {
     const auto params = pair_params(layout, p);
-    report.add({"fleet", "pair_latency", 8, params, {p.latency_seconds},
+    report.add({"fleet",
+                "pair_latency",
+                8,
+                params,
+                {p.latency_seconds},
                 {Figure::latency("latency", p.latency_us * 1e-6, Stat::kMean)}});
-    report.add({"fleet", "pair_bw", opt.message_bytes, params, {p.bw_seconds},
+    report.add({"fleet",
+                "pair_bw",
+                opt.message_bytes,
+                params,
+                {p.bw_seconds},
                 {mbs("bandwidth", p.bw_mbs, Stat::kMean, Of::kTime)}});
   }
   for (const auto& p : bisection.pairs) {
-    report.add({"fleet", "bisection_pair", opt.message_bytes, pair_params(layout, p), {p.bw_seconds},
+    report.add({"fleet",
+                "bisection_pair",
+                opt.message_bytes,
+                pair_params(layout, p),
+                {p.bw_seconds},
                 {mbs("bandwidth", p.bw_mbs, Stat::kMean, Of::kTime, 2)}});
   }
 }
@@ -80,8 +108,9 @@ Whole add_whole(const std::vector<MemoryFigures>& units, const std::vector<bool>
                 Report& report, nlohmann::json& whole) {
   using Get = double (*)(const MemoryFigures&);
   Whole triad;
-  for (const auto& [key, get] : {std::pair<std::string_view, Get>{"copy", [](const MemoryFigures& m) { return m.copy_mbs; }},
-                                 {"triad", [](const MemoryFigures& m) { return m.triad_mbs; }}}) {
+  for (const auto& [key, get] :
+       {std::pair<std::string_view, Get>{"copy", [](const MemoryFigures& m) { return m.copy_mbs; }},
+        {"triad", [](const MemoryFigures& m) { return m.triad_mbs; }}}) {
     std::vector<double> v;
     for (std::size_t u = 0; u < units.size(); ++u) {
       if (has_memory(no_memory, u)) v.push_back(get(units[u]));
@@ -124,7 +153,8 @@ nlohmann::json units_json(const Layout& layout, const std::vector<MemoryFigures>
                           const std::vector<bool>& no_memory, const std::vector<nlohmann::json>& facts) {
   nlohmann::json out = nlohmann::json::array();
   for (std::size_t u = 0; u < units.size(); ++u) {
-    out.push_back(unit_json(layout, u, units[u], has_memory(no_memory, u), u < facts.size() ? facts[u] : nlohmann::json()));
+    out.push_back(
+        unit_json(layout, u, units[u], has_memory(no_memory, u), u < facts.size() ? facts[u] : nlohmann::json()));
   }
   return out;
 }

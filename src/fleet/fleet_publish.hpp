@@ -15,7 +15,7 @@ namespace movebench::fleet {
 // What rank 0 gathered of a run.
 struct Gathered {
   std::vector<MemoryFigures> units;
-  std::vector<bool> no_memory;  // per unit: failed before its memory figures were checked
+  std::vector<bool> no_memory;        // per unit: failed before its memory figures were checked
   std::vector<nlohmann::json> facts;  // per unit, its rank's facts::collect (src/facts)
   std::vector<PairFigures> pairs;
   Bisection bisection;

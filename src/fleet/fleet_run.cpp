@@ -75,7 +75,8 @@ void in_turns(const Layout& layout, net::Watchdog& dog, double step_timeout, Ste
   const std::string what = name + pass.suffix;
   steps.begin(what);
   for (int slot = 0; slot < layout.slots; ++slot) {
-    net::WatchedStep step(dog, step_timeout, fmt::format("fleet {}, turn {} of {} on every host", what, slot + 1, layout.slots));
+    net::WatchedStep step(dog, step_timeout,
+                          fmt::format("fleet {}, turn {} of {} on every host", what, slot + 1, layout.slots));
     if (pass.measures && layout.my_unit >= 0 && layout.slot[static_cast<std::size_t>(layout.my_unit)] == slot) {
       steps.attempt(what, mine);
     }
@@ -150,7 +151,8 @@ std::vector<int> share_suspects(const FleetOptions& opt, const Steps& steps, con
   std::vector<int> which;
   if (net::world_rank() == 0) {
     std::vector<bool> left_out = steps.out();
-    for (std::size_t u = 0; u < left_out.size() && u < got.no_memory.size(); ++u) left_out[u] = left_out[u] || got.no_memory[u];
+    for (std::size_t u = 0; u < left_out.size() && u < got.no_memory.size(); ++u)
+      left_out[u] = left_out[u] || got.no_memory[u];
     which = memory_suspects(got.units, left_out, opt.rule);
   }
   int n = static_cast<int>(which.size());
@@ -203,7 +205,8 @@ std::vector<nlohmann::json> gather_facts(const Layout& layout) {
   const auto all = gather_texts(my_facts_text(layout));
   std::vector<nlohmann::json> out;
   if (net::world_rank() != 0) return out;
-  for (int leader : layout.leader) out.push_back(nlohmann::json::parse(all[static_cast<std::size_t>(leader)], nullptr, false));
+  for (int leader : layout.leader)
+    out.push_back(nlohmann::json::parse(all[static_cast<std::size_t>(leader)], nullptr, false));
   return out;
 }
 
@@ -233,7 +236,8 @@ bool measure_network(const FleetOptions& opt, const Layout& layout, const std::v
 Named run_fleet(const FleetOptions& opt, Report& report, Output& out, net::Watchdog& dog, double step_timeout,
                 net::FailMode fail) {
   const Layout layout = make_layout(opt.per);
-  const auto schedule = opt.skip_pairs ? std::vector<Round>{} : pair_schedule(layout.units, opt.random_rounds, opt.seed);
+  const auto schedule =
+      opt.skip_pairs ? std::vector<Round>{} : pair_schedule(layout.units, opt.random_rounds, opt.seed);
   FleetWriter writer(out);
   if (net::world_rank() == 0) writer.heading(opt, layout, schedule);
   Steps steps(layout, opt.per, report);

@@ -44,7 +44,8 @@ bool Steps::settle() {
   std::vector<int> flags(static_cast<std::size_t>(net::world_size()));
   MPI_Allgather(&mine, 1, MPI_INT, flags.data(), 1, MPI_INT, MPI_COMM_WORLD);
   for (int u = 0; u < layout_.units; ++u) {
-    if (flags[static_cast<std::size_t>(layout_.leader[static_cast<std::size_t>(u)])]) out_[static_cast<std::size_t>(u)] = true;
+    if (flags[static_cast<std::size_t>(layout_.leader[static_cast<std::size_t>(u)])])
+      out_[static_cast<std::size_t>(u)] = true;
   }
   const auto texts = gather_texts(failed_ ? status_text(step_, reason_) : std::string());
   if (net::world_rank() == 0 && !note_failures(texts, layout_.leader, failures_).empty()) {
@@ -80,7 +81,11 @@ nlohmann::json failures_json(const Layout& layout, const std::vector<UnitFailure
   nlohmann::json out = nlohmann::json::array();
   for (const auto& f : failures) {
     const auto u = static_cast<std::size_t>(f.unit);
-    out.push_back({{"unit", f.unit}, {"host", layout.host[u]}, {"rank", layout.leader[u]}, {"step", f.step}, {"reason", f.reason}});
+    out.push_back({{"unit", f.unit},
+                   {"host", layout.host[u]},
+                   {"rank", layout.leader[u]},
+                   {"step", f.step},
+                   {"reason", f.reason}});
   }
   return out;
 }

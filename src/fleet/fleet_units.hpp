@@ -21,12 +21,12 @@ inline std::string unit_kind_name(UnitKind kind) { return std::string(name_in(kU
 
 struct Layout {
   int units = 0;
-  std::vector<std::string> host;   // per unit
-  std::vector<int> leader;         // per unit: the rank that measures it
-  std::vector<int> slot;           // per unit: its turn on its host (0 ..)
+  std::vector<std::string> host;        // per unit
+  std::vector<int> leader;              // per unit: the rank that measures it
+  std::vector<int> slot;                // per unit: its turn on its host (0 ..)
   std::vector<std::vector<int>> ranks;  // per unit: its ranks
-  int slots = 0;                   // turns in all: the most units on one host
-  int my_unit = -1;                // the unit this rank measures, -1: none
+  int slots = 0;                        // turns in all: the most units on one host
+  int my_unit = -1;                     // the unit this rank measures, -1: none
 };
 
 // Collective: every rank learns the same layout.

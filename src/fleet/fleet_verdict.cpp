@@ -89,20 +89,21 @@ void judge_pairs(const FleetOptions& opt, const Layout& layout, const std::vecto
 }
 
 nlohmann::json to_json(const Layout& layout, const FleetOutlier& o) {
-  nlohmann::json j = {{"figure", o.figure}, {"value", o.value},         {"median", o.median},
-                      {"unit", o.unit_name}, {"worse_by", o.worse_by}};
+  nlohmann::json j = {
+      {"figure", o.figure}, {"value", o.value}, {"median", o.median}, {"unit", o.unit_name}, {"worse_by", o.worse_by}};
   if (o.unit >= 0) {
     j["kind"] = "node";
     j["host"] = layout.host[static_cast<std::size_t>(o.unit)];
     j["rank"] = layout.leader[static_cast<std::size_t>(o.unit)];
   } else {
     j["kind"] = "link";
-    j["pair"] = {{"hosts", {layout.host[static_cast<std::size_t>(o.pair.a)], layout.host[static_cast<std::size_t>(o.pair.b)]}},
-                 {"ranks", {layout.leader[static_cast<std::size_t>(o.pair.a)], layout.leader[static_cast<std::size_t>(o.pair.b)]}}};
+    j["pair"] = {
+        {"hosts", {layout.host[static_cast<std::size_t>(o.pair.a)], layout.host[static_cast<std::size_t>(o.pair.b)]}},
+        {"ranks",
+         {layout.leader[static_cast<std::size_t>(o.pair.a)], layout.leader[static_cast<std::size_t>(o.pair.b)]}}};
   }
   return j;
 }
-
 
 }  // namespace
 

@@ -162,8 +162,7 @@ std::optional<std::string> first_bad_slot(std::vector<Lane>& lanes, int batch, d
         corrupt = false;
       }
       if (auto bad = lane.first_wrong(got)) {
-        return fmt::format("the {} transfer {} of {}: word {} is wrong", direction_name(lane.dir), b + 1, used,
-                           *bad);
+        return fmt::format("the {} transfer {} of {}: word {} is wrong", direction_name(lane.dir), b + 1, used, *bad);
       }
     }
   }
@@ -225,8 +224,8 @@ std::vector<Series> measure_size(Device& device, const Combo& c, std::uint64_t b
     for (auto& lane : lanes) lane.prepare(static_cast<std::uint32_t>(test + 2), batch, o.common.timeout_s);
     const TestTimes t = timed_test(device, lanes, c.path, batch, o.common.timeout_s);
     if (auto bad = first_bad_slot(lanes, batch, o.common.timeout_s, corrupt)) {
-      report.validation(false, fmt::format("link {} {} B ({}): {}", series.front().operation, bytes,
-                                           kind_name(c.kind), *bad));
+      report.validation(false,
+                        fmt::format("link {} {} B ({}): {}", series.front().operation, bytes, kind_name(c.kind), *bad));
       write_bandwidth_failed(out, series.front(), bytes, c.kind, *bad);
       return series;
     }
@@ -253,8 +252,10 @@ void run_combo(Device& device, const Combo& c, const LinkOptions& o, Report& rep
     report.progress().step(fmt::format("{} {} {} {}", path_name(c.path), direction_name(c.dir), kind_name(c.kind),
                                        format_bytes(static_cast<double>(bytes))));
     auto series = measure_size(device, c, bytes, o, report, out, corrupt);
-    const nlohmann::json params = {{"backend", device.backend()}, {"host_memory", kind_name(c.kind)},
-                                   {"path", path_name(c.path)},   {"batch", o.batch}};
+    const nlohmann::json params = {{"backend", device.backend()},
+                                   {"host_memory", kind_name(c.kind)},
+                                   {"path", path_name(c.path)},
+                                   {"batch", o.batch}};
     for (const auto& s : series) {
       if (s.seconds.empty()) continue;
       add_record(report, s, bytes, params);

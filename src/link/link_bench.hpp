@@ -30,14 +30,14 @@ struct LinkOptions {
   CommonOptions common;
   std::vector<Direction> directions{Direction::kRead, Direction::kWrite, Direction::kDuplex};
   std::vector<Path> paths{Path::kCopy, Path::kKernel};
-  std::vector<MemKind> kinds;  // empty: every host kind the backend has
+  std::vector<MemKind> kinds;        // empty: every host kind the backend has
   std::vector<std::uint64_t> sizes;  // bytes per transfer
-  int repetitions = 10;   // tests per size (hdl_single_engine's -c)
+  int repetitions = 10;              // tests per size (hdl_single_engine's -c)
   // Seconds per size of each combination, the checks included: after the
   // first test, only the tests that fit are run (at least one). What bounds
   // the default run on a slow device (PoCL on two cores: 402 s unbounded).
   double time_budget = 0.1;
-  int batch = 8;    // transfers queued behind the gate per test
+  int batch = 8;  // transfers queued behind the gate per test
   bool bandwidth = true, latency = true;
   std::uint64_t ring_bytes = 4ull << 20;  // latency: host memory chased
   std::uint64_t steps = 256;              // latency: dependent loads per chase

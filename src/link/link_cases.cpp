@@ -19,25 +19,24 @@ constexpr std::array<LinkCase, 11> kCases{{
      "link.copy.read.<kind>"},
     {"copy.write", "copy engine, device to host", Routine::kBandwidth, Direction::kWrite, Path::kCopy, kAnyKind,
      "link.copy.write.<kind>"},
-    {"copy.duplex", "copy engine, both directions at once (records copy.duplex.read|write|total)",
-     Routine::kBandwidth, Direction::kDuplex, Path::kCopy, kAnyKind, "link.copy.duplex.{read,write,total}.<kind>"},
-    {"kernel.read", "device kernel reading host memory", Routine::kBandwidth, Direction::kRead, Path::kKernel,
-     kAnyKind, "link.kernel.read.<kind>"},
+    {"copy.duplex", "copy engine, both directions at once (records copy.duplex.read|write|total)", Routine::kBandwidth,
+     Direction::kDuplex, Path::kCopy, kAnyKind, "link.copy.duplex.{read,write,total}.<kind>"},
+    {"kernel.read", "device kernel reading host memory", Routine::kBandwidth, Direction::kRead, Path::kKernel, kAnyKind,
+     "link.kernel.read.<kind>"},
     {"kernel.write", "device kernel writing host memory", Routine::kBandwidth, Direction::kWrite, Path::kKernel,
      kAnyKind, "link.kernel.write.<kind>"},
     {"kernel.duplex", "device kernels, both directions at once (records kernel.duplex.read|write|total)",
-     Routine::kBandwidth, Direction::kDuplex, Path::kKernel, kAnyKind,
-     "link.kernel.duplex.{read,write,total}.<kind>"},
+     Routine::kBandwidth, Direction::kDuplex, Path::kKernel, kAnyKind, "link.kernel.duplex.{read,write,total}.<kind>"},
     {"latency.first_word", "device load of one word of host memory (pointer chase, n = 1)", Routine::kChase,
      Direction::kRead, Path::kKernel, kReachedKind, "link.latency.first_word"},
-    {"latency.chase", "device pointer chase through host memory, per dependent load", Routine::kChase,
-     Direction::kRead, Path::kKernel, kReachedKind, "link.latency.chase"},
+    {"latency.chase", "device pointer chase through host memory, per dependent load", Routine::kChase, Direction::kRead,
+     Path::kKernel, kReachedKind, "link.latency.chase"},
     {"latency.write_first_word", "device store of one word into host memory, until performed", Routine::kWrite,
      Direction::kWrite, Path::kKernel, kReachedKind, "link.latency.write_first_word"},
-    {"latency.write_burst", "device write burst of --write-bytes into host memory", Routine::kWrite,
-     Direction::kWrite, Path::kKernel, kReachedKind, "link.latency.write_burst"},
-    {"roundtrip", "small copy to the device and back, host clock", Routine::kRoundtrip, Direction::kDuplex,
-     Path::kCopy, kRoundtripKind, "link.roundtrip.<bytes>"},
+    {"latency.write_burst", "device write burst of --write-bytes into host memory", Routine::kWrite, Direction::kWrite,
+     Path::kKernel, kReachedKind, "link.latency.write_burst"},
+    {"roundtrip", "small copy to the device and back, host clock", Routine::kRoundtrip, Direction::kDuplex, Path::kCopy,
+     kRoundtripKind, "link.roundtrip.<bytes>"},
 }};
 
 // A value of --directions or --paths: its name, what --help says of it and,
@@ -51,8 +50,8 @@ constexpr std::array<Choice<Direction>, 3> kDirectionRows{
     {{Direction::kRead, "read", "host to device", "Read (Host->Device)"},
      {Direction::kWrite, "write", "device to host", "Write (Device->Host)"},
      {Direction::kDuplex, "duplex", "both at once", "Duplex"}}};
-constexpr std::array<Choice<Path>, 2> kPathRows{{{Path::kCopy, "copy", "copy engine"},
-                                                 {Path::kKernel, "kernel", "device kernel on host memory it reaches"}}};
+constexpr std::array<Choice<Path>, 2> kPathRows{
+    {{Path::kCopy, "copy", "copy engine"}, {Path::kKernel, "kernel", "device kernel on host memory it reaches"}}};
 
 template <class E, std::size_t N>
 constexpr std::array<E, N> values_of(const std::array<Choice<E>, N>& rows) {

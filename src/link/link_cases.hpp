@@ -23,10 +23,10 @@ struct LinkCase {
   std::string_view name;         // "copy.read": the record operation; "link." + name is its --list name
   std::string_view description;  // one line, for docs/link.md
   Routine routine;
-  Direction direction;           // bandwidth cases only
-  Path path;                     // bandwidth cases only
-  std::string_view memory;       // which host memory it runs on
-  std::string_view result;       // its key in `results`, "<kind>" and "<bytes>" filled in
+  Direction direction;      // bandwidth cases only
+  Path path;                // bandwidth cases only
+  std::string_view memory;  // which host memory it runs on
+  std::string_view result;  // its key in `results`, "<kind>" and "<bytes>" filled in
 };
 
 std::span<const LinkCase> link_cases();

@@ -28,13 +28,11 @@ constexpr int kMostBatch = 4096;
 constexpr Repetitions kTests{"--repetitions (-c, --count)", "count"};
 constexpr Repetitions kRoundtrips{"--roundtrip-repetitions (--roundtrips)", "roundtrips"};
 
-
 // What the default run costs, measured (docs/link.md has the commands).
 constexpr const char* kTimeBudgetHelp =
     "bandwidth: per size of each combination, checks included; the tests that fit, at least one, at most "
     "--repetitions. The default run took 34 s with --backend host and 50 s with --backend opencl (PoCL) on a busy "
     "2-core VM (docs/link.md; before the budget, 69 s and 402 s)";
-
 
 class LinkCommand : public Command {
  public:
@@ -61,8 +59,9 @@ class LinkCommand : public Command {
     modes_.only(bandwidth, app.add_option("--directions", directions_,
                                           fmt::format("bandwidth: {}; comma-separated", directions_help()))
                                ->capture_default_str());
-    modes_.only(bandwidth, app.add_option("--paths", paths_, fmt::format("bandwidth: {}; comma-separated", paths_help()))
-                               ->capture_default_str());
+    modes_.only(bandwidth,
+                app.add_option("--paths", paths_, fmt::format("bandwidth: {}; comma-separated", paths_help()))
+                    ->capture_default_str());
     app.add_option("--host-memory", kinds_,
                    fmt::format("Host memory kinds, comma-separated: {} (default: all the backend has)",
                                device::kind_names(device::all_host_kinds())));
@@ -83,23 +82,24 @@ class LinkCommand : public Command {
     modes_.only(bandwidth, app.add_option(vocabulary::names(vocabulary::kTimeBudget), opt_.time_budget,
                                           vocabulary::help(vocabulary::kTimeBudget, kTimeBudgetHelp))
                                ->capture_default_str());
-    modes_.only(latency, app.add_option("--ring-bytes", ring_, "latency: host memory chased by the device")
-                             ->capture_default_str());
+    modes_.only(
+        latency,
+        app.add_option("--ring-bytes", ring_, "latency: host memory chased by the device")->capture_default_str());
     modes_.only(latency, app.add_option("--steps", opt_.steps, "latency: dependent loads of the N-word chase")
                              ->check(CLI::Range(1.0, 1073741824.0))
                              ->capture_default_str());
-    modes_.only(latency, app.add_option("--write-bytes", write_,
-                                        "latency: bytes of the device's write burst into host memory")
-                             ->capture_default_str());
+    modes_.only(latency,
+                app.add_option("--write-bytes", write_, "latency: bytes of the device's write burst into host memory")
+                    ->capture_default_str());
     modes_.only(latency, app.add_option("--roundtrip-sizes-bytes,--roundtrip-sizes", roundtrip_,
                                         "latency: sizes of the small-copy round trip, in bytes")
                              ->capture_default_str());
     // Its own count, not --repetitions: one round trip takes microseconds,
     // so its median wants ten times the tests of a bandwidth size.
-    modes_.only(latency, app.add_option("--roundtrip-repetitions,--roundtrips", opt_.roundtrip_repetitions,
-                                        vocabulary::help(vocabulary::kRepetitions,
-                                                         "latency: of the round trip, per size"))
-                             ->capture_default_str());
+    modes_.only(latency,
+                app.add_option("--roundtrip-repetitions,--roundtrips", opt_.roundtrip_repetitions,
+                               vocabulary::help(vocabulary::kRepetitions, "latency: of the round trip, per size"))
+                    ->capture_default_str());
   }
 
   void check_options() override { resolve(); }
@@ -161,7 +161,8 @@ class LinkCommand : public Command {
       if (s % 4) throw UsageError(fmt::format("round-trip size {} is not a whole number of 32-bit words", s));
     }
     const auto biggest_roundtrip = *std::max_element(opt_.roundtrip_sizes.begin(), opt_.roundtrip_sizes.end());
-    if (opt_.latency) require_memory(checked_product(4, biggest_roundtrip, "the round-trip buffers"), "the round-trip buffers");
+    if (opt_.latency)
+      require_memory(checked_product(4, biggest_roundtrip, "the round-trip buffers"), "the round-trip buffers");
     if (opt_.ring_bytes < 128 || opt_.ring_bytes > (1ull << 32)) {
       throw UsageError("--ring-bytes must be from 128 bytes to 4 GiB");
     }
@@ -189,8 +190,8 @@ class LinkCommand : public Command {
     const auto have = device.host_kinds();
     for (auto k : opt_.kinds) {
       if (std::find(have.begin(), have.end(), k) == have.end()) {
-        throw UsageError(fmt::format("the {} backend has no {} host memory (it has {})", device.backend(),
-                                     kind_name(k), device::kind_names(have)));
+        throw UsageError(fmt::format("the {} backend has no {} host memory (it has {})", device.backend(), kind_name(k),
+                                     device::kind_names(have)));
       }
     }
   }

@@ -110,9 +110,9 @@ void run_chase(Device& device, const LinkOptions& o, Report& report, Output& out
   const double empty = summarize(empties).median;
   report.validation(ok, ok ? "link latency chase ended on the right word"
                            : "link latency chase ended on a wrong word: the device did not read what the host wrote");
-  const nlohmann::json params = {{"backend", device.backend()}, {"host_memory", kind_name(kind)},
-                                 {"clock", clock},              {"steps", o.steps},
-                                 {"empty_chase_s", empty},      {"stride_bytes", kLineWords * 4}};
+  const nlohmann::json params = {
+      {"backend", device.backend()}, {"host_memory", kind_name(kind)}, {"clock", clock}, {"steps", o.steps},
+      {"empty_chase_s", empty},      {"stride_bytes", kLineWords * 4}};
   const std::size_t samples = one.size();
   const double first = std::max(0.0, summarize(one).median - empty) * 1e9;
   const double per = std::max(0.0, summarize(many).median - empty) / static_cast<double>(o.steps) * 1e9;
@@ -161,8 +161,8 @@ void run_write(Device& device, const LinkOptions& o, Report& report, Output& out
                            : "link latency: a word the device wrote into host memory is wrong");
   if (!ok) write_write_failed(out);
   const double empty = summarize(empties).median;
-  const nlohmann::json params = {{"backend", device.backend()}, {"host_memory", kind_name(kind)},
-                                 {"clock", clock}, {"empty_probe_s", empty}};
+  const nlohmann::json params = {
+      {"backend", device.backend()}, {"host_memory", kind_name(kind)}, {"clock", clock}, {"empty_probe_s", empty}};
   const std::size_t samples = one.size();
   const double first = (summarize(one).median - empty) * 1e9, all = (summarize(burst).median - empty) * 1e9;
   const LinkCase& first_word = link_case("latency.write_first_word", Routine::kWrite);
@@ -205,8 +205,8 @@ void run_roundtrip(Device& device, const LinkOptions& o, Report& report, Output&
       if (round >= 0) samples.push_back(t1 - t0);
     }
     if (bad) {
-      report.validation(false, fmt::format("link roundtrip {} B: round {} came back with word {} wrong", bytes,
-                                           round + 1, *bad));
+      report.validation(
+          false, fmt::format("link roundtrip {} B: round {} came back with word {} wrong", bytes, round + 1, *bad));
       write_roundtrip_failed(out, bytes, round + 1, *bad);
       return;
     }

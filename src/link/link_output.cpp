@@ -15,12 +15,13 @@ std::string kind_text(MemKind kind) { return std::string(kind_name(kind)); }
 }  // namespace
 
 void write_combo_heading(Output& out, const Combo& c, const LinkOptions& o) {
-  out.text(fmt::sprintf("\n== link %s %s, %s host memory, %d tests of %d transfers per size%s, as many as fit %g "
-                        "s ==\n",
-                        path_name(c.path), direction_name(c.dir), kind_text(c.kind), o.repetitions, o.batch,
-                        o.batch > 1 ? " (the first untimed)" : "", o.time_budget));
-  out.text(fmt::sprintf("%12s %6s %12s %12s %12s %14s %12s  %s\n", "bytes", "tests", "avg MB/s", "min MB/s",
-                        "max MB/s", "variance", "median MB/s", "series"));
+  out.text(
+      fmt::sprintf("\n== link %s %s, %s host memory, %d tests of %d transfers per size%s, as many as fit %g "
+                   "s ==\n",
+                   path_name(c.path), direction_name(c.dir), kind_text(c.kind), o.repetitions, o.batch,
+                   o.batch > 1 ? " (the first untimed)" : "", o.time_budget));
+  out.text(fmt::sprintf("%12s %6s %12s %12s %12s %14s %12s  %s\n", "bytes", "tests", "avg MB/s", "min MB/s", "max MB/s",
+                        "variance", "median MB/s", "series"));
   if (c.dir == Direction::kDuplex) {
     out.text("(total: both directions over the span from the first start to the last end)\n");
   }
@@ -29,9 +30,9 @@ void write_combo_heading(Output& out, const Combo& c, const LinkOptions& o) {
 void write_size_row(Output& out, std::uint64_t bytes, const Series& s) {
   if (s.seconds.empty()) return;
   const RateStats r = rate_stats(s.bytes_per_test, s.seconds);
-  std::string text = fmt::sprintf("%12llu %6zu %12.1f %12.1f %12.1f %14.3f %12.1f  %s",
-                                  static_cast<unsigned long long>(bytes), r.count, r.average, r.min, r.max,
-                                  r.variance, r.median, s.operation);
+  std::string text =
+      fmt::sprintf("%12llu %6zu %12.1f %12.1f %12.1f %14.3f %12.1f  %s", static_cast<unsigned long long>(bytes),
+                   r.count, r.average, r.min, r.max, r.variance, r.median, s.operation);
   if (!s.overlap.empty()) text += fmt::sprintf(" (overlap %.2f)", summarize(s.overlap).median);
   out.text(text + "\n");
 }
@@ -52,8 +53,8 @@ void write_kernel_skipped(Output& out, MemKind kind, const std::string& backend)
 
 void write_bandwidth_failed(Output& out, const Series& first, std::uint64_t bytes, MemKind kind,
                             const std::string& why) {
-  out.problem(fmt::format("movebench link: validation FAILED: {} {} B ({}): {}", first.operation, bytes,
-                          kind_name(kind), why));
+  out.problem(
+      fmt::format("movebench link: validation FAILED: {} {} B ({}): {}", first.operation, bytes, kind_name(kind), why));
 }
 
 void write_chase(Output& out, const ChaseResult& r) {

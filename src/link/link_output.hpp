@@ -45,18 +45,18 @@ void write_bandwidth_failed(Output& out, const Series& first, std::uint64_t byte
 // (T(n) - T(0)); 0 or less is below the clock's resolution.
 struct ChaseResult {
   MemKind kind;
-  std::string clock;         // the clock the device timed on
-  std::size_t samples = 0;   // probes per figure
-  double first_ns = 0;       // the first word
-  double per_word_ns = 0;    // each of `steps` dependent words
+  std::string clock;        // the clock the device timed on
+  std::size_t samples = 0;  // probes per figure
+  double first_ns = 0;      // the first word
+  double per_word_ns = 0;   // each of `steps` dependent words
   std::uint64_t steps = 0;
 };
 struct WriteResult {
   MemKind kind;
   std::string clock;
   std::size_t samples = 0;
-  double first_ns = 0;       // the first word written
-  double burst_ns = 0;       // all `burst_bytes` written
+  double first_ns = 0;  // the first word written
+  double burst_ns = 0;  // all `burst_bytes` written
   std::uint64_t burst_bytes = 0;
 };
 void write_chase(Output& out, const ChaseResult& r);

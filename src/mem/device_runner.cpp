@@ -116,7 +116,7 @@ class DeviceRunner : public Runner {
     sum = 0;
     for (std::size_t g = 0; g < kernels_.partial_slots(); ++g) {
       sum += kernels_.double_partials() ? partial_host_->template as<double>()[g]
-                                         : static_cast<double>(partial_host_->template as<float>()[g]);
+                                        : static_cast<double>(partial_host_->template as<float>()[g]);
     }
     return times;
   }
@@ -140,9 +140,7 @@ class DeviceRunner : public Runner {
     return validate(ws, sequence, opt_.corrupt_for_test == "skip" ? calls + 1 : calls, sum);
   }
 
-  nlohmann::json params(Kernel) const override {
-    return {{"backend", device_.backend()}, {"device", device_.name()}};
-  }
+  nlohmann::json params(Kernel) const override { return {{"backend", device_.backend()}, {"device", device_.name()}}; }
   bool nontemporal(Kernel) const override { return false; }
 
  private:
@@ -178,14 +176,15 @@ template <class T>
 void run(const MemOptions& opt, device::Device& device, DeviceKernels& kernels, Report& report, Output& out) {
   if (opt.mode == Mode::kSeq) {
     DeviceRunner<T> runner(opt, device, kernels, *std::max_element(opt.sweep_sizes.begin(), opt.sweep_sizes.end()));
-    run_sweep_on(opt, runner, fmt::format("sequential, in the memory of {} [{} backend]", device.name(), device.backend()),
+    run_sweep_on(opt, runner,
+                 fmt::format("sequential, in the memory of {} [{} backend]", device.name(), device.backend()),
                  "mem seq", report, out);
     return;
   }
   const std::uint64_t n = opt.elements;
   DeviceRunner<T> runner(opt, device, kernels, n);
-  const DeviceTableSetup setup{device.name(), device.backend(), n, static_cast<int>(sizeof(T)), opt.type_name(),
-                               kernels.reduction()};
+  const DeviceTableSetup setup{device.name(),   device.backend(),   n, static_cast<int>(sizeof(T)),
+                               opt.type_name(), kernels.reduction()};
   auto header = [&](Output& o) { write_setup(o, setup); };
   report.progress().begin("mem bandwidth", 1);
   report.progress().step(device.backend());

@@ -49,7 +49,9 @@ struct InitRow {
   using In = Reads<>;
   static constexpr ScalarSchedule scalar = ScalarSchedule::kRamp;
   template <class S>
-  MOVEBENCH_FORMULA static S formula(S s) { return s; }
+  MOVEBENCH_FORMULA static S formula(S s) {
+    return s;
+  }
 };
 struct SumRow {
   static constexpr Kernel id = Kernel::kSum;
@@ -59,7 +61,9 @@ struct SumRow {
   using In = Reads<Slot::kA>;
   static constexpr ScalarSchedule scalar = ScalarSchedule::kNone;
   template <class S, class V>
-  MOVEBENCH_FORMULA static V formula(S, V a) { return a; }
+  MOVEBENCH_FORMULA static V formula(S, V a) {
+    return a;
+  }
 };
 struct CopyRow {
   static constexpr Kernel id = Kernel::kCopy;
@@ -69,7 +73,9 @@ struct CopyRow {
   using In = Reads<Slot::kA>;
   static constexpr ScalarSchedule scalar = ScalarSchedule::kNone;
   template <class S, class V>
-  MOVEBENCH_FORMULA static V formula(S, V a) { return a; }
+  MOVEBENCH_FORMULA static V formula(S, V a) {
+    return a;
+  }
 };
 struct UpdateRow {
   static constexpr Kernel id = Kernel::kUpdate;
@@ -79,7 +85,9 @@ struct UpdateRow {
   using In = Reads<Slot::kA>;
   static constexpr ScalarSchedule scalar = ScalarSchedule::kHalving;
   template <class S, class V>
-  MOVEBENCH_FORMULA static V formula(S s, V a) { return a * s; }
+  MOVEBENCH_FORMULA static V formula(S s, V a) {
+    return a * s;
+  }
 };
 struct TriadRow {
   static constexpr Kernel id = Kernel::kTriad;
@@ -89,7 +97,9 @@ struct TriadRow {
   using In = Reads<Slot::kB, Slot::kC>;
   static constexpr ScalarSchedule scalar = ScalarSchedule::kRamp;
   template <class S, class V>
-  MOVEBENCH_FORMULA static V formula(S s, V b, V c) { return b + c * s; }
+  MOVEBENCH_FORMULA static V formula(S s, V b, V c) {
+    return b + c * s;
+  }
 };
 struct DaxpyRow {
   static constexpr Kernel id = Kernel::kDaxpy;
@@ -99,7 +109,9 @@ struct DaxpyRow {
   using In = Reads<Slot::kA, Slot::kB>;
   static constexpr ScalarSchedule scalar = ScalarSchedule::kRamp;
   template <class S, class V>
-  MOVEBENCH_FORMULA static V formula(S s, V a, V b) { return a + b * s; }
+  MOVEBENCH_FORMULA static V formula(S s, V a, V b) {
+    return a + b * s;
+  }
 };
 struct StriadRow {
   static constexpr Kernel id = Kernel::kStriad;
@@ -109,7 +121,9 @@ struct StriadRow {
   using In = Reads<Slot::kB, Slot::kC, Slot::kD>;
   static constexpr ScalarSchedule scalar = ScalarSchedule::kNone;
   template <class S, class V>
-  MOVEBENCH_FORMULA static V formula(S, V b, V c, V d) { return b + c * d; }
+  MOVEBENCH_FORMULA static V formula(S, V b, V c, V d) {
+    return b + c * d;
+  }
 };
 struct SdaxpyRow {
   static constexpr Kernel id = Kernel::kSdaxpy;
@@ -119,7 +133,9 @@ struct SdaxpyRow {
   using In = Reads<Slot::kA, Slot::kB, Slot::kC>;
   static constexpr ScalarSchedule scalar = ScalarSchedule::kNone;
   template <class S, class V>
-  MOVEBENCH_FORMULA static V formula(S, V a, V b, V c) { return a + b * c; }
+  MOVEBENCH_FORMULA static V formula(S, V a, V b, V c) {
+    return a + b * c;
+  }
 };
 
 template <class... Rows>

@@ -17,7 +17,7 @@ namespace movebench::mem {
 namespace {
 
 constexpr std::array<std::string_view, kShapeCount> kShapeNames = {"plain",     "nt",     "page",     "page-nt",
-                                                                    "plain-256", "nt-256", "page-256", "page-nt-256"};
+                                                                   "plain-256", "nt-256", "page-256", "page-nt-256"};
 
 // The widest vector this build targets; streaming stores need it aligned.
 #if defined(__AVX512F__)
@@ -464,13 +464,13 @@ void set_flush_denormals() {
 #endif
 }
 
-#define MOVEBENCH_KERNELS_INSTANTIATE(T)                                                            \
-  template Element<T> initial_element<T>(std::uint64_t);                                            \
-  template T kernel_scalar<T>(Kernel, std::uint64_t);                                               \
-  template T run_kernel<T>(Kernel, const Arrays<T>&, std::size_t, std::size_t, Shape, std::uint64_t); \
-  template void replay<T>(Kernel, Element<T>&, std::uint64_t);                                      \
-  template void replay_block<T>(const Kernel*, std::size_t, std::uint64_t, std::uint64_t, std::size_t, T*, T*, T*, \
-                                T*, double*);
+#define MOVEBENCH_KERNELS_INSTANTIATE(T)                                                                               \
+  template Element<T> initial_element<T>(std::uint64_t);                                                               \
+  template T kernel_scalar<T>(Kernel, std::uint64_t);                                                                  \
+  template T run_kernel<T>(Kernel, const Arrays<T>&, std::size_t, std::size_t, Shape, std::uint64_t);                  \
+  template void replay<T>(Kernel, Element<T>&, std::uint64_t);                                                         \
+  template void replay_block<T>(const Kernel*, std::size_t, std::uint64_t, std::uint64_t, std::size_t, T*, T*, T*, T*, \
+                                double*);
 MOVEBENCH_KERNELS_INSTANTIATE(double)
 MOVEBENCH_KERNELS_INSTANTIATE(float)
 

@@ -17,11 +17,11 @@ namespace movebench::mem {
 // every field derived from the kernel's row (kernel_rows.hpp, kernel_table.cpp).
 struct KernelInfo {
   Kernel id;
-  std::string_view name;     // "triad": the dotted name is mem.triad
-  std::string_view label;    // "Triad": TheBandwidthBenchmark's table label
-  std::string formula;       // "a = b + c * s": the row's formula as the arrays are bound
-  std::string expression;    // "b[i] + c[i] * s": its right-hand side at element i (C and OpenCL C)
-  Slot writes;               // kNone: a reduction (sum)
+  std::string_view name;                 // "triad": the dotted name is mem.triad
+  std::string_view label;                // "Triad": TheBandwidthBenchmark's table label
+  std::string formula;                   // "a = b + c * s": the row's formula as the arrays are bound
+  std::string expression;                // "b[i] + c[i] * s": its right-hand side at element i (C and OpenCL C)
+  Slot writes;                           // kNone: a reduction (sum)
   std::array<bool, kSlotCount> reads{};  // by Slot
   ScalarSchedule scalar;
   int loads;

@@ -6,8 +6,7 @@
 
 namespace movebench::mem {
 
-ChaseRing::ChaseRing(std::size_t bytes, std::size_t stride, std::uint64_t seed, bool huge_pages,
-                     std::size_t window)
+ChaseRing::ChaseRing(std::size_t bytes, std::size_t stride, std::uint64_t seed, bool huge_pages, std::size_t window)
     : buffer_(bytes, 4096, huge_pages), stride_(stride), nodes_(bytes / stride) {
   const std::size_t per_window = window == 0 ? nodes_ : std::max<std::size_t>(1, window / stride);
   const std::vector<std::size_t> order = visit_order(nodes_, per_window, seed);
@@ -50,7 +49,7 @@ __attribute__((noinline)) void* ChaseRing::chase(void* from, std::size_t loads) 
   for (std::size_t i = 0; i < loads; i += 16) {
 #define MOVEBENCH_HOP p = *static_cast<void**>(p);
     MOVEBENCH_HOP MOVEBENCH_HOP MOVEBENCH_HOP MOVEBENCH_HOP MOVEBENCH_HOP MOVEBENCH_HOP MOVEBENCH_HOP MOVEBENCH_HOP
-    MOVEBENCH_HOP MOVEBENCH_HOP MOVEBENCH_HOP MOVEBENCH_HOP MOVEBENCH_HOP MOVEBENCH_HOP MOVEBENCH_HOP MOVEBENCH_HOP
+        MOVEBENCH_HOP MOVEBENCH_HOP MOVEBENCH_HOP MOVEBENCH_HOP MOVEBENCH_HOP MOVEBENCH_HOP MOVEBENCH_HOP MOVEBENCH_HOP
 #undef MOVEBENCH_HOP
   }
   return p;
@@ -108,9 +107,9 @@ std::size_t loads_for(double target, void*& cursor, SampleSize size) {
     cursor = ChaseRing::chase(cursor, loads);
     return clock() - t0;
   };
-  const auto loads = calls_for_budget(timed, target, Probe{.first = 1 << 12, .growth = 4, .share = 0.1,
-                                                           .most = std::uint64_t{1} << 34},
-                                      16, 10'000'000'000ull, Fill::kWithin);
+  const auto loads = calls_for_budget(
+      timed, target, Probe{.first = 1 << 12, .growth = 4, .share = 0.1, .most = std::uint64_t{1} << 34}, 16,
+      10'000'000'000ull, Fill::kWithin);
   return loads / 16 * 16;
 }
 
@@ -176,9 +175,13 @@ void run_latency(const MemOptions& opt, Report& report, Output& out) {
     r.benchmark = "mem";
     r.operation = "latency";
     r.bytes = bytes;
-    r.params = {{"mode", "latency"}, {"stride", opt.stride}, {"seed", opt.seed}, {"tlb_window", opt.tlb_window},
+    r.params = {{"mode", "latency"},
+                {"stride", opt.stride},
+                {"seed", opt.seed},
+                {"tlb_window", opt.tlb_window},
                 {"disturbed_samples_retaken", disturbed},
-                {"huge_pages", opt.huge_pages}, {"cpu", team.cpus.empty() ? -1 : team.cpus.front()}};
+                {"huge_pages", opt.huge_pages},
+                {"cpu", team.cpus.empty() ? -1 : team.cpus.front()}};
     r.samples = per_load;
     r.figures = {Figure::latency("latency", st.min, Stat::kMin),
                  Figure::latency("latency_median", st.median, Stat::kMedian)};

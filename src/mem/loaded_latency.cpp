@@ -38,8 +38,8 @@ std::vector<std::int64_t> default_load_delays() {
 
 LoadedLatencyPlan plan_loaded_latency(int threads, const std::vector<int>& cpus) {
   if (threads < 2) {
-    throw UsageError(fmt::format("loaded-latency needs at least 2 threads (one chases, the others load), not {}",
-                                 threads));
+    throw UsageError(
+        fmt::format("loaded-latency needs at least 2 threads (one chases, the others load), not {}", threads));
   }
   LoadedLatencyPlan plan;
   const auto cpu = [&cpus](int t) { return cpus.empty() ? -1 : cpus[static_cast<std::size_t>(t) % cpus.size()]; };
@@ -103,8 +103,8 @@ Shape load_shape(const MemOptions& opt, Kernel kernel, int loaders) {
   if (opt.shape) return *opt.shape;
   if (opt.nt_stores == NtStores::kOff || !has_nontemporal_stores()) return Shape::kPlain;
   if (opt.nt_stores == NtStores::kOn) return Shape::kNt;
-  const double bytes = static_cast<double>(loaders) * info(kernel).arrays * static_cast<double>(opt.elements) *
-                       sizeof(double);
+  const double bytes =
+      static_cast<double>(loaders) * info(kernel).arrays * static_cast<double>(opt.elements) * sizeof(double);
   return exceeds_last_level_cache(bytes) ? Shape::kNt : Shape::kPlain;
 }
 
@@ -227,13 +227,24 @@ Record level_record(const MemOptions& opt, const LoadedLatencyPlan& plan, const 
   r.benchmark = "mem";
   r.operation = "loaded_latency";
   r.bytes = opt.chase_bytes;
-  r.params = {{"mode", "loaded-latency"}, {"delay", delay}, {"idle", delay == kIdleLoad},
-              {"load_kernel", info(spec.kernel).name}, {"loaders", plan.loader_cpus.size()},
-              {"threads", opt.threads.front()}, {"chaser_cpu", plan.chaser_cpu}, {"loader_cpus", plan.loader_cpus},
-              {"load_elements", opt.elements}, {"chunk_bytes", spec.chunk * sizeof(double)},
-              {"shape", shape_name(spec.shape)}, {"nontemporal", is_nontemporal(spec.shape)}, {"stride", opt.stride}, {"seed", opt.seed},
-              {"tlb_window", opt.tlb_window}, {"huge_pages", opt.huge_pages},
-              {"disturbed_samples_retaken", level.disturbed}, {"load_bytes", level.load_bytes},
+  r.params = {{"mode", "loaded-latency"},
+              {"delay", delay},
+              {"idle", delay == kIdleLoad},
+              {"load_kernel", info(spec.kernel).name},
+              {"loaders", plan.loader_cpus.size()},
+              {"threads", opt.threads.front()},
+              {"chaser_cpu", plan.chaser_cpu},
+              {"loader_cpus", plan.loader_cpus},
+              {"load_elements", opt.elements},
+              {"chunk_bytes", spec.chunk * sizeof(double)},
+              {"shape", shape_name(spec.shape)},
+              {"nontemporal", is_nontemporal(spec.shape)},
+              {"stride", opt.stride},
+              {"seed", opt.seed},
+              {"tlb_window", opt.tlb_window},
+              {"huge_pages", opt.huge_pages},
+              {"disturbed_samples_retaken", level.disturbed},
+              {"load_bytes", level.load_bytes},
               {"load_seconds", level.seconds}};
   r.samples = level.per_load;
   r.figures = {Figure::latency("latency", st.min, Stat::kMin),
@@ -263,8 +274,9 @@ void report_knee(const std::vector<LoadedPoint>& points, const MemOptions& opt, 
 
 // The header's facts: what runs where.
 LoadedLatencySetup setup_of(const MemOptions& opt, const LoadedLatencyPlan& plan, const LoadSpec& spec) {
-  return {opt.chase_bytes, opt.stride,   opt.tlb_window,              plan.chaser_cpu, spec.kernel,
-          plan.loader_cpus, opt.elements, spec.chunk * sizeof(double), spec.shape};
+  return {opt.chase_bytes, opt.stride,       opt.tlb_window, plan.chaser_cpu,
+          spec.kernel,     plan.loader_cpus, opt.elements,   spec.chunk * sizeof(double),
+          spec.shape};
 }
 
 }  // namespace

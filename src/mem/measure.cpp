@@ -48,11 +48,12 @@ Calibration choose_shapes(const MemOptions& opt, Workspace<T>& ws, Team& team, s
   }
   std::array<std::vector<Shape>, kKernelCount> candidates;
   const std::uint64_t array_bytes = ws.total_elements() * sizeof(T);
-  for (Kernel k : kernels) candidates[static_cast<std::size_t>(k)] = shape_candidates(k, nt_stores_for(opt, k, array_bytes));
+  for (Kernel k : kernels)
+    candidates[static_cast<std::size_t>(k)] = shape_candidates(k, nt_stores_for(opt, k, array_bytes));
   const double start = now_seconds();
   Calibration c = calibrate_shapes(ws, team, kernels, candidates, kCalibrationBudget);
   for (Kernel k : kernels) team.shape[static_cast<std::size_t>(k)] = c.shape[static_cast<std::size_t>(k)];
-  initialise(ws, team);  // the calibration left the windows it ran on changed
+  initialise(ws, team);               // the calibration left the windows it ran on changed
   c.seconds = now_seconds() - start;  // what the calibration costs the run, the new first touch included
   return c;
 }
@@ -80,8 +81,11 @@ std::string describe_shapes(const Team& team, std::span<const Kernel> kernels) {
 
 nlohmann::json calibration_json(const Calibration& c, const Team& team, std::span<const Kernel> kernels,
                                 const MemOptions& opt) {
-  nlohmann::json out = {{"shape_option", opt.shape_text()}, {"nt_stores", opt.nt_stores_name()}, {"seconds", c.seconds},
-                        {"budget_seconds", kCalibrationBudget}, {"share_seconds", c.share}};
+  nlohmann::json out = {{"shape_option", opt.shape_text()},
+                        {"nt_stores", opt.nt_stores_name()},
+                        {"seconds", c.seconds},
+                        {"budget_seconds", kCalibrationBudget},
+                        {"share_seconds", c.share}};
   nlohmann::json per = nlohmann::json::object();
   for (Kernel k : kernels) {
     nlohmann::json candidates = nlohmann::json::object();
@@ -110,8 +114,8 @@ double best_rate(const MemOptions& opt, Kernel k, std::uint64_t elements, double
   return bytes / seconds * opt.unit_scale();
 }
 
-Record kernel_record(const MemOptions& opt, Kernel k, std::uint64_t elements, nlohmann::json params,
-                     bool nontemporal, std::vector<double> per_call_seconds) {
+Record kernel_record(const MemOptions& opt, Kernel k, std::uint64_t elements, nlohmann::json params, bool nontemporal,
+                     std::vector<double> per_call_seconds) {
   const bool nt = nontemporal;
   const KernelInfo& ki = info(k);
   const double n = static_cast<double>(elements);

@@ -39,8 +39,8 @@ std::vector<Kernel> selected_kernels(const MemOptions& opt);
 // A record for one kernel: samples are seconds per call of `elements`
 // elements per array (over all threads); `params` are the runner's
 // (Runner::params), `nontemporal` whether its stores streamed.
-Record kernel_record(const MemOptions& opt, Kernel k, std::uint64_t elements, nlohmann::json params,
-                     bool nontemporal, std::vector<double> per_call_seconds);
+Record kernel_record(const MemOptions& opt, Kernel k, std::uint64_t elements, nlohmann::json params, bool nontemporal,
+                     std::vector<double> per_call_seconds);
 
 // Bandwidth (in opt.unit) of `elements` per array moved in `seconds`, as
 // TheBandwidthBenchmark counts the kernel's traffic.

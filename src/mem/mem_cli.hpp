@@ -46,7 +46,7 @@ class MemCli {
   void check_tlb_window(const MemOptions& o, std::uint64_t working_set, std::string_view what) const;
 
   std::vector<CLI::Option*> host_only_;  // options a device backend refuses
-  ModeOptions modes_{"mem"};            // options only some modes use
+  ModeOptions modes_{"mem"};             // options only some modes use
   bool corrupt_flag_ = false;
   std::string mode_text_, elements_text_, array_bytes_text_, threads_text_, bind_text_ = "auto";
   std::string type_text_ = "double", nt_stores_text_ = "auto", shape_text_ = "auto", unit_text_ = "MB/s";

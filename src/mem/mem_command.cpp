@@ -65,8 +65,9 @@ class MemCommand : public Command {
     const int all = static_cast<int>(allowed_cpus().size());
     auto chase = mem::default_latency_sizes();
     std::erase_if(chase, [](std::uint64_t b) { return b > kSuiteMaxBytes; });
-    return {{"bandwidth", "--elements", std::to_string(elements), "--threads", all > 1 ? fmt::format("1,{}", all) : "1"},
-            {"latency", "--time-budget", "0.05", "--sizes-bytes", fmt::format("{}", fmt::join(chase, ","))}};
+    return {
+        {"bandwidth", "--elements", std::to_string(elements), "--threads", all > 1 ? fmt::format("1,{}", all) : "1"},
+        {"latency", "--time-budget", "0.05", "--sizes-bytes", fmt::format("{}", fmt::join(chase, ","))}};
   }
 
   std::string suite_summary(const Report& report) const override {

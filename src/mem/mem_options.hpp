@@ -59,11 +59,11 @@ struct MemOptions {
   device::DeviceChoice choice;
   std::uint64_t elements = 0;  // 0: the default (TheBandwidthBenchmark's size, limited to memory)
   ElementType element_type = ElementType::kDouble;
-  int repetitions = 10;         // TheBandwidthBenchmark's NTIMES
-  std::vector<int> threads;     // empty: all allowed CPUs; several: a scaling run
+  int repetitions = 10;      // TheBandwidthBenchmark's NTIMES
+  std::vector<int> threads;  // empty: all allowed CPUs; several: a scaling run
   Placement placement;
   bool verbose_affinity = false;
-  std::uint64_t alignment = 64; // TheBandwidthBenchmark's ARRAY_ALIGNMENT
+  std::uint64_t alignment = 64;  // TheBandwidthBenchmark's ARRAY_ALIGNMENT
   NtStores nt_stores = NtStores::kAuto;
   std::optional<Shape> shape;   // none: auto, calibrated per kernel; or plain, nt, page, page-nt
   std::vector<Kernel> kernels;  // empty: every kernel (loaded-latency: kDefaultLoadKernel)
@@ -81,8 +81,8 @@ struct MemOptions {
   std::uint64_t seed = 42;
   std::uint64_t tlb_window = 0;  // bytes; 0: none, one random cycle over the whole working set
   // loaded-latency (also stride, seed, tlb_window, samples, point_time)
-  std::uint64_t chase_bytes = 0;          // 0: four times the last-level cache, clamped to kLoadedChase*Bytes (docs/mem.md)
-  std::vector<std::int64_t> load_delays;  // spin iterations after each chunk; -1: idle (no load)
+  std::uint64_t chase_bytes = 0;  // 0: four times the last-level cache, clamped to kLoadedChase*Bytes (docs/mem.md)
+  std::vector<std::int64_t> load_delays;                    // spin iterations after each chunk; -1: idle (no load)
   std::uint64_t load_chunk_bytes = kDefaultLoadChunkBytes;  // bytes of the written (or read) array per kernel call
   // tests only: after timing, "value" damages one element, "swap" swaps two
   // neighbours (a misplaced element), "skip" makes the check expect one call

@@ -80,13 +80,12 @@ void write_scaling_table(Output& out, std::span<const Kernel> kernels, const std
 // ---- seq and tp ----
 
 void write_sweep_heading(Output& out, const std::string& subject, std::size_t sizes, const std::string& outdir) {
-  out.text(fmt::sprintf("Running memory hierarchy sweeps: %s, %zu sizes, data files in %s/\n", subject, sizes,
-                        outdir));
+  out.text(fmt::sprintf("Running memory hierarchy sweeps: %s, %zu sizes, data files in %s/\n", subject, sizes, outdir));
 }
 
 void write_sweep_kernel(Output& out, const KernelInfo& ki, const std::string& unit) {
-  out.text(fmt::sprintf("Running kernel %s\n%14s %14s %12s %14s\n", std::string(ki.label), "N", "Dataset", unit,
-                        "Median"));
+  out.text(
+      fmt::sprintf("Running kernel %s\n%14s %14s %12s %14s\n", std::string(ki.label), "N", "Dataset", unit, "Median"));
 }
 
 void write_sweep_row(Output& out, std::uint64_t n, const Record& r, bool passed) {
@@ -99,11 +98,15 @@ std::string data_file_header(const KernelInfo& ki) {
   // TheBandwidthBenchmark's header and columns, then the median and the
   // dataset size.
   if (ki.flops == 0) {
-    return fmt::format("# {}: {} words, no flops\n# N  Bytes(MB)  Rate(GB/s)  Avg time(s)  Min time(s)  Max time(s)  "
-                       "Median time(s)  Dataset(MB)\n", ki.label, ki.words());
+    return fmt::format(
+        "# {}: {} words, no flops\n# N  Bytes(MB)  Rate(GB/s)  Avg time(s)  Min time(s)  Max time(s)  "
+        "Median time(s)  Dataset(MB)\n",
+        ki.label, ki.words());
   }
-  return fmt::format("# {}: {} words, {} flops\n# N  Bytes(MB)  Rate(GB/s)  Rate(GFlop/s)  Avg time(s)  Min time(s)  "
-                     "Max time(s)  Median time(s)  Dataset(MB)\n", ki.label, ki.words(), ki.flops);
+  return fmt::format(
+      "# {}: {} words, {} flops\n# N  Bytes(MB)  Rate(GB/s)  Rate(GFlop/s)  Avg time(s)  Min time(s)  "
+      "Max time(s)  Median time(s)  Dataset(MB)\n",
+      ki.label, ki.words(), ki.flops);
 }
 
 std::string data_file_line(const KernelInfo& ki, std::uint64_t n, std::uint64_t total_elements, int eb,
@@ -124,10 +127,11 @@ std::string tlb_window_text(std::uint64_t window) {
 }
 
 void write_latency_heading(Output& out, std::uint64_t stride, std::uint64_t tlb_window, int cpu) {
-  out.text(fmt::sprintf("Memory latency: pointer chase through a random cyclic permutation, %llu B per node, TLB "
-                        "window %s, 1 thread%s\n",
-                        static_cast<unsigned long long>(stride), tlb_window_text(tlb_window),
-                        cpu < 0 ? "" : fmt::format(" on CPU {}", cpu)));
+  out.text(
+      fmt::sprintf("Memory latency: pointer chase through a random cyclic permutation, %llu B per node, TLB "
+                   "window %s, 1 thread%s\n",
+                   static_cast<unsigned long long>(stride), tlb_window_text(tlb_window),
+                   cpu < 0 ? "" : fmt::format(" on CPU {}", cpu)));
   out.text(fmt::sprintf("%14s %16s %16s\n", "Working set", "ns/load (min)", "ns/load (median)"));
 }
 
@@ -145,12 +149,13 @@ void write_loaded_heading(Output& out, const LoadedLatencySetup& s) {
                         format_bytes(static_cast<double>(s.chase_bytes)), static_cast<unsigned long long>(s.stride),
                         tlb_window_text(s.tlb_window),
                         s.chaser_cpu >= 0 ? fmt::format("CPU {}", s.chaser_cpu) : "an unpinned thread"));
-  out.text(fmt::sprintf("Load: %s (%s) on %d thread%s%s, %llu elements of double per array per thread, %s chunks, "
-                        "shape %s; delay: spin iterations after each chunk\n",
-                        std::string(ki.name), std::string(ki.formula), loaders, loaders == 1 ? "" : "s",
-                        pinned.empty() ? "" : fmt::format(" (CPU {})", format_cpu_list(pinned)),
-                        static_cast<unsigned long long>(s.elements), format_bytes(static_cast<double>(s.chunk_bytes)),
-                        std::string(shape_name(s.shape))));
+  out.text(
+      fmt::sprintf("Load: %s (%s) on %d thread%s%s, %llu elements of double per array per thread, %s chunks, "
+                   "shape %s; delay: spin iterations after each chunk\n",
+                   std::string(ki.name), std::string(ki.formula), loaders, loaders == 1 ? "" : "s",
+                   pinned.empty() ? "" : fmt::format(" (CPU {})", format_cpu_list(pinned)),
+                   static_cast<unsigned long long>(s.elements), format_bytes(static_cast<double>(s.chunk_bytes)),
+                   std::string(shape_name(s.shape))));
   out.text(fmt::sprintf("%10s %14s %16s %16s\n", "Delay", "Load (MB/s)", "ns/load (min)", "ns/load (median)"));
 }
 
@@ -162,14 +167,16 @@ void write_loaded_row(Output& out, const LoadedPoint& p, double median_s) {
 void write_knee(Output& out, const LoadedPoint& least, const LoadedPoint& most,
                 const std::optional<LoadedPoint>& knee) {
   if (knee) {
-    out.text(fmt::sprintf("Knee: %.1f MB/s of load at %.2f ns (delay %s); beyond it the latency (min) is more than "
-                          "%.0f %% above the least-loaded %.2f ns\n",
-                          knee->bandwidth * 1e-6, knee->latency * 1e9, delay_text(knee->delay),
-                          (kKneeRise - 1) * 100, least.latency * 1e9));
+    out.text(
+        fmt::sprintf("Knee: %.1f MB/s of load at %.2f ns (delay %s); beyond it the latency (min) is more than "
+                     "%.0f %% above the least-loaded %.2f ns\n",
+                     knee->bandwidth * 1e-6, knee->latency * 1e9, delay_text(knee->delay), (kKneeRise - 1) * 100,
+                     least.latency * 1e9));
   } else {
-    out.text(fmt::sprintf("Knee: not reached; the latency (min) stays within %.0f %% of the least-loaded %.2f ns up "
-                          "to %.1f MB/s of load\n",
-                          (kKneeRise - 1) * 100, least.latency * 1e9, most.bandwidth * 1e-6));
+    out.text(
+        fmt::sprintf("Knee: not reached; the latency (min) stays within %.0f %% of the least-loaded %.2f ns up "
+                     "to %.1f MB/s of load\n",
+                     (kKneeRise - 1) * 100, least.latency * 1e9, most.bandwidth * 1e-6));
   }
 }
 

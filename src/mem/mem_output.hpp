@@ -27,13 +27,13 @@ namespace movebench::mem {
 // its arrays and the loop shapes it runs.
 struct HostTableSetup {
   int threads = 1;
-  std::string placement;  // Placement::describe()
+  std::string placement;       // Placement::describe()
   std::uint64_t elements = 0;  // per array
   int element_bytes = 8;
-  std::string type;            // "double"
-  std::optional<double> calibration_s;  // none: --shape forced the shapes
-  std::string forced_shape;             // --shape's value, when it forced them
-  std::string shapes;                   // describe_shapes: "init plain, copy nt, ..."
+  std::string type;                                   // "double"
+  std::optional<double> calibration_s;                // none: --shape forced the shapes
+  std::string forced_shape;                           // --shape's value, when it forced them
+  std::string shapes;                                 // describe_shapes: "init plain, copy nt, ..."
   std::vector<ThreadPlacement> placement_of_threads;  // --verbose-affinity's lines; empty: none
 };
 // The same on a device: its memory, its clock, how sum reduces.
@@ -83,7 +83,7 @@ void write_latency_row(Output& out, std::uint64_t bytes, const Summary& per_load
 // What loaded latency runs where.
 struct LoadedLatencySetup {
   std::uint64_t chase_bytes = 0, stride = 64, tlb_window = 0;
-  int chaser_cpu = -1;          // -1: not pinned
+  int chaser_cpu = -1;  // -1: not pinned
   Kernel kernel = Kernel::kTriad;
   std::vector<int> loader_cpus;  // one per loader, -1 when not pinned
   std::uint64_t elements = 0;    // of double, per array per loader

@@ -146,7 +146,8 @@ void MemCli::resolve_threads(MemOptions& o) {
   if (!threads_text_.empty()) o.threads = parse_count_list(threads_text_);
   if (o.threads.empty()) o.threads = {cpus};
   // tp runs one team: the rest of a list would be dropped unsaid.
-  if (o.mode == Mode::kTp && o.threads.size() != 1) throw UsageError("tp takes one thread count (a team on private arrays)");
+  if (o.mode == Mode::kTp && o.threads.size() != 1)
+    throw UsageError("tp takes one thread count (a team on private arrays)");
   // More threads than CPUs measure the scheduler, not the memory (and
   // 100000 threads exhaust the process before anything is timed).
   for (int t : o.threads) {
@@ -191,8 +192,10 @@ void MemCli::resolve_arrays(MemOptions& o) const {
     o.sweep_sizes = given_sizes(o);
     // A size list sets the largest array itself; --elements would be dropped unsaid.
     if (!o.sweep_sizes.empty() && !(elements_text_.empty() && array_bytes_text_.empty())) {
-      throw UsageError(fmt::format("mem {} takes the array lengths once: a size list or --elements/--array-bytes "
-                                   "(the largest of the default sizes)", o.mode_name()));
+      throw UsageError(
+          fmt::format("mem {} takes the array lengths once: a size list or --elements/--array-bytes "
+                      "(the largest of the default sizes)",
+                      o.mode_name()));
     }
     if (o.sweep_sizes.empty()) o.sweep_sizes = default_sweep_sizes(o.elements);
     if (o.sweep_sizes.empty()) throw UsageError("no sweep sizes: --elements is below 128");
@@ -201,8 +204,9 @@ void MemCli::resolve_arrays(MemOptions& o) const {
   const int sets = o.mode == Mode::kTp ? o.threads.front() : 1;
   const std::string arrays = fmt::format("{} arrays of {} elements", 4 * sets, o.elements);
   const std::uint64_t eb = o.element_bytes();
-  require_memory(checked_product(checked_product(4ull * static_cast<std::uint64_t>(sets), o.elements, arrays), eb, arrays),
-                 arrays);
+  require_memory(
+      checked_product(checked_product(4ull * static_cast<std::uint64_t>(sets), o.elements, arrays), eb, arrays),
+      arrays);
 }
 
 // The sizes of seq/tp (elements) or latency (bytes), from whichever of
@@ -240,13 +244,13 @@ void MemCli::resolve_backend(const MemOptions& o) const {
   }
   device::check_choice(o.choice);
   if (o.mode != Mode::kBandwidth && o.mode != Mode::kSeq) {
-    throw UsageError(fmt::format("mem {} runs in host memory only: --backend {} runs bandwidth and seq",
-                                 o.mode_name(), o.choice.backend));
+    throw UsageError(fmt::format("mem {} runs in host memory only: --backend {} runs bandwidth and seq", o.mode_name(),
+                                 o.choice.backend));
   }
   for (const CLI::Option* option : host_only_) {
     if (option->count() > 0) {
-      throw UsageError(fmt::format("{} applies to host memory (--backend {}), not to --backend {}",
-                                   option->get_name(), vocabulary::kHostBackend, o.choice.backend));
+      throw UsageError(fmt::format("{} applies to host memory (--backend {}), not to --backend {}", option->get_name(),
+                                   vocabulary::kHostBackend, o.choice.backend));
     }
   }
 }
@@ -258,8 +262,9 @@ void MemCli::resolve_loaded_latency(MemOptions& o) const {
   if (o.kernels.size() > 1) throw UsageError("loaded-latency takes one load kernel (-k), e.g. -k triad");
   if (o.elements == 0) o.elements = kLoadedLatencyElements;
   const std::uint64_t llc = last_level_cache_bytes();
-  o.chase_bytes = chase_bytes_text_.empty() ? std::clamp<std::uint64_t>(4 * llc, kLoadedChaseLeastBytes, kLoadedChaseMostBytes)
-                                            : parse_size(chase_bytes_text_);
+  o.chase_bytes = chase_bytes_text_.empty()
+                      ? std::clamp<std::uint64_t>(4 * llc, kLoadedChaseLeastBytes, kLoadedChaseMostBytes)
+                      : parse_size(chase_bytes_text_);
   if (o.chase_bytes < 2 * o.stride) {
     throw UsageError(fmt::format("chase working set {} holds fewer than two nodes", o.chase_bytes));
   }
@@ -267,9 +272,8 @@ void MemCli::resolve_loaded_latency(MemOptions& o) const {
   resolve_loaded_load(o);
   const std::uint64_t loaders = static_cast<std::uint64_t>(o.threads.front() - 1);
   // Checked: 2^61 elements once wrapped to 0 bytes, passed and crashed.
-  const std::uint64_t load_bytes =
-      checked_product(loaders, checked_product(o.elements, 4 * sizeof(double), "--elements x 4 arrays"),
-                      "the loaders' arrays");
+  const std::uint64_t load_bytes = checked_product(
+      loaders, checked_product(o.elements, 4 * sizeof(double), "--elements x 4 arrays"), "the loaders' arrays");
   if (load_bytes > UINT64_MAX - o.chase_bytes) throw UsageError("the chase and the loaders' arrays exceed 2^64 bytes");
   require_memory(o.chase_bytes + load_bytes,
                  fmt::format("the chase and {} loader{}' arrays", loaders, loaders == 1 ? "" : "s"));
@@ -280,15 +284,16 @@ void MemCli::resolve_loaded_load(MemOptions& o) const {
   // The default chunk shrinks to a smaller array; a chunk given larger than
   // the array would run whole arrays per call under its own name.
   const std::uint64_t array_bytes = checked_product(o.elements, sizeof(double), "--elements x 8 bytes");
-  o.load_chunk_bytes = chunk_text_.empty() ? std::min<std::uint64_t>(kDefaultLoadChunkBytes, array_bytes)
-                                           : parse_size(chunk_text_);
+  o.load_chunk_bytes =
+      chunk_text_.empty() ? std::min<std::uint64_t>(kDefaultLoadChunkBytes, array_bytes) : parse_size(chunk_text_);
   if (o.load_chunk_bytes < sizeof(double)) {
     throw UsageError(fmt::format("invalid --chunk-bytes '{}': at least one element of double (8 B)", chunk_text_));
   }
   if (o.load_chunk_bytes > array_bytes) {
-    throw UsageError(fmt::format("invalid --chunk-bytes '{}': at most the bytes of one load array, {} ({} elements "
-                                 "of double, --elements)",
-                                 chunk_text_, format_bytes(static_cast<double>(array_bytes)), o.elements));
+    throw UsageError(
+        fmt::format("invalid --chunk-bytes '{}': at most the bytes of one load array, {} ({} elements "
+                    "of double, --elements)",
+                    chunk_text_, format_bytes(static_cast<double>(array_bytes)), o.elements));
   }
   o.load_delays = delays_text_.empty() ? default_load_delays() : parse_list(delays_text_, "--delays", parse_delay);
 }

@@ -34,8 +34,9 @@ void record_mode_settings(const MemOptions& opt, nlohmann::json& s) {
 nlohmann::json traffic_json() {
   nlohmann::json traffic = nlohmann::json::object();
   for (const auto& k : kernel_table()) {
-    traffic[std::string(k.name)] = {{"formula", k.formula}, {"loads", k.loads}, {"stores", k.stores},
-                                    {"write_allocate", k.write_allocate}, {"flops", k.flops}, {"arrays", k.arrays}};
+    traffic[std::string(k.name)] = {{"formula", k.formula}, {"loads", k.loads},
+                                    {"stores", k.stores},   {"write_allocate", k.write_allocate},
+                                    {"flops", k.flops},     {"arrays", k.arrays}};
   }
   return traffic;
 }
@@ -64,7 +65,8 @@ void record_settings(const MemOptions& opt, Report& report) {
   record_mode_settings(opt, s);
   s["traffic"] = traffic_json();
   if (opt.on_device()) {
-    for (const char* key : {"threads", "bind", "alignment", "nt_stores", "shape", "nt_stores_available", "huge_pages"}) {
+    for (const char* key :
+         {"threads", "bind", "alignment", "nt_stores", "shape", "nt_stores_available", "huge_pages"}) {
       s.erase(key);
     }
   }

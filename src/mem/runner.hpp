@@ -28,9 +28,8 @@ class Runner {
   // kernel called `iters` times back to back per round, calls numbered from
   // `first_call`; seconds per round per kernel (times[k][r]), only the rounds
   // completed before a signal; `sum` the total of every sum call.
-  virtual std::vector<std::vector<double>> time_sequence(std::span<const Kernel> sequence, int reps,
-                                                         std::size_t iters, std::uint64_t first_call,
-                                                         double& sum) = 0;
+  virtual std::vector<std::vector<double>> time_sequence(std::span<const Kernel> sequence, int reps, std::size_t iters,
+                                                         std::uint64_t first_call, double& sum) = 0;
   // The test-only damage of --corrupt-for-test (mem_options.hpp), then
   // validate (team.hpp): calls 0 .. calls-1 of `sequence` replayed on every
   // element and compared, exactly, with what the arrays hold.

@@ -32,8 +32,8 @@ std::size_t calls_per_sample(Runner& runner, Kernel k, double target, std::uint6
     sum_total += sum;
     return t;
   };
-  return calls_for_budget(timed, target, Probe{.first = 1, .growth = 2, .share = 0.25, .most = std::uint64_t{1} << 30}, 1,
-                          std::uint64_t{1} << 40);
+  return calls_for_budget(timed, target, Probe{.first = 1, .growth = 2, .share = 0.25, .most = std::uint64_t{1} << 30},
+                          1, std::uint64_t{1} << 40);
 }
 
 template <class T>
@@ -42,8 +42,8 @@ void sweep(const MemOptions& opt, Report& report, Output& out) {
   const int threads = tp ? opt.threads.front() : 1;
   const std::uint64_t max_n = *std::max_element(opt.sweep_sizes.begin(), opt.sweep_sizes.end());
   HostRunner<T> runner(opt, threads, !tp, max_n);
-  const std::string subject = fmt::format("{}, {} thread{}", tp ? "throughput (private arrays per thread)" : "sequential",
-                                          threads, threads > 1 ? "s" : "");
+  const std::string subject = fmt::format(
+      "{}, {} thread{}", tp ? "throughput (private arrays per thread)" : "sequential", threads, threads > 1 ? "s" : "");
   run_sweep_on(opt, runner, subject, tp ? "mem tp" : "mem seq", report, out);
 }
 

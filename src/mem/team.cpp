@@ -66,9 +66,7 @@ double time_trial(const Workspace<T>& ws, const Team& team, Kernel k, Shape shap
     for (std::size_t i = 0; i < calls; ++i) run_kernel(k, ws.views[t], at, at + w, shape, i);
 #pragma omp barrier
 #pragma omp master
-    {
-      seconds = now_seconds() - t0;
-    }
+    { seconds = now_seconds() - t0; }
     offset[t] += w;
   }
   return seconds;
@@ -91,8 +89,7 @@ void Workspace<T>::resize(std::size_t n) {
 }
 
 template <class T>
-Workspace<T> make_workspace(std::size_t n, bool shared, const Team& team, std::size_t alignment,
-                            bool huge_pages) {
+Workspace<T> make_workspace(std::size_t n, bool shared, const Team& team, std::size_t alignment, bool huge_pages) {
   Workspace<T> ws;
   ws.shared = shared;
   const int sets = shared ? 1 : team.threads;
@@ -127,8 +124,8 @@ void initialise(Workspace<T>& ws, const Team& team) {
 
 template <class T>
 std::vector<std::vector<double>> time_sequence(const Workspace<T>& ws, const Team& team,
-                                               std::span<const Kernel> sequence, int reps,
-                                               std::size_t iters, std::uint64_t first_call, double& sum,
+                                               std::span<const Kernel> sequence, int reps, std::size_t iters,
+                                               std::uint64_t first_call, double& sum,
                                                std::vector<ThreadPlacement>* placement) {
   const std::size_t nk = sequence.size();
   std::vector<std::vector<double>> times(nk, std::vector<double>(static_cast<std::size_t>(reps)));
@@ -155,7 +152,8 @@ std::vector<std::vector<double>> time_sequence(const Workspace<T>& ws, const Tea
         const Shape shape = team.shape_of(kernel);
         const std::uint64_t call = first_call + static_cast<std::uint64_t>(r) * iters;
         if (kernel == Kernel::kSum) {
-          for (std::size_t it = 0; it < iters; ++it) sums += static_cast<double>(run_kernel(kernel, view, lo, hi, shape, call + it));
+          for (std::size_t it = 0; it < iters; ++it)
+            sums += static_cast<double>(run_kernel(kernel, view, lo, hi, shape, call + it));
         } else {
           for (std::size_t it = 0; it < iters; ++it) run_kernel(kernel, view, lo, hi, shape, call + it);
         }
@@ -291,8 +289,8 @@ Validation validate(const Workspace<T>& ws, std::span<const Kernel> sequence, st
     const T expected[] = {ea[0], eb[0], ec[0], ed[0]};
     const T* arrays[] = {ws.views[v].a, ws.views[v].b, ws.views[v].c, ws.views[v].d};
     result = {false, fmt::format("array {}[{}]{} holds {} but must hold {}", names[x], i,
-                                 views > 1 ? fmt::format(" of thread {}", v) : "",
-                                 static_cast<double>(arrays[x][i]), static_cast<double>(expected[x]))};
+                                 views > 1 ? fmt::format(" of thread {}", v) : "", static_cast<double>(arrays[x][i]),
+                                 static_cast<double>(expected[x]))};
     return result;
   }
   const bool has_sum = std::find(sequence.begin(), sequence.end(), Kernel::kSum) != sequence.end();
@@ -307,15 +305,15 @@ Validation validate(const Workspace<T>& ws, std::span<const Kernel> sequence, st
   return result;
 }
 
-#define MOVEBENCH_MEM_INSTANTIATE(T)                                                              \
-  template struct Workspace<T>;                                                                   \
-  template Workspace<T> make_workspace<T>(std::size_t, bool, const Team&, std::size_t, bool);     \
-  template void initialise<T>(Workspace<T>&, const Team&);                                        \
-  template std::vector<std::vector<double>> time_sequence<T>(                                     \
-      const Workspace<T>&, const Team&, std::span<const Kernel>, int, std::size_t, std::uint64_t, double&, \
-      std::vector<ThreadPlacement>*);                                                             \
-  template Calibration calibrate_shapes<T>(const Workspace<T>&, const Team&, std::span<const Kernel>,         \
-                                           const std::array<std::vector<Shape>, kKernelCount>&, double);   \
+#define MOVEBENCH_MEM_INSTANTIATE(T)                                                                                   \
+  template struct Workspace<T>;                                                                                        \
+  template Workspace<T> make_workspace<T>(std::size_t, bool, const Team&, std::size_t, bool);                          \
+  template void initialise<T>(Workspace<T>&, const Team&);                                                             \
+  template std::vector<std::vector<double>> time_sequence<T>(const Workspace<T>&, const Team&,                         \
+                                                             std::span<const Kernel>, int, std::size_t, std::uint64_t, \
+                                                             double&, std::vector<ThreadPlacement>*);                  \
+  template Calibration calibrate_shapes<T>(const Workspace<T>&, const Team&, std::span<const Kernel>,                  \
+                                           const std::array<std::vector<Shape>, kKernelCount>&, double);               \
   template Validation validate<T>(const Workspace<T>&, std::span<const Kernel>, std::uint64_t, double);
 MOVEBENCH_MEM_INSTANTIATE(double)
 MOVEBENCH_MEM_INSTANTIATE(float)

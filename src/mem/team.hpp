@@ -15,7 +15,7 @@ namespace movebench::mem {
 
 struct Team {
   int threads = 1;
-  std::vector<int> cpus;  // cpus[t] for thread t; empty: not pinned
+  std::vector<int> cpus;                    // cpus[t] for thread t; empty: not pinned
   std::array<Shape, kKernelCount> shape{};  // the loop shape of each kernel (by Kernel)
 
   Shape shape_of(Kernel k) const { return shape[static_cast<std::size_t>(k)]; }
@@ -35,7 +35,7 @@ struct ThreadPlacement {
 template <class T>
 struct Workspace {
   std::vector<HostBuffer> buffers;
-  std::vector<Arrays<T>> views;  // per thread
+  std::vector<Arrays<T>> views;     // per thread
   std::vector<std::size_t> lo, hi;  // per thread element range
   std::size_t elements_per_view = 0;
   bool shared = true;
@@ -49,8 +49,7 @@ struct Workspace {
 // Allocates (nothing touched yet) and lets every thread first-touch and
 // initialise its own part with the initial values of each index.
 template <class T>
-Workspace<T> make_workspace(std::size_t n, bool shared, const Team& team, std::size_t alignment,
-                            bool huge_pages);
+Workspace<T> make_workspace(std::size_t n, bool shared, const Team& team, std::size_t alignment, bool huge_pages);
 template <class T>
 void initialise(Workspace<T>& ws, const Team& team);
 
@@ -63,14 +62,15 @@ void initialise(Workspace<T>& ws, const Team& team);
 // `sum` receives the total of every sum call's result over all threads.
 template <class T>
 std::vector<std::vector<double>> time_sequence(const Workspace<T>& ws, const Team& team,
-                                               std::span<const Kernel> sequence, int reps,
-                                               std::size_t iters, std::uint64_t first_call, double& sum,
+                                               std::span<const Kernel> sequence, int reps, std::size_t iters,
+                                               std::uint64_t first_call, double& sum,
                                                std::vector<ThreadPlacement>* placement = nullptr);
 
 // The calibration: every candidate shape of every kernel timed by the team
 // on fresh windows of the arrays (each thread on its own slice), a few
 // alternating rounds, the fastest kept. Bounded: every kernel gets an equal
-// share of `budget` seconds, and at least one round of its candidates. It leaves the arrays changed: initialise them again after.
+// share of `budget` seconds, and at least one round of its candidates. It leaves the arrays changed: initialise them
+// again after.
 struct Calibration {
   std::array<Shape, kKernelCount> shape{};
   // Median seconds per window call of every candidate over its trials, by kernel.
@@ -84,8 +84,8 @@ struct Calibration {
   // the minimum rounds), so this is at most the share, whatever the CPU.
   std::array<double, kKernelCount> last_round_began{};
   std::array<double, kKernelCount> kernel_seconds{};  // wall time each kernel's trials took
-  double share = 0;    // each kernel's share of the budget
-  double seconds = 0;  // wall time it took
+  double share = 0;                                   // each kernel's share of the budget
+  double seconds = 0;                                 // wall time it took
 };
 inline constexpr int kMinCalibrationRounds = 1;
 inline constexpr int kMaxCalibrationRounds = 9;
@@ -102,7 +102,6 @@ struct Validation {
 // sequence in order) on every element from its initial values and compares
 // every element of every array, and the total of all sum calls, with it.
 template <class T>
-Validation validate(const Workspace<T>& ws, std::span<const Kernel> sequence, std::uint64_t calls,
-                    double measured_sum);
+Validation validate(const Workspace<T>& ws, std::span<const Kernel> sequence, std::uint64_t calls, double measured_sum);
 
 }  // namespace movebench::mem

@@ -82,7 +82,8 @@ void MpiCommand::add_check_options(CLI::App& app, bool& skip, bool& every, const
                vocabulary::help(vocabulary::kSkipValidation,
                                 "do not check the received data (recorded: validation_skipped names this option, "
                                 "validated is false)"));
-  app.add_flag(vocabulary::names("-C", vocabulary::kCheckEvery), every, vocabulary::help(vocabulary::kCheckEvery, every_means));
+  app.add_flag(vocabulary::names("-C", vocabulary::kCheckEvery), every,
+               vocabulary::help(vocabulary::kCheckEvery, every_means));
 }
 
 void MpiCommand::check_options() {
@@ -146,7 +147,8 @@ void MpiCommand::run_local_job(Report& report, const std::vector<std::string>& a
   // Open MPI refuses more ranks than cores and root unless told; MPICH's
   // hydra does both without a flag and refuses Open MPI's flags.
   std::string flags;
-  if (mpi_family() == MpiFamily::kOpenMpi) flags = geteuid() == 0 ? " --oversubscribe --allow-run-as-root" : " --oversubscribe";
+  if (mpi_family() == MpiFamily::kOpenMpi)
+    flags = geteuid() == 0 ? " --oversubscribe --allow-run-as-root" : " --oversubscribe";
   std::string cmd = fmt::format("timeout -k 5 {} {} -np 2{} {} {}", kSuiteJobSeconds, shell_quote(launcher), flags,
                                 shell_quote(self.string()), name());
   for (const auto& a : args) cmd += " " + shell_quote(a);

@@ -60,7 +60,10 @@ Watchdog& start_mpi(const std::string& command, double step_timeout) {
     throw UsageError(fmt::format(
         "the launcher started {} processes but MPI sees a job of 1: this MPI ({}) does not speak the launcher's "
         "process interface (under srun: --mpi=pmix for Open MPI, --mpi=pmi2 for MPICH)",
-        started, mpi_family() == MpiFamily::kOpenMpi ? "Open MPI" : mpi_family() == MpiFamily::kMpich ? "MPICH" : "other"));
+        started,
+        mpi_family() == MpiFamily::kOpenMpi ? "Open MPI"
+        : mpi_family() == MpiFamily::kMpich ? "MPICH"
+                                            : "other"));
   }
   return *g_dog;
 }
@@ -102,12 +105,19 @@ nlohmann::json mpi_facts() {
   MPI_Gather(host, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, all.data(), MPI_MAX_PROCESSOR_NAME, MPI_CHAR, 0, MPI_COMM_WORLD);
   nlohmann::json hosts = nlohmann::json::array();
   if (world_rank() == 0) {
-    for (int r = 0; r < world_size(); ++r) hosts.push_back(std::string(&all[static_cast<std::size_t>(r) * MPI_MAX_PROCESSOR_NAME]));
+    for (int r = 0; r < world_size(); ++r)
+      hosts.push_back(std::string(&all[static_cast<std::size_t>(r) * MPI_MAX_PROCESSOR_NAME]));
   }
-  return {{"version", version},           {"subversion", subversion}, {"library", lib},
-          {"ranks", world_size()},        {"hosts", hosts},           {"thread_level", thread_level},
+  return {{"version", version},
+          {"subversion", subversion},
+          {"library", lib},
+          {"ranks", world_size()},
+          {"hosts", hosts},
+          {"thread_level", thread_level},
           {"launcher", under_launcher() ? "yes" : "singleton"},
-          {"family", mpi_family() == MpiFamily::kOpenMpi ? "openmpi" : mpi_family() == MpiFamily::kMpich ? "mpich" : "other"}};
+          {"family", mpi_family() == MpiFamily::kOpenMpi ? "openmpi"
+                     : mpi_family() == MpiFamily::kMpich ? "mpich"
+                                                         : "other"}};
 }
 
 Watchdog::Watchdog(std::string command, int rank, double bound)
@@ -175,9 +185,10 @@ void Watchdog::watch() {
       wake_.wait_for(lock, std::chrono::duration<double>(std::min(left, 1.0)));
       continue;
     }
-    standard_output().problem(fmt::format("movebench {}: error: rank {}: '{}' did not finish within {:.0f} s (a rank "
-                                          "died or hangs, or the network is down); aborting the job",
-                                          command_, rank_, what_, bound_));
+    standard_output().problem(
+        fmt::format("movebench {}: error: rank {}: '{}' did not finish within {:.0f} s (a rank "
+                    "died or hangs, or the network is down); aborting the job",
+                    command_, rank_, what_, bound_));
     end_job();
   }
 }

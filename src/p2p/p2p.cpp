@@ -37,11 +37,13 @@ void pingpong_round(bool first, int peer, std::byte* send, std::byte* recv, int 
 void window_round(bool sender, int peer, std::byte* send, std::byte* recv, int n, std::vector<MPI_Request>& reqs) {
   const int window = static_cast<int>(reqs.size());
   if (sender) {
-    for (int w = 0; w < window; ++w) MPI_Isend(send, n, MPI_CHAR, peer, kTag, MPI_COMM_WORLD, &reqs[static_cast<std::size_t>(w)]);
+    for (int w = 0; w < window; ++w)
+      MPI_Isend(send, n, MPI_CHAR, peer, kTag, MPI_COMM_WORLD, &reqs[static_cast<std::size_t>(w)]);
     MPI_Waitall(window, reqs.data(), MPI_STATUSES_IGNORE);
     MPI_Recv(recv, 4, MPI_CHAR, peer, kAckTag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
   } else {
-    for (int w = 0; w < window; ++w) MPI_Irecv(recv, n, MPI_CHAR, peer, kTag, MPI_COMM_WORLD, &reqs[static_cast<std::size_t>(w)]);
+    for (int w = 0; w < window; ++w)
+      MPI_Irecv(recv, n, MPI_CHAR, peer, kTag, MPI_COMM_WORLD, &reqs[static_cast<std::size_t>(w)]);
     MPI_Waitall(window, reqs.data(), MPI_STATUSES_IGNORE);
     MPI_Send(send, 4, MPI_CHAR, peer, kAckTag, MPI_COMM_WORLD);
   }
@@ -50,16 +52,17 @@ void window_round(bool sender, int peer, std::byte* send, std::byte* recv, int n
 // osu_bibw: both post a window of receives and of sends, then wait.
 void bibw_round(int peer, std::byte* send, std::byte* recv, int n, std::vector<MPI_Request>& reqs) {
   const int window = static_cast<int>(reqs.size() / 2);
-  for (int w = 0; w < window; ++w) MPI_Irecv(recv, n, MPI_CHAR, peer, kTag, MPI_COMM_WORLD, &reqs[static_cast<std::size_t>(w)]);
-  for (int w = 0; w < window; ++w) MPI_Isend(send, n, MPI_CHAR, peer, kTag, MPI_COMM_WORLD, &reqs[static_cast<std::size_t>(window + w)]);
+  for (int w = 0; w < window; ++w)
+    MPI_Irecv(recv, n, MPI_CHAR, peer, kTag, MPI_COMM_WORLD, &reqs[static_cast<std::size_t>(w)]);
+  for (int w = 0; w < window; ++w)
+    MPI_Isend(send, n, MPI_CHAR, peer, kTag, MPI_COMM_WORLD, &reqs[static_cast<std::size_t>(window + w)]);
   MPI_Waitall(2 * window, reqs.data(), MPI_STATUSES_IGNORE);
 }
 
-
 }  // namespace
 
-double p2p_seconds(P2pTest test, const P2pPair& pair, std::byte* send, std::byte* recv, std::uint64_t bytes,
-                   int iters, int warmup, int window) {
+double p2p_seconds(P2pTest test, const P2pPair& pair, std::byte* send, std::byte* recv, std::uint64_t bytes, int iters,
+                   int warmup, int window) {
   const int rank = me();
   if (rank != pair.a && rank != pair.b) return 0;
   const bool first = rank == pair.a;
@@ -105,7 +108,8 @@ std::string p2p_check(P2pTest test, const P2pPair& pair, std::byte* send, std::b
     if (corrupt && i == 0 && expected > 0) recv[expected - 1] ^= std::byte{1};
     const std::size_t wrong = first_wrong_byte(recv, expected, message_key(peer, stream, iteration));
     // The peer goes on with its passes, so this rank must too (else it would wait for ever).
-    if (wrong < expected && error.empty()) error = fmt::format("byte {} of message {} from rank {} is wrong", wrong, i, peer);
+    if (wrong < expected && error.empty())
+      error = fmt::format("byte {} of message {} from rank {} is wrong", wrong, i, peer);
   }
   return error;
 }

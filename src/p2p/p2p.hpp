@@ -19,8 +19,8 @@ struct P2pPair {
 // untimed rounds, then `iters` timed ones. Ranks outside the pair return
 // at once. Buffers hold at least bytes (bw: one message; all messages of
 // a window share the buffer, as in OSU).
-double p2p_seconds(P2pTest test, const P2pPair& pair, std::byte* send, std::byte* recv, std::uint64_t bytes,
-                   int iters, int warmup, int window);
+double p2p_seconds(P2pTest test, const P2pPair& pair, std::byte* send, std::byte* recv, std::uint64_t bytes, int iters,
+                   int warmup, int window);
 
 // Untimed: `passes` rounds of the test's own kind (one message in flight),
 // each with data of its own (net/message_pattern.hpp) into a cleared

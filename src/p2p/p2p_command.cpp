@@ -75,11 +75,12 @@ class P2pCommand : public MpiCommand {
     app.add_option("--ranks", ranks_text_, "The two ranks, A,B (A times, as OSU's rank 0)")->capture_default_str();
     repetitions_option_ = app.add_option(
         vocabulary::names("-i", vocabulary::kRepetitions, "--iterations"), repetitions_,
-        vocabulary::help(vocabulary::kRepetitions,
-                         "iterations per size (OSU's -i; default OSU's: latency 10000, 1000 above 8 KiB; bw 100, 20 above)"));
+        vocabulary::help(
+            vocabulary::kRepetitions,
+            "iterations per size (OSU's -i; default OSU's: latency 10000, 1000 above 8 KiB; bw 100, 20 above)"));
     warmup_option_ = app.add_option("-x,--warmup", warmup_, "Untimed iterations first (default: OSU's)");
-    window_option_ =
-        app.add_option("-W,--window,--window-size", window_, "Messages in flight for bw and bibw")->capture_default_str();
+    window_option_ = app.add_option("-W,--window,--window-size", window_, "Messages in flight for bw and bibw")
+                         ->capture_default_str();
     add_check_options(app, skip_validation_, check_every_,
                       "after the timed loop, as many untimed rounds as timed ones, each with its own data, "
                       "checked (default: one untimed round per size)");
@@ -88,14 +89,16 @@ class P2pCommand : public MpiCommand {
   void resolve() override {
     if (check_every_ && skip_validation_) throw UsageError("-C and --skip-validation contradict each other");
     tests_ = parse_list(tests_text_, "test", [](std::string_view item) {
-      const auto* t = std::find_if(std::begin(kTests), std::end(kTests), [&](const TestInfo& i) { return item == i.key; });
+      const auto* t =
+          std::find_if(std::begin(kTests), std::end(kTests), [&](const TestInfo& i) { return item == i.key; });
       if (t == std::end(kTests)) throw UsageError(fmt::format("unknown test '{}' (latency, bw, bibw)", item));
       return *t;
     });
     // OSU's "-m MIN:" (MIN up to its default largest size).
     sizes_ = parse_size_list(sizes_text_.ends_with(':') ? sizes_text_ + kOsuLargest : sizes_text_);
     if (sizes_.empty()) throw UsageError("no message sizes");
-    if (*std::max_element(sizes_.begin(), sizes_.end()) > (1ull << 30)) throw UsageError("sizes above 1G: MPI counts are ints");
+    if (*std::max_element(sizes_.begin(), sizes_.end()) > (1ull << 30))
+      throw UsageError("sizes above 1G: MPI counts are ints");
     pair_ = parse_pair(ranks_text_);
     if (warmup_ < -1 || window_ < 1) throw UsageError("warm-up and window must be positive");
     // One request pair per message in flight (OSU sizes its request arrays by
@@ -145,7 +148,8 @@ class P2pCommand : public MpiCommand {
       std::string error;
       report.progress().step(fmt::format("{} {}", t.key, format_bytes(static_cast<double>(bytes))));
       {
-        WatchedStep step(dog, step_timeout_, fmt::format("{} {} B between ranks {} and {}", t.key, bytes, pair_.a, pair_.b));
+        WatchedStep step(dog, step_timeout_,
+                         fmt::format("{} {} B between ranks {} and {}", t.key, bytes, pair_.a, pair_.b));
         maybe_fail(fail_);
         seconds = p2p_seconds(t.test, pair_, send, recv, bytes, iters, warmup, window_);
         if (!skip_validation_) {
@@ -164,7 +168,8 @@ class P2pCommand : public MpiCommand {
   void publish(Report& report, const TestInfo& t, std::uint64_t bytes, int iters, double seconds) {
     const bool lat = t.test == P2pTest::kLatency;
     const int directions = t.test == P2pTest::kBibw ? 2 : 1;
-    const double value = lat ? pingpong_latency_us(seconds, iters) : window_bandwidth_mbs(bytes, iters, window_, directions, seconds);
+    const double value =
+        lat ? pingpong_latency_us(seconds, iters) : window_bandwidth_mbs(bytes, iters, window_, directions, seconds);
     out_.row(bytes, value);
     Record r{"p2p", t.key, bytes, {{"iters", iters}, {"ranks", {pair_.a, pair_.b}}}, {seconds}, {}};
     // OSU's figures: the mean over the iterations (all bytes over all time
@@ -190,11 +195,14 @@ class P2pCommand : public MpiCommand {
     s["tests"] = names;
     s["sizes"] = sizes_;
     s["ranks"] = {pair_.a, pair_.b};
-    kOsuRepetitions.record(s, repetitions_ > 0 ? nlohmann::json(repetitions_)
-                                     : nlohmann::json("OSU defaults: latency 10000 (1000 above 8 KiB), bw 100 (20)"));
+    kOsuRepetitions.record(s, repetitions_ > 0
+                                  ? nlohmann::json(repetitions_)
+                                  : nlohmann::json("OSU defaults: latency 10000 (1000 above 8 KiB), bw 100 (20)"));
     s["warmup"] = warmup_ >= 0 ? nlohmann::json(warmup_) : nlohmann::json("OSU defaults");
     s["window"] = window_;
-    s["validation"] = skip_validation_ ? "none" : check_every_ ? "every iteration (untimed pass)" : "once per size (untimed round)";
+    s["validation"] = skip_validation_ ? "none"
+                      : check_every_   ? "every iteration (untimed pass)"
+                                       : "once per size (untimed round)";
     s["step_timeout_s"] = step_timeout_;
   }
 

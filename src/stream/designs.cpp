@@ -148,8 +148,8 @@ DesignState prepare_pipeline(Device& device, const StreamJob& job) {
 
 DesignState prepare_persistent(Device& device, const StreamJob& job) {
   DesignState s;
-  const auto groups =
-      static_cast<std::size_t>(device::capability<device::PersistentKernel>(device)->persistent_groups(job.chunk_words));
+  const auto groups = static_cast<std::size_t>(
+      device::capability<device::PersistentKernel>(device)->persistent_groups(job.chunk_words));
   const std::size_t words = job.chunks * (1 + groups) + groups;
   s.flags = device.alloc(job.in->kind(), words * 4);  // mapped wherever the kernel reads its input
   return s;
@@ -195,9 +195,10 @@ void check_limits(const std::vector<const Design*>& designs, std::uint64_t chunk
       for (auto n : sweep_chunks) most = std::max(most, n);
     }
     if (most > d->max_chunks) {
-      throw UsageError(fmt::format("the {} design runs at most {} chunks a pass, this run asks for {} (fewer "
-                                   "--chunks, larger --sizes-bytes, or --designs without {})",
-                                   d->name, d->max_chunks, most, d->name));
+      throw UsageError(
+          fmt::format("the {} design runs at most {} chunks a pass, this run asks for {} (fewer "
+                      "--chunks, larger --sizes-bytes, or --designs without {})",
+                      d->name, d->max_chunks, most, d->name));
     }
   }
 }

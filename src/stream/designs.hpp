@@ -42,7 +42,6 @@ struct ChunkTimes {
   std::vector<double> submitted, seen;
 };
 
-
 // What a design needs beside in/out (queues, device copies, the on-device
 // ring, flags), made before timing and reused by every pass.
 // The queues are declared last: destroyed first, they are drained before

@@ -28,8 +28,8 @@ void StreamCli::add_options(CLI::App& app, StreamOptions& o) {
                  "32-bit elements per chunk (simple-host-streaming's Chunk count)")
       ->check(CLI::Range(1.0, static_cast<double>(1ull << 30)))
       ->capture_default_str();
-  inflight_option_ = app.add_option("--inflight", o.shape.inflight, "Chunks in flight at once (not offload)")
-                         ->capture_default_str();
+  inflight_option_ =
+      app.add_option("--inflight", o.shape.inflight, "Chunks in flight at once (not offload)")->capture_default_str();
   app.add_option(vocabulary::names("", vocabulary::kRepetitions, "--iterations"), o.shape.repetitions,
                  vocabulary::help(vocabulary::kRepetitions, "passes per design (simple-host-streaming's Iterations)"))
       ->capture_default_str();
@@ -91,7 +91,8 @@ void StreamCli::resolve_designs(StreamOptions& o, const std::vector<std::string>
   // Refused rather than ignored: offload alone has no chunks in flight and no curve to sweep.
   if (std::none_of(o.designs.begin(), o.designs.end(), [](const std::string& d) { return has_curve(d); })) {
     if (!o.sweep.empty()) throw UsageError("--sizes-bytes sweeps the chunked designs, not --designs offload");
-    if (inflight_option_->count() > 0) throw UsageError("--inflight applies to the chunked designs, not to --designs offload");
+    if (inflight_option_->count() > 0)
+      throw UsageError("--inflight applies to the chunked designs, not to --designs offload");
   }
 }
 

@@ -40,8 +40,8 @@ MemKind stream_kind(Device& device) {
 
 // Every iteration: fresh input pattern and a cleared output (untimed), one
 // pass, then every output element checked.
-Point measure_design(Device& device, const Design& design, const Shape& shape, const StreamOptions& o,
-                     Report& report, Output& out) {
+Point measure_design(Device& device, const Design& design, const Shape& shape, const StreamOptions& o, Report& report,
+                     Output& out) {
   const MemKind kind = stream_kind(device);
   StreamJob job;
   auto in = device.alloc(kind, shape.chunks * shape.chunk_count * 4);

@@ -30,8 +30,8 @@ struct Point {
 MemKind stream_kind(Device& device);
 // One design at one shape: a warm-up pass, then shape.repetitions passes,
 // every output checked; recorded (add_record) and returned.
-Point measure_design(Device& device, const Design& design, const Shape& shape, const StreamOptions& o,
-                     Report& report, Output& out);
+Point measure_design(Device& device, const Design& design, const Shape& shape, const StreamOptions& o, Report& report,
+                     Output& out);
 
 // simple-host-streaming's averages over the passes: the latencies' mean,
 // and the mean of the passes' throughputs (input bytes, each streamed

@@ -12,15 +12,17 @@
 namespace movebench::stream {
 
 void write_shape(Output& out, std::size_t chunks, std::size_t chunk_count, int iterations) {
-  out.text(fmt::sprintf("# Chunks:             %zu\nChunk count:          %zu\nTotal count:          %zu\n"
-                        "Iterations:           %d\n",
-                        chunks, chunk_count, chunks * chunk_count, iterations));
+  out.text(
+      fmt::sprintf("# Chunks:             %zu\nChunk count:          %zu\nTotal count:          %zu\n"
+                   "Iterations:           %d\n",
+                   chunks, chunk_count, chunks * chunk_count, iterations));
 }
 
 void write_launch_bound(Output& out, const Summary& seconds) {
-  out.text(fmt::sprintf("\nEmpty kernel, queued to completion seen (t_launch + t_finish): median %.2f us, min %.2f us "
-                        "over %zu\n",
-                        seconds.median * 1e6, seconds.min * 1e6, seconds.count));
+  out.text(
+      fmt::sprintf("\nEmpty kernel, queued to completion seen (t_launch + t_finish): median %.2f us, min %.2f us "
+                   "over %zu\n",
+                   seconds.median * 1e6, seconds.min * 1e6, seconds.count));
 }
 
 void write_design_begun(Output& out, const char* title) { out.text(fmt::sprintf("\nRunning %s\n", title)); }
@@ -38,8 +40,8 @@ void write_check_failed(Output& out, const char* design, std::size_t element) {
 
 void write_sweep_heading(Output& out, const char* design, std::uint64_t total_bytes, int inflight) {
   out.text(fmt::sprintf("\n== chunk-size sweep: %s, %s in all, %d in flight ==\n%12s %8s %14s %14s\n", design,
-                        format_bytes(static_cast<double>(total_bytes)), inflight, "chunk bytes", "chunks",
-                        "latency us", "MB/s"));
+                        format_bytes(static_cast<double>(total_bytes)), inflight, "chunk bytes", "chunks", "latency us",
+                        "MB/s"));
 }
 
 void write_sweep_row(Output& out, const CurvePoint& point, std::size_t chunks) {

@@ -22,9 +22,9 @@ void add_record(Report& report, Device& device, const std::string& design, const
   rec.benchmark = "stream";
   rec.operation = design;
   rec.bytes = shape.chunk_count * 4;
-  rec.params = {{"backend", device.backend()},     {"chunks", shape.chunks},
+  rec.params = {{"backend", device.backend()},      {"chunks", shape.chunks},
                 {"chunk_count", shape.chunk_count}, {"inflight", shape.inflight},
-                {"iterations", shape.repetitions},   {"chunk_latency_median_s", p.chunk_latency_median}};
+                {"iterations", shape.repetitions},  {"chunk_latency_median_s", p.chunk_latency_median}};
   rec.samples = p.latency;
   rec.figures = {latency_figure("latency", p),
                  Figure::latency("latency_median", summarize(p.latency).median, Stat::kMedian),
@@ -32,7 +32,8 @@ void add_record(Report& report, Device& device, const std::string& design, const
   report.add(std::move(rec));
 }
 
-void record_settings(Report& report, Device& device, const StreamOptions& o, const std::vector<const Design*>& designs) {
+void record_settings(Report& report, Device& device, const StreamOptions& o,
+                     const std::vector<const Design*>& designs) {
   auto& s = report.settings("stream");
   s["backend"] = device.backend();
   s["chunks"] = o.shape.chunks;

@@ -98,7 +98,8 @@ void run_stream(Device& device, Report& report, const StreamOptions& o, Output& 
   launch_bound(device, report, o, out);
   bool passed = true;
   const auto curves = std::count_if(designs.begin(), designs.end(), [](const Design* d) { return has_curve(*d); });
-  report.progress().begin("stream", designs.size() + static_cast<std::size_t>(curves) * (o.sweep.empty() ? 0 : o.sweep.size()));
+  report.progress().begin("stream",
+                          designs.size() + static_cast<std::size_t>(curves) * (o.sweep.empty() ? 0 : o.sweep.size()));
   for (const Design* d : designs) {
     if (interrupted()) break;
     report.progress().step(d->name);

@@ -54,8 +54,9 @@ class RunCommand : public Command {
                    "before the built-in ones (docs/facts.md#peaks-and-verdicts)");
     app.add_option("--fail-on", fail_on_,
                    "Exit 1 when a verdict is at or worse than this: low (low or degraded) or degraded");
-    app.add_option("--facts", facts_file_,
-                   "The machine's facts from a file (movebench facts --json, or its `facts` key) instead of reading them");
+    app.add_option(
+        "--facts", facts_file_,
+        "The machine's facts from a file (movebench facts --json, or its `facts` key) instead of reading them");
     app.add_flag("--fleet", fleet_,
                  "Also run `movebench fleet` (per host), last: in place under srun or mpirun (every rank of the job), "
                  "else as a local 2-rank job; its `fleet` and `outliers` go into the same result (--only fleet: the "
@@ -149,8 +150,7 @@ class RunCommand : public Command {
   // --fail-on names a verdict reached.
   int print_verdicts(Report& report, const nlohmann::json& facts) {
     const auto& doc = report.document();
-    const nlohmann::json verdicts =
-        facts::make_verdicts(doc, facts, facts::figure_peaks(doc, facts), bands_);
+    const nlohmann::json verdicts = facts::make_verdicts(doc, facts, facts::figure_peaks(doc, facts), bands_);
     report.extra("verdicts") = verdicts;
     out_.verdicts(verdicts);
     return facts::any_at_or_worse(verdicts, fail_on_) ? kExitFailure : kExitOk;

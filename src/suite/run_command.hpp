@@ -14,4 +14,4 @@ using CommandMaker = std::unique_ptr<Command> (*)();
 // `movebench run`: every benchmark this build and machine can do, with
 // bounded defaults, one summary and one result file.
 std::unique_ptr<Command> make_run_command(CommandTable table, CommandMaker fleet);
-}
+}  // namespace movebench

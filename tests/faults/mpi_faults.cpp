@@ -35,7 +35,7 @@ static enum mode fault_mode(void) {
   return FLIP;
 }
 
-static long events = 0;  /* receives of data so far (the wrapped calls are all on one thread) */
+static long events = 0; /* receives of data so far (the wrapped calls are all on one thread) */
 
 static int is_data(MPI_Datatype t, MPI_Op op) {
   if (t == MPI_BYTE || t == MPI_CHAR || t == MPI_UNSIGNED_CHAR) return 1;
@@ -55,7 +55,11 @@ static int chosen(MPI_Datatype t, MPI_Op op, size_t bytes) {
 }
 
 /* Saved content for `drop`: what the buffer held before the receive. */
-struct saved { void* buf; size_t bytes; unsigned char* copy; };
+struct saved {
+  void* buf;
+  size_t bytes;
+  unsigned char* copy;
+};
 
 static saved before(void* buf, size_t bytes) {
   saved s = {buf, bytes, nullptr};
@@ -94,25 +98,34 @@ static void spoil(saved* s, MPI_Datatype t, const char* where) {
   }
 }
 
-#define RECEIVE(call, buf, bytes, type, op, where)               \
-  do {                                                           \
-    const int spoil_it = chosen(type, op, bytes);                \
+#define RECEIVE(call, buf, bytes, type, op, where)     \
+  do {                                                 \
+    const int spoil_it = chosen(type, op, bytes);      \
     saved s = spoil_it ? before(buf, bytes) : saved{}; \
-    const int rc = call;                                         \
-    if (spoil_it) spoil(&s, type, where);                        \
-    return rc;                                                   \
+    const int rc = call;                               \
+    if (spoil_it) spoil(&s, type, where);              \
+    return rc;                                         \
   } while (0)
 
 static size_t bytes_of(int count, MPI_Datatype t) { return count > 0 ? (size_t)count * type_size(t) : 0; }
 
-static int comm_rank(MPI_Comm c) { int r = 0; PMPI_Comm_rank(c, &r); return r; }
-static int comm_size(MPI_Comm c) { int n = 0; PMPI_Comm_size(c, &n); return n; }
+static int comm_rank(MPI_Comm c) {
+  int r = 0;
+  PMPI_Comm_rank(c, &r);
+  return r;
+}
+static int comm_size(MPI_Comm c) {
+  int n = 0;
+  PMPI_Comm_size(c, &n);
+  return n;
+}
 
 /* The largest block of a v-receive: the part spoiled. */
 static void largest_block(const int* counts, const int* displs, int n, MPI_Datatype t, void* buf, void** at,
                           size_t* bytes) {
   int best = 0;
-  for (int i = 1; i < n; ++i) if (counts[i] > counts[best]) best = i;
+  for (int i = 1; i < n; ++i)
+    if (counts[i] > counts[best]) best = i;
   *at = (unsigned char*)buf + (size_t)displs[best] * type_size(t);
   *bytes = bytes_of(counts[best], t);
 }
@@ -129,7 +142,11 @@ int MPI_Sendrecv(const void* sb, int sc, MPI_Datatype st_, int dst, int stag, vo
 
 /* Non-blocking receives: chosen when posted, spoiled when completed. */
 #define MAX_PENDING 4096
-static struct { MPI_Request req; saved s; MPI_Datatype t; } pending[MAX_PENDING];
+static struct {
+  MPI_Request req;
+  saved s;
+  MPI_Datatype t;
+} pending[MAX_PENDING];
 static int npending = 0;
 
 int MPI_Irecv(void* buf, int count, MPI_Datatype t, int src, int tag, MPI_Comm c, MPI_Request* req) {
@@ -167,7 +184,8 @@ int MPI_Waitall(int n, MPI_Request reqs[], MPI_Status sts[]) {
   const int keep = npending && n <= 256;
   if (keep) memcpy(copy, reqs, (size_t)n * sizeof(MPI_Request));
   const int rc = PMPI_Waitall(n, reqs, sts);
-  if (keep) for (int i = 0; i < n; ++i) completed(copy[i]);
+  if (keep)
+    for (int i = 0; i < n; ++i) completed(copy[i]);
   return rc;
 }
 
@@ -202,8 +220,8 @@ int MPI_Allgather(const void* sb, int sc, MPI_Datatype st, void* rb, int rc_, MP
 
 int MPI_Gather(const void* sb, int sc, MPI_Datatype st, void* rb, int rc_, MPI_Datatype rt, int root, MPI_Comm c) {
   if (comm_rank(c) != root) return PMPI_Gather(sb, sc, st, rb, rc_, rt, root, c);
-  RECEIVE(PMPI_Gather(sb, sc, st, rb, rc_, rt, root, c), rb, bytes_of(rc_, rt) * (size_t)comm_size(c), rt,
-          MPI_OP_NULL, "MPI_Gather");
+  RECEIVE(PMPI_Gather(sb, sc, st, rb, rc_, rt, root, c), rb, bytes_of(rc_, rt) * (size_t)comm_size(c), rt, MPI_OP_NULL,
+          "MPI_Gather");
 }
 
 int MPI_Scatter(const void* sb, int sc, MPI_Datatype st, void* rb, int rc_, MPI_Datatype rt, int root, MPI_Comm c) {
@@ -218,16 +236,16 @@ int MPI_Alltoallv(const void* sb, const int sc[], const int sd[], MPI_Datatype s
   RECEIVE(PMPI_Alltoallv(sb, sc, sd, st, rb, rcs, rd, rt, c), at, bytes, rt, MPI_OP_NULL, "MPI_Alltoallv");
 }
 
-int MPI_Allgatherv(const void* sb, int sc, MPI_Datatype st, void* rb, const int rcs[], const int rd[],
-                   MPI_Datatype rt, MPI_Comm c) {
+int MPI_Allgatherv(const void* sb, int sc, MPI_Datatype st, void* rb, const int rcs[], const int rd[], MPI_Datatype rt,
+                   MPI_Comm c) {
   void* at = rb;
   size_t bytes = 0;
   largest_block(rcs, rd, comm_size(c), rt, rb, &at, &bytes);
   RECEIVE(PMPI_Allgatherv(sb, sc, st, rb, rcs, rd, rt, c), at, bytes, rt, MPI_OP_NULL, "MPI_Allgatherv");
 }
 
-int MPI_Gatherv(const void* sb, int sc, MPI_Datatype st, void* rb, const int rcs[], const int rd[],
-                MPI_Datatype rt, int root, MPI_Comm c) {
+int MPI_Gatherv(const void* sb, int sc, MPI_Datatype st, void* rb, const int rcs[], const int rd[], MPI_Datatype rt,
+                int root, MPI_Comm c) {
   if (comm_rank(c) != root) return PMPI_Gatherv(sb, sc, st, rb, rcs, rd, rt, root, c);
   void* at = rb;
   size_t bytes = 0;

@@ -17,7 +17,7 @@ void require(bool ok) {
 
 bool peak_ok(const nlohmann::json& v) {
   return v.is_null() || (v.is_number() && std::isfinite(v.get<double>()) && v.get<double>() > 0 &&
-                          v.get<double>() <= 64e9 * 32 / 8);  // Gen6 x32, before encoding
+                         v.get<double>() <= 64e9 * 32 / 8);  // Gen6 x32, before encoding
 }
 }  // namespace
 

@@ -31,9 +31,7 @@ TEST(Placement, SpreadSpacesCores) {
   EXPECT_EQ(place_threads(4, p, kCores), (std::vector<int>{0, 1, 2, 3}));
 }
 
-TEST(Placement, NoneLeavesThreadsAlone) {
-  EXPECT_TRUE(place_threads(3, Placement::parse("none"), kCores).empty());
-}
+TEST(Placement, NoneLeavesThreadsAlone) { EXPECT_TRUE(place_threads(3, Placement::parse("none"), kCores).empty()); }
 
 TEST(Placement, ExplicitListMustBeAllowed) {
   const auto allowed = allowed_cpus();

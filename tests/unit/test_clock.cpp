@@ -13,9 +13,9 @@ TEST(CallsToFill, RoundsToTheBudgetAndClamps) {
   EXPECT_EQ(calls_to_fill(1.0 / 3, 1.0, 3, 1, 1000), 1u);
   EXPECT_EQ(calls_to_fill(0.5, 1.0, 3, 1, 1000, Fill::kAtLeast), 2u);  // 1.5 up
   EXPECT_EQ(calls_to_fill(0.5, 1.0, 3, 0, 1000, Fill::kWithin), 1u);   // 1.5 down
-  EXPECT_EQ(calls_to_fill(10, 1e-9, 1, 1, 1000), 1000u);                // the most
-  EXPECT_EQ(calls_to_fill(1e-9, 1.0, 1, 16, 1000), 16u);                // the least
-  EXPECT_EQ(calls_to_fill(1e300, 1e-300, 1, 1, 1u << 20), 1u << 20);    // beyond 2^64: clamped, not wrapped
+  EXPECT_EQ(calls_to_fill(10, 1e-9, 1, 1, 1000), 1000u);               // the most
+  EXPECT_EQ(calls_to_fill(1e-9, 1.0, 1, 16, 1000), 16u);               // the least
+  EXPECT_EQ(calls_to_fill(1e300, 1e-300, 1, 1, 1u << 20), 1u << 20);   // beyond 2^64: clamped, not wrapped
 }
 
 TEST(CallsToFill, NoTimeMeansTheMost) {
@@ -44,7 +44,8 @@ TEST(CallsForBudget, StopsProbingAtItsMost) {
     ++probes;
     return 0.0;
   };
-  EXPECT_EQ(calls_for_budget(timed, 1e-3, Probe{.first = 4096, .growth = 4, .share = 0.1, .most = 1u << 20}, 16, 1u << 24),
-            1u << 24);
+  EXPECT_EQ(
+      calls_for_budget(timed, 1e-3, Probe{.first = 4096, .growth = 4, .share = 0.1, .most = 1u << 20}, 16, 1u << 24),
+      1u << 24);
   EXPECT_EQ(probes, 5);  // 4096, 16K, 64K, 256K, 1M
 }

@@ -122,7 +122,8 @@ TEST(FactsDumps, CausesAndTypesAreNamed) {
   EXPECT_TRUE(has_fault(dram_of("epyc4244p_msis366_outofspec"), "clocked_down", "the CPU's maximum"));
   EXPECT_TRUE(has_fault(dram_of("xeon6263cy_hr630x_2s_2dpc"), "mixed_speeds", "2933, 3200"));
   EXPECT_TRUE(has_fault(dram_of("epyc7402_b8036_2dpc"), "dimms_per_channel", "8 channel(s) with 2 DIMMs"));
-  for (const char* dump : {"epyc9454p_genoad12_outofspec", "epyc4244p_msis366_outofspec", "ryzen7900x_b650d4u_outofspec"}) {
+  for (const char* dump :
+       {"epyc9454p_genoad12_outofspec", "epyc4244p_msis366_outofspec", "ryzen7900x_b650d4u_outofspec"}) {
     const auto dram = dram_of(dump);
     EXPECT_EQ(dram["dimms"][0]["type"], "DDR5") << dump;
     EXPECT_NE(dram["dimms"][0]["type_note"].get<std::string>().find("OUT OF SPEC"), std::string::npos);
@@ -141,11 +142,16 @@ TEST(FactsLocator, ReadsTheNamingSchemesAndGuessesNone) {
     std::optional<int> slot;
   };
   const Case cases[] = {
-      {"DIMM 0", "P0 CHANNEL A", 0, "A", 0},     {"CPU0_DIMM_A1", "NODE 0", 0, "A", 1},
-      {"DIMM_P0_A0", "P0_Node0_Channel0_Dimm0", 0, "A", 0}, {"CPU1_DIMM_C2", "NODE 1", 1, "C", 2},
-      {"P1-DIMMA1", "P0_Node0_Channel0_Dimm0", 1, "A", 1},  {"Node0_Dimm1", "", std::nullopt, "", std::nullopt},
-      {"ChannelA-DIMM0", "BANK 0", std::nullopt, "A", 0},   {"A1", "Not Specified", std::nullopt, "", std::nullopt},
-      {"DIMM 10", "CPU 1", 1, "", std::nullopt},           {"Controller1-ChannelA-DIMM1", "BANK 0", std::nullopt, "Controller1-ChannelA", 1},
+      {"DIMM 0", "P0 CHANNEL A", 0, "A", 0},
+      {"CPU0_DIMM_A1", "NODE 0", 0, "A", 1},
+      {"DIMM_P0_A0", "P0_Node0_Channel0_Dimm0", 0, "A", 0},
+      {"CPU1_DIMM_C2", "NODE 1", 1, "C", 2},
+      {"P1-DIMMA1", "P0_Node0_Channel0_Dimm0", 1, "A", 1},
+      {"Node0_Dimm1", "", std::nullopt, "", std::nullopt},
+      {"ChannelA-DIMM0", "BANK 0", std::nullopt, "A", 0},
+      {"A1", "Not Specified", std::nullopt, "", std::nullopt},
+      {"DIMM 10", "CPU 1", 1, "", std::nullopt},
+      {"Controller1-ChannelA-DIMM1", "BANK 0", std::nullopt, "Controller1-ChannelA", 1},
       {"P0_D1_UMC0_CH_A1", "P0 CHANNEL A", 0, "A", 1},
   };
   for (const auto& c : cases) {
@@ -165,16 +171,26 @@ TEST(FactsCpuTable, EveryRowParsesAndTheFamiliesMap) {
     EXPECT_TRUE(r.source.starts_with("https://")) << r.pattern;
   }
   const std::pair<const char*, int> models[] = {
-      {"AMD EPYC 9454P 48-Core Processor", 12}, {"AMD EPYC 9755 128-Core Processor", 12},
-      {"AMD EPYC 8534P 64-Core Processor", 6},  {"AMD EPYC 7763 64-Core Processor", 8},
-      {"AMD EPYC 7H12 64-Core Processor", 8},   {"Intel(R) Xeon(R) Gold 6346 CPU @ 3.10GHz", 8},
-      {"Intel(R) Xeon(R) Gold 6140 CPU @ 2.30GHz", 6}, {"Intel(R) Xeon(R) Platinum 8280 CPU @ 2.70GHz", 6},
-      {"Intel(R) Xeon(R) Platinum 8480+", 8},  {"INTEL(R) XEON(R) PLATINUM 8592+", 8},
-      {"Intel(R) Xeon(R) 6980P", 12},          {"Intel(R) Xeon(R) 6740E", 8},
-      {"Intel(R) Xeon(R) CPU E5-2680 v4 @ 2.40GHz", 4}, {"Intel(R) Xeon(R) CPU E5-2620 0 @ 2.00GHz", 4},
-      {"Intel(R) Xeon(R) CPU E3-1240 v6 @ 3.70GHz", 2}, {"Intel(R) Xeon(R) E-2388G CPU @ 3.20GHz", 2},
-      {"AMD Ryzen 9 7950X 16-Core Processor", 2}, {"AMD Ryzen Threadripper PRO 5995WX 64-Cores", 8},
-      {"Ampere(R) Altra(R) Processor", 8},     {"13th Gen Intel(R) Core(TM) i9-13900K", 2},
+      {"AMD EPYC 9454P 48-Core Processor", 12},
+      {"AMD EPYC 9755 128-Core Processor", 12},
+      {"AMD EPYC 8534P 64-Core Processor", 6},
+      {"AMD EPYC 7763 64-Core Processor", 8},
+      {"AMD EPYC 7H12 64-Core Processor", 8},
+      {"Intel(R) Xeon(R) Gold 6346 CPU @ 3.10GHz", 8},
+      {"Intel(R) Xeon(R) Gold 6140 CPU @ 2.30GHz", 6},
+      {"Intel(R) Xeon(R) Platinum 8280 CPU @ 2.70GHz", 6},
+      {"Intel(R) Xeon(R) Platinum 8480+", 8},
+      {"INTEL(R) XEON(R) PLATINUM 8592+", 8},
+      {"Intel(R) Xeon(R) 6980P", 12},
+      {"Intel(R) Xeon(R) 6740E", 8},
+      {"Intel(R) Xeon(R) CPU E5-2680 v4 @ 2.40GHz", 4},
+      {"Intel(R) Xeon(R) CPU E5-2620 0 @ 2.00GHz", 4},
+      {"Intel(R) Xeon(R) CPU E3-1240 v6 @ 3.70GHz", 2},
+      {"Intel(R) Xeon(R) E-2388G CPU @ 3.20GHz", 2},
+      {"AMD Ryzen 9 7950X 16-Core Processor", 2},
+      {"AMD Ryzen Threadripper PRO 5995WX 64-Cores", 8},
+      {"Ampere(R) Altra(R) Processor", 8},
+      {"13th Gen Intel(R) Core(TM) i9-13900K", 2},
   };
   for (const auto& [model, channels] : models) {
     const auto row = find_cpu_row(rows, model);
@@ -182,7 +198,8 @@ TEST(FactsCpuTable, EveryRowParsesAndTheFamiliesMap) {
     EXPECT_EQ(row->channels_per_socket, channels) << model;
   }
   EXPECT_FALSE(find_cpu_row(rows, "Intel(R) Xeon(R) Processor"));  // the development VM's: no family told
-  EXPECT_THROW(parse_cpu_table("pattern,family,channels_per_socket,memory_type,max_mts,source\nx,y,z\n"), std::runtime_error);
+  EXPECT_THROW(parse_cpu_table("pattern,family,channels_per_socket,memory_type,max_mts,source\nx,y,z\n"),
+               std::runtime_error);
 }
 
 namespace {
@@ -250,14 +267,15 @@ std::vector<std::uint8_t> structure(std::vector<std::uint8_t> formatted, std::ve
   return out;
 }
 
-std::vector<std::uint8_t> type17(std::uint16_t size_word, std::uint8_t type, std::uint16_t speed, std::uint16_t configured) {
+std::vector<std::uint8_t> type17(std::uint16_t size_word, std::uint8_t type, std::uint16_t speed,
+                                 std::uint16_t configured) {
   std::vector<std::uint8_t> f(0x28, 0);
   f[0] = 17;
   f[1] = 0x28;
-  f[0x0A] = 64;                                   // data width
+  f[0x0A] = 64;  // data width
   f[0x0C] = size_word & 0xFF, f[0x0D] = size_word >> 8;
-  f[0x0E] = 0x09;                                 // DIMM
-  f[0x10] = 1, f[0x11] = 2;                       // locator, bank locator strings
+  f[0x0E] = 0x09;            // DIMM
+  f[0x10] = 1, f[0x11] = 2;  // locator, bank locator strings
   f[0x12] = type;
   f[0x15] = speed & 0xFF, f[0x16] = speed >> 8;
   f[0x20] = configured & 0xFF, f[0x21] = configured >> 8;

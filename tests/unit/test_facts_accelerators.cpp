@@ -40,7 +40,9 @@ AcceleratorInfo h200(const nlohmann::json& mem_doc, const std::string& bus_id) {
 }
 
 nlohmann::json section_of(const nlohmann::json& entry) {
-  return {{"status", "known"}, {"devices", {entry}}, {"cpu_devices", nlohmann::json::array()},
+  return {{"status", "known"},
+          {"devices", {entry}},
+          {"cpu_devices", nlohmann::json::array()},
           {"backends", {{{"backend", "cuda"}, {"devices", 1}}}}};
 }
 
@@ -132,10 +134,13 @@ TEST(FactsAccelerators, ListerUnsetOrFailingIsUnknown) {
 // different rates are summed; a GPU NVML does not name is matched to the
 // published figure by the backend's name on its bus; the table names it.
 TEST(FactsAccelerators, C2cPeakFromTheListersLinks) {
-  nlohmann::json gpu = {{"bus_id", "0009:01:00.0"}, {"link_count", 3}, {"links_active", 3},
-                        {"links", {{{"link", 0}, {"active", true}, {"max_mb_per_second", 40000}},
-                                   {{"link", 1}, {"active", true}, {"max_mb_per_second", 45000}},
-                                   {{"link", 2}, {"active", true}}}}};
+  nlohmann::json gpu = {{"bus_id", "0009:01:00.0"},
+                        {"link_count", 3},
+                        {"links_active", 3},
+                        {"links",
+                         {{{"link", 0}, {"active", true}, {"max_mb_per_second", 40000}},
+                          {{"link", 1}, {"active", true}, {"max_mb_per_second", 45000}},
+                          {{"link", 2}, {"active", true}}}}};
   AcceleratorInfo cuda;
   cuda.backend = "cuda";
   cuda.name = "NVIDIA GH200 480GB";

@@ -184,7 +184,7 @@ TEST(FactsCpuModel, TheLiveFallbackReadsTheSysfsTableThenTheMidr) {
   Sources sources;
   sources.proc_root = (root / "proc").string();
   sources.sysfs_root = (root / "sys").string();
-  const auto midr = cpu_facts(sources);  // no DMI file: the MIDR
+  const auto midr = cpu_facts(sources);                             // no DMI file: the MIDR
   const auto table = type4_structure(0x102, {"G1:0.0", "NVIDIA"});  // 0x102: ARMv9
   std::ofstream(root / "sys/firmware/dmi/tables/DMI", std::ios::binary)
       .write(reinterpret_cast<const char*>(table.data()), static_cast<std::streamsize>(table.size()));

@@ -51,14 +51,14 @@ TEST(FactsPcieTable, GenerationsEncodingsAndPeaks) {
   EXPECT_STREQ(pcie_encoding(5)->name, "128b/130b");
   EXPECT_STREQ(pcie_encoding(6)->name, "flit");
   EXPECT_FALSE(pcie_encoding(0));
-  EXPECT_DOUBLE_EQ(pcie_peak_bytes_per_second(2.5, 1), 250e6);          // 2.5e9 x 8/10 / 8
-  EXPECT_DOUBLE_EQ(pcie_peak_bytes_per_second(5, 1), 500e6);            // 5e9 x 8/10 / 8
-  EXPECT_NEAR(pcie_peak_bytes_per_second(8, 1), 984.615e6, 1e3);        // 8e9 x 128/130 / 8
-  EXPECT_NEAR(pcie_peak_bytes_per_second(16, 16), 31.5077e9, 1e5);      // 16e9 x 128/130 x 16 / 8
-  EXPECT_NEAR(pcie_peak_bytes_per_second(32, 16), 63.0154e9, 1e5);      // 32e9 x 128/130 x 16 / 8
-  EXPECT_DOUBLE_EQ(pcie_peak_bytes_per_second(64, 16), 121e9);          // 64e9 x 242/256 x 16 / 8
-  EXPECT_EQ(pcie_peak_bytes_per_second(3, 16), 0);                      // not a PCIe rate
-  EXPECT_EQ(pcie_peak_bytes_per_second(16, 0), 0);                      // width unknown
+  EXPECT_DOUBLE_EQ(pcie_peak_bytes_per_second(2.5, 1), 250e6);      // 2.5e9 x 8/10 / 8
+  EXPECT_DOUBLE_EQ(pcie_peak_bytes_per_second(5, 1), 500e6);        // 5e9 x 8/10 / 8
+  EXPECT_NEAR(pcie_peak_bytes_per_second(8, 1), 984.615e6, 1e3);    // 8e9 x 128/130 / 8
+  EXPECT_NEAR(pcie_peak_bytes_per_second(16, 16), 31.5077e9, 1e5);  // 16e9 x 128/130 x 16 / 8
+  EXPECT_NEAR(pcie_peak_bytes_per_second(32, 16), 63.0154e9, 1e5);  // 32e9 x 128/130 x 16 / 8
+  EXPECT_DOUBLE_EQ(pcie_peak_bytes_per_second(64, 16), 121e9);      // 64e9 x 242/256 x 16 / 8
+  EXPECT_EQ(pcie_peak_bytes_per_second(3, 16), 0);                  // not a PCIe rate
+  EXPECT_EQ(pcie_peak_bytes_per_second(16, 0), 0);                  // width unknown
   EXPECT_DOUBLE_EQ(parse_link_speed("16.0 GT/s PCIe"), 16.0);
   EXPECT_DOUBLE_EQ(parse_link_speed("8GT/s"), 8.0);
   EXPECT_EQ(parse_link_speed("Unknown"), 0);
@@ -160,7 +160,7 @@ TEST(FactsLspci, RealDegradedConnectX5AndIdleGpu) {
   EXPECT_EQ((*nic)["gen"], 3);
   EXPECT_EQ((*nic)["width"], 8);
   EXPECT_EQ((*nic)["max_width"], 16);
-  EXPECT_NEAR((*nic)["peak_bytes_per_second"].get<double>(), 7.8769e9, 1e5);      // 8e9 x 128/130 x 8 / 8
+  EXPECT_NEAR((*nic)["peak_bytes_per_second"].get<double>(), 7.8769e9, 1e5);       // 8e9 x 128/130 x 8 / 8
   EXPECT_NEAR((*nic)["max_peak_bytes_per_second"].get<double>(), 15.7538e9, 1e5);  // 8e9 x 128/130 x 16 / 8
   EXPECT_EQ((*nic)["upstream"]["bus_id"], "0000:00:01.1");
   EXPECT_DOUBLE_EQ((*nic)["upstream"]["max_speed_gts"].get<double>(), 16.0);
@@ -181,7 +181,7 @@ TEST(FactsLspci, RealDegradedConnectX5AndIdleGpu) {
   EXPECT_EQ((*gpu)["max_gen"], 4);
   EXPECT_EQ((*gpu)["gen"], 1);
   EXPECT_EQ((*gpu)["encoding"], "8b/10b");
-  EXPECT_DOUBLE_EQ((*gpu)["peak_bytes_per_second"].get<double>(), 4e9);          // 2.5e9 x 8/10 x 16 / 8
+  EXPECT_DOUBLE_EQ((*gpu)["peak_bytes_per_second"].get<double>(), 4e9);            // 2.5e9 x 8/10 x 16 / 8
   EXPECT_NEAR((*gpu)["max_peak_bytes_per_second"].get<double>(), 31.5077e9, 1e5);  // 16e9 x 128/130 x 16 / 8
   EXPECT_EQ((*gpu)["upstream"]["bus_id"], "0000:20:03.1");
   EXPECT_NEAR((*gpu)["attainable_peak_bytes_per_second"].get<double>(), 31.5077e9, 1e5);
@@ -276,7 +276,7 @@ TEST(FactsLspci, RealTeslaM40IdleWithoutItsPort) {
   EXPECT_EQ(gpu["kind"], "gpu");
   EXPECT_EQ(gpu["name"], "NVIDIA Corporation GM200GL [Tesla M40]");
   EXPECT_EQ(gpu["device_id"], "17fd");
-  EXPECT_DOUBLE_EQ(gpu["peak_bytes_per_second"].get<double>(), 4e9);             // 2.5e9 x 8/10 x 16 / 8
+  EXPECT_DOUBLE_EQ(gpu["peak_bytes_per_second"].get<double>(), 4e9);            // 2.5e9 x 8/10 x 16 / 8
   EXPECT_NEAR(gpu["max_peak_bytes_per_second"].get<double>(), 15.7538e9, 1e5);  // 8e9 x 128/130 x 16 / 8
   EXPECT_TRUE(gpu["upstream"].is_null());
   EXPECT_TRUE(gpu["degraded"].get<bool>());
@@ -345,8 +345,7 @@ TEST(FactsLspci, DegradedAgainstBothEnds) {
   EXPECT_NEAR(devices[0]["attainable_peak_bytes_per_second"].get<double>(), 31.5077e9, 1e5);
   // No bridge for bus 02: the device's own maximum, and the text says so.
   EXPECT_TRUE(devices[1]["degraded"].get<bool>());
-  EXPECT_NE(devices[1]["why"].get<std::string>().find("not known: compared with the device alone"),
-            std::string::npos);
+  EXPECT_NE(devices[1]["why"].get<std::string>().find("not known: compared with the device alone"), std::string::npos);
 }
 
 TEST(FactsLspci, BadInputIsOneUsageError) {
@@ -455,10 +454,10 @@ TEST(FactsSysfs, PcieDevicesWithTheirUpstreamPort) {
 
 TEST(FactsNic, EthernetAndInfinibandFromSysfs) {
   FakeSysfs sys;
-  const fs::path nic = sys.pci("pci0000:00/0000:00:02.0/0000:02:00.0", "0x020000", "8.0 GT/s PCIe", "8",
-                               "8.0 GT/s PCIe", "8");
-  const fs::path hca = sys.pci("pci0000:00/0000:00:03.0/0000:03:00.0", "0x020700", "16.0 GT/s PCIe", "16",
-                               "16.0 GT/s PCIe", "16");
+  const fs::path nic =
+      sys.pci("pci0000:00/0000:00:02.0/0000:02:00.0", "0x020000", "8.0 GT/s PCIe", "8", "8.0 GT/s PCIe", "8");
+  const fs::path hca =
+      sys.pci("pci0000:00/0000:00:03.0/0000:03:00.0", "0x020700", "16.0 GT/s PCIe", "16", "16.0 GT/s PCIe", "16");
   const fs::path net = sys.root / "class/net";
   sys.put(net / "lo/speed", "");
   sys.put(net / "docker0/speed", "10000");  // virtual: no device
@@ -493,8 +492,8 @@ TEST(FactsNic, EthernetAndInfinibandFromSysfs) {
 }
 
 TEST(FactsNic, InfinibandRates) {
-  EXPECT_DOUBLE_EQ(parse_ib_rate("10 Gb/sec (4X SDR)")->data_bits_per_second, 8e9);   // 10 x 8/10
-  EXPECT_DOUBLE_EQ(parse_ib_rate("20 Gb/sec (4X DDR)")->data_bits_per_second, 16e9);  // 20 x 8/10
+  EXPECT_DOUBLE_EQ(parse_ib_rate("10 Gb/sec (4X SDR)")->data_bits_per_second, 8e9);       // 10 x 8/10
+  EXPECT_DOUBLE_EQ(parse_ib_rate("20 Gb/sec (4X DDR)")->data_bits_per_second, 16e9);      // 20 x 8/10
   EXPECT_NEAR(parse_ib_rate("56 Gb/sec (4X FDR)")->data_bits_per_second, 54.303e9, 1e6);  // 56 x 64/66
   EXPECT_DOUBLE_EQ(parse_ib_rate("40 Gb/sec (4X FDR10)")->data_bits_per_second, 40e9);
   EXPECT_DOUBLE_EQ(parse_ib_rate("200 Gb/sec (4X HDR)")->data_bits_per_second, 200e9);

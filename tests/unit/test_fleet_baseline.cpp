@@ -18,12 +18,16 @@ using nlohmann::json;
 // A fleet result of the shape movebench fleet writes, per rank, on host
 // "n": unit r has triad `triads[r]` MB/s and its record the samples given.
 json fleet_doc(const std::vector<double>& triads, const std::vector<double>& samples, const std::string& per = "rank") {
-  json doc = {{"schema_version", 3}, {"benchmark", "fleet"}, {"timings", json::array()},
+  json doc = {{"schema_version", 3},
+              {"benchmark", "fleet"},
+              {"timings", json::array()},
               {"fleet", {{"per", per}, {"units", json::array()}, {"pairs", json::array()}}}};
   for (std::size_t r = 0; r < triads.size(); ++r) {
     doc["fleet"]["units"].push_back({{"host", "n"}, {"rank", r}, {"figures", {{"mem.triad", triads[r]}}}});
-    doc["timings"].push_back({{"benchmark", "fleet"}, {"operation", "triad"},
-                              {"params", {{"unit", r}, {"host", "n"}, {"rank", r}}}, {"samples", samples},
+    doc["timings"].push_back({{"benchmark", "fleet"},
+                              {"operation", "triad"},
+                              {"params", {{"unit", r}, {"host", "n"}, {"rank", r}}},
+                              {"samples", samples},
                               {"figures", {{"bandwidth", {{"stat", "min"}, {"of", "time"}, {"unit", "MB/s"}}}}}});
   }
   doc["fleet"]["pairs"].push_back({{"hosts", {"n", "n"}}, {"ranks", {1, 0}}, {"figures", {{"p2p.bw", 100.0}}}});
@@ -51,7 +55,8 @@ TEST(FleetBaseline, AnEarlierResultIsMatchedByUnitAndJudgedWithItsNoise) {
   EXPECT_EQ(j["now"], 500.0);
   // The writer's lines (fleet_output): the summary, then the regression.
   const std::string text = baseline_lines(before, v, 0.05);
-  EXPECT_EQ(text.rfind("baseline: b.json (an earlier fleet result), 4 figures compared, threshold 5%: 1 slower\n", 0), 0u)
+  EXPECT_EQ(text.rfind("baseline: b.json (an earlier fleet result), 4 figures compared, threshold 5%: 1 slower\n", 0),
+            0u)
       << text;
   EXPECT_NE(text.find("\nSLOWER node host n rank 2: mem.triad 500 MB/s, before 1000 MB/s"), std::string::npos) << text;
   EXPECT_TRUE(v.missing.empty());
@@ -94,11 +99,14 @@ TEST(FleetBaseline, BadFilesAreRefusedWithOneLine) {
   EXPECT_EQ(refusal("[1, 2]"), "--baseline 'f.json': not a JSON object");
   EXPECT_EQ(refusal("{\"mem.triad\": 1"), "--baseline 'f.json': not a JSON object");
   EXPECT_EQ(refusal("{}"), "--baseline 'f.json': no figures");
-  EXPECT_NE(refusal(R"({"mem.tirad": 5})").find("unknown figure 'mem.tirad' (a reference names mem.copy,"), std::string::npos);
+  EXPECT_NE(refusal(R"({"mem.tirad": 5})").find("unknown figure 'mem.tirad' (a reference names mem.copy,"),
+            std::string::npos);
   EXPECT_EQ(refusal(R"({"mem.triad": -5})"), "--baseline 'f.json': mem.triad is -5, not a positive number");
   EXPECT_EQ(refusal(R"({"mem.triad": "fast"})"), "--baseline 'f.json': mem.triad is \"fast\", not a positive number");
-  EXPECT_EQ(refusal(R"({"schema_version": 3, "benchmark": "mem"})"), "--baseline 'f.json': a result of 'mem', not of movebench fleet");
-  EXPECT_EQ(refusal(fleet_doc({1}, {1.0}, "host").dump()), "--baseline 'f.json': its units are per host, this run's per rank");
+  EXPECT_EQ(refusal(R"({"schema_version": 3, "benchmark": "mem"})"),
+            "--baseline 'f.json': a result of 'mem', not of movebench fleet");
+  EXPECT_EQ(refusal(fleet_doc({1}, {1.0}, "host").dump()),
+            "--baseline 'f.json': its units are per host, this run's per rank");
   EXPECT_EQ(refusal(R"({"fleet": {"per": "rank", "units": []}})"), "--baseline 'f.json': a fleet result with no units");
   const auto broken = refusal(R"({"fleet": {"per": "rank", "units": [{"host": 3}]}})");
   EXPECT_EQ(broken.rfind("--baseline 'f.json': not a fleet result as movebench fleet writes it (", 0), 0u) << broken;

@@ -60,7 +60,7 @@ TEST(FleetFailures, AFailedUnitIsNotInTheMedianNorNamed) {
   const std::vector<bool> counted{true, true, false, true, true};
   const auto out = find_outliers_among(triad, counted, true, {});
   ASSERT_EQ(out.size(), 1u);
-  EXPECT_EQ(out[0].index, 4u);  // an index into all the units
+  EXPECT_EQ(out[0].index, 4u);          // an index into all the units
   EXPECT_DOUBLE_EQ(out[0].median, 99);  // of 100, 98, 102, 50: the 0 left out
   // Counted, the zero moves the median (98) and is named itself.
   const auto all = find_outliers(triad, true, {});

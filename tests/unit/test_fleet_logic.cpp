@@ -68,7 +68,8 @@ void expect_valid(int n, const std::vector<Round>& schedule) {
       ASSERT_LT(p.a, p.b);
       ASSERT_GE(p.a, 0);
       ASSERT_LT(p.b, n);
-      ASSERT_FALSE(busy[static_cast<std::size_t>(p.a)] || busy[static_cast<std::size_t>(p.b)]) << "unit twice in a round";
+      ASSERT_FALSE(busy[static_cast<std::size_t>(p.a)] || busy[static_cast<std::size_t>(p.b)])
+          << "unit twice in a round";
       busy[static_cast<std::size_t>(p.a)] = busy[static_cast<std::size_t>(p.b)] = 1;
       ASSERT_TRUE(seen.insert({p.a, p.b}).second) << "pair " << p.a << "," << p.b << " twice";
     }
@@ -121,7 +122,7 @@ void simulate(int n, int random_rounds) {
     }
   }
   EXPECT_EQ(total, static_cast<std::size_t>(n + random_rounds * (n / 2)));  // O(n) per round
-  EXPECT_LT(total, static_cast<std::size_t>(n) * (n - 1) / 2 / 10);  // nowhere near all n(n-1)/2 pairs
+  EXPECT_LT(total, static_cast<std::size_t>(n) * (n - 1) / 2 / 10);         // nowhere near all n(n-1)/2 pairs
   const auto p = partners(n, s);
   std::size_t idle_total = 0;
   for (int u = 0; u < n; ++u) {
@@ -152,8 +153,8 @@ TEST(FleetSchedule, PairsOnOneHostTakeTurnsPairsAcrossHostsDoNot) {
 
 // ---- blame ----
 
-std::vector<PairValue> measured(const std::vector<Round>& s, double fast, double slow,
-                                const std::set<int>& slow_units, const std::set<std::pair<int, int>>& slow_links) {
+std::vector<PairValue> measured(const std::vector<Round>& s, double fast, double slow, const std::set<int>& slow_units,
+                                const std::set<std::pair<int, int>>& slow_links) {
   std::vector<PairValue> out;
   for (const auto& round : s) {
     for (const auto& p : round) {

@@ -104,8 +104,9 @@ TEST(FleetOutput, AFailedUnitHasNoFiguresInItsLineAndOneLineLast) {
             "memory triad: sum 15100 MB/s over 2 of 3 units (per unit min 4100, median 7550, max 11000)\n"
             "outliers: 0\n"
             "FAILED unit host a rank 1 in memory set-up: out of memory: arrays of 64.00 MiB each\n");
-  EXPECT_EQ(out.err, "movebench fleet: error: 1 of 3 units failed: host a rank 1 in memory set-up: out of memory: "
-                     "arrays of 64.00 MiB each\n");
+  EXPECT_EQ(out.err,
+            "movebench fleet: error: 1 of 3 units failed: host a rank 1 in memory set-up: out of memory: "
+            "arrays of 64.00 MiB each\n");
   EXPECT_EQ(triad_line({}, 0, 3), "memory triad: no unit measured\n");
 }
 

@@ -8,14 +8,21 @@ namespace movebench::fleet {
 namespace {
 
 MemoryFigures memory_of(double copy, double triad, double latency_ns) {
-  return {.copy_mbs = copy, .triad_mbs = triad, .latency_ns = latency_ns, .threads = 2, .copy_seconds = {1.0 / copy},
-          .triad_seconds = {1.0 / triad}, .chase_seconds = {latency_ns * 1e-9}, .error = {}, .measured_again = false};
+  return {.copy_mbs = copy,
+          .triad_mbs = triad,
+          .latency_ns = latency_ns,
+          .threads = 2,
+          .copy_seconds = {1.0 / copy},
+          .triad_seconds = {1.0 / triad},
+          .chase_seconds = {latency_ns * 1e-9},
+          .error = {},
+          .measured_again = false};
 }
 
 TEST(FleetSuspects, SlowOnAnyFigureIsSuspectOnceInUnitOrder) {
   const OutlierRule rule{5, 0.10};
   std::vector<MemoryFigures> units(6, memory_of(10000, 11000, 80));
-  units[4] = memory_of(10000, 5000, 80);   // triad half the median
+  units[4] = memory_of(10000, 5000, 80);    // triad half the median
   units[1] = memory_of(10000, 11000, 400);  // latency five times
   units[3] = memory_of(4000, 4000, 300);    // every figure
   EXPECT_EQ(memory_suspects(units, {}, rule), (std::vector<int>{1, 3, 4}));
@@ -28,7 +35,7 @@ TEST(FleetSuspects, SlowOnAnyFigureIsSuspectOnceInUnitOrder) {
 TEST(FleetSuspects, AUnitWithoutMemoryFiguresIsNeitherCountedNorSuspect) {
   const OutlierRule rule{5, 0.10};
   std::vector<MemoryFigures> units(4, memory_of(10000, 11000, 80));
-  units[0] = MemoryFigures{};  // failed before its figures: zeros
+  units[0] = MemoryFigures{};                                          // failed before its figures: zeros
   EXPECT_EQ(memory_suspects(units, {}, rule), (std::vector<int>{0}));  // counted, its zeros are slow
   EXPECT_TRUE(memory_suspects(units, {true, false, false, false}, rule).empty());
 }

@@ -26,11 +26,11 @@ using namespace movebench::stream;
 
 TEST(LinkSlots, OnePerTransferUntilTheyFillAGibibyteThenAtLeastTwo) {
   EXPECT_EQ(slots_for(4096, 8), 8u);
-  EXPECT_EQ(slots_for(16u << 20, 17), 17u);           // 272 MiB: every transfer its own slot
-  EXPECT_EQ(slots_for(128u << 20, 17), 8u);           // 8 x 128 MiB = kSlotBytes
-  EXPECT_EQ(slots_for(512u << 20, 17), 2u);           // nvbandwidth's 512 MiB: two slots, not 17
-  EXPECT_EQ(slots_for(std::size_t{2} << 30, 17), 2u); // beyond the cap: still two
-  EXPECT_EQ(slots_for(512u << 20, 1), 1u);            // a batch of one: one slot
+  EXPECT_EQ(slots_for(16u << 20, 17), 17u);            // 272 MiB: every transfer its own slot
+  EXPECT_EQ(slots_for(128u << 20, 17), 8u);            // 8 x 128 MiB = kSlotBytes
+  EXPECT_EQ(slots_for(512u << 20, 17), 2u);            // nvbandwidth's 512 MiB: two slots, not 17
+  EXPECT_EQ(slots_for(std::size_t{2} << 30, 17), 2u);  // beyond the cap: still two
+  EXPECT_EQ(slots_for(512u << 20, 1), 1u);             // a batch of one: one slot
 }
 
 TEST(LinkSweep, PowersOfTwoAndFinerSteps) {

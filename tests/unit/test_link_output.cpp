@@ -31,8 +31,9 @@ TEST(LinkOutput, HeadingNamesTheCombinationAndItsColumns) {
   out.out.clear();
   o.batch = 1;  // no untimed first transfer to mention; duplex says what its total is
   write_combo_heading(out, {Direction::kDuplex, Path::kKernel, MemKind::kMapped}, o);
-  EXPECT_TRUE(out.out.starts_with("\n== link kernel duplex, mapped host memory, 3 tests of 1 transfers per size, as "
-                                  "many as fit 0.1 s ==\n"))
+  EXPECT_TRUE(
+      out.out.starts_with("\n== link kernel duplex, mapped host memory, 3 tests of 1 transfers per size, as "
+                          "many as fit 0.1 s ==\n"))
       << out.out;
   EXPECT_TRUE(out.out.ends_with("(total: both directions over the span from the first start to the last end)\n"));
   EXPECT_TRUE(out.err.empty());
@@ -46,8 +47,9 @@ TEST(LinkOutput, RowIsTheSeriesStatisticsAndNothingWithoutTests) {
   out.out.clear();
   Series total{"copy.duplex.total", 8192, {2e-6, 2e-6}, {0.25, 0.5, 0.75}, 2};
   write_size_row(out, 4096, total);
-  EXPECT_EQ(out.out, "        4096      2       4096.0       4096.0       4096.0          0.000       4096.0  "
-                     "copy.duplex.total (overlap 0.50)\n");
+  EXPECT_EQ(out.out,
+            "        4096      2       4096.0       4096.0       4096.0          0.000       4096.0  "
+            "copy.duplex.total (overlap 0.50)\n");
   out.out.clear();
   write_size_row(out, 4096, Series{"copy.read", 4096, {}, {}});
   EXPECT_EQ(out.out, "");

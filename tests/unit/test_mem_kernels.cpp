@@ -15,8 +15,8 @@ TEST(Traffic, AsTheBandwidthBenchmarkCountsIt) {
   const struct {
     Kernel k;
     int words, words_wa, flops;
-  } expected[] = {{Kernel::kInit, 1, 2, 0},   {Kernel::kSum, 1, 1, 1},    {Kernel::kCopy, 2, 3, 0},
-                  {Kernel::kUpdate, 2, 2, 1}, {Kernel::kTriad, 3, 4, 2},  {Kernel::kDaxpy, 3, 3, 2},
+  } expected[] = {{Kernel::kInit, 1, 2, 0},   {Kernel::kSum, 1, 1, 1},   {Kernel::kCopy, 2, 3, 0},
+                  {Kernel::kUpdate, 2, 2, 1}, {Kernel::kTriad, 3, 4, 2}, {Kernel::kDaxpy, 3, 3, 2},
                   {Kernel::kStriad, 4, 5, 2}, {Kernel::kSdaxpy, 4, 4, 2}};
   for (const auto& e : expected) {
     EXPECT_EQ(info(e.k).words(), e.words) << info(e.k).name;

@@ -141,8 +141,9 @@ TEST(MemOutput, LatencyTable) {
             "     64.00 KiB             1.50             2.25  NOT A SINGLE CYCLE\n");
   out.out.clear();
   write_latency_heading(out, 128, 256 * 1024, -1);  // unpinned, a TLB window
-  EXPECT_TRUE(out.out.starts_with("Memory latency: pointer chase through a random cyclic permutation, 128 B per node, "
-                                  "TLB window 256.00 KiB, 1 thread\n"))
+  EXPECT_TRUE(
+      out.out.starts_with("Memory latency: pointer chase through a random cyclic permutation, 128 B per node, "
+                          "TLB window 256.00 KiB, 1 thread\n"))
       << out.out;
 }
 

@@ -51,7 +51,8 @@ TEST(KernelRows, TheTableIsWhatTheResultFileAlwaysShowed) {
 
 TEST(KernelRows, AScalarScheduleGoesWithAFormulaThatUsesTheScalar) {
   for (const auto& k : kernel_table()) {
-    const bool uses_s = k.expression == "s" || k.expression.ends_with(" s") || k.expression.find(" s ") != std::string::npos;
+    const bool uses_s =
+        k.expression == "s" || k.expression.ends_with(" s") || k.expression.find(" s ") != std::string::npos;
     EXPECT_EQ(k.has_scalar(), uses_s) << k.name << ": " << k.expression;
   }
 }
@@ -79,7 +80,8 @@ TYPED_TEST(RowReplayTest, EveryRowInEveryShapeEqualsItsReplayedFormula) {
       const Arrays<T> x{a.data(), b.data(), c.data(), d.data()};
       const std::size_t lo = 5;
       double total = 0;
-      for (std::uint64_t call = 0; call < 3; ++call) total += static_cast<double>(run_kernel(row.id, x, lo, n, shape, call));
+      for (std::uint64_t call = 0; call < 3; ++call)
+        total += static_cast<double>(run_kernel(row.id, x, lo, n, shape, call));
       double expected_total = 0;
       for (std::size_t i = lo; i < n; ++i) {
         Element<T> e = initial_element<T>(i);

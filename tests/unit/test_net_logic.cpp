@@ -60,11 +60,11 @@ TEST(CollLogic, MemoryLimitHalvesTheLargestSize) {
 }
 
 TEST(CollLogic, IterationsFitTheTimeLimitLikeMpiBench) {
-  EXPECT_EQ(fit_iterations(1e-6, 0, 1000, 5), 1000);      // no limit
-  EXPECT_EQ(fit_iterations(1e-6, 0.05, 1000, 5), 1000);   // the limit allows more
+  EXPECT_EQ(fit_iterations(1e-6, 0, 1000, 5), 1000);     // no limit
+  EXPECT_EQ(fit_iterations(1e-6, 0.05, 1000, 5), 1000);  // the limit allows more
   EXPECT_EQ(fit_iterations(1e-3, 0.05, 1000, 5), 50);
-  EXPECT_EQ(fit_iterations(0.02, 0.05, 1000, 5), 5);      // not more than the estimate: keep it
-  EXPECT_EQ(fit_iterations(0.0, 0.05, 1000, 5), 1000);    // clock too coarse
+  EXPECT_EQ(fit_iterations(0.02, 0.05, 1000, 5), 5);    // not more than the estimate: keep it
+  EXPECT_EQ(fit_iterations(0.0, 0.05, 1000, 5), 1000);  // clock too coarse
 }
 
 TEST(CollLogic, VCountsFollowMpiBench) {
@@ -103,14 +103,16 @@ TEST(CollTable, RowIIsIndexIAndMpiBenchsDefaultSetIsElevenRows) {
   for (std::size_t i = 0; i < table.size(); ++i) {
     EXPECT_EQ(table[i].index, i) << table[i].name;
     EXPECT_EQ(coll_by_name(table[i].name), &table[i]);
-    EXPECT_TRUE(table[i].moved_bytes && table[i].bus_factor && table[i].set_counts && table[i].expected) << table[i].name;
+    EXPECT_TRUE(table[i].moved_bytes && table[i].bus_factor && table[i].set_counts && table[i].expected)
+        << table[i].name;
     EXPECT_EQ(table[i].sized, table[i].name != "Barrier") << table[i].name;
     defaults += table[i].by_default ? 1 : 0;
   }
   EXPECT_EQ(defaults, 11u);
   EXPECT_FALSE(coll("Reduce_scatter").by_default);
-  EXPECT_EQ(coll_names(), "Barrier, Bcast, Alltoall, Alltoallv, Allgather, Allgatherv, Gather, Gatherv, Scatter, "
-                          "Allreduce, Reduce, Reduce_scatter");
+  EXPECT_EQ(coll_names(),
+            "Barrier, Bcast, Alltoall, Alltoallv, Allgather, Allgatherv, Gather, Gatherv, Scatter, "
+            "Allreduce, Reduce, Reduce_scatter");
 }
 
 TEST(CollTable, ShapesCountElementsAndTheVariantsCounts) {
@@ -207,7 +209,8 @@ TEST(BeffHpcc, EveryMessageHasAReceiver) {
       }
     }
     const auto rnd = ring_from_order(random_order(n, 7));
-    for (int r = 0; r < n; ++r) EXPECT_EQ(rnd[static_cast<std::size_t>(rnd[static_cast<std::size_t>(r)].left)].right, r);
+    for (int r = 0; r < n; ++r)
+      EXPECT_EQ(rnd[static_cast<std::size_t>(rnd[static_cast<std::size_t>(r)].left)].right, r);
   }
 }
 

@@ -280,7 +280,7 @@ TEST(Figure, ReadsTheTailPercentilesOfTheSchema) {
 // committed dumps, as the text prints them: 4 significant digits, no
 // trailing zeros, no exponent.
 TEST(Figure, SignificantTextKeepsFourDigitsAndNeverAnExponent) {
-  EXPECT_EQ(gb_per_second_text(2.5e9 * 1 * 0.8 / 8), "0.25 GB/s");          // Gen1 x1 (was "0.2 GB/s")
+  EXPECT_EQ(gb_per_second_text(2.5e9 * 1 * 0.8 / 8), "0.25 GB/s");         // Gen1 x1 (was "0.2 GB/s")
   EXPECT_EQ(gb_per_second_text(16e9 * 16 * 128 / 130 / 8), "31.51 GB/s");  // Gen4 x16
   EXPECT_EQ(gb_per_second_text(32e9 * 16 * 128 / 130 / 8), "63.02 GB/s");  // Gen5 x16 (was "63.0 GB/s")
   EXPECT_EQ(gb_per_second_text(8e9 * 1 * 128 / 130 / 8), "0.9846 GB/s");   // Gen3 x1

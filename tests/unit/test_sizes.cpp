@@ -20,8 +20,8 @@ TEST(ParseSize, PlainAndSuffixes) {
 }
 
 TEST(ParseSize, RejectsMalformed) {
-  for (const char* bad : {"1Q", "-5", "0", "", "K", "1.5M", "12 K", "1KQ", "0x10", "18446744073709551616",
-                          "99999999999999T"}) {
+  for (const char* bad :
+       {"1Q", "-5", "0", "", "K", "1.5M", "12 K", "1KQ", "0x10", "18446744073709551616", "99999999999999T"}) {
     EXPECT_THROW(parse_size(bad), UsageError) << bad;
   }
   EXPECT_EQ(parse_size("0", true), 0u);

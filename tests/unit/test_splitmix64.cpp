@@ -8,8 +8,8 @@
 #include <array>
 
 TEST(SplitMix64, SeedZeroGivesThePublishedOutputs) {
-  constexpr std::array<std::uint64_t, 4> kPublished{0xe220a8397b1dcdafull, 0x6e789e6aa1b965f4ull,
-                                                   0x06c45d188009454full, 0xf88bb8a8724c81ecull};
+  constexpr std::array<std::uint64_t, 4> kPublished{0xe220a8397b1dcdafull, 0x6e789e6aa1b965f4ull, 0x06c45d188009454full,
+                                                    0xf88bb8a8724c81ecull};
   movebench::SplitMix64 generator(0);
   for (const std::uint64_t expected : kPublished) EXPECT_EQ(generator.next(), expected);
 }

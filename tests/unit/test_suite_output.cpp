@@ -37,9 +37,14 @@ TEST(SuiteOutput, SummaryHasALinePerBenchmarkThenTheValidation) {
 
 TEST(SuiteOutput, VerdictsOrNone) {
   EXPECT_EQ(verdicts_text(json::array()), "verdicts: none (no figure measured a path with a peak)\n");
-  const json v = {{"path", "dram"},     {"verdict", "low"},   {"figure", "mem.triad.2t"},
-                  {"value", 84000.0},   {"unit", "MB/s"},      {"fraction", 0.41},
-                  {"peak_source", "204800 MB/s DRAM peak"}, {"band", nullptr},
+  const json v = {{"path", "dram"},
+                  {"verdict", "low"},
+                  {"figure", "mem.triad.2t"},
+                  {"value", 84000.0},
+                  {"unit", "MB/s"},
+                  {"fraction", 0.41},
+                  {"peak_source", "204800 MB/s DRAM peak"},
+                  {"band", nullptr},
                   {"reasons", {"THP never"}}};
   const std::string text = verdicts_text(json::array({v, v}));
   const std::string line = facts::verdict_line(v) + "\n";
@@ -58,10 +63,11 @@ TEST(FactsOutput, PeakLinesAFigureEachAndOncePerUnknownPath) {
   const json results = {{"mem.triad.2t", {{"value", 41234.4}, {"unit", "MB/s"}}},
                         {"mem.copy.2t", {{"value", 1.0}, {"unit", "MB/s"}}},
                         {"mem.add.2t", {{"value", 1.0}, {"unit", "MB/s"}}}};
-  const json peaks = {{"mem.add.2t", {{"status", "unknown"}, {"path", "l2"}, {"why", "no peak for caches"}}},
-                      {"mem.copy.2t", {{"status", "unknown"}, {"path", "l2"}, {"why", "no peak for caches"}}},
-                      {"mem.triad.2t", {{"fraction", 0.6186}, {"value", 66656.0}, {"unit", "MB/s"}, {"label", "DRAM"},
-                                        {"source", "SMBIOS"}}}};
+  const json peaks = {
+      {"mem.add.2t", {{"status", "unknown"}, {"path", "l2"}, {"why", "no peak for caches"}}},
+      {"mem.copy.2t", {{"status", "unknown"}, {"path", "l2"}, {"why", "no peak for caches"}}},
+      {"mem.triad.2t",
+       {{"fraction", 0.6186}, {"value", 66656.0}, {"unit", "MB/s"}, {"label", "DRAM"}, {"source", "SMBIOS"}}}};
   CapturedOutput out;
   facts::print_peak_lines(out, peaks, results);
   EXPECT_EQ(out.out,

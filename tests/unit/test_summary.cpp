@@ -39,7 +39,8 @@ TEST(SummaryLine, EveryResultOfAFamilyLabelledByItsName) {
   Report report = empty_report();
   report.set_result(Figure::latency("coll.bcast.avg", 3.791e-6, Stat::kMean));
   report.set_result(Figure::latency("coll.allreduce.avg", 1114.0899e-6, Stat::kMean));
-  report.set_result(Figure::bandwidth("coll.allreduce.busbw", 0.5e9, Stat::kMean, Of::kTime, bus_bytes(1), Scale::kGiga));
+  report.set_result(
+      Figure::bandwidth("coll.allreduce.busbw", 0.5e9, Stat::kMean, Of::kTime, bus_bytes(1), Scale::kGiga));
   const auto line = SummaryLine(report, "coll:")
                         .results("coll.", ".avg", [](std::string_view op) { return std::string(op); }, {"us", 2})
                         .str();

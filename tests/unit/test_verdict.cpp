@@ -27,8 +27,10 @@ json fixture(const std::string& name) {
 }
 
 json bandwidth(double value, const std::string& unit = "MB/s", int directions = 1) {
-  return {{"value", value}, {"unit", unit}, {"stat", "min"}, {"of", "time"}, {"better", "higher"},
-          {"accounting", {{"bytes", "application"}, {"directions", directions}, {"factor", 1.0}}}};
+  return {
+      {"value", value},     {"unit", unit},
+      {"stat", "min"},      {"of", "time"},
+      {"better", "higher"}, {"accounting", {{"bytes", "application"}, {"directions", directions}, {"factor", 1.0}}}};
 }
 
 json mem_record(const std::string& kernel, int threads, double bytes) {
@@ -38,15 +40,21 @@ json mem_record(const std::string& kernel, int threads, double bytes) {
 // A one-socket, 16-CPU host with a 32 MiB last-level cache, and mem's triad
 // with 1 and 16 threads on `bytes` of arrays.
 json mem_doc(double triad_16t_mbs, double bytes = 3.0 * (512 << 20)) {
-  json doc = {{"host", {{"cpu_model", "AMD EPYC 7313 16-Core Processor"}, {"logical_cpus", 16}, {"packages", 1},
-                        {"numa_nodes", 1},
-                        {"caches", {{{"level", 2}, {"bytes", 524288}, {"instances", 16}},
-                                    {{"level", 3}, {"bytes", 33554432}, {"instances", 1}}}},
-                        {"transparent_hugepages", "always [madvise] never"}}},
-              {"results", {{"mem.triad.1t", bandwidth(20000)}, {"mem.triad.16t", bandwidth(triad_16t_mbs)},
-                           {"mem.latency.67108864", {{"value", 90.0}, {"unit", "ns"}, {"stat", "min"},
-                                                     {"of", "time"}, {"better", "lower"}}}}},
-              {"timings", {mem_record("triad", 1, bytes), mem_record("triad", 16, bytes)}}};
+  json doc = {
+      {"host",
+       {{"cpu_model", "AMD EPYC 7313 16-Core Processor"},
+        {"logical_cpus", 16},
+        {"packages", 1},
+        {"numa_nodes", 1},
+        {"caches",
+         {{{"level", 2}, {"bytes", 524288}, {"instances", 16}}, {{"level", 3}, {"bytes", 33554432}, {"instances", 1}}}},
+        {"transparent_hugepages", "always [madvise] never"}}},
+      {"results",
+       {{"mem.triad.1t", bandwidth(20000)},
+        {"mem.triad.16t", bandwidth(triad_16t_mbs)},
+        {"mem.latency.67108864",
+         {{"value", 90.0}, {"unit", "ns"}, {"stat", "min"}, {"of", "time"}, {"better", "lower"}}}}},
+      {"timings", {mem_record("triad", 1, bytes), mem_record("triad", 16, bytes)}}};
   return doc;
 }
 
@@ -55,8 +63,9 @@ json link_doc(double read_mbs, json pcie = nullptr) {
   if (!pcie.is_null()) device["pcie"] = pcie;
   return {{"host", {{"cpu_model", "Intel(R) Xeon(R) Gold 6338 CPU @ 2.00GHz"}, {"logical_cpus", 64}}},
           {"link_device", device},
-          {"results", {{"link.copy.read.pinned", bandwidth(read_mbs)},
-                       {"link.copy.duplex.total.pinned", bandwidth(2 * read_mbs, "MB/s", 2)}}},
+          {"results",
+           {{"link.copy.read.pinned", bandwidth(read_mbs)},
+            {"link.copy.duplex.total.pinned", bandwidth(2 * read_mbs, "MB/s", 2)}}},
           {"timings", json::array()}};
 }
 
@@ -129,7 +138,9 @@ TEST(Verdicts, NoPeakIsUnknownWithTheFactsWhy) {
   // Facts as collect() gives them where no SMBIOS table can be read (a VM).
   const json vm = {{"cpu", {{"model", "Intel(R) Xeon(R) Processor"}}},
                    {"dram", {{"status", "unknown"}, {"why", "no SMBIOS table (a VM)"}}},
-                   {"pcie", json::array()}, {"nics", json::array()}, {"settings", json::object()}};
+                   {"pcie", json::array()},
+                   {"nics", json::array()},
+                   {"settings", json::object()}};
   const json v = verdicts_of(doc, vm);
   ASSERT_EQ(v.size(), 1u);
   EXPECT_EQ(v[0]["verdict"], "unknown");
@@ -152,8 +163,12 @@ TEST(Verdicts, LinkTrainedAtX8IsDegradedAgainstItsMaximumPeak) {
 }
 
 TEST(Verdicts, LinkFromTheDocumentsOwnPcieFacts) {
-  const json x8 = {{"generation", 4}, {"max_generation", 4}, {"width", 8}, {"max_width", 16},
-                   {"speed_gts", 16.0}, {"max_speed_gts", 16.0},
+  const json x8 = {{"generation", 4},
+                   {"max_generation", 4},
+                   {"width", 8},
+                   {"max_width", 16},
+                   {"speed_gts", 16.0},
+                   {"max_speed_gts", 16.0},
                    {"theoretical_bytes_per_second_per_direction", 15753846153.8}};
   const json v = verdicts_of(link_doc(12000, x8), facts::machine_facts(link_doc(12000, x8)));
   EXPECT_EQ(v[0]["verdict"], "degraded");
@@ -174,9 +189,12 @@ TEST(Peaks, DuplexTotalIsHeldAgainstBothDirections) {
 }
 
 TEST(Peaks, NetworkOnlyAcrossHostsAgainstTheFastestNic) {
-  json doc = {{"host", {{"cpu_model", "x"}}}, {"mpi", {{"hosts", {"a", "a"}}}},
-              {"results", {{"p2p.bw", bandwidth(22000)}, {"p2p.bibw", bandwidth(44000, "MB/s", 2)},
-                           {"beff.hpcc.b_eff", bandwidth(1e9, "B/s", 2)}}}};
+  json doc = {{"host", {{"cpu_model", "x"}}},
+              {"mpi", {{"hosts", {"a", "a"}}}},
+              {"results",
+               {{"p2p.bw", bandwidth(22000)},
+                {"p2p.bibw", bandwidth(44000, "MB/s", 2)},
+                {"beff.hpcc.b_eff", bandwidth(1e9, "B/s", 2)}}}};
   EXPECT_EQ(facts::figure_peaks(doc, fixture("two_nics.json"))["p2p.bw"]["why"],
             "same host: the ranks share memory, no NIC is on the path");
   doc["mpi"]["hosts"] = {"a", "b"};
@@ -196,7 +214,8 @@ TEST(Verdicts, PartsNotInTheFileAreUnknownPathsNotErrors) {
   json facts = fixture("two_nics.json");
   facts["nics"] = not_in_file;
   facts["pcie"] = not_in_file;
-  json doc = {{"host", {{"cpu_model", "x"}}}, {"mpi", {{"hosts", {"a", "b"}}}}, {"results", {{"p2p.bw", bandwidth(22000)}}}};
+  json doc = {
+      {"host", {{"cpu_model", "x"}}}, {"mpi", {{"hosts", {"a", "b"}}}}, {"results", {{"p2p.bw", bandwidth(22000)}}}};
   const json v = verdicts_of(doc, facts);
   ASSERT_EQ(v.size(), 1u);
   EXPECT_EQ(v[0]["verdict"], "unknown");
@@ -208,12 +227,16 @@ TEST(Verdicts, PartsNotInTheFileAreUnknownPathsNotErrors) {
 
 TEST(Peaks, DeviceMemoryFromCudaAttributes) {
   json doc = {{"host", {{"cpu_model", "x"}}},
-              {"mem_device", {{"backend", "cuda"}, {"memory_clock_khz", 2619000}, {"memory_bus_bits", 5120},
-                              {"memory_peak_bytes_per_s", 2.0 * 2619000e3 * 5120 / 8}}},
+              {"mem_device",
+               {{"backend", "cuda"},
+                {"memory_clock_khz", 2619000},
+                {"memory_bus_bits", 5120},
+                {"memory_peak_bytes_per_s", 2.0 * 2619000e3 * 5120 / 8}}},
               {"results", {{"mem.triad.cuda", bandwidth(3000, "GB/s")}, {"mem.triad.opencl", bandwidth(1, "GB/s")}}}};
   const json peaks = facts::figure_peaks(doc, json::object());
   EXPECT_NEAR(peaks["mem.triad.cuda"]["value"].get<double>(), 3352.32, 0.01);
-  EXPECT_NE(peaks["mem.triad.cuda"]["source"].get<std::string>().find("2619 MHz x 5120 bits x 2 / 8"), std::string::npos);
+  EXPECT_NE(peaks["mem.triad.cuda"]["source"].get<std::string>().find("2619 MHz x 5120 bits x 2 / 8"),
+            std::string::npos);
   doc.erase("mem_device");
   EXPECT_EQ(facts::figure_peaks(doc, json::object())["mem.triad.opencl"]["status"], "unknown");
 }
@@ -227,7 +250,11 @@ TEST(Bands, ExpectFileOverridesTheBuiltInBand) {
 }
 
 TEST(Bands, MalformedExpectIsAUsageError) {
-  const char* bad[] = {"", "{", "[]", R"({"bands": []})", R"({"bands": [{"kind": "dram", "normal_from": 0.7}]})",
+  const char* bad[] = {"",
+                       "{",
+                       "[]",
+                       R"({"bands": []})",
+                       R"({"bands": [{"kind": "dram", "normal_from": 0.7}]})",
                        R"({"bands": [{"kind": "cache", "normal_from": 0.7, "source": "x"}]})",
                        R"({"bands": [{"kind": "dram", "normal_from": -1, "source": "x"}]})",
                        "\x01\x02\xff"};
@@ -300,7 +327,8 @@ TEST(Bands, DramRowPerCpuFamilyOfTheRealDumps) {
 
 TEST(Bands, BadCpuModelRegexIsOneLine) {
   EXPECT_THROW(facts::load_bands(write_temp("bad_regex.json", R"({"bands": [{"kind": "dram", "normal_from": 0.7,
-      "source": "x", "cpu_model_matches": "EPYC ("}]})")), UsageError);
+      "source": "x", "cpu_model_matches": "EPYC ("}]})")),
+               UsageError);
 }
 
 // Grace's SMBIOS type 4 Version as lscpu's "BIOS Model name" prints it on a
@@ -326,8 +354,11 @@ namespace {
 // A GPU NVML lists with C2C links (device/nvml_links.hpp), on the bus of
 // link_doc's device; MB/s per link, 0 an inactive link, -1 none given.
 json c2c_facts(const std::vector<double>& links, const std::string& name = "NVIDIA Stand-in GPU") {
-  json gpu = {{"bus_id", "0000:17:00.0"}, {"name", name}, {"mode_enabled", true},
-              {"link_count", links.size()}, {"links", json::array()}};
+  json gpu = {{"bus_id", "0000:17:00.0"},
+              {"name", name},
+              {"mode_enabled", true},
+              {"link_count", links.size()},
+              {"links", json::array()}};
   int active = 0;
   for (std::size_t i = 0; i < links.size(); ++i) {
     json l = {{"link", i}, {"active", links[i] != 0}};
@@ -336,7 +367,8 @@ json c2c_facts(const std::vector<double>& links, const std::string& name = "NVID
     gpu["links"].push_back(l);
   }
   gpu["links_active"] = active;
-  json acc = {{"status", "known"}, {"devices", json::array()},
+  json acc = {{"status", "known"},
+              {"devices", json::array()},
               {"c2c", {{"status", "known"}, {"source", "nvml"}, {"devices", {gpu}}}}};
   facts::add_c2c_peaks(acc);
   return {{"accelerators", acc}};
@@ -355,7 +387,7 @@ TEST(Verdicts, LinkOnC2cIsHeldAgainstTheSumOfNvmlsLinks) {
   EXPECT_NE(read["source"].get<std::string>().find("10 active links x 45000 MB/s"), std::string::npos);
   EXPECT_DOUBLE_EQ(peaks["link.copy.duplex.total.pinned"]["value"].get<double>(), 900000);
   const json v = verdicts_of(link_doc(346000), facts);
-  EXPECT_EQ(v[0]["verdict"], "normal") << facts::verdict_line(v[0]);  // 77%, the band is 60%
+  EXPECT_EQ(v[0]["verdict"], "normal") << facts::verdict_line(v[0]);     // 77%, the band is 60%
   EXPECT_EQ(verdicts_of(link_doc(200000), facts)[0]["verdict"], "low");  // 44%
 }
 

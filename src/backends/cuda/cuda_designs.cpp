@@ -100,8 +100,7 @@ ChunkTimes memops(Device& device, const StreamJob& job, DesignState&) {
           "memops kernel");
     // The default write is ordered after the kernel's writes (a system-wide
     // fence scoped to the stream): output first, then the done flag.
-    ops.check(ops.write(q.get(), dev + (job.chunks + c) * 4, 1, CU_STREAM_WRITE_VALUE_DEFAULT),
-              "cuStreamWriteValue32");
+    ops.check(ops.write(q.get(), dev + (job.chunks + c) * 4, 1, CU_STREAM_WRITE_VALUE_DEFAULT), "cuStreamWriteValue32");
   };
   std::size_t queued = 0;
   while (queued < std::min(job.chunks, ahead)) enqueue(queued++);

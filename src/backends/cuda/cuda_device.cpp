@@ -115,11 +115,11 @@ CudaDevice::CudaDevice(int index) : index_(index) {
   // here, in one line that says what to rebuild with.
   const cudaError_t image = kernel_image_status();
   if (image == cudaErrorNoKernelImageForDevice || image == cudaErrorInvalidDeviceFunction) {
-    throw std::runtime_error(fmt::format(
-        "this movebench has no CUDA code for {} (compute capability {}.{}; built for {}): rebuild with "
-        "-DCMAKE_CUDA_ARCHITECTURES={}{} ({})",
-        prop_.name, prop_.major, prop_.minor, built_architectures(), prop_.major, prop_.minor,
-        cudaGetErrorName(image)));
+    throw std::runtime_error(
+        fmt::format("this movebench has no CUDA code for {} (compute capability {}.{}; built for {}): rebuild with "
+                    "-DCMAKE_CUDA_ARCHITECTURES={}{} ({})",
+                    prop_.name, prop_.major, prop_.minor, built_architectures(), prop_.major, prop_.minor,
+                    cudaGetErrorName(image)));
   }
   check(image, "loading the kernels");
   // Peak SM clock (cudaDeviceProp::clockRate is gone in CUDA 13; the
@@ -200,8 +200,8 @@ std::shared_ptr<Event> CudaDevice::launch_persistent(const PersistentJob& job) {
   persistent_queue_ = std::make_unique<CudaQueue>();
   auto* flags = cb(*job.flags).kernel_ptr();
   check(launch_serve(cb(*job.in).kernel_ptr(), cb(*job.out).kernel_ptr(), flags, job.chunk_words, job.chunks,
-                     persistent_groups(job.chunk_words),
-                     static_cast<std::uint64_t>(job.timeout_s * 1e9), persistent_queue_->get()),
+                     persistent_groups(job.chunk_words), static_cast<std::uint64_t>(job.timeout_s * 1e9),
+                     persistent_queue_->get()),
         "persistent kernel (cooperative launch)");
   return persistent_queue_->mark();
 }

@@ -98,7 +98,8 @@ class CudaEvent : public Event {
     return true;
   }
   void wait(double timeout_s) override {
-    if (!wait_until([this] { return done(); }, timeout_s)) throw std::runtime_error("CUDA device did not answer in time");
+    if (!wait_until([this] { return done(); }, timeout_s))
+      throw std::runtime_error("CUDA device did not answer in time");
   }
   cudaEvent_t get() const { return event_; }
 
@@ -128,8 +129,8 @@ class CudaQueue : public Queue {
   void transform(Buffer& dst, std::size_t doff, Buffer& src, std::size_t soff, std::size_t words, std::uint32_t mul,
                  std::uint32_t add) override {
     if (transform_blocks_ < 1) throw std::logic_error("this CUDA queue was made without a transform grid");
-    check(launch_transform(cb(dst).kernel_ptr() + doff, cb(src).kernel_ptr() + soff, words, mul, add,
-                           transform_blocks_, stream_),
+    check(launch_transform(cb(dst).kernel_ptr() + doff, cb(src).kernel_ptr() + soff, words, mul, add, transform_blocks_,
+                           stream_),
           "transform kernel");
   }
   void hold(Gate& gate) override;

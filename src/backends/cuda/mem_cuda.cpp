@@ -33,8 +33,8 @@ class CudaMemKernels : public DeviceKernels {
                                 static_cast<float>(s), partial, blocks_, stream),
             "mem kernel");
     } else {
-      check(cuda::launch<double>(kernel, ptr<double>(*x.a), ptr<double>(*x.b), ptr<double>(*x.c), ptr<double>(*x.d),
-                                 n, s, partial, blocks_, stream),
+      check(cuda::launch<double>(kernel, ptr<double>(*x.a), ptr<double>(*x.b), ptr<double>(*x.c), ptr<double>(*x.d), n,
+                                 s, partial, blocks_, stream),
             "mem kernel");
     }
   }

@@ -152,7 +152,6 @@ cudaError_t launch(int kernel, T* a, T* b, T* c, T* d, std::size_t n, T s, doubl
 
 template cudaError_t launch<double>(int, double*, double*, double*, double*, std::size_t, double, double*, int,
                                     cudaStream_t);
-template cudaError_t launch<float>(int, float*, float*, float*, float*, std::size_t, float, double*, int,
-                                   cudaStream_t);
+template cudaError_t launch<float>(int, float*, float*, float*, float*, std::size_t, float, double*, int, cudaStream_t);
 
 }  // namespace movebench::mem::cuda

@@ -61,8 +61,7 @@ void Worker::loop() {
     if (pending_.load(std::memory_order_acquire) != 0 || stop_.load()) continue;
     std::unique_lock lock(mutex_);
     sleeping_.store(true, std::memory_order_release);
-    wake_.wait_for(lock, std::chrono::milliseconds(1),
-                   [this] { return pending_.load() != 0 || stop_.load(); });
+    wake_.wait_for(lock, std::chrono::milliseconds(1), [this] { return pending_.load() != 0 || stop_.load(); });
     sleeping_.store(false, std::memory_order_release);
   }
 }

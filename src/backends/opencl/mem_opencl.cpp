@@ -97,11 +97,11 @@ class ClMemKernels : public DeviceKernels {
     const auto units = device_value<cl_uint>(id, CL_DEVICE_MAX_COMPUTE_UNITS);
     std::size_t most = 0;
     clGetKernelWorkGroupInfo(kernels_[index(Kernel::kSum)], id, CL_KERNEL_WORK_GROUP_SIZE, sizeof most, &most, nullptr);
-    const auto width = device_value<cl_uint>(id, single_ ? CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT
-                                                         : CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE);
+    const auto width =
+        device_value<cl_uint>(id, single_ ? CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT : CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE);
     groups_ = std::max<std::size_t>(1, cpu ? units : 4 * std::size_t{units});
-    group_size_ = power_of_two_below(std::clamp<std::size_t>(cpu ? 2 * std::max<cl_uint>(width, 1) : 1024, 1,
-                                                             std::max<std::size_t>(most, 1)));
+    group_size_ = power_of_two_below(
+        std::clamp<std::size_t>(cpu ? 2 * std::max<cl_uint>(width, 1) : 1024, 1, std::max<std::size_t>(most, 1)));
     max_alloc_ = device_value<cl_ulong>(id, CL_DEVICE_MAX_MEM_ALLOC_SIZE);
     global_mem_ = device_value<cl_ulong>(id, CL_DEVICE_GLOBAL_MEM_SIZE);
   }
@@ -142,8 +142,10 @@ class ClMemKernels : public DeviceKernels {
   }
   void check_fits(std::uint64_t array_bytes) const override {
     if (array_bytes > max_alloc_ || 4 * array_bytes > global_mem_) {
-      throw UsageError(fmt::format("four arrays of {} do not fit on {} ({} in all, at most {} per array): use a "
-                                   "smaller -n", array_bytes, name_, global_mem_, max_alloc_));
+      throw UsageError(
+          fmt::format("four arrays of {} do not fit on {} ({} in all, at most {} per array): use a "
+                      "smaller -n",
+                      array_bytes, name_, global_mem_, max_alloc_));
     }
   }
 

@@ -120,7 +120,8 @@ bool kernel_kind(MemKind kind) { return kind == MemKind::kMapped || kind == MemK
 
 class ClBuffer : public Buffer {
  public:
-  ClBuffer(cl_context ctx, cl_command_queue setup, MemKind kind, std::size_t bytes) : Buffer(kind, bytes), setup_(setup) {
+  ClBuffer(cl_context ctx, cl_command_queue setup, MemKind kind, std::size_t bytes)
+      : Buffer(kind, bytes), setup_(setup) {
     const std::size_t n = bytes ? bytes : 4;
     if (kind == MemKind::kPageable || kind == MemKind::kRegistered) plain_ = written_buffer(n, 4096, std::byte{0});
     if (kind == MemKind::kPageable) return;
@@ -195,11 +196,12 @@ class ClQueue : public Queue {
     if (dst_dev && src_dev) {
       check(clEnqueueCopyBuffer(queue_, mem_of(src), mem_of(dst), soff, doff, bytes, 0, nullptr, nullptr), "copy");
     } else if (dst_dev) {
-      check(clEnqueueWriteBuffer(queue_, mem_of(dst), CL_FALSE, doff, bytes, src.as<char>() + soff, 0, nullptr,
-                                 nullptr), "clEnqueueWriteBuffer");
+      check(
+          clEnqueueWriteBuffer(queue_, mem_of(dst), CL_FALSE, doff, bytes, src.as<char>() + soff, 0, nullptr, nullptr),
+          "clEnqueueWriteBuffer");
     } else if (src_dev) {
-      check(clEnqueueReadBuffer(queue_, mem_of(src), CL_FALSE, soff, bytes, dst.as<char>() + doff, 0, nullptr,
-                                nullptr), "clEnqueueReadBuffer");
+      check(clEnqueueReadBuffer(queue_, mem_of(src), CL_FALSE, soff, bytes, dst.as<char>() + doff, 0, nullptr, nullptr),
+            "clEnqueueReadBuffer");
     } else {
       throw std::runtime_error("OpenCL backend: host-to-host copies are not a link transfer");
     }
@@ -260,7 +262,8 @@ std::vector<cl_platform_id> platforms() {
 
 std::vector<Candidate> devices_of(cl_platform_id p, bool accelerators_only) {
   cl_uint n = 0;
-  const cl_device_type type = accelerators_only ? (CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_ACCELERATOR) : CL_DEVICE_TYPE_ALL;
+  const cl_device_type type =
+      accelerators_only ? (CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_ACCELERATOR) : CL_DEVICE_TYPE_ALL;
   if (clGetDeviceIDs(p, type, 0, nullptr, &n) != CL_SUCCESS || n == 0) return {};
   std::vector<cl_device_id> ids(n);
   clGetDeviceIDs(p, type, n, ids.data(), nullptr);
@@ -354,7 +357,8 @@ nlohmann::json ClDevice::facts() const {
       {"opencl_c_version", device_text(device_, CL_DEVICE_OPENCL_C_VERSION)},
       {"compute_units", device_value<cl_uint>(device_, CL_DEVICE_MAX_COMPUTE_UNITS)},
       {"host_unified_memory", device_value<cl_bool>(device_, CL_DEVICE_HOST_UNIFIED_MEMORY) != 0},
-      {"device_type", (device_value<cl_device_type>(device_, CL_DEVICE_TYPE) & CL_DEVICE_TYPE_CPU) ? "cpu" : "accelerator"},
+      {"device_type",
+       (device_value<cl_device_type>(device_, CL_DEVICE_TYPE) & CL_DEVICE_TYPE_CPU) ? "cpu" : "accelerator"},
       {"clock", "opencl event profiling"}};
   // The device's caches, for mem seq sweeps in its memory and the report's
   // marks. A CPU device (PoCL) is this CPU: its caches are the host's. Any
@@ -365,7 +369,8 @@ nlohmann::json ClDevice::facts() const {
   if (j["device_type"] == "cpu") {
     j["caches"] = cache_facts(data_caches());
   } else {
-    j["caches"] = cache_facts(global_cache > 0 ? std::vector<CacheLevel>{{2, global_cache, 1}} : std::vector<CacheLevel>{});
+    j["caches"] =
+        cache_facts(global_cache > 0 ? std::vector<CacheLevel>{{2, global_cache, 1}} : std::vector<CacheLevel>{});
   }
   const std::string bus = pci_bus_id(device_);
   if (!bus.empty()) j["bus_id"] = bus;
@@ -449,8 +454,8 @@ nlohmann::json list_opencl_accelerators() {
 }
 
 std::unique_ptr<Device> open_opencl_device(const DeviceChoice& choice, bool accelerators_only) {
-  using opencl::ClDevice;
   using opencl::choose;
+  using opencl::ClDevice;
   return std::make_unique<ClDevice>(choose(choice, accelerators_only));
 }
 

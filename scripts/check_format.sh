@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
 # The C++ sources against .clang-format (Debian's clang-format): each file
 # it would change and how many lines, then the total; exit 1 if any would
-# change. Not yet part of `make test` (the code is formatted in one commit
-# first, then this is wired in).
+# change. make test runs it (tests/integration/test_cpp_style.py).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v clang-format >/dev/null || { echo "check_format: clang-format missing (scripts/setup.sh installs it)" >&2; exit 2; }

@@ -41,6 +41,20 @@ __global__ void chase32(const uint32_t* ring, int n, uint64_t* out) {
   out[0] = t1 - t0;
   out[1] = w;
 }
+// The walks compared, each a variant of the chase's layout.
+struct V {
+  const char* name;
+  int line;
+  bool random, ptr64, rewrite;
+};
+const V vs[] = {{"nvbandwidth: in order, 128 B, 64-bit pointers, written once", 128, false, true, false},
+                {"in order, 128 B, 64-bit, rewritten before each chase", 128, false, true, true},
+                {"random, 128 B, 64-bit, written once", 128, true, true, false},
+                {"random, 64 B, 64-bit, written once", 64, true, true, false},
+                {"in order, 64 B, 32-bit index, written once", 64, false, false, false},
+                {"movebench: random, 64 B, 32-bit index, rewritten before each chase", 64, true, false, true},
+                {"random, 64 B, 32-bit index, written once", 64, true, false, false}};
+
 int main() {
   const size_t bytes = 2 << 20;
   void* h;
@@ -51,18 +65,6 @@ int main() {
   CK(cudaHostGetDevicePointer(&d, h, 0));
   uint64_t* dout;
   CK(cudaHostGetDevicePointer((void**)&dout, out, 0));
-  struct V {
-    const char* name;
-    int line;
-    bool random, ptr64, rewrite;
-  };
-  V vs[] = {{"nvbandwidth: in order, 128 B, 64-bit pointers, written once", 128, false, true, false},
-            {"in order, 128 B, 64-bit, rewritten before each chase", 128, false, true, true},
-            {"random, 128 B, 64-bit, written once", 128, true, true, false},
-            {"random, 64 B, 64-bit, written once", 64, true, true, false},
-            {"in order, 64 B, 32-bit index, written once", 64, false, false, false},
-            {"movebench: random, 64 B, 32-bit index, rewritten before each chase", 64, true, false, true},
-            {"random, 64 B, 32-bit index, written once", 64, true, false, false}};
   for (auto& v : vs) {
     size_t nodes = bytes / v.line;
     std::vector<uint32_t> order(nodes);

@@ -51,16 +51,8 @@ class BeffCommand : public MpiCommand {
   }
 
  protected:
-  void add_own_options(CLI::App& app) override {
-    app.add_option("--definition", definition_, "hpcc, fpga or both")
-        ->check(CLI::IsMember({"hpcc", "fpga", "both"}))
-        ->capture_default_str();
-    add_check_options(app, skip_validation_, check_every_,
-                      "after the timed runs of a size, loop-length untimed exchanges, each with its own data, "
-                      "checked (default: one untimed exchange per size and method)");
-    // HPCC FPGA b_eff's options; each definition's own are refused with
-    // the other alone (modes_), where they were silently ignored.
-    const std::vector<std::string> fpga{"fpga", "both"}, hpcc{"hpcc", "both"};
+  // HPCC FPGA b_eff's own options (fpga or both).
+  void add_fpga_options(CLI::App& app, const std::vector<std::string>& fpga) {
     modes_.only(fpga, app.add_option("-u,--upper", fpga_.max_ll, "fpga: maximum number of repetitions per data size")
                           ->capture_default_str());
     modes_.only(fpga, app.add_option("-l,--lower", fpga_.min_ll, "fpga: minimum number of repetitions per data size")
@@ -81,6 +73,19 @@ class BeffCommand : public MpiCommand {
                                          "fpga: number of repetitions, the best one counts (HPCC FPGA "
                                          "b_eff's -n; before --repetitions for fpga)")
                               ->capture_default_str());
+  }
+
+  void add_own_options(CLI::App& app) override {
+    app.add_option("--definition", definition_, "hpcc, fpga or both")
+        ->check(CLI::IsMember({"hpcc", "fpga", "both"}))
+        ->capture_default_str();
+    add_check_options(app, skip_validation_, check_every_,
+                      "after the timed runs of a size, loop-length untimed exchanges, each with its own data, "
+                      "checked (default: one untimed exchange per size and method)");
+    // HPCC FPGA b_eff's options; each definition's own are refused with
+    // the other alone (modes_), where they were silently ignored.
+    const std::vector<std::string> fpga{"fpga", "both"}, hpcc{"hpcc", "both"};
+    add_fpga_options(app, fpga);
     // Both definitions' count; HPCC FPGA's -n, when given too, stays the fpga one's.
     repetitions_option_ =
         app.add_option(vocabulary::names(vocabulary::kRepetitions), repetitions_,

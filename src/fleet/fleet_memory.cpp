@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 
-#include "core/cpu_clock.hpp"
 #include "mem/measure.hpp"
 
 namespace movebench::fleet {
@@ -32,19 +31,16 @@ UnitMemory::UnitMemory(const FleetOptions& opt) : mem_(memory_options(opt)) {
   kernels_ = mem::selected_kernels(mem_);  // copy, then triad
   runner_->reset(mem_.elements);
   runner_->prepare(kernels_);
-  // The fastest of a few untimed calls sizes a round, each on the CPU time
-  // its threads ran (where under its wall time): a call held back by a CPU
-  // quota or another process would make every round too short to show
-  // it, short enough to fit one quota allowance.
+  // The fastest of a few untimed calls sizes a round: one call slowed by a
+  // throttled or shared CPU would make every round too short to show it.
   double fastest = 0;
   for (int probe = 0; probe < kProbeCalls; ++probe) {
     double sum = 0;
-    const double cpu = process_cpu_seconds();
     const auto first = runner_->time_sequence(kernels_, 1, 1, calls_, sum);
     if (first.front().empty()) break;  // interrupted
     sum_ += sum;
     calls_ += 1;
-    const double call = std::min(first[0][0] + first[1][0], (process_cpu_seconds() - cpu) / out_.threads);
+    const double call = first[0][0] + first[1][0];
     fastest = probe == 0 ? call : std::min(fastest, call);
   }
   iters_ = static_cast<std::size_t>(std::ceil(kMemRoundSeconds / std::max(1e-6, fastest)));
@@ -72,7 +68,7 @@ void UnitMemory::time_round() {
 void UnitMemory::chase_sample() {
   const ScopedAffinity restore;
   int disturbed = 0;
-  const auto s = mem::time_chase(*ring_, 1, kChaseSampleSeconds, disturbed, mem::SampleSize::kThreadCpuTime);
+  const auto s = mem::time_chase(*ring_, 1, kChaseSampleSeconds, disturbed);
   out_.chase_seconds.insert(out_.chase_seconds.end(), s.begin(), s.end());
 }
 

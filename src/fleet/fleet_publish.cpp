@@ -41,26 +41,22 @@ void add_unit_records(const FleetOptions& opt, const Layout& layout, const std::
     const auto& m = units[u];
     const nlohmann::json params = {
         {"unit", u}, {"host", layout.host[u]}, {"rank", layout.leader[u]}, {"threads", m.threads}};
-    // How long each sample was sized to be, in CPU time (per thread for a round).
-    auto rounds = params, chase = params;
-    rounds["round_cpu_seconds"] = kMemRoundSeconds;
-    chase["sample_cpu_seconds"] = kChaseSampleSeconds;
     report.add({"fleet",
                 "copy",
                 opt.mem_bytes,
-                rounds,
+                params,
                 m.copy_seconds,
                 {mbs("bandwidth", m.copy_mbs, Stat::kMin, Of::kTime)}});
     report.add({"fleet",
                 "triad",
                 opt.mem_bytes,
-                rounds,
+                params,
                 m.triad_seconds,
                 {mbs("bandwidth", m.triad_mbs, Stat::kMin, Of::kTime)}});
     report.add({"fleet",
                 "latency",
                 opt.chase_bytes,
-                chase,
+                params,
                 m.chase_seconds,
                 {Figure::latency("latency", m.latency_ns * 1e-9, Stat::kMin)}});
   }

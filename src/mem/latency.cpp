@@ -85,7 +85,6 @@ std::vector<std::size_t> ChaseRing::walk() const {
 #include <sys/resource.h>
 
 #include "core/clock.hpp"
-#include "core/cpu_clock.hpp"
 #include "core/interrupt.hpp"
 #include "core/sizes.hpp"
 #include "core/stats.hpp"
@@ -96,16 +95,15 @@ std::vector<std::size_t> ChaseRing::walk() const {
 namespace movebench::mem {
 namespace {
 
-// Loads per sample so that a sample lasts about `target` seconds on the
-// clock `size` names (core/clock's probe, growing by four until a probe
-// lasts a tenth of it), in whole rounds of the chase's 16-load unroll.
-// Capped: a sample is bounded in time whatever the clock said.
-std::size_t loads_for(double target, void*& cursor, SampleSize size) {
-  const auto clock = size == SampleSize::kThreadCpuTime ? &thread_cpu_seconds : &now_seconds;
+// Loads per sample so that a sample lasts about `target` seconds (core/clock's
+// probe, growing by four until a probe lasts a tenth of it), in whole
+// rounds of the chase's 16-load unroll. Capped: a sample is bounded in time
+// whatever the clock said.
+std::size_t loads_for(double target, void*& cursor) {
   const auto timed = [&](std::uint64_t loads) {
-    const double t0 = clock();
+    const double t0 = now_seconds();
     cursor = ChaseRing::chase(cursor, loads);
-    return clock() - t0;
+    return now_seconds() - t0;
   };
   const auto loads = calls_for_budget(
       timed, target, Probe{.first = 1 << 12, .growth = 4, .share = 0.1, .most = std::uint64_t{1} << 34}, 16,
@@ -127,9 +125,9 @@ long context_switches() {
 // context switch measures the scheduler, not the memory: it is taken again
 // (up to four tries per wanted sample) and only used when too few clean
 // ones came; `disturbed` counts those retaken.
-std::vector<double> time_chase(const ChaseRing& ring, int samples, double target, int& disturbed, SampleSize size) {
+std::vector<double> time_chase(const ChaseRing& ring, int samples, double target, int& disturbed) {
   void* cursor = ring.head();
-  const std::size_t loads = loads_for(target, cursor, size);
+  const std::size_t loads = loads_for(target, cursor);
   const std::size_t lap = std::min(loads, (ring.nodes() + 15) / 16 * 16);
   std::vector<double> clean, noisy;
   for (int tries = 0; static_cast<int>(clean.size()) < samples && tries < 4 * samples; ++tries) {

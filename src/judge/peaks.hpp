@@ -1,5 +1,5 @@
 // The theoretical peak of each headline figure's path, from the facts of
-// the machine (facts.hpp) and what the result document records of the run:
+// the machine (facts/facts.hpp) and what the result document records of the run:
 // mem's all-thread figures against the DRAM peak when the working set is
 // beyond the last-level cache, mem --backend cuda against the device
 // memory's peak, link against its device's NVLink-C2C or PCIe link, p2p/coll/beff across

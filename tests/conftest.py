@@ -52,10 +52,12 @@ def interrupted_once_measuring(command, out, sig):
     measured rounds: (exit code, stdout). When that is, is measured here and
     now: the same command with two repetitions (start-up, calibration, the
     warm-up round and two more, validation) took T seconds, so the long run
-    has begun its rounds by 2T however slow or busy the machine. The signal
-    comes no later than that: what a run does after it (validating the
-    rounds measured by replaying them) grows with the rounds, and a fixed 5 s
-    wait measured thousands of them (docs/reliability.md, "Time of make test")."""
+    has begun its rounds by about T; the signal comes at 3T, room for the
+    long run's calibration to take three times as long (at 2T, one run in
+    about ten here at load 18 had measured only two rounds). A fixed 5 s wait
+    signalled during the calibration at that load, and on a quiet machine
+    measured thousands of rounds, which the run then replays to validate
+    them (docs/reliability.md, "Time of make test")."""
     start = time.monotonic()
     run_movebench(*command, "-r", "2", check=0)
     seconds = time.monotonic() - start
@@ -65,7 +67,7 @@ def interrupted_once_measuring(command, out, sig):
         stderr=subprocess.PIPE,
         text=True,
     )
-    time.sleep(2 * seconds)
+    time.sleep(3 * seconds)
     proc.send_signal(sig)
     stdout, _ = proc.communicate(timeout=60)
     return proc.returncode, stdout

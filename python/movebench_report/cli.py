@@ -210,7 +210,15 @@ def parser() -> argparse.ArgumentParser:
     top = OneLineParser(prog="movebench-report", description=__doc__.split("\n")[0])
     top.add_argument("--version", action="version", version=f"movebench-report {__version__}")
     sub = top.add_subparsers(dest="command", required=True)
+    add_table_parsers(sub)
+    add_plot_parser(sub)
+    add_page_and_import_parsers(sub)
+    add_store_parsers(sub)
+    return top
 
+
+def add_table_parsers(sub):
+    """table, compare and scaling: text tables of result files."""
     p = sub.add_parser("table", help="one table from one or many result files (one column per file)")
     add_sources(p, "*")
     add_filters(p)
@@ -235,6 +243,8 @@ def parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--size", type=size_arg, help="use this size (default: the largest of each operation)")
 
+
+def add_plot_parser(sub):
     p = sub.add_parser(
         "plot",
         help="size vs bandwidth/latency plots (PNG or SVG): the html page's small multiples, at most 8 series per axes",
@@ -259,6 +269,9 @@ def parser() -> argparse.ArgumentParser:
         "--dpi", type=dpi_arg, default=100, help="PNG pixels per inch, 10 to 1200 (default 100: 640x420 per panel)"
     )
 
+
+def add_page_and_import_parsers(sub):
+    """html (one self-contained page) and import (other tools' outputs)."""
     p = sub.add_parser("html", help="one self-contained HTML page")
     add_sources(p, "*")
     add_filters(p)
@@ -271,9 +284,6 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--format", choices=list(importers.FORMATS), help="skip detection")
     p.add_argument("-o", "--output", type=output_arg, help="result file (one input only; default stdout)")
     p.add_argument("--outdir", type=outdir_arg, help="write <input stem>.json here for each input")
-
-    add_store_parsers(sub)
-    return top
 
 
 STORE_HELP = (

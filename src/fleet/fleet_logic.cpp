@@ -1,7 +1,6 @@
 #include "fleet/fleet_logic.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <random>
 #include <set>
 #include <utility>

@@ -23,7 +23,7 @@ from .plots import MAX_LINES, MAX_PANELS
 
 CHANGE_MARKS = {"slower": ("v", "C3"), "faster": ("^", "C2")}
 WITHIN = ("D", "0.5")  # a change point inside the threshold or the noise
-KEY = "change points: ▼ for the worse, ▲ for the better, ◆ within threshold; dashed: their medians; ○ latest run slower"
+KEY = "change points: ▼ worse, ▲ better, ◆ within threshold (dashed: medians); ○ latest run slower"
 
 
 def panels_of(found: list) -> list:

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/cpu_clock.hpp"
 #include "mem/measure.hpp"
 
 namespace movebench::fleet {
@@ -31,19 +32,23 @@ UnitMemory::UnitMemory(const FleetOptions& opt) : mem_(memory_options(opt)) {
   kernels_ = mem::selected_kernels(mem_);  // copy, then triad
   runner_->reset(mem_.elements);
   runner_->prepare(kernels_);
-  // The fastest of a few untimed calls sizes a round: one call slowed by a
-  // throttled or shared CPU would make every round too short to show it.
+  // The fastest of a few untimed calls sizes a round, each on the CPU time
+  // its threads ran where that is under its wall time: a call held back by
+  // a CPU quota or another process would make every round short enough to
+  // fit between two of the quota's stops and not show it.
   double fastest = 0;
   for (int probe = 0; probe < kProbeCalls; ++probe) {
     double sum = 0;
+    const double cpu = process_cpu_seconds();
     const auto first = runner_->time_sequence(kernels_, 1, 1, calls_, sum);
     if (first.front().empty()) break;  // interrupted
     sum_ += sum;
     calls_ += 1;
-    const double call = first[0][0] + first[1][0];
+    const double call = std::min(first[0][0] + first[1][0], (process_cpu_seconds() - cpu) / out_.threads);
     fastest = probe == 0 ? call : std::min(fastest, call);
   }
   iters_ = static_cast<std::size_t>(std::ceil(kMemRoundSeconds / std::max(1e-6, fastest)));
+  out_.calls_per_round = iters_;
   ring_ = std::make_unique<mem::ChaseRing>(std::max<std::uint64_t>(opt.chase_bytes, 4096), 64, opt.seed, false);
 }
 
@@ -65,11 +70,18 @@ void UnitMemory::time_round() {
   out_.triad_seconds.push_back(triad / static_cast<double>(iters_));
 }
 
+// A lap of the whole ring first: the other units' turns since this unit's
+// last sample evicted it, and a probe on a cold ring would size the sample
+// for memory it then no longer reaches (a sample several times too short).
 void UnitMemory::chase_sample() {
   const ScopedAffinity restore;
-  int disturbed = 0;
-  const auto s = mem::time_chase(*ring_, 1, kChaseSampleSeconds, disturbed);
-  out_.chase_seconds.insert(out_.chase_seconds.end(), s.begin(), s.end());
+  void* volatile warm = mem::ChaseRing::chase(ring_->head(), (ring_->nodes() + 15) / 16 * 16);
+  (void)warm;
+  const auto s = mem::time_chase(*ring_, 1, kChaseSampleSeconds, mem::SampleSize::kThreadCpuTime);
+  out_.chase_seconds.insert(out_.chase_seconds.end(), s.per_load.begin(), s.per_load.end());
+  if (!s.per_load.empty()) {
+    out_.loads_per_sample = out_.loads_per_sample == 0 ? s.loads : std::min(out_.loads_per_sample, s.loads);
+  }
 }
 
 MemoryFigures UnitMemory::finish() {

@@ -85,6 +85,7 @@ std::vector<std::size_t> ChaseRing::walk() const {
 #include <sys/resource.h>
 
 #include "core/clock.hpp"
+#include "core/cpu_clock.hpp"
 #include "core/interrupt.hpp"
 #include "core/sizes.hpp"
 #include "core/stats.hpp"
@@ -95,15 +96,16 @@ std::vector<std::size_t> ChaseRing::walk() const {
 namespace movebench::mem {
 namespace {
 
-// Loads per sample so that a sample lasts about `target` seconds (core/clock's
-// probe, growing by four until a probe lasts a tenth of it), in whole
-// rounds of the chase's 16-load unroll. Capped: a sample is bounded in time
-// whatever the clock said.
-std::size_t loads_for(double target, void*& cursor) {
+// Loads per sample so that a sample lasts about `target` seconds on the
+// clock `size` names (core/clock's probe, growing by four until a probe
+// lasts a tenth of it), in whole rounds of the chase's 16-load unroll.
+// Capped: a sample is bounded in time whatever the clock said.
+std::size_t loads_for(double target, void*& cursor, SampleSize size) {
+  const auto clock = size == SampleSize::kThreadCpuTime ? &thread_cpu_seconds : &now_seconds;
   const auto timed = [&](std::uint64_t loads) {
-    const double t0 = now_seconds();
+    const double t0 = clock();
     cursor = ChaseRing::chase(cursor, loads);
-    return now_seconds() - t0;
+    return clock() - t0;
   };
   const auto loads = calls_for_budget(
       timed, target, Probe{.first = 1 << 12, .growth = 4, .share = 0.1, .most = std::uint64_t{1} << 34}, 16,
@@ -125,9 +127,9 @@ long context_switches() {
 // context switch measures the scheduler, not the memory: it is taken again
 // (up to four tries per wanted sample) and only used when too few clean
 // ones came; `disturbed` counts those retaken.
-std::vector<double> time_chase(const ChaseRing& ring, int samples, double target, int& disturbed) {
+ChaseSamples time_chase(const ChaseRing& ring, int samples, double target, SampleSize size) {
   void* cursor = ring.head();
-  const std::size_t loads = loads_for(target, cursor);
+  const std::size_t loads = loads_for(target, cursor, size);
   const std::size_t lap = std::min(loads, (ring.nodes() + 15) / 16 * 16);
   std::vector<double> clean, noisy;
   for (int tries = 0; static_cast<int>(clean.size()) < samples && tries < 4 * samples; ++tries) {
@@ -139,14 +141,14 @@ std::vector<double> time_chase(const ChaseRing& ring, int samples, double target
     const double t = (now_seconds() - t0) / static_cast<double>(loads);
     (context_switches() == switches ? clean : noisy).push_back(t);
   }
-  disturbed = static_cast<int>(noisy.size());
+  const int disturbed = static_cast<int>(noisy.size());
   std::sort(noisy.begin(), noisy.end());
   for (std::size_t i = 0; clean.size() < static_cast<std::size_t>(samples) && i < noisy.size(); ++i) {
     clean.push_back(noisy[i]);
   }
   void* volatile sink = cursor;
   (void)sink;
-  return clean;
+  return {std::move(clean), loads, disturbed};
 }
 
 void run_latency(const MemOptions& opt, Report& report, Output& out) {
@@ -165,8 +167,8 @@ void run_latency(const MemOptions& opt, Report& report, Output& out) {
     // also warms the caches and TLB as far as they reach).
     const bool cycle = ring.is_single_cycle();
     all_cycles = all_cycles && cycle;
-    int disturbed = 0;
-    const auto per_load = time_chase(ring, opt.samples, target, disturbed);
+    const auto chase = time_chase(ring, opt.samples, target);
+    const auto& per_load = chase.per_load;
     if (per_load.empty()) break;  // interrupted before a sample
     const Summary st = summarize(per_load);
     Record r;
@@ -177,7 +179,7 @@ void run_latency(const MemOptions& opt, Report& report, Output& out) {
                 {"stride", opt.stride},
                 {"seed", opt.seed},
                 {"tlb_window", opt.tlb_window},
-                {"disturbed_samples_retaken", disturbed},
+                {"disturbed_samples_retaken", chase.disturbed},
                 {"huge_pages", opt.huge_pages},
                 {"cpu", team.cpus.empty() ? -1 : team.cpus.front()}};
     r.samples = per_load;

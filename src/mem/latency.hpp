@@ -45,10 +45,22 @@ class ChaseRing {
   std::size_t nodes_ = 0;
 };
 
-// Seconds per load of up to `samples` samples of about `target` seconds
-// each, on the calling thread (see latency.cpp for how samples disturbed by
-// a context switch are retaken; `disturbed` counts them). Empty only when
-// interrupted before the first sample.
-std::vector<double> time_chase(const ChaseRing& ring, int samples, double target, int& disturbed);
+// What a sample's `target` seconds are counted on: the wall clock, or the
+// thread's CPU time, which stands still while a CPU quota or another
+// process holds the thread back, so that such a wait cannot make the
+// samples short enough to slip between its stops (fleet). The samples are
+// timed on the wall clock either way.
+enum class SampleSize { kWallTime, kThreadCpuTime };
+
+struct ChaseSamples {
+  std::vector<double> per_load;  // seconds per load, one a sample; empty only when interrupted before the first
+  std::size_t loads = 0;         // loads in each sample
+  int disturbed = 0;             // samples retaken after a context switch
+};
+
+// Up to `samples` samples of about `target` seconds each, on the calling
+// thread (see latency.cpp for how samples disturbed by a context switch are
+// retaken).
+ChaseSamples time_chase(const ChaseRing& ring, int samples, double target, SampleSize size = SampleSize::kWallTime);
 
 }  // namespace movebench::mem

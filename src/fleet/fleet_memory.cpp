@@ -48,26 +48,31 @@ UnitMemory::UnitMemory(const FleetOptions& opt) : mem_(memory_options(opt)) {
     fastest = probe == 0 ? call : std::min(fastest, call);
   }
   iters_ = static_cast<std::size_t>(std::ceil(kMemRoundSeconds / std::max(1e-6, fastest)));
-  out_.calls_per_round = iters_;
   ring_ = std::make_unique<mem::ChaseRing>(std::max<std::uint64_t>(opt.chase_bytes, 4096), 64, opt.seed, false);
 }
 
 // Call by call: the check replays call j as copy then triad (team.hpp),
 // so the kernels alternate as it does.
+// At least the calls sized, and until each thread has run kMemRoundSeconds
+// of CPU time: calls faster than the probes' still make a round that long.
 void UnitMemory::time_round() {
   const ScopedAffinity restore;
   double copy = 0, triad = 0;
-  for (std::size_t i = 0; i < iters_; ++i) {
+  const double cpu = process_cpu_seconds();
+  std::uint64_t made = 0;
+  while (made < iters_ || (process_cpu_seconds() - cpu) / out_.threads < kMemRoundSeconds) {
     double sum = 0;
     const auto times = runner_->time_sequence(kernels_, 1, 1, calls_, sum);
     if (times.front().empty()) return;  // interrupted
     sum_ += sum;
     ++calls_;
+    ++made;
     copy += times[0][0];
     triad += times[1][0];
   }
-  out_.copy_seconds.push_back(copy / static_cast<double>(iters_));
-  out_.triad_seconds.push_back(triad / static_cast<double>(iters_));
+  out_.copy_seconds.push_back(copy / static_cast<double>(made));
+  out_.triad_seconds.push_back(triad / static_cast<double>(made));
+  out_.calls_per_round = out_.calls_per_round == 0 ? made : std::min(out_.calls_per_round, made);
 }
 
 // A lap of the whole ring first: the other units' turns since this unit's

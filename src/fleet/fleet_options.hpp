@@ -40,7 +40,7 @@ inline constexpr int kPairWindow = 16;
 // time of each thread: a throttled or shared CPU shows in it rather than
 // hiding between samples (a wait does not shorten it).
 inline constexpr double kMemRoundSeconds = 0.03;
-// The latency's samples: how many, and about how long each, in CPU time.
+// The latency's samples: how many, and how long each at least, in CPU time.
 inline constexpr int kChaseSamples = 5;
 inline constexpr double kChaseSampleSeconds = 0.02;
 

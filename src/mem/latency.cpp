@@ -84,6 +84,8 @@ std::vector<std::size_t> ChaseRing::walk() const {
 
 #include <sys/resource.h>
 
+#include <utility>
+
 #include "core/clock.hpp"
 #include "core/cpu_clock.hpp"
 #include "core/interrupt.hpp"
@@ -113,6 +115,26 @@ std::size_t loads_for(double target, void*& cursor, SampleSize size) {
   return loads / 16 * 16;
 }
 
+// One timed sample from `cursor`: `loads` loads on the wall clock; on the
+// thread's CPU time, blocks of a sixteenth of them until the thread has
+// run `target` seconds (at least `loads`): a sample whose loads got
+// faster than the probe's (a ring back in cache) is still that long, so
+// that a quota cannot let it run whole between two stops. Seconds (wall)
+// and the loads made.
+std::pair<double, std::size_t> timed_sample(void*& cursor, std::size_t loads, double target, SampleSize size) {
+  const bool on_cpu = size == SampleSize::kThreadCpuTime;
+  const std::size_t block = std::max<std::size_t>(16, loads / 16 / 16 * 16);
+  const double c0 = on_cpu ? thread_cpu_seconds() : 0;
+  const double t0 = now_seconds();
+  cursor = ChaseRing::chase(cursor, loads);
+  std::size_t made = loads;
+  while (on_cpu && thread_cpu_seconds() - c0 < target && !interrupted()) {
+    cursor = ChaseRing::chase(cursor, block);
+    made += block;
+  }
+  return {now_seconds() - t0, made};
+}
+
 long context_switches() {
   rusage usage{};
   getrusage(RUSAGE_THREAD, &usage);
@@ -132,14 +154,14 @@ ChaseSamples time_chase(const ChaseRing& ring, int samples, double target, Sampl
   const std::size_t loads = loads_for(target, cursor, size);
   const std::size_t lap = std::min(loads, (ring.nodes() + 15) / 16 * 16);
   std::vector<double> clean, noisy;
+  std::size_t least = 0;  // the fewest loads a sample made
   for (int tries = 0; static_cast<int>(clean.size()) < samples && tries < 4 * samples; ++tries) {
     if (interrupted()) break;
     const long switches = context_switches();
     cursor = ChaseRing::chase(cursor, lap);
-    const double t0 = now_seconds();
-    cursor = ChaseRing::chase(cursor, loads);
-    const double t = (now_seconds() - t0) / static_cast<double>(loads);
-    (context_switches() == switches ? clean : noisy).push_back(t);
+    const auto [seconds, made] = timed_sample(cursor, loads, target, size);
+    least = least == 0 ? made : std::min(least, made);
+    (context_switches() == switches ? clean : noisy).push_back(seconds / static_cast<double>(made));
   }
   const int disturbed = static_cast<int>(noisy.size());
   std::sort(noisy.begin(), noisy.end());
@@ -148,7 +170,7 @@ ChaseSamples time_chase(const ChaseRing& ring, int samples, double target, Sampl
   }
   void* volatile sink = cursor;
   (void)sink;
-  return {std::move(clean), loads, disturbed};
+  return {std::move(clean), least, disturbed};
 }
 
 void run_latency(const MemOptions& opt, Report& report, Output& out) {

@@ -45,16 +45,17 @@ class ChaseRing {
   std::size_t nodes_ = 0;
 };
 
-// What a sample's `target` seconds are counted on: the wall clock, or the
-// thread's CPU time, which stands still while a CPU quota or another
-// process holds the thread back, so that such a wait cannot make the
-// samples short enough to slip between its stops (fleet). The samples are
-// timed on the wall clock either way.
+// What a sample's `target` seconds are counted on: the wall clock (about
+// that long), or the thread's CPU time (at least that long), which stands
+// still while a CPU quota or another process holds the thread back, so
+// that neither such a wait nor a ring that got faster than the probe can
+// make a sample short enough to slip between a quota's stops (fleet). The
+// samples are timed on the wall clock either way.
 enum class SampleSize { kWallTime, kThreadCpuTime };
 
 struct ChaseSamples {
   std::vector<double> per_load;  // seconds per load, one a sample; empty only when interrupted before the first
-  std::size_t loads = 0;         // loads in each sample
+  std::size_t loads = 0;         // loads in a sample (the fewest, where they differ)
   int disturbed = 0;             // samples retaken after a context switch
 };
 

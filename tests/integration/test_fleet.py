@@ -92,30 +92,23 @@ def fleet(tmp_path, np, *args, slow_procs=None, timeout=240):
 
 
 def shortest_sample_seconds(tmp_path):
-    """How long fleet's shortest memory sample is here, each of its threads
-    busy (s): one rank measuring SMALL's memory alone (no other unit, no
-    pairs), each round's calls and each latency sample's loads times their
-    recorded seconds. Halved: noise on the machine lengthens what it times,
-    and fleet sizes its samples in CPU time, which a quota'd rank's probes
-    measure as a calm one's do (docs/fleet.md), so a quota'd run's samples
-    are about as long, none twice as short."""
+    """The least CPU time (s) each thread of a unit runs in one of fleet's
+    memory samples, as its records say (round_cpu_seconds,
+    sample_cpu_seconds): a round's calls and a latency sample's loads go on
+    until the thread has run that long, however fast they were (docs/fleet.md).
+    One rank, memory only, tiny."""
     out = tmp_path / "sizes.json"
-    sizes = SMALL[: SMALL.index("--outlier-floor")]
     proc = subprocess.run(
-        [str(binary_path()), "fleet", "--skip-pairs", *sizes, "--json", str(out)],
+        [str(binary_path()), "fleet", "--skip-pairs", "--array-bytes", "1M", "--chase-bytes", "1M"]
+        + ["--repetitions", "1", "--json", str(out)],
         capture_output=True,
         text=True,
         timeout=60,
     )
     assert proc.returncode == 0, report(proc)
-    timings = {t["operation"]: t for t in load(out)["timings"]}
-    copy, triad, chase = timings["copy"], timings["triad"], timings["latency"]
-    calls = copy["params"]["calls_per_round"]
-    rounds = [(c + t) * calls for c, t in zip(copy["samples"], triad["samples"], strict=True)]
-    loads = chase["params"]["loads_per_sample"]
-    samples = [s * loads for s in chase["samples"]]
-    assert rounds and samples and calls > 0 and loads > 0, report(proc)
-    return min(rounds + samples) / 2
+    least = [r["params"].get("round_cpu_seconds", r["params"].get("sample_cpu_seconds")) for r in load(out)["timings"]]
+    assert least and all(s > 0 for s in least), least
+    return min(least)
 
 
 @pytest.fixture(scope="module")

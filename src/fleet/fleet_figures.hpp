@@ -4,7 +4,6 @@
 // makes them, the verdict (fleet_verdict) reads them, and the writer
 // (fleet_output) turns them into text.
 #pragma once
-#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -18,10 +17,7 @@ struct MemoryFigures {
   int threads = 0;
   std::vector<double> copy_seconds, triad_seconds;  // per kernel call, one per round
   std::vector<double> chase_seconds;                // per load, one per sample
-  // How long the samples were: calls of each kernel per round, loads per
-  // latency sample (the least, where a unit's samples differ).
-  std::uint64_t calls_per_round = 0, loads_per_sample = 0;
-  std::string error;            // the validation's message when it failed; empty: good
+  std::string error;                                // the validation's message when it failed; empty: good
   bool measured_again = false;  // a suspect, measured a second time after the pairs (fleet_suspects.hpp)
 };
 

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 
-#include "core/cpu_clock.hpp"
 #include "mem/measure.hpp"
 
 namespace movebench::fleet {
@@ -32,19 +31,16 @@ UnitMemory::UnitMemory(const FleetOptions& opt) : mem_(memory_options(opt)) {
   kernels_ = mem::selected_kernels(mem_);  // copy, then triad
   runner_->reset(mem_.elements);
   runner_->prepare(kernels_);
-  // The fastest of a few untimed calls sizes a round, each on the CPU time
-  // its threads ran where that is under its wall time: a call held back by
-  // a CPU quota or another process would make every round short enough to
-  // fit between two of the quota's stops and not show it.
+  // The fastest of a few untimed calls sizes a round: one call slowed by a
+  // throttled or shared CPU would make every round too short to show it.
   double fastest = 0;
   for (int probe = 0; probe < kProbeCalls; ++probe) {
     double sum = 0;
-    const double cpu = process_cpu_seconds();
     const auto first = runner_->time_sequence(kernels_, 1, 1, calls_, sum);
     if (first.front().empty()) break;  // interrupted
     sum_ += sum;
     calls_ += 1;
-    const double call = std::min(first[0][0] + first[1][0], (process_cpu_seconds() - cpu) / out_.threads);
+    const double call = first[0][0] + first[1][0];
     fastest = probe == 0 ? call : std::min(fastest, call);
   }
   iters_ = static_cast<std::size_t>(std::ceil(kMemRoundSeconds / std::max(1e-6, fastest)));
@@ -53,40 +49,27 @@ UnitMemory::UnitMemory(const FleetOptions& opt) : mem_(memory_options(opt)) {
 
 // Call by call: the check replays call j as copy then triad (team.hpp),
 // so the kernels alternate as it does.
-// At least the calls sized, and until each thread has run kMemRoundSeconds
-// of CPU time: calls faster than the probes' still make a round that long.
 void UnitMemory::time_round() {
   const ScopedAffinity restore;
   double copy = 0, triad = 0;
-  const double cpu = process_cpu_seconds();
-  std::uint64_t made = 0;
-  while (made < iters_ || (process_cpu_seconds() - cpu) / out_.threads < kMemRoundSeconds) {
+  for (std::size_t i = 0; i < iters_; ++i) {
     double sum = 0;
     const auto times = runner_->time_sequence(kernels_, 1, 1, calls_, sum);
     if (times.front().empty()) return;  // interrupted
     sum_ += sum;
     ++calls_;
-    ++made;
     copy += times[0][0];
     triad += times[1][0];
   }
-  out_.copy_seconds.push_back(copy / static_cast<double>(made));
-  out_.triad_seconds.push_back(triad / static_cast<double>(made));
-  out_.calls_per_round = out_.calls_per_round == 0 ? made : std::min(out_.calls_per_round, made);
+  out_.copy_seconds.push_back(copy / static_cast<double>(iters_));
+  out_.triad_seconds.push_back(triad / static_cast<double>(iters_));
 }
 
-// A lap of the whole ring first: the other units' turns since this unit's
-// last sample evicted it, and a probe on a cold ring would size the sample
-// for memory it then no longer reaches (a sample several times too short).
 void UnitMemory::chase_sample() {
   const ScopedAffinity restore;
-  void* volatile warm = mem::ChaseRing::chase(ring_->head(), (ring_->nodes() + 15) / 16 * 16);
-  (void)warm;
-  const auto s = mem::time_chase(*ring_, 1, kChaseSampleSeconds, mem::SampleSize::kThreadCpuTime);
-  out_.chase_seconds.insert(out_.chase_seconds.end(), s.per_load.begin(), s.per_load.end());
-  if (!s.per_load.empty()) {
-    out_.loads_per_sample = out_.loads_per_sample == 0 ? s.loads : std::min(out_.loads_per_sample, s.loads);
-  }
+  int disturbed = 0;
+  const auto s = mem::time_chase(*ring_, 1, kChaseSampleSeconds, disturbed);
+  out_.chase_seconds.insert(out_.chase_seconds.end(), s.begin(), s.end());
 }
 
 MemoryFigures UnitMemory::finish() {

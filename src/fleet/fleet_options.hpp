@@ -36,11 +36,10 @@ struct FleetOptions {
 inline constexpr std::uint64_t kPairLatencyBytes = 8;
 // Pair bandwidth: messages in flight per window (OSU's osu_bw shape).
 inline constexpr int kPairWindow = 16;
-// A memory round lasts at least this long (kernel calls repeated), in CPU
-// time of each thread: a throttled or shared CPU shows in it rather than
-// hiding between samples (a wait does not shorten it).
+// A memory round lasts at least this long (kernel calls repeated): a
+// throttled or shared CPU shows in it rather than hiding between samples.
 inline constexpr double kMemRoundSeconds = 0.03;
-// The latency's samples: how many, and how long each at least, in CPU time.
+// The latency's samples: how many, and about how long each.
 inline constexpr int kChaseSamples = 5;
 inline constexpr double kChaseSampleSeconds = 0.02;
 

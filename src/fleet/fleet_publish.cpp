@@ -41,31 +41,22 @@ void add_unit_records(const FleetOptions& opt, const Layout& layout, const std::
     const auto& m = units[u];
     const nlohmann::json params = {
         {"unit", u}, {"host", layout.host[u]}, {"rank", layout.leader[u]}, {"threads", m.threads}};
-    // How long each sample was: a round is calls_per_round calls of copy
-    // and of triad (its samples are seconds per call), a latency sample
-    // loads_per_sample loads (its samples are seconds per load).
-    // Each sample ran at least *_cpu_seconds of CPU time on each thread.
-    auto rounds = params, chase = params;
-    rounds["calls_per_round"] = m.calls_per_round;
-    rounds["round_cpu_seconds"] = kMemRoundSeconds;
-    chase["loads_per_sample"] = m.loads_per_sample;
-    chase["sample_cpu_seconds"] = kChaseSampleSeconds;
     report.add({"fleet",
                 "copy",
                 opt.mem_bytes,
-                rounds,
+                params,
                 m.copy_seconds,
                 {mbs("bandwidth", m.copy_mbs, Stat::kMin, Of::kTime)}});
     report.add({"fleet",
                 "triad",
                 opt.mem_bytes,
-                rounds,
+                params,
                 m.triad_seconds,
                 {mbs("bandwidth", m.triad_mbs, Stat::kMin, Of::kTime)}});
     report.add({"fleet",
                 "latency",
                 opt.chase_bytes,
-                chase,
+                params,
                 m.chase_seconds,
                 {Figure::latency("latency", m.latency_ns * 1e-9, Stat::kMin)}});
   }

@@ -29,7 +29,6 @@ struct RowWriter {
   std::vector<double> row;
   void number(double v) { row.push_back(v); }
   void count(int v) { row.push_back(static_cast<double>(v)); }
-  void count(std::uint64_t v) { row.push_back(static_cast<double>(v)); }
   void samples(const std::vector<double>& v, std::size_t n) {
     for (std::size_t i = 0; i < n; ++i) row.push_back(i < v.size() ? v[i] : 0);
   }
@@ -39,7 +38,6 @@ struct RowReader {
   const double* next;
   void number(double& v) { v = *next++; }
   void count(int& v) { v = static_cast<int>(*next++); }
-  void count(std::uint64_t& v) { v = static_cast<std::uint64_t>(*next++); }
   void samples(std::vector<double>& v, std::size_t n) {
     for (std::size_t i = 0; i < n; ++i, ++next) {
       if (*next > 0) v.push_back(*next);
@@ -56,8 +54,6 @@ void memory_fields(Io& io, Figures& m, const FleetOptions& opt) {
   io.number(m.triad_mbs);
   io.number(m.latency_ns);
   io.count(m.threads);
-  io.count(m.calls_per_round);
-  io.count(m.loads_per_sample);
   io.samples(m.copy_seconds, static_cast<std::size_t>(opt.repetitions));
   io.samples(m.triad_seconds, static_cast<std::size_t>(opt.repetitions));
   io.samples(m.chase_seconds, static_cast<std::size_t>(kChaseSamples));

@@ -42,9 +42,6 @@ void keep_best(MemoryFigures& first, const MemoryFigures& again) {
   first.copy_mbs = std::max(first.copy_mbs, again.copy_mbs);
   first.triad_mbs = std::max(first.triad_mbs, again.triad_mbs);
   first.latency_ns = first.latency_ns > 0 ? std::min(first.latency_ns, again.latency_ns) : again.latency_ns;
-  const auto least = [](std::uint64_t a, std::uint64_t b) { return a == 0 ? b : std::min(a, b); };
-  first.calls_per_round = least(first.calls_per_round, again.calls_per_round);
-  first.loads_per_sample = least(first.loads_per_sample, again.loads_per_sample);
   first.measured_again = true;
 }
 

@@ -84,10 +84,7 @@ std::vector<std::size_t> ChaseRing::walk() const {
 
 #include <sys/resource.h>
 
-#include <utility>
-
 #include "core/clock.hpp"
-#include "core/cpu_clock.hpp"
 #include "core/interrupt.hpp"
 #include "core/sizes.hpp"
 #include "core/stats.hpp"
@@ -98,41 +95,20 @@ std::vector<std::size_t> ChaseRing::walk() const {
 namespace movebench::mem {
 namespace {
 
-// Loads per sample so that a sample lasts about `target` seconds on the
-// clock `size` names (core/clock's probe, growing by four until a probe
-// lasts a tenth of it), in whole rounds of the chase's 16-load unroll.
-// Capped: a sample is bounded in time whatever the clock said.
-std::size_t loads_for(double target, void*& cursor, SampleSize size) {
-  const auto clock = size == SampleSize::kThreadCpuTime ? &thread_cpu_seconds : &now_seconds;
+// Loads per sample so that a sample lasts about `target` seconds (core/clock's
+// probe, growing by four until a probe lasts a tenth of it), in whole
+// rounds of the chase's 16-load unroll. Capped: a sample is bounded in time
+// whatever the clock said.
+std::size_t loads_for(double target, void*& cursor) {
   const auto timed = [&](std::uint64_t loads) {
-    const double t0 = clock();
+    const double t0 = now_seconds();
     cursor = ChaseRing::chase(cursor, loads);
-    return clock() - t0;
+    return now_seconds() - t0;
   };
   const auto loads = calls_for_budget(
       timed, target, Probe{.first = 1 << 12, .growth = 4, .share = 0.1, .most = std::uint64_t{1} << 34}, 16,
       10'000'000'000ull, Fill::kWithin);
   return loads / 16 * 16;
-}
-
-// One timed sample from `cursor`: `loads` loads on the wall clock; on the
-// thread's CPU time, blocks of a sixteenth of them until the thread has
-// run `target` seconds (at least `loads`): a sample whose loads got
-// faster than the probe's (a ring back in cache) is still that long, so
-// that a quota cannot let it run whole between two stops. Seconds (wall)
-// and the loads made.
-std::pair<double, std::size_t> timed_sample(void*& cursor, std::size_t loads, double target, SampleSize size) {
-  const bool on_cpu = size == SampleSize::kThreadCpuTime;
-  const std::size_t block = std::max<std::size_t>(16, loads / 16 / 16 * 16);
-  const double c0 = on_cpu ? thread_cpu_seconds() : 0;
-  const double t0 = now_seconds();
-  cursor = ChaseRing::chase(cursor, loads);
-  std::size_t made = loads;
-  while (on_cpu && thread_cpu_seconds() - c0 < target && !interrupted()) {
-    cursor = ChaseRing::chase(cursor, block);
-    made += block;
-  }
-  return {now_seconds() - t0, made};
 }
 
 long context_switches() {
@@ -149,28 +125,28 @@ long context_switches() {
 // context switch measures the scheduler, not the memory: it is taken again
 // (up to four tries per wanted sample) and only used when too few clean
 // ones came; `disturbed` counts those retaken.
-ChaseSamples time_chase(const ChaseRing& ring, int samples, double target, SampleSize size) {
+std::vector<double> time_chase(const ChaseRing& ring, int samples, double target, int& disturbed) {
   void* cursor = ring.head();
-  const std::size_t loads = loads_for(target, cursor, size);
+  const std::size_t loads = loads_for(target, cursor);
   const std::size_t lap = std::min(loads, (ring.nodes() + 15) / 16 * 16);
   std::vector<double> clean, noisy;
-  std::size_t least = 0;  // the fewest loads a sample made
   for (int tries = 0; static_cast<int>(clean.size()) < samples && tries < 4 * samples; ++tries) {
     if (interrupted()) break;
     const long switches = context_switches();
     cursor = ChaseRing::chase(cursor, lap);
-    const auto [seconds, made] = timed_sample(cursor, loads, target, size);
-    least = least == 0 ? made : std::min(least, made);
-    (context_switches() == switches ? clean : noisy).push_back(seconds / static_cast<double>(made));
+    const double t0 = now_seconds();
+    cursor = ChaseRing::chase(cursor, loads);
+    const double t = (now_seconds() - t0) / static_cast<double>(loads);
+    (context_switches() == switches ? clean : noisy).push_back(t);
   }
-  const int disturbed = static_cast<int>(noisy.size());
+  disturbed = static_cast<int>(noisy.size());
   std::sort(noisy.begin(), noisy.end());
   for (std::size_t i = 0; clean.size() < static_cast<std::size_t>(samples) && i < noisy.size(); ++i) {
     clean.push_back(noisy[i]);
   }
   void* volatile sink = cursor;
   (void)sink;
-  return {std::move(clean), least, disturbed};
+  return clean;
 }
 
 void run_latency(const MemOptions& opt, Report& report, Output& out) {
@@ -189,8 +165,8 @@ void run_latency(const MemOptions& opt, Report& report, Output& out) {
     // also warms the caches and TLB as far as they reach).
     const bool cycle = ring.is_single_cycle();
     all_cycles = all_cycles && cycle;
-    const auto chase = time_chase(ring, opt.samples, target);
-    const auto& per_load = chase.per_load;
+    int disturbed = 0;
+    const auto per_load = time_chase(ring, opt.samples, target, disturbed);
     if (per_load.empty()) break;  // interrupted before a sample
     const Summary st = summarize(per_load);
     Record r;
@@ -201,7 +177,7 @@ void run_latency(const MemOptions& opt, Report& report, Output& out) {
                 {"stride", opt.stride},
                 {"seed", opt.seed},
                 {"tlb_window", opt.tlb_window},
-                {"disturbed_samples_retaken", chase.disturbed},
+                {"disturbed_samples_retaken", disturbed},
                 {"huge_pages", opt.huge_pages},
                 {"cpu", team.cpus.empty() ? -1 : team.cpus.front()}};
     r.samples = per_load;

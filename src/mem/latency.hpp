@@ -45,23 +45,10 @@ class ChaseRing {
   std::size_t nodes_ = 0;
 };
 
-// What a sample's `target` seconds are counted on: the wall clock (about
-// that long), or the thread's CPU time (at least that long), which stands
-// still while a CPU quota or another process holds the thread back, so
-// that neither such a wait nor a ring that got faster than the probe can
-// make a sample short enough to slip between a quota's stops (fleet). The
-// samples are timed on the wall clock either way.
-enum class SampleSize { kWallTime, kThreadCpuTime };
-
-struct ChaseSamples {
-  std::vector<double> per_load;  // seconds per load, one a sample; empty only when interrupted before the first
-  std::size_t loads = 0;         // loads in a sample (the fewest, where they differ)
-  int disturbed = 0;             // samples retaken after a context switch
-};
-
-// Up to `samples` samples of about `target` seconds each, on the calling
-// thread (see latency.cpp for how samples disturbed by a context switch are
-// retaken).
-ChaseSamples time_chase(const ChaseRing& ring, int samples, double target, SampleSize size = SampleSize::kWallTime);
+// Seconds per load of up to `samples` samples of about `target` seconds
+// each, on the calling thread (see latency.cpp for how samples disturbed by
+// a context switch are retaken; `disturbed` counts them). Empty only when
+// interrupted before the first sample.
+std::vector<double> time_chase(const ChaseRing& ring, int samples, double target, int& disturbed);
 
 }  // namespace movebench::mem

@@ -213,9 +213,7 @@ LevelSample measure_level(const ChaseRing& ring, Loaders& team, const MemOptions
   LevelSample out;
   const std::uint64_t e0 = team.elements();
   const double t0 = now_seconds();
-  auto chase = time_chase(ring, opt.samples, opt.point_time / opt.samples);
-  out.per_load = std::move(chase.per_load);
-  out.disturbed = chase.disturbed;
+  out.per_load = time_chase(ring, opt.samples, opt.point_time / opt.samples, out.disturbed);
   out.seconds = now_seconds() - t0;
   out.load_bytes = static_cast<double>(team.elements() - e0) * bytes_per_element;
   return out;

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "core/distribution.hpp"
 #include "core/figure.hpp"
 #include "core/progress.hpp"
 
@@ -53,6 +54,9 @@ class Report {
   // an interrupted run keeps every record added, a killed one those of the
   // last checkpoint.
   void add(Record record);
+  // The same with the distribution of the events its figures time (the
+  // record's `distribution`, core/distribution.hpp).
+  void add(Record record, const Distribution& distribution);
   // A headline figure, keyed by its dotted name (figure.name()).
   void set_result(const Figure& figure);
   void add_error(const std::string& key, const std::string& message);
@@ -101,6 +105,7 @@ class Report {
   // (1/(1+ratio), about 0.5%) however many records there are, where saving
   // after every record grew with the square of the record count.
   void checkpoint();
+  void add_entry(Record record, nlohmann::json distribution);
   std::string serialized() const;
 
   static constexpr double kCheckpointRatio = 200;

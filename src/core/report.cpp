@@ -56,13 +56,11 @@ void Report::set_device(const std::string& device) { doc_["device"] = device; }
 void Report::set_mpi(nlohmann::json mpi) { doc_["mpi"] = std::move(mpi); }
 nlohmann::json& Report::extra(const std::string& key) { return doc_[key]; }
 
-void Report::add(Record record) { add_entry(std::move(record), nullptr); }
+void Report::add(Record record) { add(std::move(record), nlohmann::json()); }
 
-void Report::add(Record record, const Distribution& distribution) {
-  add_entry(std::move(record), distribution.to_json());
-}
+void Report::add(Record record, const Distribution& distribution) { add(std::move(record), distribution.to_json()); }
 
-void Report::add_entry(Record record, nlohmann::json distribution) {
+void Report::add(Record record, nlohmann::json distribution) {
   nlohmann::json figures = nlohmann::json::object();
   for (const auto& f : record.figures) {
     figures[f.name()] = f.to_json();

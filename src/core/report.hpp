@@ -57,6 +57,9 @@ class Report {
   // The same with the distribution of the events its figures time (the
   // record's `distribution`, core/distribution.hpp).
   void add(Record record, const Distribution& distribution);
+  // The same with a distribution as a result document holds it (null:
+  // none): `movebench run` keeps its local MPI job's.
+  void add(Record record, nlohmann::json distribution);
   // A headline figure, keyed by its dotted name (figure.name()).
   void set_result(const Figure& figure);
   void add_error(const std::string& key, const std::string& message);
@@ -105,7 +108,6 @@ class Report {
   // (1/(1+ratio), about 0.5%) however many records there are, where saving
   // after every record grew with the square of the record count.
   void checkpoint();
-  void add_entry(Record record, nlohmann::json distribution);
   std::string serialized() const;
 
   static constexpr double kCheckpointRatio = 200;

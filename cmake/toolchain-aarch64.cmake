@@ -23,6 +23,9 @@ set(ENV{PKG_CONFIG_SYSROOT_DIR} "${MOVEBENCH_AARCH64_SYSROOT}")
 # Debian's multiarch header folder (hwloc's generated config.h), which only
 # a native compiler searches by itself.
 set(CMAKE_CXX_STANDARD_INCLUDE_DIRECTORIES "${MOVEBENCH_AARCH64_SYSROOT}/usr/include/aarch64-linux-gnu")
+# zlib's static archive: the arm64 zlib1g-dev's libz.so is an absolute
+# symlink to /lib/aarch64-linux-gnu, which is not in the sysroot's place.
+set(ZLIB_USE_STATIC_LIBS ON)
 # libhwloc.so needs libudev.so.1, which lives beside it.
 set(CMAKE_EXE_LINKER_FLAGS_INIT "-Wl,-rpath-link,${_movebench_libdir}")
 

@@ -12,6 +12,8 @@ packages=(
   build-essential cmake ninja-build pkg-config git
   # C++ libraries
   libcli11-dev nlohmann-json3-dev libfmt-dev libhwloc-dev libgtest-dev
+  # zlib: the deflate of the results' latency histograms (core/hdr_histogram)
+  zlib1g-dev
   # MPI (beff, coll, p2p): both families, each in its own build (CMakePresets.json: mpich)
   openmpi-bin libopenmpi-dev mpich libmpich-dev
   # OpenCL on the CPU (link, stream)
@@ -65,7 +67,7 @@ if ((${#missing[@]})); then
   apt-get -o DPkg::Lock::Timeout=900 install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
-# The arm64 builds of the libraries with code (hwloc, fmt, GoogleTest; hwloc
+# The arm64 builds of the libraries with code (hwloc, fmt, GoogleTest, zlib; hwloc
 # needs libudev at run time), unpacked from Debian's own packages into
 # .sysroot-aarch64 beside the cross compiler's libc. Not installed as
 # multiarch packages: those must match the version of every installed amd64
@@ -73,7 +75,7 @@ fi
 # CLI11 and nlohmann-json are header-only and come from the host packages.
 if ((cross_aarch64)); then
   sysroot=.sysroot-aarch64
-  arm_debs=(libhwloc15 libhwloc-dev libfmt9 libfmt-dev libgtest-dev libudev1)
+  arm_debs=(libhwloc15 libhwloc-dev libfmt9 libfmt-dev libgtest-dev libudev1 zlib1g zlib1g-dev)
   arm_want=$(echo "${arm_debs[*]}" | sha256sum | cut -d" " -f1)
   if [[ ! -f $sysroot/.stamp || $(cat "$sysroot/.stamp") != "$arm_want" ]]; then
     if ! dpkg --print-foreign-architectures | grep -qx arm64; then

@@ -36,7 +36,7 @@ HOW_PARAMS = {
     "batch",
     "best_method",
 }
-MARKERS = {"min": "v", "max": "^", "median": "o", "mean": "s", "p90": "D", "p99": "X"}
+MARKERS = {"min": "v", "max": "^", "median": "o", "mean": "s", "p90": "D", "p99": "X", "p99.9": "P"}
 
 
 @dataclass

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-STATS = ("min", "median", "mean", "max", "p50", "p90", "p99")  # pNN: imported OSU -z tails
+STATS = ("min", "median", "mean", "max", "p50", "p90", "p99", "p99.9")  # pNN: percentiles (distributions, OSU -z)
 BEST = {("min", "time"), ("max", "rate")}  # the statistic that is the best sample
 WORST = {("max", "time"), ("min", "rate")}
 

@@ -11,7 +11,7 @@
 namespace movebench {
 namespace {
 
-constexpr std::array<std::string_view, 7> kStatNames{"min", "median", "mean", "max", "p50", "p90", "p99"};
+constexpr std::array<std::string_view, 8> kStatNames{"min", "median", "mean", "max", "p50", "p90", "p99", "p99.9"};
 constexpr std::array<std::string_view, 2> kOfNames{"time", "rate"};
 constexpr std::array<std::string_view, 4> kBytesNames{"application", "write_allocate", "algorithm", "bus"};
 constexpr std::array<std::string_view, 4> kPrefixes{"", "K", "M", "G"};

@@ -19,9 +19,9 @@ namespace movebench {
 // A rate "of time" is the bytes over that statistic of the times: "mean of
 // time" is all bytes over all time (OSU's bandwidth, hdl_single_engine's
 // average).
-// kP50..kP99: nearest-rank percentiles, written by no command yet but
-// read from documents (the schema's stat, as OSU -z imports write it).
-enum class Stat { kMin, kMedian, kMean, kMax, kP50, kP90, kP99 };
+// kP50..kP999: percentiles of the samples, nearest rank: movebench's own
+// as HdrHistogram reads them (core/distribution), and OSU -z imports'.
+enum class Stat { kMin, kMedian, kMean, kMax, kP50, kP90, kP99, kP999 };
 enum class Of { kTime, kRate };
 
 // Which bytes a bandwidth counts: the most common error in the peers'

@@ -56,7 +56,11 @@ void Report::set_device(const std::string& device) { doc_["device"] = device; }
 void Report::set_mpi(nlohmann::json mpi) { doc_["mpi"] = std::move(mpi); }
 nlohmann::json& Report::extra(const std::string& key) { return doc_[key]; }
 
-void Report::add(Record record) {
+void Report::add(Record record) { add(std::move(record), nlohmann::json()); }
+
+void Report::add(Record record, const Distribution& distribution) { add(std::move(record), distribution.to_json()); }
+
+void Report::add(Record record, nlohmann::json distribution) {
   nlohmann::json figures = nlohmann::json::object();
   for (const auto& f : record.figures) {
     figures[f.name()] = f.to_json();
@@ -67,6 +71,7 @@ void Report::add(Record record) {
       {"params", record.params},       {"samples", record.samples},     {"figures", figures},
   };
   entry["stats"] = record.samples.empty() ? nlohmann::json(nullptr) : nlohmann::json(summarize(record.samples));
+  if (!distribution.is_null()) entry["distribution"] = std::move(distribution);
   doc_["timings"].push_back(std::move(entry));
   checkpoint();
 }

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "core/distribution.hpp"
 #include "core/figure.hpp"
 #include "core/progress.hpp"
 
@@ -56,6 +57,12 @@ class Report {
   // an interrupted run keeps every record added, a killed one those of the
   // last checkpoint.
   void add(Record record);
+  // The same with the distribution of the events its figures time (the
+  // record's `distribution`, core/distribution.hpp).
+  void add(Record record, const Distribution& distribution);
+  // The same with a distribution as a result document holds it (null:
+  // none): `movebench run` keeps its local MPI job's.
+  void add(Record record, nlohmann::json distribution);
   // A headline figure, keyed by its dotted name (figure.name()).
   void set_result(const Figure& figure);
   void add_error(const std::string& key, const std::string& message);

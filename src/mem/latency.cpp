@@ -85,6 +85,7 @@ std::vector<std::size_t> ChaseRing::walk() const {
 #include <sys/resource.h>
 
 #include "core/clock.hpp"
+#include "core/distribution.hpp"
 #include "core/interrupt.hpp"
 #include "core/sizes.hpp"
 #include "core/stats.hpp"
@@ -125,9 +126,11 @@ long context_switches() {
 // context switch measures the scheduler, not the memory: it is taken again
 // (up to four tries per wanted sample) and only used when too few clean
 // ones came; `disturbed` counts those retaken.
-std::vector<double> time_chase(const ChaseRing& ring, int samples, double target, int& disturbed) {
+std::vector<double> time_chase(const ChaseRing& ring, int samples, double target, int& disturbed,
+                               std::size_t* loads_per_sample) {
   void* cursor = ring.head();
   const std::size_t loads = loads_for(target, cursor);
+  if (loads_per_sample != nullptr) *loads_per_sample = loads;
   const std::size_t lap = std::min(loads, (ring.nodes() + 15) / 16 * 16);
   std::vector<double> clean, noisy;
   for (int tries = 0; static_cast<int>(clean.size()) < samples && tries < 4 * samples; ++tries) {
@@ -149,11 +152,14 @@ std::vector<double> time_chase(const ChaseRing& ring, int samples, double target
   return clean;
 }
 
+// What one sample of the chase is (the note under the table, the result's distribution).
+constexpr const char* kBlockEvent = "timed block";
+
 void run_latency(const MemOptions& opt, Report& report, Output& out) {
   const ScopedAffinity restore;  // teams pin the main thread
   const Team team = make_team(opt, 1);
   if (!team.cpus.empty()) pin_current_thread(team.cpus.front());
-  write_latency_heading(out, opt.stride, opt.tlb_window, team.cpus.empty() ? -1 : team.cpus.front());
+  write_latency_heading(out, opt.stride, opt.tlb_window, team.cpus.empty() ? -1 : team.cpus.front(), opt.percentiles);
   bool all_cycles = true;
   const double target = opt.point_time / opt.samples;
   report.progress().begin("mem latency", opt.latency_sizes.size());
@@ -166,9 +172,13 @@ void run_latency(const MemOptions& opt, Report& report, Output& out) {
     const bool cycle = ring.is_single_cycle();
     all_cycles = all_cycles && cycle;
     int disturbed = 0;
-    const auto per_load = time_chase(ring, opt.samples, target, disturbed);
+    std::size_t loads = 0;
+    const auto per_load = time_chase(ring, opt.samples, target, disturbed, &loads);
     if (per_load.empty()) break;  // interrupted before a sample
     const Summary st = summarize(per_load);
+    // One load is too short to time alone: the distribution is of the timed blocks, per load.
+    Distribution blocks(fmt::format("{} of {} loads (its time per load)", kBlockEvent, loads));
+    blocks.add(per_load);
     Record r;
     r.benchmark = "mem";
     r.operation = "latency";
@@ -183,10 +193,12 @@ void run_latency(const MemOptions& opt, Report& report, Output& out) {
     r.samples = per_load;
     r.figures = {Figure::latency("latency", st.min, Stat::kMin),
                  Figure::latency("latency_median", st.median, Stat::kMedian)};
-    write_latency_row(out, bytes, st, cycle);
+    for (auto& f : blocks.figures("latency")) r.figures.push_back(std::move(f));
+    write_latency_row(out, bytes, st, cycle, opt.percentiles ? &blocks : nullptr);
     report.set_result(r.figures.front().named(fmt::format("mem.latency.{}", bytes)));
-    report.add(std::move(r));
+    report.add(std::move(r), blocks);
   }
+  if (opt.percentiles) write_latency_note(out, kBlockEvent);
   write_validation(out, all_cycles, "a chase ring is broken");
   report.validation(all_cycles, "mem latency: a chase ring is not a single cycle");
 }

@@ -49,6 +49,8 @@ class ChaseRing {
 // each, on the calling thread (see latency.cpp for how samples disturbed by
 // a context switch are retaken; `disturbed` counts them). Empty only when
 // interrupted before the first sample.
-std::vector<double> time_chase(const ChaseRing& ring, int samples, double target, int& disturbed);
+// `loads_per_sample`: where to say how many loads one sample timed.
+std::vector<double> time_chase(const ChaseRing& ring, int samples, double target, int& disturbed,
+                               std::size_t* loads_per_sample = nullptr);
 
 }  // namespace movebench::mem

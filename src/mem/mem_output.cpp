@@ -126,18 +126,32 @@ std::string tlb_window_text(std::uint64_t window) {
   return window == 0 ? "none (the whole working set)" : format_bytes(static_cast<double>(window));
 }
 
-void write_latency_heading(Output& out, std::uint64_t stride, std::uint64_t tlb_window, int cpu) {
+void write_latency_heading(Output& out, std::uint64_t stride, std::uint64_t tlb_window, int cpu, bool percentiles) {
   out.text(
       fmt::sprintf("Memory latency: pointer chase through a random cyclic permutation, %llu B per node, TLB "
                    "window %s, 1 thread%s\n",
                    static_cast<unsigned long long>(stride), tlb_window_text(tlb_window),
                    cpu < 0 ? "" : fmt::format(" on CPU {}", cpu)));
-  out.text(fmt::sprintf("%14s %16s %16s\n", "Working set", "ns/load (min)", "ns/load (median)"));
+  std::string columns;
+  for (const auto& label : percentile_labels()) columns += fmt::sprintf(" %10s", label);
+  out.text(fmt::sprintf("%14s %16s %16s%s\n", "Working set", "ns/load (min)", "ns/load (median)",
+                        percentiles ? columns : ""));
 }
 
-void write_latency_row(Output& out, std::uint64_t bytes, const Summary& per_load, bool cycle) {
-  out.text(fmt::sprintf("%14s %16.2f %16.2f%s\n", format_bytes(static_cast<double>(bytes)), per_load.min * 1e9,
-                        per_load.median * 1e9, cycle ? "" : "  NOT A SINGLE CYCLE"));
+void write_latency_row(Output& out, std::uint64_t bytes, const Summary& per_load, bool cycle,
+                       const Distribution* blocks) {
+  std::string columns;
+  for (const auto& cell : blocks != nullptr ? blocks->cells(1e9) : std::vector<std::string>{}) {
+    columns += fmt::sprintf(" %10s", cell);
+  }
+  out.text(fmt::sprintf("%14s %16.2f %16.2f%s%s\n", format_bytes(static_cast<double>(bytes)), per_load.min * 1e9,
+                        per_load.median * 1e9, columns, cycle ? "" : "  NOT A SINGLE CYCLE"));
+}
+
+void write_latency_note(Output& out, std::string_view event) {
+  out.text(distribution_note(fmt::format("{} of loads, its time per load (one load is too short to time alone)", event),
+                             1e9, "ns") +
+           "\n");
 }
 
 void write_loaded_heading(Output& out, const LoadedLatencySetup& s) {

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "core/distribution.hpp"
 #include "core/output.hpp"
 #include "core/report.hpp"
 #include "core/stats.hpp"
@@ -74,11 +75,17 @@ std::string data_file_line(const KernelInfo& ki, std::uint64_t n, std::uint64_t 
 
 // "none (the whole working set)" or the window's size, as the headers print it.
 std::string tlb_window_text(std::uint64_t window);
-// cpu: where the chase ran; -1 when not pinned.
-void write_latency_heading(Output& out, std::uint64_t stride, std::uint64_t tlb_window, int cpu);
+// cpu: where the chase ran; -1 when not pinned. `percentiles`: the P50,
+// P90, P99, P99.9 and max columns (--percentiles).
+void write_latency_heading(Output& out, std::uint64_t stride, std::uint64_t tlb_window, int cpu,
+                           bool percentiles = false);
 // One working set: seconds per load (min and median of the samples), and
-// whether its ring was one cycle.
-void write_latency_row(Output& out, std::uint64_t bytes, const Summary& per_load, bool cycle);
+// whether its ring was one cycle; with `blocks`, its percentile columns
+// (n/a where the sample count cannot support one: core/distribution).
+void write_latency_row(Output& out, std::uint64_t bytes, const Summary& per_load, bool cycle,
+                       const Distribution* blocks = nullptr);
+// Under the table with percentile columns: what one sample is, the clock's cost.
+void write_latency_note(Output& out, std::string_view event);
 
 // What loaded latency runs where.
 struct LoadedLatencySetup {

@@ -174,7 +174,7 @@ void import_document(const nlohmann::json& doc, const std::string& benchmark, Re
   const auto timings = doc.value("timings", nlohmann::json::array());
   const auto results = doc.value("results", nlohmann::json::object());
   const auto errors = doc.value("errors", nlohmann::json::object());
-  for (const auto& t : timings) report.add(record_from_json(t));
+  for (const auto& t : timings) report.add(record_from_json(t), t.value("distribution", nlohmann::json()));
   for (const auto& [key, value] : results.items()) report.set_result(Figure::from_json(key, value));
   for (const auto& [key, value] : errors.items()) {
     report.add_error(benchmark + "." + key, value.get<std::string>());

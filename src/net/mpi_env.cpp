@@ -236,6 +236,24 @@ std::vector<double> gather_to_root(double value) {
   return all;
 }
 
+std::vector<double> values_to_root(std::vector<double> values, int from) {
+  const int rank = world_rank();
+  if (from == 0) return rank == 0 ? values : std::vector<double>{};
+  constexpr int kTag = 77;
+  if (rank == from) {
+    MPI_Send(values.data(), static_cast<int>(values.size()), MPI_DOUBLE, 0, kTag, MPI_COMM_WORLD);
+  } else if (rank == 0) {
+    MPI_Status status;
+    MPI_Probe(from, kTag, MPI_COMM_WORLD, &status);
+    int count = 0;
+    MPI_Get_count(&status, MPI_DOUBLE, &count);
+    std::vector<double> got(static_cast<std::size_t>(count));
+    MPI_Recv(got.data(), count, MPI_DOUBLE, from, kTag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    return got;
+  }
+  return {};
+}
+
 FailMode parse_fail_mode(const std::string& text) {
   if (text.empty() || text == "none") return FailMode::kNone;
   if (text == "hang") return FailMode::kHang;

@@ -59,10 +59,26 @@ void bibw_round(int peer, std::byte* send, std::byte* recv, int n, std::vector<M
   MPI_Waitall(2 * window, reqs.data(), MPI_STATUSES_IGNORE);
 }
 
+// `iters` rounds, the clock read after each: every round's seconds over
+// `per` into `out` (one read per round, as OSU -z), and all of them.
+template <class Round>
+double timed_each(Round& round, int iters, int per, std::vector<double>& out) {
+  out.assign(static_cast<std::size_t>(iters), 0);
+  const double t0 = now_seconds();
+  double last = t0;
+  for (auto& sample : out) {
+    round();
+    const double t = now_seconds();
+    sample = (t - last) / per;
+    last = t;
+  }
+  return last - t0;
+}
+
 }  // namespace
 
 double p2p_seconds(P2pTest test, const P2pPair& pair, std::byte* send, std::byte* recv, std::uint64_t bytes, int iters,
-                   int warmup, int window) {
+                   int warmup, int window, std::vector<double>* per_iteration) {
   const int rank = me();
   if (rank != pair.a && rank != pair.b) return 0;
   const bool first = rank == pair.a;
@@ -77,6 +93,8 @@ double p2p_seconds(P2pTest test, const P2pPair& pair, std::byte* send, std::byte
     }
   };
   for (int i = 0; i < warmup; ++i) round();
+  if (per_iteration != nullptr && first)
+    return timed_each(round, iters, test == P2pTest::kLatency ? 2 : 1, *per_iteration);
   const double t0 = now_seconds();
   for (int i = 0; i < iters; ++i) round();
   const double elapsed = now_seconds() - t0;

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace movebench::net {
 
@@ -18,9 +19,11 @@ struct P2pPair {
 // Seconds of the timed part of one test on rank a (0 elsewhere): `warmup`
 // untimed rounds, then `iters` timed ones. Ranks outside the pair return
 // at once. Buffers hold at least bytes (bw: one message; all messages of
-// a window share the buffer, as in OSU).
+// a window share the buffer, as in OSU). With `per_iteration` (OSU's -z),
+// rank a also reads the clock after every iteration and keeps each one's
+// seconds there (a ping-pong's: half its round trip, as OSU's tail columns).
 double p2p_seconds(P2pTest test, const P2pPair& pair, std::byte* send, std::byte* recv, std::uint64_t bytes, int iters,
-                   int warmup, int window);
+                   int warmup, int window, std::vector<double>* per_iteration = nullptr);
 
 // Untimed: `passes` rounds of the test's own kind (one message in flight),
 // each with data of its own (net/message_pattern.hpp) into a cleared

@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "core/buffer.hpp"
+#include "core/distribution.hpp"
 #include "core/errors.hpp"
 #include "core/repetitions.hpp"
 #include "core/sizes.hpp"
@@ -21,6 +22,11 @@ namespace movebench {
 namespace {
 
 using namespace net;
+
+// --percentiles' default: off, as OSU's -z: one clock read per iteration costs
+// about a fifth of a shared-memory ping-pong's best (docs/performance.md, "p2p --percentiles").
+constexpr bool kPercentilesByDefault = false;
+constexpr const char* kIterationEvent = "iteration (half its round trip, as OSU -z)";
 
 // 0 (not given) is OSU's own count per size; a given -i is 1 or more. A
 // timed loop that keeps no sample per iteration: no upper bound.
@@ -79,6 +85,10 @@ class P2pCommand : public MpiCommand {
             vocabulary::kRepetitions,
             "iterations per size (OSU's -i; default OSU's: latency 10000, 1000 above 8 KiB; bw 100, 20 above)"));
     warmup_option_ = app.add_option("-x,--warmup", warmup_, "Untimed iterations first (default: OSU's)");
+    app.add_flag("-z,--percentiles,!--no-percentiles", percentiles_,
+                 "latency: time every iteration too (OSU's -z) and add its P50, P90, P99, P99.9 and max "
+                 "(a clock read per iteration; docs/performance.md)")
+        ->capture_default_str();
     window_option_ = app.add_option("-W,--window,--window-size", window_, "Messages in flight for bw and bibw")
                          ->capture_default_str();
     add_check_options(app, skip_validation_, check_every_,
@@ -139,19 +149,22 @@ class P2pCommand : public MpiCommand {
 
  private:
   bool run_test(Report& report, Watchdog& dog, const TestInfo& t, std::byte* send, std::byte* recv) {
-    if (is_root()) out_.heading(t.title, pair_.a, pair_.b, t.test == P2pTest::kLatency);
+    const bool tails = percentiles_ && t.test == P2pTest::kLatency;
+    if (is_root()) out_.heading(t.title, pair_.a, pair_.b, t.test == P2pTest::kLatency, tails);
     for (auto bytes : sizes_) {
       const char* kind = t.test == P2pTest::kLatency ? "latency" : "bw";
       const int iters = repetitions_ > 0 ? repetitions_ : osu_iterations(kind, bytes);
       const int warmup = warmup_ >= 0 ? warmup_ : osu_warmup(kind, bytes);
       double seconds = 0;
+      std::vector<double> per_iteration;
       std::string error;
       report.progress().step(fmt::format("{} {}", t.key, format_bytes(static_cast<double>(bytes))));
       {
         WatchedStep step(dog, step_timeout_,
                          fmt::format("{} {} B between ranks {} and {}", t.key, bytes, pair_.a, pair_.b));
         maybe_fail(fail_);
-        seconds = p2p_seconds(t.test, pair_, send, recv, bytes, iters, warmup, window_);
+        seconds =
+            p2p_seconds(t.test, pair_, send, recv, bytes, iters, warmup, window_, tails ? &per_iteration : nullptr);
         if (!skip_validation_) {
           error = p2p_check(t.test, pair_, send, recv, bytes, check_every_ ? iters : 1, fail_ == FailMode::kCorrupt);
         }
@@ -159,18 +172,25 @@ class P2pCommand : public MpiCommand {
       report.progress().clear();  // the rows below are flushed at once
       // Rank a measured; rank 0 reports.
       const auto all = gather_to_root(seconds);
-      if (is_root()) publish(report, t, bytes, iters, all[static_cast<std::size_t>(pair_.a)]);
+      if (tails) per_iteration = values_to_root(std::move(per_iteration), pair_.a);
+      if (is_root())
+        publish(report, t, bytes, iters, all[static_cast<std::size_t>(pair_.a)], tails ? &per_iteration : nullptr);
       if (!settle_step(report, "p2p", fmt::format("{} {} B", t.key, bytes), error, !skip_validation_)) return false;
     }
+    if (tails && is_root()) out_.tails_note(kIterationEvent);
     return true;
   }
 
-  void publish(Report& report, const TestInfo& t, std::uint64_t bytes, int iters, double seconds) {
+  // `per_iteration`: the latency's iterations, one-way (--percentiles).
+  void publish(Report& report, const TestInfo& t, std::uint64_t bytes, int iters, double seconds,
+               const std::vector<double>* per_iteration) {
     const bool lat = t.test == P2pTest::kLatency;
     const int directions = t.test == P2pTest::kBibw ? 2 : 1;
     const double value =
         lat ? pingpong_latency_us(seconds, iters) : window_bandwidth_mbs(bytes, iters, window_, directions, seconds);
-    out_.row(bytes, value);
+    Distribution iterations(kIterationEvent);
+    if (per_iteration != nullptr) iterations.add(*per_iteration);
+    out_.row(bytes, value, per_iteration != nullptr ? &iterations : nullptr);
     Record r{"p2p", t.key, bytes, {{"iters", iters}, {"ranks", {pair_.a, pair_.b}}}, {seconds}, {}};
     // OSU's figures: the mean over the iterations (all bytes over all time
     // for the bandwidths; both directions' bytes for bibw). Printed in us,
@@ -185,7 +205,12 @@ class P2pCommand : public MpiCommand {
     // Headlines: latency at the smallest size, bandwidth at the largest.
     if (lat && bytes == sizes_.front()) report.set_result(r.figures.front().named("p2p.latency"));
     if (!lat && bytes == sizes_.back()) report.set_result(r.figures.front().named(fmt::format("p2p.{}", t.key)));
-    report.add(std::move(r));
+    if (per_iteration == nullptr) {
+      report.add(std::move(r));
+      return;
+    }
+    for (auto& f : iterations.figures("latency")) r.figures.push_back(std::move(f));
+    report.add(std::move(r), iterations);
   }
 
   void record_settings(Report& report) const {
@@ -204,6 +229,7 @@ class P2pCommand : public MpiCommand {
                       : check_every_   ? "every iteration (untimed pass)"
                                        : "once per size (untimed round)";
     s["step_timeout_s"] = step_timeout_;
+    s["percentiles"] = percentiles_;
   }
 
   static constexpr const char* kOsuLargest = "4M";
@@ -217,6 +243,7 @@ class P2pCommand : public MpiCommand {
   CLI::Option* warmup_option_ = nullptr;
   CLI::Option* repetitions_option_ = nullptr;
   bool skip_validation_ = false, check_every_ = false;
+  bool percentiles_ = kPercentilesByDefault;
   P2pWriter out_{standard_output()};
 };
 

@@ -6,8 +6,30 @@ namespace movebench::net {
 
 std::string osu_row(std::uint64_t bytes, double value) { return fmt::format("{:<10}{:>18.2f}", bytes, value); }
 
-std::string osu_header(std::string_view test) {
-  if (test == "latency") return fmt::format("{:<10}{:>18}", "# Size", "Avg Latency(us)");
+namespace {
+// P50, P90, P99 as OSU -z prints them; P99.9 and the max ours.
+constexpr const char* kTailTitles[] = {"P50 Tail Lat(us)", "P90 Tail Lat(us)", "P99 Tail Lat(us)", "P99.9 Tail Lat(us)",
+                                       "Max Lat(us)"};
+constexpr int kTailWidths[] = {18, 18, 18, 20, 18};
+}  // namespace
+
+std::string osu_tail_cells(const std::vector<TailCell>& cells) {
+  std::string out;
+  for (std::size_t i = 0; i < cells.size() && i < std::size(kTailWidths); ++i) {
+    out += cells[i].shown ? fmt::format("{:>{}.2f}", cells[i].us, kTailWidths[i])
+                          : fmt::format("{:>{}}", "n/a", kTailWidths[i]);
+  }
+  return out;
+}
+
+std::string osu_header(std::string_view test, bool tails) {
+  if (test == "latency") {
+    std::string out = fmt::format("{:<10}{:>18}", "# Size", "Avg Latency(us)");
+    for (std::size_t i = 0; tails && i < std::size(kTailTitles); ++i) {
+      out += fmt::format("{:>{}}", kTailTitles[i], kTailWidths[i]);
+    }
+    return out;
+  }
   return fmt::format("{:<10}{:>18}", "# Size", "Bandwidth (MB/s)");
 }
 

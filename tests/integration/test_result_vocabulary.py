@@ -96,9 +96,12 @@ def test_mem_gb_unit_and_sweep(tmp_path):
 
 def test_mem_latency_and_loaded_latency(tmp_path):
     doc = run_json(tmp_path, "mem", "latency", "--sizes", "4K,64K", "--point-time", "0.005")
+    # 20 blocks (the default): P50 and the max of the distribution, not P90 (test_distributions.py)
     assert figures(doc, "latency") == {
         "latency": ("min", "time", "lower", "ns", None),
         "latency_median": ("median", "time", "lower", "ns", None),
+        "latency_p50": ("p50", "time", "lower", "ns", None),
+        "latency_max": ("max", "time", "lower", "ns", None),
     }
     doc = run_json(
         tmp_path,
@@ -210,10 +213,11 @@ def test_coll(tmp_path):
 @needs_mpirun
 def test_p2p(tmp_path):
     out = tmp_path / "p2p.json"
-    ok(mpirun(2, "p2p", "-m", "1,1K", "-i", "20", "-x", "2", "--json", out)[0])
+    ok(mpirun(2, "p2p", "-m", "1,1K", "-i", "20", "-x", "2", "--percentiles", "--json", out)[0])
     doc = load_result(out)
     common_checks(doc)
     assert figures(doc, "latency")["latency"] == ("mean", "time", "lower", "ns", None)
+    assert figures(doc, "latency")["latency_p50"] == ("p50", "time", "lower", "ns", None)  # --percentiles
     assert figures(doc, "bw")["bandwidth"] == ("mean", "time", "higher", "MB/s", APP)
     assert figures(doc, "bibw")["bandwidth"] == ("mean", "time", "higher", "MB/s", BOTH)
     assert doc["results"]["p2p.latency"]["unit"] == "ns"

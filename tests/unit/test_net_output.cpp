@@ -58,6 +58,17 @@ TEST(P2pOutput, TableIsOsusWithOurTitle) {
   EXPECT_NE(out.out.find(osu[2] + osu[3] + osu[4]), std::string::npos) << out.out;
 }
 
+TEST(P2pOutput, TailColumnsAreOsuZsThenOurs) {
+  // osu_latency -z 7.4 (tests/data/peers/osu_latency_z.txt): its header, then P99.9 and the max.
+  const auto osu = peer_lines("osu_latency_z.txt");
+  ASSERT_GE(osu.size(), 4u);
+  const std::string header = osu_header("latency", true);
+  EXPECT_EQ(header.substr(0, osu[3].size() - 1), osu[3].substr(0, osu[3].size() - 1));
+  EXPECT_EQ(header.substr(osu[3].size() - 1), "  P99.9 Tail Lat(us)       Max Lat(us)");
+  EXPECT_EQ(osu_tail_cells({{true, 0.339}, {true, 0.44}, {true, 0.53}, {false, 0}, {true, 12.5}}),
+            "              0.34              0.44              0.53                 n/a             12.50");
+}
+
 TEST(P2pOutput, BandwidthHeadingNamesBandwidth) {
   EXPECT_EQ(osu_heading("Bi-Directional Bandwidth Test", 1, 0, false),
             "\n# movebench p2p: OSU MPI Bi-Directional Bandwidth Test style, ranks 1 and 0\n# Datatype: MPI_CHAR.\n"

@@ -1,0 +1,109 @@
+#include "core/distribution.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+#include "core/clock.hpp"
+
+namespace movebench {
+namespace {
+
+// Samples in integer picoseconds, from 1 ps to an hour, to 3 significant
+// digits (HdrHistogram's usual precision: a value within 1/1000).
+constexpr double kUnitsPerSecond = 1e12;
+constexpr std::int64_t kHighest = 3'600'000'000'000'000;
+constexpr int kDigits = 3;
+
+double identity(double seconds) { return seconds; }
+
+}  // namespace
+
+std::uint64_t least_samples_for(double percent) {
+  const double q = percent / 100;
+  std::uint64_t n = 1;
+  while (1 - std::pow(q, static_cast<double>(n)) - std::pow(1 - q, static_cast<double>(n)) < kSupportConfidence) ++n;
+  return n;
+}
+
+bool percentile_supported(double percent, std::uint64_t count) { return count >= least_samples_for(percent); }
+
+Distribution::Distribution(std::string event) : event_(std::move(event)), histogram_(1, kHighest, kDigits) {}
+
+void Distribution::add(double seconds) { histogram_.record(std::llround(seconds * kUnitsPerSecond)); }
+
+void Distribution::add(std::span<const double> seconds) {
+  for (double s : seconds) add(s);
+}
+
+double Distribution::percentile_seconds(double percent) const {
+  return static_cast<double>(histogram_.value_at_percentile(percent)) / kUnitsPerSecond;
+}
+
+double Distribution::max_seconds() const { return static_cast<double>(histogram_.max_value()) / kUnitsPerSecond; }
+
+std::vector<Figure> Distribution::figures(std::string_view name, const std::function<double(double)>& net) const {
+  const auto& apply = net ? net : identity;
+  std::vector<Figure> out;
+  if (count() == 0) return out;
+  for (const auto& p : kPercentiles) {
+    const double value = apply(percentile_seconds(p.percent));
+    if (supported(p) && value > 0) out.push_back(Figure::latency(fmt::format("{}{}", name, p.suffix), value, p.stat));
+  }
+  const double max = apply(max_seconds());
+  if (max > 0) out.push_back(Figure::latency(fmt::format("{}_max", name), max, Stat::kMax));
+  return out;
+}
+
+nlohmann::json Distribution::to_json() const {
+  nlohmann::json percentiles = nlohmann::json::object();
+  for (const auto& p : kPercentiles) {
+    percentiles[std::string(p.key)] = {{"least_count", least_samples_for(p.percent)}, {"supported", supported(p)}};
+  }
+  const ClockCost& clock = clock_read_cost();
+  return {
+      {"event", event_},
+      {"count", count()},
+      {"clamped", histogram_.clamped()},
+      {"percentiles", percentiles},
+      {"hdr",
+       {{"encoding", "HdrHistogram V2 compressed, base64"},
+        {"unit", "ps"},
+        {"significant_digits", kDigits},
+        {"histogram", histogram_.encoded()}}},
+      {"clock_read_ns",
+       {{"median", clock.median_s * 1e9}, {"min", clock.min_s * 1e9}, {"pairs", clock.reads}, {"subtracted", false}}}};
+}
+
+std::vector<std::string> Distribution::cells(double per_second, const std::function<double(double)>& net) const {
+  const auto& apply = net ? net : identity;
+  std::vector<std::string> out;
+  const auto cell = [&](bool shown, double seconds) {
+    const double value = apply(seconds);
+    out.push_back(shown && value > 0 ? significant_text(value * per_second) : "n/a");
+  };
+  for (const auto& p : kPercentiles) cell(count() > 0 && supported(p), percentile_seconds(p.percent));
+  cell(count() > 0, max_seconds());
+  return out;
+}
+
+std::string distribution_note(std::string_view event, double per_second, std::string_view unit) {
+  const ClockCost& clock = clock_read_cost();
+  std::string needs;
+  for (const auto& p : kPercentiles) {
+    needs += fmt::format("{}{} {}", needs.empty() ? "" : ", ", p.label, least_samples_for(p.percent));
+  }
+  return fmt::format(
+      "percentiles: one sample per {}; a clock read costs {} {} (median of {} back-to-back pairs), "
+      "in every sample, not subtracted; n/a: fewer samples than the percentile needs ({})",
+      event, significant_text(clock.median_s * per_second), unit, clock.reads, needs);
+}
+
+std::vector<std::string> percentile_labels() {
+  std::vector<std::string> out;
+  for (const auto& p : kPercentiles) out.emplace_back(p.label);
+  out.emplace_back("Max");
+  return out;
+}
+
+}  // namespace movebench

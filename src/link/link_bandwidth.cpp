@@ -177,7 +177,7 @@ std::optional<std::string> first_bad_slot(std::vector<Lane>& lanes, int batch, d
   return std::nullopt;
 }
 
-// After the warm-up, untimed: why a lane's host pages are not where
+// After the first test (every slot written), untimed: why a lane's host pages are not where
 // o.placement put them (a page elsewhere makes the figure another path's).
 std::optional<std::string> first_misplaced(const std::vector<Lane>& lanes, const LinkOptions& o) {
   for (const auto& lane : lanes) {
@@ -244,7 +244,7 @@ std::vector<Series> measure_size(Device& device, const Combo& c, std::uint64_t b
     for (auto& lane : lanes) lane.prepare(static_cast<std::uint32_t>(test + 2), batch, o.common.timeout_s);
     const TestTimes t = timed_test(device, lanes, c.path, batch, o.common.timeout_s);
     auto bad = first_bad_slot(lanes, batch, o.common.timeout_s, corrupt);
-    if (!bad && test < 0) bad = first_misplaced(lanes, o);  // the warm-up has written every page
+    if (!bad && test == 0) bad = first_misplaced(lanes, o);  // every slot has been written by now
     if (bad) {
       report.validation(false,
                         fmt::format("link {} {} B ({}): {}", series.front().operation, bytes, kind_name(c.kind), *bad));

@@ -11,6 +11,7 @@
 #include "core/sizes.hpp"
 #include "core/summary.hpp"
 #include "core/vocabulary.hpp"
+#include "node/node_devices.hpp"
 #include "node/node_parts.hpp"
 
 namespace movebench {
@@ -89,7 +90,8 @@ class NodeCommand : public Command {
 
  private:
   NodeOptions opt_;
-  std::string parts_text_, numa_text_, cpus_text_, array_text_, floor_text_ = percent_text(opt_.rule.floor);
+  std::string parts_text_, numa_text_, cpus_text_, array_text_, devices_text_, device_bytes_text_,
+      floor_text_ = percent_text(opt_.rule.floor);
   NodeTopology topology_;
   Output& out_ = standard_output();
 
@@ -107,6 +109,12 @@ void NodeCommand::add_options(CLI::App& app) {
   app.add_option("--array-bytes", array_text_,
                  "numa: bytes of each of the 4 arrays and of the chase (default: 4 x the last-level cache per NUMA "
                  "node, at least 64M)");
+  app.add_option("--devices", devices_text_,
+                 "devices: the devices measured, by their index in the part's list (e.g. 0-3,6; default: all)");
+  app.add_option("--device-bytes", device_bytes_text_,
+                 fmt::format("devices: bytes per transfer of link and per array of mem in the device's memory "
+                             "(default: {})",
+                             size_text(NodeOptions{}.device_bytes)));
   app.add_option(vocabulary::names(vocabulary::kTimeBudget), opt_.time_budget,
                  vocabulary::help(vocabulary::kTimeBudget, "the whole command's, shared by its parts"))
       ->capture_default_str();
@@ -129,10 +137,13 @@ void NodeCommand::check_options() {
   if (!cpus_text_.empty()) opt_.cpus = parse_cpu_list(cpus_text_);
   if (!array_text_.empty()) opt_.array_bytes = parse_size(array_text_);
   if (opt_.array_bytes > kMostArrayBytes) throw UsageError("--array-bytes: at most 1T");
+  if (!devices_text_.empty()) opt_.devices = parse_cpu_list(devices_text_);
+  if (!device_bytes_text_.empty()) opt_.device_bytes = parse_size(device_bytes_text_);
   check_seconds(opt_.time_budget, "--time-budget", kMostSeconds);
   check_range(opt_.rule.k, "--outlier-k", 0.0, kMostOutlierK);
   opt_.rule.floor = parse_percent(floor_text_, "--outlier-floor");
   topology_ = narrowed_topology(opt_);
+  check_devices_options(opt_);
   // A part asked for by name that cannot run here is a usage error; left
   // to the default, it is skipped with its reason.
   for (const auto& name : opt_.parts) {

@@ -10,7 +10,8 @@
 namespace movebench::node {
 
 std::vector<Finding> judge_siblings(NodeContext& ctx, std::string_view part, std::string_view figure,
-                                    std::string_view unit, std::span<const Endpoint> endpoints, bool higher_is_better) {
+                                    std::string_view unit, std::span<const Endpoint> endpoints, bool higher_is_better,
+                                    const std::function<std::string(std::size_t)>& explain) {
   std::vector<double> values;
   for (const auto& e : endpoints) values.push_back(e.value);
   std::vector<Finding> out;
@@ -21,6 +22,7 @@ std::vector<Finding> judge_siblings(NodeContext& ctx, std::string_view part, std
         fmt::format("{}: {} {} {}, {}% {} than its {} siblings' median {} {}", f.part, f.endpoint, f.figure,
                     significant_text(f.value), significant_text(f.worse_by * 100),
                     higher_is_better ? "lower" : "higher", endpoints.size() - 1, significant_text(f.reference), f.unit);
+    if (explain) f.text += "; " + explain(o.index);
     add_finding(ctx, f);
     out.push_back(std::move(f));
   }

@@ -5,6 +5,7 @@
 // --bandwidth_matrix and --latency_matrix). The only file of src/node that
 // knows where the outlier rule lives.
 #pragma once
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
@@ -43,8 +44,11 @@ struct Finding {
 // The outliers among `endpoints` by the rule in ctx's options, each as a
 // Finding kept in ctx (printed after the matrices, written under the result
 // document's "findings"). Fewer than 3 endpoints have no majority: none.
+// `explain`, when given, says what facts could explain endpoint i ("its link
+// PCIe Gen4 x8"), added to its finding's text.
 std::vector<Finding> judge_siblings(NodeContext& ctx, std::string_view part, std::string_view figure,
-                                    std::string_view unit, std::span<const Endpoint> endpoints, bool higher_is_better);
+                                    std::string_view unit, std::span<const Endpoint> endpoints, bool higher_is_better,
+                                    const std::function<std::string(std::size_t)>& explain = {});
 // A finding made otherwise (against a peak, a mismatch), kept the same way.
 void add_finding(NodeContext& ctx, Finding finding);
 

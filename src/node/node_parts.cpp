@@ -8,7 +8,7 @@ const std::vector<NodePart>& node_parts() {
   static const std::vector<NodePart> table = {
       numa_part(),
       // cores_part(),
-      // devices_part(),
+      devices_part(),
   };
   return table;
 }

@@ -27,6 +27,8 @@ struct NodeOptions {
   OutlierRule rule;                            // --outlier-k, --outlier-floor
   std::uint64_t seed = 42;                     // --seed
   std::uint64_t array_bytes = 0;               // --array-bytes (numa); 0: default_numa_bytes
+  std::optional<std::vector<int>> devices;     // --devices (devices); none: every device found
+  std::uint64_t device_bytes = 64ull << 20;    // --device-bytes (devices): per transfer and per mem array
   // Test hook (hidden --misplace-for-test): the placement check expects
   // every page one node further than where it was bound, as a kernel that
   // ignored the binding would leave them: the error path end to end.
@@ -59,6 +61,6 @@ const std::vector<NodePart>& node_parts();
 // Each part's row (its own file).
 NodePart numa_part();  // node_numa.cpp
 // NodePart cores_part();    node_cores.cpp: the core-to-core matrix (branch node-cores)
-// NodePart devices_part();  node_devices.cpp: every accelerator (branch node-devices)
+NodePart devices_part();  // node_devices.cpp: every accelerator
 
 }  // namespace movebench::node

@@ -71,4 +71,26 @@ std::string placement_problem(const PlacementCheck& check, int node) {
   return fmt::format("{} of {} sampled pages are not on NUMA node {} ({})", check.off_node, check.sampled, node, where);
 }
 
+ScopedNodeBinding::ScopedNodeBinding(int node) : old_mask_(kMaskBits / kWordBits, 0) {
+  if (node < 0 || node >= kMaskBits) {
+    error_ = fmt::format("no such NUMA node {}", node);
+    return;
+  }
+  if (syscall(SYS_get_mempolicy, &old_mode_, old_mask_.data(), kMaskBits, nullptr, 0) != 0) {
+    error_ = fmt::format("get_mempolicy: {}", std::strerror(errno));
+    return;
+  }
+  std::vector<unsigned long> mask(kMaskBits / kWordBits, 0);
+  mask[static_cast<std::size_t>(node / kWordBits)] = 1ul << (node % kWordBits);
+  if (syscall(SYS_set_mempolicy, kMpolBind, mask.data(), kMaskBits + 1) != 0) {
+    error_ = fmt::format("set_mempolicy to NUMA node {}: {}", node, std::strerror(errno));
+    return;
+  }
+  restore_ = true;
+}
+
+ScopedNodeBinding::~ScopedNodeBinding() {
+  if (restore_) syscall(SYS_set_mempolicy, old_mode_, old_mask_.data(), kMaskBits + 1);
+}
+
 }  // namespace movebench::node

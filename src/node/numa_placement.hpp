@@ -6,6 +6,7 @@
 #pragma once
 #include <cstddef>
 #include <string>
+#include <vector>
 
 namespace movebench::node {
 
@@ -29,5 +30,26 @@ PlacementCheck check_placement(const void* data, std::size_t bytes, int node, st
 // "4 of 64 sampled pages are not on node 1 (the first on node 0)", or the
 // kernel's refusal; "" when ok.
 std::string placement_problem(const PlacementCheck& check, int node);
+
+// The calling thread's new pages on NUMA node `node` until destroyed
+// (set_mempolicy MPOL_BIND), then the policy it had before: how memory that
+// a library allocates and places itself is bound (a driver's pinned host
+// memory is placed as it is allocated and cannot move after, so bind_to_node
+// afterwards is too late). error() says why the binding failed ("" when it
+// holds).
+class ScopedNodeBinding {
+ public:
+  explicit ScopedNodeBinding(int node);
+  ~ScopedNodeBinding();
+  ScopedNodeBinding(const ScopedNodeBinding&) = delete;
+  ScopedNodeBinding& operator=(const ScopedNodeBinding&) = delete;
+  const std::string& error() const { return error_; }
+
+ private:
+  int old_mode_ = 0;
+  std::vector<unsigned long> old_mask_;
+  bool restore_ = false;
+  std::string error_;
+};
 
 }  // namespace movebench::node

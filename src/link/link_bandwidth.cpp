@@ -25,6 +25,14 @@ std::size_t slots_for(std::size_t bytes, int batch) {
   return std::min(static_cast<std::size_t>(std::max(batch, 1)), fit);
 }
 
+std::unique_ptr<Buffer> alloc_host(Device& device, const LinkOptions& o, MemKind kind, std::size_t bytes) {
+  return o.placement ? o.placement->alloc(device, kind, bytes) : device.alloc(kind, bytes);
+}
+
+std::string misplaced(const LinkOptions& o, const Buffer& host) {
+  return o.placement ? o.placement->misplaced(host) : std::string();
+}
+
 namespace {
 
 using device::fill_pattern;
@@ -53,12 +61,12 @@ struct Lane {
   std::unique_ptr<Buffer> host, dev, stage;
   std::unique_ptr<Queue> queue;
 
-  Lane(Device& d, Direction direction, MemKind kind, std::size_t bytes, int batch)
+  Lane(Device& d, const LinkOptions& o, Direction direction, MemKind kind, std::size_t bytes)
       : dir(direction),
         words(bytes / 4),
-        slots(slots_for(bytes, batch)),
+        slots(slots_for(bytes, o.batch)),
         cpu_reads_host(kind != MemKind::kWriteCombined),
-        host(d.alloc(kind, direction == Direction::kWrite ? bytes * slots : bytes)),
+        host(alloc_host(d, o, kind, direction == Direction::kWrite ? bytes * slots : bytes)),
         dev(d.alloc(MemKind::kDevice, direction == Direction::kRead ? bytes * slots : bytes)),
         stage(d.alloc(MemKind::kPageable, bytes)),
         queue(d.queue()) {}
@@ -169,6 +177,17 @@ std::optional<std::string> first_bad_slot(std::vector<Lane>& lanes, int batch, d
   return std::nullopt;
 }
 
+// After the first test (every slot written), untimed: why a lane's host pages are not where
+// o.placement put them (a page elsewhere makes the figure another path's).
+std::optional<std::string> first_misplaced(const std::vector<Lane>& lanes, const LinkOptions& o) {
+  for (const auto& lane : lanes) {
+    if (auto why = misplaced(o, *lane.host); !why.empty()) {
+      return fmt::format("the {} host buffer: {}", direction_name(lane.dir), why);
+    }
+  }
+  return std::nullopt;
+}
+
 // 1 when the two directions ran fully at the same time, 0 when one waited
 // for the other: (read + write - span) / the shorter of the two.
 double overlap(const TestTimes& t) {
@@ -203,8 +222,8 @@ void add_record(Report& report, const Series& s, std::uint64_t bytes, const nloh
 std::vector<Series> measure_size(Device& device, const Combo& c, std::uint64_t bytes, const LinkOptions& o,
                                  Report& report, Output& out, bool& corrupt) {
   std::vector<Lane> lanes;
-  if (c.dir != Direction::kWrite) lanes.emplace_back(device, Direction::kRead, c.kind, bytes, o.batch);
-  if (c.dir != Direction::kRead) lanes.emplace_back(device, Direction::kWrite, c.kind, bytes, o.batch);
+  if (c.dir != Direction::kWrite) lanes.emplace_back(device, o, Direction::kRead, c.kind, bytes);
+  if (c.dir != Direction::kRead) lanes.emplace_back(device, o, Direction::kWrite, c.kind, bytes);
   const std::string base(bandwidth_case(c.dir, c.path).name);
   std::vector<Series> series;
   for (auto& lane : lanes) {
@@ -212,6 +231,7 @@ std::vector<Series> measure_size(Device& device, const Combo& c, std::uint64_t b
     series.push_back({name, static_cast<double>(bytes), {}, {}});
   }
   if (c.dir == Direction::kDuplex) series.push_back({base + ".total", 2.0 * bytes, {}, {}, 2});
+  if (o.ready) o.ready();
 
   // Test -1 is the warm-up (first use of buffers and kernels): one transfer,
   // checked like the rest but not recorded. Test 0's wall time (preparing
@@ -223,7 +243,9 @@ std::vector<Series> measure_size(Device& device, const Combo& c, std::uint64_t b
     const int batch = test < 0 ? 1 : o.batch;
     for (auto& lane : lanes) lane.prepare(static_cast<std::uint32_t>(test + 2), batch, o.common.timeout_s);
     const TestTimes t = timed_test(device, lanes, c.path, batch, o.common.timeout_s);
-    if (auto bad = first_bad_slot(lanes, batch, o.common.timeout_s, corrupt)) {
+    auto bad = first_bad_slot(lanes, batch, o.common.timeout_s, corrupt);
+    if (!bad && test == 0) bad = first_misplaced(lanes, o);  // every slot has been written by now
+    if (bad) {
       report.validation(false,
                         fmt::format("link {} {} B ({}): {}", series.front().operation, bytes, kind_name(c.kind), *bad));
       write_bandwidth_failed(out, series.front(), bytes, c.kind, *bad);

@@ -4,6 +4,8 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -26,8 +28,25 @@ using device::Probe;
 using device::Queue;
 using device::Timed;
 
+// Where link's host buffers lie: wherever the backend allocates them (no
+// placement given), or where a caller binds them (movebench node: on one
+// NUMA node in turn, src/node/node_devices.cpp). alloc makes a host buffer
+// there; misplaced, asked once the buffer's pages are written, says why
+// some lie elsewhere ("" when none does): then the figure is not recorded,
+// the run fails its validation.
+class HostPlacement {
+ public:
+  virtual ~HostPlacement() = default;
+  virtual std::unique_ptr<Buffer> alloc(Device& device, MemKind kind, std::size_t bytes) const = 0;
+  virtual std::string misplaced(const Buffer& host) const = 0;
+};
+
 struct LinkOptions {
   CommonOptions common;
+  const HostPlacement* placement = nullptr;  // null: the backend's own placement
+  // Called once a size's buffers are allocated, before its warm-up (movebench
+  // node starts every device's tests together at a barrier); empty: nothing.
+  std::function<void()> ready;
   std::vector<Direction> directions{Direction::kRead, Direction::kWrite, Direction::kDuplex};
   std::vector<Path> paths{Path::kCopy, Path::kKernel};
   std::vector<MemKind> kinds;        // empty: every host kind the backend has
@@ -51,6 +70,11 @@ struct LinkOptions {
 // (at least two), transfer b landing in slot b mod slots.
 constexpr std::size_t kSlotBytes = std::size_t{1} << 30;
 std::size_t slots_for(std::size_t bytes, int batch);
+
+// A host buffer where o.placement puts it (else the backend's alloc), and
+// why its pages are not all there ("" when they are, or no placement asked).
+std::unique_ptr<Buffer> alloc_host(Device& device, const LinkOptions& o, MemKind kind, std::size_t bytes);
+std::string misplaced(const LinkOptions& o, const Buffer& host);
 
 // Every measurement of the options; records go to `report`, the text to
 // `out` (link_output.hpp writes it).

@@ -100,15 +100,24 @@ void add_latency(Report& report, const std::string& op, std::uint64_t bytes, nlo
   report.add(std::move(rec), probes);
 }
 
+// After a probe's warm-up has written the buffer's pages: true, and the run
+// failed, when some lie elsewhere than o.placement put them.
+bool placed_elsewhere(Report& report, const LinkOptions& o, const Buffer& host, const char* probe) {
+  const std::string why = misplaced(o, host);
+  if (!why.empty()) report.validation(false, fmt::format("link latency {}: the host buffer: {}", probe, why));
+  return !why.empty();
+}
+
 void run_chase(Device& device, const LinkOptions& o, Report& report, Output& out) {
   const MemKind kind = chase_kind(device, o);
   if (kind == MemKind::kDevice) {
     write_chase_skipped(out, device.backend());
     return;
   }
-  auto ring = device.alloc(kind, o.ring_bytes);
+  auto ring = alloc_host(device, o, kind, o.ring_bytes);
   build_ring(ring->as<std::uint32_t>(), ring->bytes());
   const std::string clock = device.probe(Probe::kChase, *ring, 1, 0).clock;  // warm-up, and which clock
+  if (placed_elsewhere(report, o, *ring, "chase")) return;
   bool ok = true;
   const auto empties = chases(device, *ring, 0, o.repetitions, ok);
   auto one = chases(device, *ring, 1, o.repetitions, ok);
@@ -159,8 +168,9 @@ void run_write(Device& device, const LinkOptions& o, Report& report, Output& out
   const MemKind kind = chase_kind(device, o);
   if (kind == MemKind::kDevice) return;  // run_chase said why
   const std::size_t n = o.write_bytes / 4;
-  auto buf = device.alloc(kind, o.write_bytes);
+  auto buf = alloc_host(device, o, kind, o.write_bytes);
   const std::string clock = device.probe(Probe::kWrite, *buf, 1, 1).clock;  // warm-up, and which clock
+  if (placed_elsewhere(report, o, *buf, "write")) return;
   bool corrupt = o.common.corrupt_for_test, ok = true;
   const auto empties = writes(device, *buf, 0, o.repetitions, corrupt, ok);
   auto one = writes(device, *buf, 1, o.repetitions, corrupt, ok);
@@ -198,7 +208,7 @@ void run_roundtrip(Device& device, const LinkOptions& o, Report& report, Output&
   write_roundtrip_heading(out, kind);
   auto queue = device.queue();
   for (auto bytes : o.roundtrip_sizes) {
-    auto src = device.alloc(kind, bytes), back = device.alloc(kind, bytes);
+    auto src = alloc_host(device, o, kind, bytes), back = alloc_host(device, o, kind, bytes);
     auto dev = device.alloc(MemKind::kDevice, bytes);
     const std::size_t words = bytes / 4;
     std::vector<double> samples;
@@ -221,7 +231,9 @@ void run_roundtrip(Device& device, const LinkOptions& o, Report& report, Output&
       write_roundtrip_failed(out, bytes, round + 1, *bad);
       return;
     }
-    if (samples.empty()) return;
+    if (samples.empty() || placed_elsewhere(report, o, *src, "roundtrip") ||
+        placed_elsewhere(report, o, *back, "roundtrip"))
+      return;
     report.validation(true, fmt::format("link roundtrip {} B: every round came back intact", bytes));
     const LinkCase& row = link_case("roundtrip", Routine::kRoundtrip);
     add_latency(report, std::string(row.name), bytes, {{"backend", device.backend()}, {"host_memory", kind_name(kind)}},

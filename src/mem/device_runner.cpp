@@ -195,18 +195,22 @@ void run(const MemOptions& opt, device::Device& device, DeviceKernels& kernels, 
 
 void run_on_device(const MemOptions& opt, Report& report, Output& out) {
   auto device = device::open_and_describe(opt.choice, report, out, "mem", "mem_device");
+  run_on_device(opt, *device, report, out);
+}
+
+void run_on_device(const MemOptions& opt, device::Device& device, Report& report, Output& out) {
   device::MemKernelsMaker* make = nullptr;
   for (const auto& b : device::backends()) {
-    if (device->backend() == b.name) make = b.mem_kernels;
+    if (device.backend() == b.name) make = b.mem_kernels;
   }
-  if (!make) throw UsageError(fmt::format("mem has no kernels for the {} backend", device->backend()));
-  auto kernels = make(*device, opt.type_name());
+  if (!make) throw UsageError(fmt::format("mem has no kernels for the {} backend", device.backend()));
+  auto kernels = make(device, opt.type_name());
   kernels->check_fits(checked_product(opt.elements, static_cast<std::uint64_t>(opt.element_bytes()), "an array"));
   report.settings("mem")["reduction"] = kernels->reduction();
   if (opt.element_type == ElementType::kFloat) {
-    run<float>(opt, *device, *kernels, report, out);
+    run<float>(opt, device, *kernels, report, out);
   } else {
-    run<double>(opt, *device, *kernels, report, out);
+    run<double>(opt, device, *kernels, report, out);
   }
 }
 

@@ -468,9 +468,12 @@ def limit_entry(name, ours, limit, unit):
     return entry
 
 
-def summarize(samples, peak, args, context, failures):
+AT_LEAST = {g: (lambda x, g=g: x >= g) for g in (0.90, 0.95, 0.98, 1.00)}
+
+
+def link_rows(samples):
+    """link's bandwidths and latency against nvbandwidth's twin tests."""
     rows = []
-    at_least = {g: (lambda x, g=g: x >= g) for g in (0.90, 0.95, 0.98, 1.00)}
     for test, (op, goal) in NVBW_TESTS.items():
         rows.append(
             ratio_entry(
@@ -478,7 +481,7 @@ def summarize(samples, peak, args, context, failures):
                 per_round(samples, "movebench", f"link.{op}"),
                 per_round(samples, "nvbandwidth", test),
                 f">= {goal:.2f}",
-                at_least[goal],
+                AT_LEAST[goal],
                 "MB/s",
             )
         )
@@ -493,6 +496,12 @@ def summarize(samples, peak, args, context, failures):
             lower_is_better=True,
         )
     )
+    return rows
+
+
+def mem_rows(samples, peak):
+    """mem's kernels against BabelStream's twins and, given one, the memory's peak."""
+    rows = []
     for kernel, twin in BABELSTREAM_TWINS.items():
         rows.append(
             ratio_entry(
@@ -500,7 +509,7 @@ def summarize(samples, peak, args, context, failures):
                 per_round(samples, "movebench", f"mem.{kernel}"),
                 per_round(samples, "babelstream", twin),
                 ">= 1.00",
-                at_least[1.00],
+                AT_LEAST[1.00],
                 "MB/s",
             )
         )
@@ -513,10 +522,16 @@ def summarize(samples, peak, args, context, failures):
                     per_round(samples, "movebench", f"mem.{kernel}"),
                     flat,
                     ">= 0.90",
-                    at_least[0.90],
+                    AT_LEAST[0.90],
                     "MB/s",
                 )
             )
+    return rows
+
+
+def stream_rows(samples):
+    """Each stream design's throughput against the offload design's, and its round trips against their bound."""
+    rows = []
     designs = sorted({s["figure"].split(".")[1] for s in samples if s["figure"].startswith("stream.")})
     offload = per_round(samples, "movebench", "stream.offload.throughput_1M")
     for design in designs:
@@ -528,7 +543,7 @@ def summarize(samples, peak, args, context, failures):
                 per_round(samples, "movebench", f"stream.{design}.throughput_1M"),
                 offload,
                 f">= {STREAM_THROUGHPUT_GOAL:.2f}",
-                at_least[0.90],
+                AT_LEAST[0.90],
                 "MB/s",
             )
         )
@@ -539,6 +554,10 @@ def summarize(samples, peak, args, context, failures):
                     f"stream {design} round trip ({s.rsplit('_', 1)[1]} chunks)", ours, STREAM_ROUNDTRIP_GOAL_NS, "ns"
                 )
             )
+    return rows
+
+
+def summarize(samples, peak, args, context, failures):
     return {
         "statistic": "per round: movebench's and the peer's own figures (link, nvbandwidth: median of "
         "their trials; mem, BabelStream: best repetition); ratio above 1 = movebench ahead; "
@@ -546,7 +565,7 @@ def summarize(samples, peak, args, context, failures):
         "context": context,
         "peak_bytes_per_s": peak,
         "settings": {k: v for k, v in vars(args).items()},
-        "rows": rows,
+        "rows": link_rows(samples) + mem_rows(samples, peak) + stream_rows(samples),
         "failures": failures,
     }
 
@@ -574,7 +593,8 @@ def markdown(summary):
     return "\n".join(lines) + "\n"
 
 
-def main():
+def options() -> argparse.ArgumentParser:
+    """The command line: the tools, the sizes and counts of each unit, which units to run."""
     p = OneLineParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--movebench", default="build/release/movebench")
     p.add_argument(
@@ -629,18 +649,28 @@ def main():
     )
     p.add_argument("--timeout", type=positive, default=600, help="seconds one run may take")
     p.add_argument("--out", default=f"/tmp/gpu_compare.{datetime.now(timezone.utc):%Y%m%dT%H%M%SZ}")
-    a = p.parse_args()
+    return p
+
+
+def refusal(a) -> str | None:
+    """What is wrong with the options that argparse cannot check, or None."""
     if a.link_bytes % (1 << 20):
-        print("gpu_compare.py: --link-bytes must be whole MiB (nvbandwidth's -b is in MiB)", file=sys.stderr)
-        return 2
+        return "--link-bytes must be whole MiB (nvbandwidth's -b is in MiB)"
     for opt in ("movebench", "nvbandwidth", "babelstream"):
         path = getattr(a, opt)
         if path and not (Path(path).is_file() and os.access(path, os.X_OK)):
-            print(f"gpu_compare.py: --{opt} '{path}' is not an executable", file=sys.stderr)
-            return 2
+            return f"--{opt} '{path}' is not an executable"
     known = MOVEBENCH_UNITS + PEER_UNITS
     if a.only and not set(a.only.split(",")) <= set(known):
-        print(f"gpu_compare.py: --only takes some of {', '.join(known)}, got '{a.only}'", file=sys.stderr)
+        return f"--only takes some of {', '.join(known)}, got '{a.only}'"
+    return None
+
+
+def main():
+    a = options().parse_args()
+    wrong = refusal(a)
+    if wrong:
+        print(f"gpu_compare.py: {wrong}", file=sys.stderr)
         return 2
     signal.signal(signal.SIGTERM, signal.default_int_handler)
     return run_job(Comparison, a, "gpu_compare.py")

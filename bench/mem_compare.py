@@ -149,38 +149,50 @@ class Comparison:
         )
 
     def measure(self, tool, variant, t, r):
-        a, n = self.args, self.args.n
         name = f"r{r}_t{t}_{tool}{'_' + variant if variant else ''}.txt"
         load = load_average()
         if tool in ("movebench", "movebench_before"):
-            binary = a.movebench if tool == "movebench" else a.movebench_before
-            doc = self.out / "json" / f"{tool}_r{r}_t{t}.json"
-            text = self.run(
-                name,
-                [
-                    binary,
-                    "mem",
-                    "--elements",
-                    str(n),
-                    "--threads",
-                    str(t),
-                    "--repetitions",
-                    str(a.reps),
-                    "--bind",
-                    "close",
-                    "--json",
-                    str(doc),
-                ]
-                + shlex.split(a.movebench_args),
-                t,
-            )
-            if "Solution Validates" not in text:
-                raise Failed(f"{tool} did not validate")
-            for k in KERNELS:
-                self.record(r, t, tool, None, k, number(text, rf"^{LABELS[k]}:\s+([0-9.]+)", f"{LABELS[k]}: row"), load)
-            if tool == "movebench":
-                self.read_shapes(doc, r, t)
-        elif tool == "memcpy":
+            self.measure_movebench(name, tool, t, r, load)
+        elif tool == "likwid":
+            self.measure_likwid(name, variant, t, r, load)
+        else:
+            self.measure_peer(name, tool, t, r, load)
+
+    def measure_movebench(self, name, tool, t, r, load):
+        """One run of this movebench (or --movebench-before): every kernel's row, and the shapes it chose."""
+        a, n = self.args, self.args.n
+        binary = a.movebench if tool == "movebench" else a.movebench_before
+        doc = self.out / "json" / f"{tool}_r{r}_t{t}.json"
+        text = self.run(
+            name,
+            [
+                binary,
+                "mem",
+                "--elements",
+                str(n),
+                "--threads",
+                str(t),
+                "--repetitions",
+                str(a.reps),
+                "--bind",
+                "close",
+                "--json",
+                str(doc),
+            ]
+            + shlex.split(a.movebench_args),
+            t,
+        )
+        if "Solution Validates" not in text:
+            raise Failed(f"{tool} did not validate")
+        for k in KERNELS:
+            self.record(r, t, tool, None, k, number(text, rf"^{LABELS[k]}:\s+([0-9.]+)", f"{LABELS[k]}: row"), load)
+        if tool == "movebench":
+            self.read_shapes(doc, r, t)
+
+    def measure_peer(self, name, tool, t, r, load):
+        """One run of a peer that measures every kernel (or memcpy_reference, copy alone) in one run."""
+        a, n = self.args, self.args.n
+        if tool == "memcpy":
             text = self.run(name, [a.memcpy_reference, "-n", str(n), "-t", str(t), "-r", str(a.reps)], t)
             self.record(r, t, tool, None, "copy", number(text, r"best_MBps=([0-9.]+)", "best_MBps"), load)
         elif tool == "stream":
@@ -202,19 +214,22 @@ class Comparison:
             text = self.run(name, [a.babelstream, "-s", str(n), "-n", str(a.reps)], t)
             for k, label in PEER_KERNELS[tool].items():  # MBytes/sec (1e6 B/s), the default
                 self.record(r, t, tool, None, k, number(text, rf"^{label}\s+([0-9.]+)", label), load)
-        elif tool == "likwid":
-            base = variant[: -len(a.likwid_isa)] if a.likwid_isa else variant
-            kernel = next(k for k, vs in PEER_KERNELS["likwid"].items() if base in vs)
-            size = 8 * n * LIKWID_STREAMS[base.replace("_mem", "")]
-            # likwid-bench reads a size in bytes as a 32-bit int; its kB is 1000 B.
-            if size < 2**31:
-                size = f"{size}B"
-            elif size % 1000 == 0:
-                size = f"{size // 1000}kB"
-            else:
-                raise Failed(f"{size} B is too large for likwid-bench in B and not whole kB")
-            text = self.run(name, [a.likwid_bench, "-t", variant, "-w", f"S0:{size}:{t}", "-i", str(a.reps)], t)
-            self.record(r, t, tool, variant, kernel, number(text, r"^MByte/s:\s+([0-9.]+)", "MByte/s"), load)
+
+    def measure_likwid(self, name, variant, t, r, load):
+        """One run of likwid-bench: one kernel's variant."""
+        a, n = self.args, self.args.n
+        base = variant[: -len(a.likwid_isa)] if a.likwid_isa else variant
+        kernel = next(k for k, vs in PEER_KERNELS["likwid"].items() if base in vs)
+        size = 8 * n * LIKWID_STREAMS[base.replace("_mem", "")]
+        # likwid-bench reads a size in bytes as a 32-bit int; its kB is 1000 B.
+        if size < 2**31:
+            size = f"{size}B"
+        elif size % 1000 == 0:
+            size = f"{size // 1000}kB"
+        else:
+            raise Failed(f"{size} B is too large for likwid-bench in B and not whole kB")
+        text = self.run(name, [a.likwid_bench, "-t", variant, "-w", f"S0:{size}:{t}", "-i", str(a.reps)], t)
+        self.record(r, t, "likwid", variant, kernel, number(text, r"^MByte/s:\s+([0-9.]+)", "MByte/s"), load)
 
     def read_shapes(self, doc, r, t):
         """The shape movebench chose per kernel (params.shape), where it reports one."""
@@ -235,10 +250,9 @@ class Comparison:
                     }
                 )
 
-    def go(self):
+    def context(self):
+        """Where and when the comparison runs: date, host, lscpu, load, the movebench builds' versions."""
         a = self.args
-        units = self.units()
-        start = time.time()
         context = {
             "date": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
             "host": f"{os.uname().nodename} {os.uname().release}",
@@ -256,12 +270,11 @@ class Comparison:
         context["cpu_model"] = next(
             (l.split(":", 1)[1].strip() for l in context["cpu"].splitlines() if l.startswith("Model name:")), "unknown"
         )
-        print(
-            f"mem_compare.py: {a.rounds} rounds x threads {a.threads} x {len(units)} runs, "
-            f"N={a.n}, REPS={a.reps}, CPU {context['cpu_model']}, load {context['loadavg_start']} "
-            f"-> {self.out}",
-            file=sys.stderr,
-        )
+        return context
+
+    def measure_rounds(self, units, start):
+        """Every round, each unit at each thread count; a failed run is noted and the rounds go on."""
+        a = self.args
         try:
             for r in range(a.rounds):
                 for t in a.threads:
@@ -278,8 +291,9 @@ class Comparison:
                 )
         except KeyboardInterrupt:  # also SIGTERM (main): summarize what was measured
             self.failures.append("interrupted: the rounds after this point were not run")
-        context["loadavg_end"] = load_average()
-        context["seconds"] = round(time.time() - start)
+
+    def write_results(self, context):
+        """context.txt, samples.tsv, summary.json and summary.md in the output folder; the table on stdout."""
         (self.out / "context.txt").write_text(
             "".join(f"{k}: {v}\n" for k, v in context.items() if k != "cpu") + "lscpu:\n" + context["cpu"]
         )
@@ -290,11 +304,27 @@ class Comparison:
                     f"{s['round']}\t{s['threads']}\t{s['tool']}\t{s['variant'] or ''}\t{s['kernel']}\t"
                     f"{s['MBps']:.2f}\t{s['load']}\n"
                 )
-        summary = summarize(self.samples, a, context, self.shapes, self.failures)
+        summary = summarize(self.samples, self.args, context, self.shapes, self.failures)
         (self.out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
         table = markdown(summary)
         (self.out / "summary.md").write_text(table)
         print(table)
+
+    def go(self):
+        a = self.args
+        units = self.units()
+        start = time.time()
+        context = self.context()
+        print(
+            f"mem_compare.py: {a.rounds} rounds x threads {a.threads} x {len(units)} runs, "
+            f"N={a.n}, REPS={a.reps}, CPU {context['cpu_model']}, load {context['loadavg_start']} "
+            f"-> {self.out}",
+            file=sys.stderr,
+        )
+        self.measure_rounds(units, start)
+        context["loadavg_end"] = load_average()
+        context["seconds"] = round(time.time() - start)
+        self.write_results(context)
         print(f"mem_compare.py: results in {self.out}", file=sys.stderr)
         return 1 if self.failures else 0
 
@@ -359,24 +389,17 @@ def summarize(samples, args, context, shapes, failures):
     }
 
 
-def markdown(summary):
-    def cell(v):
-        return f"{v['median']:.0f} ({v['min']:.0f}..{v['max']:.0f})" if v else "-"
+def median_cell(v):
+    return f"{v['median']:.0f} ({v['min']:.0f}..{v['max']:.0f})" if v else "-"
 
-    results = summary["results"]
+
+def best_peer_table(results):
+    """Per kernel and thread count: movebench, the best peer and their ratio."""
     threads = sorted({e["threads"] for e in results})
-    lines = [
-        f"CPU: {summary['cpu_model']}; load average {summary['loadavg_start']} at start, "
-        f"{summary['loadavg_end']} at end; N={summary['settings']['n']}, "
-        f"{summary['settings']['rounds']} rounds, {summary['date']}",
-        "",
-        "Median MB/s over rounds (min..max); ratio = movebench median / best peer median",
-        "",
-    ]
     head = ["kernel"]
     for t in threads:
         head += [f"movebench {t}t", f"best peer {t}t", f"ratio {t}t"]
-    lines += ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for kernel in KERNELS:
         row = [kernel]
         for t in threads:
@@ -384,17 +407,22 @@ def markdown(summary):
             best = e.get("best_peer")
             shape = f" [{', '.join(e['shapes'])}]" if e["shapes"] else ""
             row += [
-                cell(e["tools"].get("movebench")) + shape,
-                f"{cell(e['tools'][best])} {best}{' ' + e['tools'][best]['variant'] if e['tools'][best]['variant'] else ''}"
+                median_cell(e["tools"].get("movebench")) + shape,
+                f"{median_cell(e['tools'][best])} {best}{' ' + e['tools'][best]['variant'] if e['tools'][best]['variant'] else ''}"
                 if best
                 else "-",
                 f"{e['ratio_best_peer']:.2f}" if "ratio_best_peer" in e else "-",
             ]
         lines.append("| " + " | ".join(row) + " |")
+    return lines
+
+
+def every_tool_table(results):
+    """Per kernel and thread count: every tool's figure (likwid: its best variant)."""
     tools = []
     for e in results:
         tools += [t for t in e["tools"] if t not in tools]
-    lines += [
+    lines = [
         "",
         "Every tool (likwid: its best variant per kernel)",
         "",
@@ -405,8 +433,22 @@ def markdown(summary):
         cells = []
         for tool in tools:
             v = e["tools"].get(tool)
-            cells.append(cell(v) + (f" {v['variant']}" if v and v["variant"] else ""))
+            cells.append(median_cell(v) + (f" {v['variant']}" if v and v["variant"] else ""))
         lines.append(f"| {e['kernel']} | {e['threads']} | " + " | ".join(cells) + " |")
+    return lines
+
+
+def markdown(summary):
+    results = summary["results"]
+    lines = [
+        f"CPU: {summary['cpu_model']}; load average {summary['loadavg_start']} at start, "
+        f"{summary['loadavg_end']} at end; N={summary['settings']['n']}, "
+        f"{summary['settings']['rounds']} rounds, {summary['date']}",
+        "",
+        "Median MB/s over rounds (min..max); ratio = movebench median / best peer median",
+        "",
+    ]
+    lines += best_peer_table(results) + every_tool_table(results)
     before = [e for e in results if "ratio_before" in e]
     if before:
         lines += [

@@ -14,11 +14,12 @@
 #include "core/vocabulary.hpp"
 #include "device/registry.hpp"
 #include "facts/accelerators.hpp"
-#include "facts/apply.hpp"
 #include "facts/facts.hpp"
 #include "facts/facts_command.hpp"
 #include "facts/machine_facts.hpp"
+#include "judge/apply.hpp"
 #include "report/report_tool.hpp"
+#include "report/result_store.hpp"
 
 namespace movebench {
 
@@ -48,9 +49,9 @@ int usage_error(const std::string& where, const std::string& what) {
 // (the MPI commands' stdout is their upstream tool's format). `run` does
 // this itself, before each summary line.
 void add_peaks(const Command& command, Report& report) {
-  const auto peaks = facts::attach_peaks(report, facts::machine_facts(report.document()));
+  const auto peaks = judge::attach_peaks(report, facts::machine_facts(report.document()));
   if (!command.collective() && launcher_rank() <= 0) {
-    facts::print_peak_lines(standard_output(), peaks, report.document()["results"]);
+    judge::print_peak_lines(standard_output(), peaks, report.document()["results"]);
   }
 }
 
@@ -72,11 +73,14 @@ void record_facts(const Command& command, Report& report) {
 
 // Checks, then runs one command into its report. A run that fails with an
 // exception still finishes its report, so what was measured is kept.
-int run_command(Command& command, const OutputOptions& output, const std::vector<std::string>& command_line) {
+// With --store, the written file then goes into the store (report/result_store).
+int run_command(Command& command, OutputOptions output, const std::vector<std::string>& command_line) {
   const std::string where = "movebench " + command.name();
   std::optional<Report> report;
+  bool own_file = false;  // --store without --json: the file kept until it is stored
   try {
     command.check_options();
+    own_file = prepare_store(output, command.name());
     report.emplace(command.name(), output, command_line);
   } catch (const UsageError& e) {
     return usage_error(where, e.what());
@@ -99,7 +103,9 @@ int run_command(Command& command, const OutputOptions& output, const std::vector
     report->add_error("run", one_line(e.what()));
   }
   const int final_code = report->finish();
-  return final_code != kExitOk ? final_code : code;
+  const int stored = store_result(output, own_file, *report);
+  if (final_code != kExitOk) return final_code;
+  return code != kExitOk ? code : stored;
 }
 
 // A subcommand and the CLI11 app it was parsed into.
@@ -145,11 +151,16 @@ int no_command(const std::vector<Entry>& entries) {
 }
 
 // The command's subcommand, with the options every command has (--json,
-// --parsable, -q) and its own.
+// --store, --parsable, -q) and its own.
 Entry add_command(CLI::App& app, Command& command, OutputOptions& output) {
   CLI::App* sub = app.add_subcommand(command.name(), command.summary());
   sub->add_option(vocabulary::names(vocabulary::kJson), output.json_path,
                   vocabulary::help(vocabulary::kJson, "write it (JSON) to this file"));
+  sub->add_option(vocabulary::names(vocabulary::kStore), output.store,
+                  vocabulary::help(vocabulary::kStore,
+                                   "also store it in this database (a SQLite file, sqlite:///FILE or "
+                                   "postgresql://user@host/db) through movebench-report store add: docs/history.md"))
+      ->type_name("URL");
   sub->add_flag("--parsable", output.parsable,
                 "Also print one MOVEBENCH_RESULT line per figure (for ReFrame, JUBE, Ramble)");
   sub->add_flag("-q,--quiet", output.quiet,
@@ -168,7 +179,8 @@ Entry add_command(CLI::App& app, Command& command, OutputOptions& output) {
 
 int main(int argc, char** argv) {
   using namespace movebench;
-  std::vector<std::string> command_line(argv, argv + argc);
+  // As the document records it: no password of a --store URL.
+  const std::vector<std::string> command_line = without_store_password({argv, argv + argc});
   // `movebench report ...` is the Python tool movebench-report: none of our options apply.
   if (argc > 1 && std::string(argv[1]) == "report") return exec_report_tool(argc - 2, argv + 2);
   // The facts layer is below the device layer: the device layer lists the

@@ -7,12 +7,19 @@ import pwd
 import shutil
 import subprocess
 import tempfile
+import time
 
 import jsonschema
 import pytest
 
 REPO = pathlib.Path(__file__).resolve().parents[1]
 SCHEMA = json.loads((REPO / "docs" / "result.schema.json").read_text())
+# The schema is checked against its metaschema once, here (a broken schema
+# stops the session); jsonschema.validate() checked it again at every
+# document, most of a small document's validation time (docs/reliability.md,
+# "Time of make test").
+jsonschema.Draft202012Validator.check_schema(SCHEMA)
+RESULT_VALIDATOR = jsonschema.Draft202012Validator(SCHEMA)
 
 
 def binary_path() -> pathlib.Path:
@@ -40,6 +47,32 @@ def run_movebench(*args, timeout=120, check=None, env=None, **kwargs):
     return proc
 
 
+def interrupted_once_measuring(command, out, sig):
+    """`movebench COMMAND -r 1000000 --json OUT` sent `sig` once it has
+    measured rounds: (exit code, stdout). When that is, is measured here and
+    now: the same command with two repetitions (start-up, calibration, the
+    warm-up round and two more, validation) took T seconds, so the long run
+    has begun its rounds by about T; the signal comes at 3T, room for the
+    long run's calibration to take three times as long (at 2T, one run in
+    about ten here at load 18 had measured only two rounds). A fixed 5 s wait
+    signalled during the calibration at that load, and on a quiet machine
+    measured thousands of rounds, which the run then replays to validate
+    them (docs/reliability.md, "Time of make test")."""
+    start = time.monotonic()
+    run_movebench(*command, "-r", "2", check=0)
+    seconds = time.monotonic() - start
+    proc = subprocess.Popen(
+        [str(binary_path()), *map(str, command), "-r", "1000000", "--json", str(out)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    time.sleep(3 * seconds)
+    proc.send_signal(sig)
+    stdout, _ = proc.communicate(timeout=60)
+    return proc.returncode, stdout
+
+
 @pytest.fixture(scope="session")
 def suite_run(tmp_path_factory):
     """`movebench run --only ONLY` measured once per session (and binary:
@@ -63,7 +96,9 @@ def validate_result(doc):
     """Raises jsonschema.ValidationError when doc is not a valid result
     document, AssertionError when a version 2 figure breaks a rule of the
     vocabulary the schema cannot say (docs/results.md)."""
-    jsonschema.validate(doc, SCHEMA, cls=jsonschema.Draft202012Validator)
+    error = jsonschema.exceptions.best_match(RESULT_VALIDATOR.iter_errors(doc))  # as jsonschema.validate() picks it
+    if error is not None:
+        raise error
     if doc["schema_version"] >= 2:
         for where, name, fig in figures_of(doc):
             check_vocabulary(fig, f"{where} {name}")

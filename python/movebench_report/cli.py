@@ -210,7 +210,15 @@ def parser() -> argparse.ArgumentParser:
     top = OneLineParser(prog="movebench-report", description=__doc__.split("\n")[0])
     top.add_argument("--version", action="version", version=f"movebench-report {__version__}")
     sub = top.add_subparsers(dest="command", required=True)
+    add_table_parsers(sub)
+    add_plot_parser(sub)
+    add_page_and_import_parsers(sub)
+    add_store_parsers(sub)
+    return top
 
+
+def add_table_parsers(sub):
+    """table, compare and scaling: text tables of result files."""
     p = sub.add_parser("table", help="one table from one or many result files (one column per file)")
     add_sources(p, "*")
     add_filters(p)
@@ -235,6 +243,8 @@ def parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--size", type=size_arg, help="use this size (default: the largest of each operation)")
 
+
+def add_plot_parser(sub):
     p = sub.add_parser(
         "plot",
         help="size vs bandwidth/latency plots (PNG or SVG): the html page's small multiples, at most 8 series per axes",
@@ -259,6 +269,9 @@ def parser() -> argparse.ArgumentParser:
         "--dpi", type=dpi_arg, default=100, help="PNG pixels per inch, 10 to 1200 (default 100: 640x420 per panel)"
     )
 
+
+def add_page_and_import_parsers(sub):
+    """html (one self-contained page) and import (other tools' outputs)."""
     p = sub.add_parser("html", help="one self-contained HTML page")
     add_sources(p, "*")
     add_filters(p)
@@ -271,9 +284,6 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--format", choices=list(importers.FORMATS), help="skip detection")
     p.add_argument("-o", "--output", type=output_arg, help="result file (one input only; default stdout)")
     p.add_argument("--outdir", type=outdir_arg, help="write <input stem>.json here for each input")
-
-    add_store_parsers(sub)
-    return top
 
 
 STORE_HELP = (
@@ -296,7 +306,7 @@ def add_store_parsers(sub):
     p = sub.add_parser(
         "history",
         help="each node's figures over time from the store: the latest run against "
-        "its own past, change points; exit 3 if a series got slower",
+        "its own past, change points (tables; a plot and a page on request); exit 3 if a series got slower",
     )
     p.add_argument("--store", metavar="URL", type=name_arg, help=STORE_HELP)
     p.add_argument("--host", type=name_arg, help="only this host's series")
@@ -315,6 +325,17 @@ def add_store_parsers(sub):
         help="also write each series' latest figure "
         "and verdicts here in Prometheus' text format (node_exporter's textfile collector)",
     )
+    p.add_argument(
+        "--plot",
+        type=plot_arg,
+        metavar="FILE",
+        help="also draw the series over time here (.png or .svg): one panel per figure, a line per host "
+        "or unit (at most 8 per panel), change points and slower latest runs marked",
+    )
+    p.add_argument(
+        "--html", type=output_arg, metavar="FILE", help="also write the history page here: the tables and the plots"
+    )
+    p.add_argument("--title", type=name_arg, default="movebench history", help="the page's title (--html)")
     add_output(p)
 
     p = sub.add_parser(
@@ -468,6 +489,7 @@ def cmd_history(args):
         from . import promexport
 
         promexport.write(found, args.prometheus)
+    draw_history(args, found)
     tables = [history.series_table(found), history.latest_table(found, args.last, args.threshold)]
     tables += [history.changes_table(found)] if any(f.changes for f in found) else []
     texts = [render(t, args.format).rstrip("\n") for t in tables]
@@ -475,6 +497,21 @@ def cmd_history(args):
     emit("[\n" + ",\n".join(texts) + "\n]\n" if args.format == "json" else "\n\n".join(texts) + "\n", args.output)
     worse = any(f.slower or f.worse_level for f in found)
     return REGRESSION if worse else 0
+
+
+def draw_history(args, found: list):
+    """history's --plot and --html (matplotlib loads only where one is asked for)."""
+    if args.plot:
+        from . import canvas, historyplot
+
+        canvas.save(historyplot.history_figure(found, "--plot"), args.plot, option="--plot")
+    if args.html:
+        from . import store
+        from .historypage import build_history_page
+
+        where = store.store_url(args.store)
+        page = build_history_page(found, args.last, args.threshold, args.title, store.where_of(where))
+        emit(page, args.html, "--html")
 
 
 def cmd_health(args):

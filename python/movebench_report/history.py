@@ -234,7 +234,7 @@ def findings(series_list: list, last: int, threshold: float, documents) -> list:
 MARKS = {"slower": "SLOWER", "faster": "faster", "noise": "~", "same": ""}
 
 
-def _when(time) -> str:
+def when_text(time) -> str:
     return time.strftime("%Y-%m-%d %H:%M") if time is not None else "-"
 
 
@@ -250,7 +250,7 @@ def series_table(found: list) -> Table:
         for i, run in enumerate(f.series.runs):
             change = starts.get(i)
             mark = f"change begins: {MARKS[change.verdict] or 'within threshold'}" if change else ""
-            rows.append(_who(f.series) + [_when(run.time), run.run, run.commit, run.value, mark])
+            rows.append(_who(f.series) + [when_text(run.time), run.run, run.commit, run.value, mark])
     return Table(
         ["host", "rank/unit", "figure", "unit", "time", "run", "commit", "value", "mark"],
         rows,
@@ -305,7 +305,7 @@ def changes_table(found: list) -> Table:
             rows.append(
                 _who(f.series)
                 + [
-                    _when(c.time),
+                    when_text(c.time),
                     c.run,
                     c.before,
                     c.after,
@@ -351,5 +351,7 @@ def health_reasons(found: list) -> list:
             slower.append(f"{where} {latest.value:.4g} {s.unit} vs median of last runs {summary.value:.4g}")
         elif f.worse_level:
             c = f.changes[-1]
-            level.append(f"{where} {c.after:.4g} {s.unit} since run {c.run} ({_when(c.time)}), {c.before:.4g} before")
+            level.append(
+                f"{where} {c.after:.4g} {s.unit} since run {c.run} ({when_text(c.time)}), {c.before:.4g} before"
+            )
     return degraded + slower + level + low

@@ -122,7 +122,7 @@ def _transient(error: sa.exc.OperationalError) -> bool:
     return sqlstate in ("40001", "40P01", "55P03") or "locked" in str(error.orig) or "busy" in str(error.orig)
 
 
-def _where(url: sa.URL) -> str:
+def where_of(url: sa.URL) -> str:
     return url.database if url.get_backend_name() == "sqlite" else url.render_as_string(hide_password=True)
 
 
@@ -148,7 +148,7 @@ class Store:
 
     def __init__(self, url: sa.URL):
         self.url = url
-        self.where = _where(url)
+        self.where = where_of(url)
         backend = url.get_backend_name()
         self.engine = _sqlite_engine(url) if backend == "sqlite" else _postgresql_engine(url)
         self.insert = INSERTS[backend]

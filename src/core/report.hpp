@@ -34,6 +34,9 @@ struct OutputOptions {
   bool parsable = false;   // one MOVEBENCH_RESULT line per figure on stdout
   bool write_file = true;  // false on MPI ranks other than 0
   bool quiet = false;      // no progress line on the terminal
+  // --store: a result store's URL; the written document is also stored there
+  // by movebench-report (src/report/result_store.hpp). Report writes no SQL.
+  std::string store;
 };
 
 class Report {

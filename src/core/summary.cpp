@@ -39,7 +39,7 @@ std::string shown_number(double value, Shown shown) {
 }
 
 // " = 81% of 51200 MB/s DRAM peak": the fraction of the path's theoretical
-// peak, where the facts layer found one (facts/peaks.hpp), in the unit the
+// peak, where the judge found one (judge/peaks.hpp), in the unit the
 // line shows; empty when the result has none.
 std::string peak_part(const nlohmann::json& result, Shown shown) {
   if (!result.contains("peak") || !result["peak"].contains("fraction")) return {};

@@ -26,6 +26,7 @@ inline constexpr Concept kCheckEvery{"--check-every", "Validate every iteration"
 inline constexpr Concept kTimeout{"--timeout", "Watchdog in seconds"};
 inline constexpr Concept kSeed{"--seed", "Random seed"};
 inline constexpr Concept kJson{"--json", "Result document"};
+inline constexpr Concept kStore{"--store", "Result store"};
 
 // --backend's value for host memory and CPU threads (link, stream, mem):
 // the backend every build has, and its name in results (the device's

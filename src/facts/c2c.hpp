@@ -3,8 +3,8 @@
 // per-link bandwidths NVML gives, else from the figure NVIDIA publishes for
 // the part (data/c2c.json, with its sources), else unknown; the table's
 // C2C lines; and the C2C GPU on a bus, whose link figures are held against
-// that peak (path_peaks.cpp) and whose inactive links make the path
-// degraded (faults.cpp).
+// that peak (judge/path_peaks.cpp) and whose inactive links make the path
+// degraded (judge/faults.cpp).
 #pragma once
 #include <nlohmann/json.hpp>
 #include <string>

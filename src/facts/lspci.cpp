@@ -97,7 +97,8 @@ void check_text(std::string_view text, std::string_view source) {
   if (!valid_utf8(text)) throw UsageError(fmt::format("--lspci {}: not UTF-8 text (a binary file?)", source));
 }
 
-std::string_view trim(std::string_view s) {
+// Spaces and tabs off both ends, and a CRLF file's \r off the end.
+std::string_view trim_blanks(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
   while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
   return s;
@@ -169,7 +170,7 @@ std::string_view field(std::string_view line, std::string_view key) {
   const auto at = line.find(key);
   if (at == std::string_view::npos) return {};
   std::string_view value = line.substr(at + key.size());
-  return trim(value.substr(0, value.find(',')));
+  return trim_blanks(value.substr(0, value.find(',')));
 }
 
 // "16GT/s", "2.5GT/s (downgraded)", "unknown" -> GT/s (0: unknown) and the marker.
@@ -215,7 +216,7 @@ void parse_body_line(std::string_view line, Entry& entry, const Reader& reader) 
       d.lspci_speed_downgraded = slow, d.lspci_width_downgraded = narrow;
     }
   } else if (line.substr(0, 10) == "NUMA node:") {
-    const std::string_view value = trim(line.substr(10));
+    const std::string_view value = trim_blanks(line.substr(10));
     if (!value.empty() && value.size() <= 4 && value.find_first_not_of("0123456789") == value.npos) {
       d.link.numa_node = std::stoi(std::string(value));
     }
@@ -256,7 +257,7 @@ Parsed parse_entries(std::string_view text, const std::string& source) {
     start = end + 1;
     ++reader.line_number;
     if (raw.size() > kMaxLspciLineBytes) reader.fail(fmt::format("a line over {} KiB", kMaxLspciLineBytes >> 10));
-    const std::string_view line = trim(raw);
+    const std::string_view line = trim_blanks(raw);
     if (line.empty()) continue;
     if (raw.front() != ' ' && raw.front() != '\t') {
       if (auto entry = parse_header(line, source)) {

@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "core/compare_rule.hpp"
 #include "core/errors.hpp"
+#include "judge/compare_rule.hpp"
 
 namespace movebench::fleet {
 namespace {
@@ -41,7 +41,7 @@ double record_noise(const json& record) {
     best_of = (stat == "min" && of == "time") || (stat == "max" && of == "rate");
     break;  // the record's one figure (fleet writes one per record)
   }
-  const auto noise = compare::sample_noise(record.at("samples").get<std::vector<double>>(), best_of);
+  const auto noise = judge::sample_noise(record.at("samples").get<std::vector<double>>(), best_of);
   if (noise && std::isfinite(*noise)) return *noise;
   const auto stats = record.value("stats", json::object());
   const double median = stats.value("median", 0.0);
@@ -199,11 +199,10 @@ BaselineVerdict compare_with(const Baseline& baseline, const std::vector<Subject
       const auto it = before->find(name);
       if (it == before->end()) continue;
       const FigureInfo* f = figure_info(name);
-      const auto judged = compare::judge(it->second.value, it->second.noise, measured.value, measured.noise,
+      const auto judged = judge::compare(it->second.value, it->second.noise, measured.value, measured.noise,
                                          f->higher_is_better, threshold);
       ++v.compared;
-      if (judged.change == compare::Change::kSlower)
-        v.regressions.push_back({&s, f, it->second, measured, judged.ratio});
+      if (judged.change == judge::Change::kSlower) v.regressions.push_back({&s, f, it->second, measured, judged.ratio});
     }
   }
   v.json = {{"file", baseline.path},

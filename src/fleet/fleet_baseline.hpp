@@ -2,7 +2,7 @@
 // earlier fleet result (the same unit by host, or host and rank, the same
 // pair by its two units) or against reference figures ({figure: value},
 // every unit or pair against the one value), by the noise-aware rule of
-// movebench-report compare (core/compare_rule.hpp). What got slower is
+// movebench-report compare (judge/compare_rule.hpp). What got slower is
 // named. No MPI here: rank 0 judges, the parts are unit-tested.
 #pragma once
 #include <map>

@@ -13,6 +13,7 @@
 #include "core/vocabulary.hpp"
 #include "facts/input_file.hpp"
 #include "fleet/fleet_run.hpp"
+#include "judge/siblings.hpp"
 #include "net/mpi_command.hpp"
 #include "net/net_commands.hpp"
 
@@ -69,7 +70,7 @@ class FleetCommand : public net::MpiCommand {
                    vocabulary::help(vocabulary::kSeed, "of the random pairings"))
         ->capture_default_str();
     app.add_option("--outlier-k", opt_.rule.k,
-                   fmt::format("Outlier: worse than the median by more than k x MAD (x {})", kMadToSigma))
+                   fmt::format("Outlier: worse than the median by more than k x MAD (x {})", judge::kMadToSigma))
         ->capture_default_str();
     app.add_option("--outlier-floor", floor_text_, "Outlier: and by more than this share of the median")
         ->capture_default_str();

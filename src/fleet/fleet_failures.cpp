@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "judge/siblings.hpp"
+
 namespace movebench::fleet {
 
 std::string status_text(const std::string& step, const std::string& reason) {
@@ -48,8 +50,8 @@ Round live_pairs(const Round& round, const std::vector<bool>& out) {
   return live;
 }
 
-std::vector<Outlier> find_outliers_among(std::span<const double> values, const std::vector<bool>& counted,
-                                         bool higher_is_better, const OutlierRule& rule) {
+std::vector<judge::Outlier> find_outliers_among(std::span<const double> values, const std::vector<bool>& counted,
+                                                bool higher_is_better, const judge::OutlierRule& rule) {
   std::vector<double> kept;
   std::vector<std::size_t> index;  // of each kept value in `values`
   for (std::size_t i = 0; i < values.size(); ++i) {
@@ -58,7 +60,7 @@ std::vector<Outlier> find_outliers_among(std::span<const double> values, const s
       index.push_back(i);
     }
   }
-  auto out = find_outliers(kept, higher_is_better, rule);
+  auto out = judge::find_outliers(kept, higher_is_better, rule);
   for (auto& o : out) o.index = index[o.index];
   return out;
 }

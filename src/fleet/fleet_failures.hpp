@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "fleet/fleet_logic.hpp"
+#include "judge/siblings.hpp"
 
 namespace movebench::fleet {
 
@@ -36,10 +37,10 @@ std::vector<bool> failed_mask(int units, std::span<const UnitFailure> failed);
 // The round without the pairs of a unit that is out: those are not measured.
 Round live_pairs(const Round& round, const std::vector<bool>& out);
 
-// find_outliers over the values whose `counted` is true only: the others
+// judge::find_outliers over the values whose `counted` is true only: the others
 // (units that failed before they had this figure) are neither in the
 // median and MAD nor named. Indices are into `values`.
-std::vector<Outlier> find_outliers_among(std::span<const double> values, const std::vector<bool>& counted,
-                                         bool higher_is_better, const OutlierRule& rule);
+std::vector<judge::Outlier> find_outliers_among(std::span<const double> values, const std::vector<bool>& counted,
+                                                bool higher_is_better, const judge::OutlierRule& rule);
 
 }  // namespace movebench::fleet

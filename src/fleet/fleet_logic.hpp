@@ -1,8 +1,9 @@
 // The parts of `movebench fleet` that need no MPI, so that they are
-// unit-tested everywhere and simulated at thousands of ranks: which units
-// are outliers (a robust rule: median and MAD), which pairs of units are
-// measured in which round (a ring plus random perfect matchings, b_eff
-// style), and whether a slow pair is blamed on a node or named as a link.
+// unit-tested everywhere and simulated at thousands of ranks: which pairs
+// of units are measured in which round (a ring plus random perfect
+// matchings, b_eff style), and whether a slow pair is blamed on a node or
+// named as a link. Which units are outliers is the judge's sibling rule
+// (judge/siblings.hpp).
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -10,45 +11,6 @@
 #include <vector>
 
 namespace movebench::fleet {
-
-// ---- the outlier rule ----
-
-// The MAD times this estimates the standard deviation of normal data.
-inline constexpr double kMadToSigma = 1.4826;
-
-// A unit is an outlier when it is worse than the median (lower bandwidth,
-// higher latency) by more than max(k x MAD x 1.4826, floor x |median|).
-// k alone would flag tiny differences on a very quiet fleet (MAD near 0);
-// the floor alone would ignore how noisy the fleet is.
-struct OutlierRule {
-  double k = 5;         // --outlier-k
-  double floor = 0.10;  // --outlier-floor, a fraction of the median
-};
-
-struct Spread {
-  double median = 0;
-  double mad = 0;  // scaled to sigma (x 1.4826)
-  double min = 0, max = 0;
-};
-// Throws std::invalid_argument on no values.
-Spread robust_spread(std::span<const double> values);
-
-// One figure over the units: their sum (what the whole moves at once) and
-// its spread per unit. Throws std::invalid_argument on no values.
-struct Whole {
-  double sum = 0;
-  Spread spread;
-};
-Whole whole_of(std::span<const double> per_unit);
-
-struct Outlier {
-  std::size_t index = 0;  // into the values
-  double value = 0, median = 0;
-  double worse_by = 0;  // fraction of the median, > 0: how much worse
-};
-// The outliers among `values` (one per unit), in index order. Fewer than 3
-// values have no majority to compare with: none.
-std::vector<Outlier> find_outliers(std::span<const double> values, bool higher_is_better, const OutlierRule& rule);
 
 // ---- the pairing schedule ----
 
@@ -84,7 +46,7 @@ struct Blame {
   std::vector<int> slow_units;          // their pairs are slow: the node
   std::vector<std::size_t> slow_links;  // indices into the pairs: the link alone
 };
-// `slow` marks the slow pairs (find_outliers over the pairs' values). A
+// `slow` marks the slow pairs (judge::find_outliers over the pairs' values). A
 // slow pair is blamed on a unit only when at least two of that unit's
 // pairs were measured and more than half of them are slow; else the pair
 // (the link between them) is named.

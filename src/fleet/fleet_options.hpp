@@ -7,6 +7,7 @@
 #include "fleet/fleet_baseline.hpp"
 #include "fleet/fleet_logic.hpp"
 #include "fleet/fleet_units.hpp"
+#include "judge/siblings.hpp"
 
 namespace movebench::fleet {
 
@@ -20,7 +21,7 @@ struct FleetOptions {
   int bandwidth_iterations = 10;          // windows of kPairWindow messages per pair
   int random_rounds = 4;                  // after the ring's rounds
   std::uint64_t seed = 42;
-  OutlierRule rule;
+  judge::OutlierRule rule;
   bool fail_on_outlier = false;
   bool skip_pairs = false;           // memory only (one unit, or no network wanted)
   std::optional<Baseline> baseline;  // --baseline FILE, read and checked before any MPI

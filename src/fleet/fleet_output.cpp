@@ -10,6 +10,7 @@
 #include "core/figure.hpp"
 #include "core/sizes.hpp"
 #include "core/output.hpp"
+#include "judge/siblings.hpp"
 
 namespace movebench::fleet {
 namespace {
@@ -83,13 +84,13 @@ std::string pairs_line(const std::vector<PairFigures>& pairs) {
     lat.push_back(p.latency_us);
     bw.push_back(p.bw_mbs);
   }
-  const Spread l = robust_spread(lat), b = robust_spread(bw);
+  const judge::Spread l = judge::robust_spread(lat), b = judge::robust_spread(bw);
   return fmt::sprintf(
       "pairs: %zu, latency us min/median/max %.2f / %.2f / %.2f, bandwidth MB/s min/median/max %.0f / %.0f / %.0f\n",
       pairs.size(), l.min, l.median, l.max, b.min, b.median, b.max);
 }
 
-std::string triad_line(const Whole& triad, int measured, int units) {
+std::string triad_line(const judge::Whole& triad, int measured, int units) {
   if (measured == 0) return "memory triad: no unit measured\n";
   const std::string over =
       measured == units ? fmt::format("{} units", units) : fmt::format("{} of {} units", measured, units);

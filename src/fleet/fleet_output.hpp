@@ -13,6 +13,7 @@
 #include "fleet/fleet_figures.hpp"
 #include "fleet/fleet_options.hpp"
 #include "fleet/fleet_units.hpp"
+#include "judge/siblings.hpp"
 
 namespace movebench::fleet {
 
@@ -26,7 +27,7 @@ std::string unit_table(const Layout& layout, const std::vector<MemoryFigures>& u
 std::string pairs_line(const std::vector<PairFigures>& pairs);
 // `measured` of the `units` have memory figures ("over 3 of 4 units");
 // none: "no unit measured".
-std::string triad_line(const Whole& triad, int measured, int units);
+std::string triad_line(const judge::Whole& triad, int measured, int units);
 // Nothing when no bisection was measured.
 std::string bisection_line(const Bisection& bisection);
 // "outliers: N", a line per outlier, then one scontrol line per host named
@@ -46,7 +47,7 @@ struct FleetResults {
   const std::vector<MemoryFigures>& units;
   const std::vector<bool>& no_memory;  // per unit (fleet_publish's Gathered)
   const std::vector<PairFigures>& pairs;
-  const Whole& triad;
+  const judge::Whole& triad;
   const Bisection& bisection;
   const std::vector<FleetOutlier>& outliers;
 };

@@ -8,6 +8,7 @@
 #include "core/affinity.hpp"
 #include "core/buffer.hpp"
 #include "fleet/fleet_publish.hpp"
+#include "judge/siblings.hpp"
 #include "p2p/p2p.hpp"
 #include "p2p/p2p_logic.hpp"
 
@@ -128,8 +129,8 @@ std::vector<int> suspects(const FleetOptions& opt, const std::vector<PairFigures
       bw.push_back(p.bw_mbs);
     }
     std::vector<bool> slow(all.size(), false);
-    for (const auto& o : find_outliers(lat, false, opt.rule)) slow[o.index] = true;
-    for (const auto& o : find_outliers(bw, true, opt.rule)) slow[o.index] = true;
+    for (const auto& o : judge::find_outliers(lat, false, opt.rule)) slow[o.index] = true;
+    for (const auto& o : judge::find_outliers(bw, true, opt.rule)) slow[o.index] = true;
     for (std::size_t i = 0; i < all.size(); ++i) {
       if (slow[i]) out.push_back(static_cast<int>(i));
     }

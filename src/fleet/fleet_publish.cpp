@@ -5,6 +5,7 @@
 #include <string_view>
 
 #include "fleet/fleet_steps.hpp"
+#include "judge/siblings.hpp"
 
 namespace movebench::fleet {
 namespace {
@@ -100,10 +101,10 @@ void add_pair_records(const FleetOptions& opt, const Layout& layout, const std::
 // The whole: the sum of the units' bandwidth and its spread per unit, over
 // the units that have memory figures (none: no memory figures in the
 // whole). Returns triad's, which the text shows.
-Whole add_whole(const std::vector<MemoryFigures>& units, const std::vector<bool>& no_memory, const Bisection& bisection,
-                Report& report, nlohmann::json& whole) {
+judge::Whole add_whole(const std::vector<MemoryFigures>& units, const std::vector<bool>& no_memory,
+                       const Bisection& bisection, Report& report, nlohmann::json& whole) {
   using Get = double (*)(const MemoryFigures&);
-  Whole triad;
+  judge::Whole triad;
   for (const auto& [key, get] :
        {std::pair<std::string_view, Get>{"copy", [](const MemoryFigures& m) { return m.copy_mbs; }},
         {"triad", [](const MemoryFigures& m) { return m.triad_mbs; }}}) {
@@ -112,10 +113,10 @@ Whole add_whole(const std::vector<MemoryFigures>& units, const std::vector<bool>
       if (has_memory(no_memory, u)) v.push_back(get(units[u]));
     }
     if (v.empty()) break;
-    const Whole w = whole_of(v);
+    const judge::Whole w = judge::whole_of(v);
     if (key == "triad") triad = w;
     const double sum = w.sum;
-    const Spread& s = w.spread;
+    const judge::Spread& s = w.spread;
     const std::string base = fmt::format("fleet.mem.{}", key);
     report.set_result(mbs(base + ".sum", sum, Stat::kMedian, Of::kRate));
     report.set_result(mbs(base + ".min", s.min, Stat::kMedian, Of::kRate));
@@ -173,7 +174,7 @@ int publish(const FleetOptions& opt, const Layout& layout, const Gathered& got, 
                           {"units", units_json(layout, got.units, got.no_memory, got.facts)},
                           {"pairs", pairs_json(layout, got.pairs)},
                           {"whole", nlohmann::json::object()}};
-  const Whole triad = add_whole(got.units, got.no_memory, got.bisection, report, fleet["whole"]);
+  const judge::Whole triad = add_whole(got.units, got.no_memory, got.bisection, report, fleet["whole"]);
   report.extra("fleet") = std::move(fleet);  // whole: no `in_progress` any more
   report.extra("outliers") = verdict.json;
   report.extra("failed_units") = failures_json(layout, got.failures);

@@ -17,7 +17,7 @@ const std::vector<UnitFigure>& unit_figures() {
 }
 
 std::vector<int> memory_suspects(const std::vector<MemoryFigures>& units, const std::vector<bool>& no_memory,
-                                 const OutlierRule& rule) {
+                                 const judge::OutlierRule& rule) {
   std::vector<bool> counted(units.size(), true);
   for (std::size_t u = 0; u < units.size() && u < no_memory.size(); ++u) counted[u] = !no_memory[u];
   std::set<int> slow;

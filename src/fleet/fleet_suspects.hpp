@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "fleet/fleet_figures.hpp"
+#include "judge/siblings.hpp"
 
 namespace movebench::fleet {
 
@@ -30,7 +31,7 @@ const std::vector<UnitFigure>& unit_figures();
 // The units slow by the rule on any of those figures, in unit order; a
 // unit with `no_memory` set is neither counted nor suspect.
 std::vector<int> memory_suspects(const std::vector<MemoryFigures>& units, const std::vector<bool>& no_memory,
-                                 const OutlierRule& rule);
+                                 const judge::OutlierRule& rule);
 
 // A suspect's two measurements as one: every round's and sample's
 // seconds, the best of each figure (as within one pass), and

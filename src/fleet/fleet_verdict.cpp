@@ -6,6 +6,7 @@
 
 #include "fleet/fleet_failures.hpp"
 #include "fleet/fleet_suspects.hpp"
+#include "judge/siblings.hpp"
 
 namespace movebench::fleet {
 namespace {
@@ -44,7 +45,7 @@ double median_of_unit(int unit, const std::vector<PairFigures>& pairs, const Pai
   for (const auto& p : pairs) {
     if (p.pair.a == unit || p.pair.b == unit) mine.push_back(f.get(p));
   }
-  return robust_spread(mine).median;
+  return judge::robust_spread(mine).median;
 }
 
 void judge_pairs(const FleetOptions& opt, const Layout& layout, const std::vector<PairFigures>& pairs, Verdict& v) {
@@ -55,10 +56,10 @@ void judge_pairs(const FleetOptions& opt, const Layout& layout, const std::vecto
     std::vector<double> values;
     for (const auto& p : pairs) values.push_back(f.get(p));
     std::vector<bool> slow(pairs.size(), false);
-    const auto found = find_outliers(values, f.higher_is_better, opt.rule);
+    const auto found = judge::find_outliers(values, f.higher_is_better, opt.rule);
     for (const auto& o : found) slow[o.index] = true;
     const Blame blame = blame_pairs(layout.units, measured, slow);
-    const double median = robust_spread(values).median;
+    const double median = judge::robust_spread(values).median;
     // A unit named already (by its own memory figures, or by another pair
     // figure) explains its slow pairs too: with few units its pairs are a
     // large share of all, so not all of them stand out from the median.
@@ -82,7 +83,7 @@ void judge_pairs(const FleetOptions& opt, const Layout& layout, const std::vecto
       v.outliers.push_back({f.name, f.unit, u, {}, value, median, median != 0 ? worse / median : 0});
     }
     for (std::size_t i : links) {
-      const auto o = *std::find_if(found.begin(), found.end(), [&](const Outlier& x) { return x.index == i; });
+      const auto o = *std::find_if(found.begin(), found.end(), [&](const judge::Outlier& x) { return x.index == i; });
       v.outliers.push_back({f.name, f.unit, -1, pairs[i].pair, o.value, o.median, o.worse_by});
     }
   }

@@ -1,7 +1,7 @@
 // Rank 0's verdict on a fleet run: every figure across units and pairs, the
-// outliers by the rule of fleet_logic.hpp, the slow pairs blamed on a node
-// or named as a link, and what goes into the result document (`outliers`);
-// fleet_output writes their lines.
+// outliers by the judge's sibling rule (judge/siblings.hpp), the slow pairs
+// blamed on a node or named as a link, and what goes into the result
+// document (`outliers`); fleet_output writes their lines.
 #pragma once
 #include <nlohmann/json.hpp>
 #include <string>

@@ -14,7 +14,7 @@ std::vector<Finding> judge_siblings(NodeContext& ctx, std::string_view part, std
   std::vector<double> values;
   for (const auto& e : endpoints) values.push_back(e.value);
   std::vector<Finding> out;
-  for (const auto& o : fleet::find_outliers(values, higher_is_better, ctx.opt.rule)) {
+  for (const auto& o : judge::find_outliers(values, higher_is_better, ctx.opt.rule)) {
     Finding f{std::string(part), std::string(figure), endpoints[o.index].name, o.value,
               o.median,          o.worse_by,          std::string(unit),       ""};
     f.text =

@@ -3,7 +3,7 @@
 // against its siblings by fleet's outlier rule (median, MAD, floor), and the
 // matrices (rows initiators, columns targets, as Intel MLC prints its
 // --bandwidth_matrix and --latency_matrix). The only file of src/node that
-// knows where the outlier rule lives.
+// knows where the outlier rule lives (src/judge's sibling rule).
 #pragma once
 #include <optional>
 #include <span>
@@ -11,14 +11,14 @@
 #include <string_view>
 #include <vector>
 
-#include "fleet/fleet_logic.hpp"
+#include "judge/siblings.hpp"
 
 namespace movebench::node {
 
 struct NodeContext;
 
-using OutlierRule = fleet::OutlierRule;
-inline constexpr double kMadToSigma = fleet::kMadToSigma;
+using OutlierRule = judge::OutlierRule;
+inline constexpr double kMadToSigma = judge::kMadToSigma;
 
 // One endpoint's figure among its siblings.
 struct Endpoint {

@@ -6,7 +6,7 @@
 #include <functional>
 #include <map>
 
-#include "facts/bands.hpp"
+#include "judge/bands.hpp"
 #include "node/node_numa.hpp"
 
 namespace movebench::node {
@@ -81,7 +81,7 @@ void judge_numa_peaks(NodeContext& ctx, const NumaGrid& g) {
   if (!doc.contains("facts") || !doc["facts"].is_object()) return;
   const auto& facts = doc["facts"];
   const std::string model = facts.contains("cpu") ? facts["cpu"].value("model", std::string()) : std::string();
-  const nlohmann::json band = facts::band_for(facts::load_bands(""), "dram", model);
+  const nlohmann::json band = judge::band_for(judge::load_bands(""), "dram", model);
   std::string text;
   for (std::size_t r = 0; r < g.initiators.size(); ++r) {
     const Cell* l = g.local(r);

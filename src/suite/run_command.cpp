@@ -11,11 +11,11 @@
 #include "core/interrupt.hpp"
 #include "core/launcher.hpp"
 #include "core/progress.hpp"
-#include "facts/apply.hpp"
-#include "facts/bands.hpp"
 #include "facts/machine_facts.hpp"
-#include "facts/peaks.hpp"
-#include "facts/verdict.hpp"
+#include "judge/apply.hpp"
+#include "judge/bands.hpp"
+#include "judge/peaks.hpp"
+#include "judge/verdict.hpp"
 #include "suite/suite_output.hpp"
 
 namespace movebench {
@@ -50,7 +50,7 @@ class RunCommand : public Command {
     app.add_flag("--dry-run", dry_run_,
                  "Print the command line of each run of the suite (each benchmark's own options) and measure nothing");
     app.add_option("--expect", expect_file_,
-                   "Bands of normal for the verdicts, a JSON of the shape of src/facts/data/bands.json; its rows come "
+                   "Bands of normal for the verdicts, a JSON of the shape of src/judge/data/bands.json; its rows come "
                    "before the built-in ones (docs/facts.md#peaks-and-verdicts)");
     app.add_option("--fail-on", fail_on_,
                    "Exit 1 when a verdict is at or worse than this: low (low or degraded) or degraded");
@@ -77,7 +77,7 @@ class RunCommand : public Command {
       throw UsageError(fmt::format("--fail-on '{}': wants low or degraded", fail_on_));
     }
     // Read now, so a bad file is one line and exit 2 before anything is measured.
-    bands_ = facts::load_bands(expect_file_);
+    bands_ = judge::load_bands(expect_file_);
     if (!facts_file_.empty()) given_facts_ = facts::facts_from_file(facts_file_);
   }
 
@@ -117,7 +117,7 @@ class RunCommand : public Command {
         }
       }
       // Before the summary line, which shows each figure's fraction of its peak.
-      facts::attach_peaks(report, facts);
+      judge::attach_peaks(report, facts);
       if (ran > 0) {
         steps.push_back({c->name(), true, c->suite_summary(report), failed, now_seconds() - t0});
       } else {
@@ -150,10 +150,10 @@ class RunCommand : public Command {
   // --fail-on names a verdict reached.
   int print_verdicts(Report& report, const nlohmann::json& facts) {
     const auto& doc = report.document();
-    const nlohmann::json verdicts = facts::make_verdicts(doc, facts, facts::figure_peaks(doc, facts), bands_);
+    const nlohmann::json verdicts = judge::make_verdicts(doc, facts, judge::figure_peaks(doc, facts), bands_);
     report.extra("verdicts") = verdicts;
     out_.verdicts(verdicts);
-    return facts::any_at_or_worse(verdicts, fail_on_) ? kExitFailure : kExitOk;
+    return judge::any_at_or_worse(verdicts, fail_on_) ? kExitFailure : kExitOk;
   }
 
   CommandTable table_;

@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 
 #include "core/progress.hpp"
-#include "facts/verdict.hpp"
+#include "judge/verdict.hpp"
 
 namespace movebench {
 
@@ -26,7 +26,7 @@ std::string summary_text(const std::vector<SuiteStep>& steps, const std::string&
 std::string verdicts_text(const nlohmann::json& verdicts) {
   if (verdicts.empty()) return "verdicts: none (no figure measured a path with a peak)\n";
   std::string text;
-  for (const auto& v : verdicts) text += facts::verdict_line(v) + "\n";
+  for (const auto& v : verdicts) text += judge::verdict_line(v) + "\n";
   return text;
 }
 

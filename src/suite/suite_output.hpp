@@ -26,7 +26,7 @@ std::string step_line(const SuiteStep& s);
 std::string stage_line(const std::string& name, std::size_t index, std::size_t count, double elapsed_s);
 // The summary: its heading, a line per step, the validation verdict.
 std::string summary_text(const std::vector<SuiteStep>& steps, const std::string& validation);
-// facts::verdict_line per verdict, or one line saying there is none.
+// judge::verdict_line per verdict, or one line saying there is none.
 std::string verdicts_text(const nlohmann::json& verdicts);
 // --dry-run: a command line per run, or why a benchmark has none.
 std::string runs_text(const std::string& name, const std::string& why,

@@ -2,12 +2,10 @@
 
 import re
 import signal
-import subprocess
-import time
 
 import pytest
 
-from conftest import binary_path, load_result, run_movebench
+from conftest import interrupted_once_measuring, load_result, run_movebench
 
 KERNELS = ["Init", "Sum", "Copy", "Update", "Triad", "Daxpy", "STriad", "SDaxpy"]
 ROW = re.compile(r"^(\w+):\s+([\d.]+)\s+([\d.]+|-)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)", re.M)
@@ -319,19 +317,11 @@ def test_parsable_lines_have_a_fixed_key_order():
 @pytest.mark.parametrize("sig,code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
 def test_interrupted_run_keeps_what_it_measured(tmp_path, sig, code):
     out = tmp_path / "int.json"
-    # 64K elements: the calibration (about 1 s under qemu) and two rounds finish
-    # well within the 5 s, also under qemu (make aarch64) and in the sanitized
-    # build on a loaded machine.
-    proc = subprocess.Popen(
-        [str(binary_path()), "mem", "-n", "64K", "-r", "1000000", "--threads", "2", "--json", str(out)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    time.sleep(5.0)
-    proc.send_signal(sig)
-    stdout, _ = proc.communicate(timeout=60)
-    assert proc.returncode == code
+    # 64K elements: rounds of microseconds, so the run has measured many by
+    # the time the signal comes, also under qemu (make aarch64) and in the
+    # sanitized build.
+    returncode, stdout = interrupted_once_measuring(["mem", "-n", "64K", "--threads", "2"], out, sig)
+    assert returncode == code
     doc = load_result(out)
     assert doc["complete"] is False
     assert "interrupted" in doc["errors"]

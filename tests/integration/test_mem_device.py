@@ -8,11 +8,10 @@ import re
 import shutil
 import signal
 import subprocess
-import time
 
 import pytest
 
-from conftest import binary_path, load_result, run_movebench
+from conftest import binary_path, interrupted_once_measuring, load_result, run_movebench
 
 KERNELS = ["Init", "Sum", "Copy", "Update", "Triad", "Daxpy", "STriad", "SDaxpy"]
 ROW = re.compile(r"^(\w+):\s+([\d.]+)\s+([\d.]+|-)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)", re.M)
@@ -157,16 +156,8 @@ def test_opencl_seq_sweep_catches_a_spoiled_array(tmp_path):
 
 def test_interrupted_device_run_keeps_what_it_measured(tmp_path):
     out = tmp_path / "int.json"
-    proc = subprocess.Popen(
-        [str(binary_path()), "mem", "--backend", "opencl", "-n", "64K", "-r", "1000000", "--json", str(out)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    time.sleep(3.0)
-    proc.send_signal(signal.SIGINT)
-    stdout, _ = proc.communicate(timeout=60)
-    assert proc.returncode == 130
+    returncode, stdout = interrupted_once_measuring(["mem", "--backend", "opencl", "-n", "64K"], out, signal.SIGINT)
+    assert returncode == 130
     doc = load_result(out)
     assert doc["complete"] is False and "interrupted" in doc["errors"]
     assert len(doc["timings"]) == 8 and doc["timings"][0]["stats"]["count"] >= 1

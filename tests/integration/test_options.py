@@ -35,6 +35,7 @@ VOCABULARY = {
     "watchdog": ("--timeout", "Watchdog in seconds", LINK + ["stream"] + MPI + ["fleet"]),
     "random seed": ("--seed", "Random seed", ["mem latency", "mem loaded-latency", "beff", "fleet", "node"]),
     "output": ("--json", "Result document", EVERY),
+    "store": ("--store", "Result store", EVERY),
 }
 
 # (where, upstream short form or older name, the shared long name it is an alias of)

@@ -6,9 +6,8 @@ closing brace (C++) or its last line (Python). A .cu file is read as C++
 (lizard knows no CUDA by its extension; the kernels' launch syntax sits in
 the host functions' bodies, which it counts as lines all the same). Python
 is measured as `ruff format` lays it out (ruff.toml), which puts each
-argument of a call that does not fit 120 columns on its own line: a function
-of 60 lines as written grows by a third, so Python's bound is 90 lines
-(MOST_PYTHON_LINES); a test's table of cases goes in a constant, not in the
+argument of a call that does not fit 120 columns on its own line, and has the
+same bound as C++; a test's table of cases goes in a constant, not in the
 function's body."""
 
 import pathlib
@@ -18,7 +17,6 @@ import lizard
 from conftest import REPO
 
 MOST_LINES = 60
-MOST_PYTHON_LINES = 90
 CXX = (".cpp", ".hpp", ".cu")
 PYTHON_FOLDERS = ("python", "bench", "tests", "contrib")
 
@@ -42,17 +40,13 @@ def functions():
             yield path.relative_to(REPO), fn
 
 
-def most_lines(path: pathlib.Path) -> int:
-    return MOST_PYTHON_LINES if path.suffix == ".py" else MOST_LINES
-
-
 def test_no_function_is_over_60_lines():
     long = [
-        f"{path}:{fn.start_line} {fn.long_name} ({fn.length} lines, most {most_lines(path)})"
+        f"{path}:{fn.start_line} {fn.long_name} ({fn.length} lines)"
         for path, fn in functions()
-        if fn.length > most_lines(path)
+        if fn.length > MOST_LINES
     ]
-    assert not long, "functions over 60 lines (90 in Python):\n" + "\n".join(long)
+    assert not long, f"functions over {MOST_LINES} lines:\n" + "\n".join(long)
 
 
 def test_every_kind_of_source_is_measured():
@@ -62,12 +56,11 @@ def test_every_kind_of_source_is_measured():
 
 def test_the_count_sees_a_long_function(tmp_path):
     # The measure itself: a function of 61 lines, signature to closing brace
-    # (or last line), is found; one of 60 is not; in C++, CUDA and Python
-    # (there 91 and 90).
+    # (or last line), is found; one of 60 is not; in C++, CUDA and Python.
     for total, found in ((60, False), (61, True)):
         body = "\n".join("  x += 1;" for _ in range(total - 3))
         kernel = "\n".join("  x[0] += 1;" for _ in range(total - 4))
-        python = "\n".join("    x += 1" for _ in range(total + 30 - 2))
+        python = "\n".join("    x += 1" for _ in range(total - 2))
         cases = {
             "f.cpp": f"int f() {{\n  int x = 0;\n{body}\n}}\n",
             "k.cu": f"__global__ void k(int* x) {{\n  int i = threadIdx.x;\n{kernel}\n  x[i] = 0;\n}}\n"
@@ -78,5 +71,4 @@ def test_the_count_sees_a_long_function(tmp_path):
             source = tmp_path / name
             source.write_text(text)
             length = measured(source)[0].length
-            want = total + 30 if name.endswith(".py") else total
-            assert length == want and (length > most_lines(source)) == found, (name, length)
+            assert length == total and (length > MOST_LINES) == found, (name, length)

@@ -17,7 +17,7 @@ import subprocess
 import numpy as np
 import pytest
 
-from reportkit import REPO, as_run, edited, report
+from reportkit import REPO, as_run, edited, png_size, report
 
 RUNS, STEP_AT, DRIFT_FROM = 30, 20, 12
 START = dt.datetime(2026, 1, 1, 2, 0)
@@ -181,3 +181,94 @@ def test_the_node_health_check(history_store):
     assert code == 3 and out.count("\n") == 1 and "link.copy.read.pinned low" in out, out
     code, out, err = report("health", "--store", history_store, "--host", "nowhere")
     assert code == 2 and err.count("\n") == 1
+
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def marks_in(svg_text: str) -> dict:
+    """{kind: {stored run}} of the plot's marks (historyplot: <g id='change-P-S-run-R'>, 'slower-P-S-run-R')."""
+    import re
+
+    out = {}
+    for kind, run in re.findall(r"id=['\"](change|slower)-\d+-\d+-run-(\d+)['\"]", svg_text):
+        out.setdefault(kind, set()).add(int(run))
+    return out
+
+
+def runs_of(history_store, host: str, figure: str) -> list:
+    """The stored run ids of a host's series, oldest first (history's JSON)."""
+    code, out, _ = report("history", "--store", history_store, "--host", host, "--figure", figure, "--format", "json")
+    return [row["run"] for row in table(out, "every run")]
+
+
+def test_the_plot_marks_the_change_points_and_the_slower_runs(history_store, tmp_path):
+    """One panel per figure, a line per host; the step's mark at the run that
+    first showed it, the latest run that is slower ringed, none on the calm host."""
+    import xml.etree.ElementTree as ET
+
+    svg = tmp_path / "history.svg"
+    code, _, err = report("history", "--store", history_store, "--figure", "mem.triad.1t", "--plot", svg)
+    assert code == 3, err
+    text = svg.read_text()
+    root = ET.fromstring(text)
+    assert root.tag == SVG + "svg"
+    lines = [g.get("id") for g in root.iter(SVG + "g") if (g.get("id") or "").startswith("series-")]
+    assert len(lines) == 5  # calm, drift, last, step and the GPU suite's host (vm, one run)
+    marks = marks_in(text)
+    assert runs_of(history_store, "step", "mem.triad.1t")[STEP_AT] in marks["change"]
+    assert runs_of(history_store, "last", "mem.triad.1t")[-1] in marks["slower"]
+    calm = set(runs_of(history_store, "calm", "mem.triad.1t"))
+    assert not calm & (marks["change"] | marks.get("slower", set()))
+    png = tmp_path / "history.png"
+    assert report("history", "--store", history_store, "--host", "step", "--plot", png)[0] == 3
+    assert png_size(png)[0] > 0
+
+
+def test_the_history_page(history_store, tmp_path):
+    """One self-contained page: the answer, the tables, a plot per figure with its marks."""
+    page = tmp_path / "history.html"
+    code, out, err = report("history", "--store", history_store, "--host", "step", "--html", page)
+    assert code == 3, err
+    text = page.read_text()
+    assert text.startswith("<!DOCTYPE html>") and text.rstrip().endswith("</html>")
+    assert "<script" not in text and "http://" not in text.replace("http://www.w3.org", "")
+    assert text.count("<svg") == HEADLINES  # one plot per figure
+    assert "since run" in text and "change points" in text
+    step_runs = runs_of(history_store, "step", "mem.triad.1t")
+    assert step_runs[STEP_AT] in marks_in(text)["change"]
+    assert out.startswith("history: every run")  # the tables still go to stdout
+
+
+@pytest.mark.parametrize(
+    "args, says",
+    [
+        (["--plot", "history.txt"], "plot files end in .png or .svg"),
+        (["--plot", "nowhere/history.svg"], "does not exist"),
+        (["--html", "nowhere/history.html"], "does not exist"),
+    ],
+)
+def test_bad_plot_and_page_arguments_are_one_line(history_store, tmp_path, monkeypatch, args, says):
+    monkeypatch.chdir(tmp_path)
+    code, out, err = report("history", "--store", history_store, *args)
+    assert code == 2 and out == "" and err.count("\n") == 1 and says in err, err
+    assert not list(tmp_path.iterdir())
+
+
+def test_labels_from_the_store_are_bounded(tmp_path):
+    """A host name as long as a file makes it is shortened in the plot and the page."""
+    from movebench_report.labels import MAX_TEXT
+
+    long_host = "n" * 5000
+    paths = [
+        edited(MEM, tmp_path / f"long-{run}.json", as_run(long_host, START + dt.timedelta(days=run)))
+        for run in range(4)
+    ]
+    url = str(tmp_path / "long.sqlite")
+    assert report("store", "add", "--store", url, *paths)[0] == 0
+    page, svg = tmp_path / "long.html", tmp_path / "long.svg"
+    code, _, err = report("history", "--store", url, "--figure", "mem.copy.1t", "--html", page, "--plot", svg)
+    assert code == 0, err
+    for text in (page.read_text(), svg.read_text()):
+        assert long_host not in text and "n" * 60 in text
+        assert "n" * (MAX_TEXT + 1) not in text

@@ -1,4 +1,4 @@
-// The compare rule (core/compare_rule.hpp) on the fixtures movebench-report's
+// The compare rule (judge/compare_rule.hpp) on the fixtures movebench-report's
 // Python rule is tested on too (tests/data/compare_rule.json,
 // tests/python/test_compare_rule.py): the two sides cannot drift apart.
 #include <gtest/gtest.h>
@@ -8,9 +8,9 @@
 #include <limits>
 #include <nlohmann/json.hpp>
 
-#include "core/compare_rule.hpp"
+#include "judge/compare_rule.hpp"
 
-namespace movebench::compare {
+namespace movebench::judge {
 namespace {
 
 nlohmann::json fixtures() {
@@ -36,8 +36,9 @@ TEST(CompareRule, VerdictOfTwoFiguresAsPythonJudgesThem) {
   const auto cases = fixtures()["judge"];
   ASSERT_GE(cases.size(), 5u);
   for (const auto& c : cases) {
-    const Judged j = judge(c["a"].get<double>(), c["noise_a"].get<double>(), c["b"].get<double>(),
-                           c["noise_b"].get<double>(), c["higher_is_better"].get<bool>(), c["threshold"].get<double>());
+    const Judged j =
+        compare(c["a"].get<double>(), c["noise_a"].get<double>(), c["b"].get<double>(), c["noise_b"].get<double>(),
+                c["higher_is_better"].get<bool>(), c["threshold"].get<double>());
     EXPECT_EQ(change_name(j.change), c["verdict"].get<std::string>()) << c["why"];
     if (c["ratio"] == "inf") {
       EXPECT_TRUE(std::isinf(j.ratio)) << c["why"];
@@ -48,4 +49,4 @@ TEST(CompareRule, VerdictOfTwoFiguresAsPythonJudgesThem) {
 }
 
 }  // namespace
-}  // namespace movebench::compare
+}  // namespace movebench::judge

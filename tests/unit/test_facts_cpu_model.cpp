@@ -11,11 +11,11 @@
 #include <sstream>
 
 #include "core/host_info.hpp"
-#include "facts/bands.hpp"
 #include "facts/cpu_model.hpp"
 #include "facts/cpu_table.hpp"
 #include "facts/facts.hpp"
 #include "facts/smbios.hpp"
+#include "judge/bands.hpp"
 
 namespace fs = std::filesystem;
 using namespace movebench::facts;
@@ -38,7 +38,7 @@ CpuinfoFields real_cpuinfo(const std::string& name) {
 }
 
 std::string dram_band_family(const std::string& model) {
-  return band_for(load_bands(""), "dram", model).value("cpu_family", "the general row");
+  return judge::band_for(judge::load_bands(""), "dram", model).value("cpu_family", "the general row");
 }
 
 }  // namespace
@@ -71,7 +71,7 @@ TEST(FactsCpuModel, SmbiosType4NamesGraceWhereCpuinfoHasNoModel) {
   EXPECT_EQ(model.source, "smbios");
   EXPECT_EQ(model.from.rfind("SMBIOS type 4 Version", 0), 0u) << model.from;
   EXPECT_EQ(dram_band_family(model.model), "NVIDIA Grace (Grace Hopper, Grace CPU Superchip; LPDDR5X)");
-  EXPECT_DOUBLE_EQ(band_for(load_bands(""), "dram", model.model)["normal_from"].get<double>(), 0.75);
+  EXPECT_DOUBLE_EQ(judge::band_for(judge::load_bands(""), "dram", model.model)["normal_from"].get<double>(), 0.75);
 }
 
 TEST(FactsCpuModel, DmidecodeOfGraceAndAltraTakeTheirRows) {

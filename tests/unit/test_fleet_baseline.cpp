@@ -1,6 +1,6 @@
 // fleet --baseline: reading a baseline (an earlier fleet result, or
 // reference figures), the bad ones refused, and what got slower named by
-// compare's rule (core/compare_rule.hpp; the rule itself is tested on the
+// compare's rule (judge/compare_rule.hpp; the rule itself is tested on the
 // shared fixtures in test_compare_rule.cpp).
 #include <gtest/gtest.h>
 

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "fleet/fleet_failures.hpp"
+#include "judge/siblings.hpp"
 
 namespace movebench::fleet {
 namespace {
@@ -63,7 +64,7 @@ TEST(FleetFailures, AFailedUnitIsNotInTheMedianNorNamed) {
   EXPECT_EQ(out[0].index, 4u);          // an index into all the units
   EXPECT_DOUBLE_EQ(out[0].median, 99);  // of 100, 98, 102, 50: the 0 left out
   // Counted, the zero moves the median (98) and is named itself.
-  const auto all = find_outliers(triad, true, {});
+  const auto all = judge::find_outliers(triad, true, {});
   ASSERT_EQ(all.size(), 2u);
   EXPECT_EQ(all[0].index, 2u);
   EXPECT_DOUBLE_EQ(all[0].median, 98);

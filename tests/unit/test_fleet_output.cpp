@@ -6,6 +6,7 @@
 
 #include "core/output.hpp"
 #include "fleet/fleet_output.hpp"
+#include "judge/siblings.hpp"
 
 namespace movebench::fleet {
 namespace {
@@ -56,7 +57,7 @@ TEST(FleetOutput, ResultsInOrderUnitsPairsWholeOutliers) {
   bisection.pairs = {pair(0, 2, 0, 7000)};
   bisection.total_mbs = 7000.4;
   const std::vector<double> triads{11000.6, 9500, 4100};
-  const Whole triad = whole_of(triads);
+  const judge::Whole triad = judge::whole_of(triads);
   FleetOutlier slow_memory{"mem.triad", "MB/s", 2, {}, 4100, 9500, 0.5684};
   FleetOutlier slow_latency{"mem.latency", "ns", 2, {}, 120, 81, 0.48};
   FleetOutlier slow_link{"p2p.bw", "MB/s", -1, {1, 2}, 5000, 8000, 0.375};
@@ -93,7 +94,7 @@ TEST(FleetOutput, AFailedUnitHasNoFiguresInItsLineAndOneLineLast) {
   const std::vector<UnitFailure> failures{{1, "memory set-up", "out of memory: arrays of 64.00 MiB each"}};
   CapturedOutput out;
   FleetWriter w(out);
-  w.results({layout, units, no_memory, {}, whole_of(triads), {}, {}});
+  w.results({layout, units, no_memory, {}, judge::whole_of(triads), {}, {}});
   w.failed(layout, failures);
   w.end();
   EXPECT_EQ(out.out,

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "fleet/fleet_suspects.hpp"
+#include "judge/siblings.hpp"
 
 namespace movebench::fleet {
 namespace {
@@ -20,7 +21,7 @@ MemoryFigures memory_of(double copy, double triad, double latency_ns) {
 }
 
 TEST(FleetSuspects, SlowOnAnyFigureIsSuspectOnceInUnitOrder) {
-  const OutlierRule rule{5, 0.10};
+  const judge::OutlierRule rule{5, 0.10};
   std::vector<MemoryFigures> units(6, memory_of(10000, 11000, 80));
   units[4] = memory_of(10000, 5000, 80);    // triad half the median
   units[1] = memory_of(10000, 11000, 400);  // latency five times
@@ -33,7 +34,7 @@ TEST(FleetSuspects, SlowOnAnyFigureIsSuspectOnceInUnitOrder) {
 }
 
 TEST(FleetSuspects, AUnitWithoutMemoryFiguresIsNeitherCountedNorSuspect) {
-  const OutlierRule rule{5, 0.10};
+  const judge::OutlierRule rule{5, 0.10};
   std::vector<MemoryFigures> units(4, memory_of(10000, 11000, 80));
   units[0] = MemoryFigures{};                                          // failed before its figures: zeros
   EXPECT_EQ(memory_suspects(units, {}, rule), (std::vector<int>{0}));  // counted, its zeros are slow

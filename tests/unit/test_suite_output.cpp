@@ -6,9 +6,9 @@
 #include <nlohmann/json.hpp>
 
 #include "core/output.hpp"
-#include "facts/apply.hpp"
 #include "facts/facts_command.hpp"
-#include "facts/verdict.hpp"
+#include "judge/apply.hpp"
+#include "judge/verdict.hpp"
 #include "suite/suite_output.hpp"
 
 namespace movebench {
@@ -47,7 +47,7 @@ TEST(SuiteOutput, VerdictsOrNone) {
                   {"band", nullptr},
                   {"reasons", {"THP never"}}};
   const std::string text = verdicts_text(json::array({v, v}));
-  const std::string line = facts::verdict_line(v) + "\n";
+  const std::string line = judge::verdict_line(v) + "\n";
   EXPECT_EQ(text, line + line);
   EXPECT_EQ(line.rfind("dram: low: ", 0), 0u) << line;
   EXPECT_NE(line.find("= 41% of 204800 MB/s DRAM peak; THP never\n"), std::string::npos) << line;
@@ -69,7 +69,7 @@ TEST(FactsOutput, PeakLinesAFigureEachAndOncePerUnknownPath) {
       {"mem.triad.2t",
        {{"fraction", 0.6186}, {"value", 66656.0}, {"unit", "MB/s"}, {"label", "DRAM"}, {"source", "SMBIOS"}}}};
   CapturedOutput out;
-  facts::print_peak_lines(out, peaks, results);
+  judge::print_peak_lines(out, peaks, results);
   EXPECT_EQ(out.out,
             "peak: l2: unknown (no peak for caches)\n"
             "peak: mem.triad.2t 41234 MB/s = 62% of 66656 MB/s DRAM peak (SMBIOS)\n");

@@ -61,7 +61,7 @@ TEST(SummaryLine, TheFractionOfThePeakWhereTheResultHasOne) {
   Report report = empty_report();
   report.set_result(Figure::bandwidth("mem.triad.2t", 41.2e9, Stat::kMin, Of::kTime, application_bytes()));
   report.set_result(Figure::bandwidth("mem.triad.1t", 20.0e9, Stat::kMin, Of::kTime, application_bytes()));
-  // What facts::attach_peaks writes: the peak in the figure's unit (MB/s).
+  // What judge::attach_peaks writes: the peak in the figure's unit (MB/s).
   report.extra("results")["mem.triad.2t"]["peak"] = {
       {"label", "DRAM"}, {"value", 51200.0}, {"unit", "MB/s"}, {"fraction", 41200.0 / 51200}, {"source", "x"}};
   report.extra("results")["mem.triad.1t"]["peak"] = {{"status", "none"}, {"why", "1 of 2 threads"}};

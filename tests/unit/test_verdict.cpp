@@ -1,4 +1,4 @@
-// The peaks of headline figures and the verdict rules (src/facts/peaks.hpp,
+// The peaks of headline figures and the verdict rules (src/judge/peaks.hpp,
 // verdict.hpp, bands.hpp), on made-up facts (tests/data/facts/README.md) and
 // small result documents built here.
 #include <gtest/gtest.h>
@@ -10,12 +10,12 @@
 #include <vector>
 
 #include "core/errors.hpp"
-#include "facts/bands.hpp"
 #include "facts/c2c.hpp"
 #include "facts/facts.hpp"
 #include "facts/machine_facts.hpp"
-#include "facts/peaks.hpp"
-#include "facts/verdict.hpp"
+#include "judge/bands.hpp"
+#include "judge/peaks.hpp"
+#include "judge/verdict.hpp"
 
 using nlohmann::json;
 using namespace movebench;
@@ -70,7 +70,7 @@ json link_doc(double read_mbs, json pcie = nullptr) {
 }
 
 json verdicts_of(const json& doc, const json& facts, const std::string& expect = "") {
-  return facts::make_verdicts(doc, facts, facts::figure_peaks(doc, facts), facts::load_bands(expect));
+  return judge::make_verdicts(doc, facts, judge::figure_peaks(doc, facts), judge::load_bands(expect));
 }
 
 std::string write_temp(const std::string& name, const std::string& text) {
@@ -82,7 +82,7 @@ std::string write_temp(const std::string& name, const std::string& text) {
 }  // namespace
 
 TEST(Peaks, AllThreadDramFigureGetsTheDramPeakInItsUnit) {
-  const json peaks = facts::figure_peaks(mem_doc(163840), fixture("dram_ok_thp_never.json"));
+  const json peaks = judge::figure_peaks(mem_doc(163840), fixture("dram_ok_thp_never.json"));
   const auto& p = peaks["mem.triad.16t"];
   EXPECT_DOUBLE_EQ(p["value"].get<double>(), 204800);  // MB/s, as the figure
   EXPECT_EQ(p["unit"], "MB/s");
@@ -94,7 +94,7 @@ TEST(Peaks, AllThreadDramFigureGetsTheDramPeakInItsUnit) {
 }
 
 TEST(Peaks, CacheResidentMemFigureGetsNoDramPeak) {
-  const json peaks = facts::figure_peaks(mem_doc(900000, 3.0 * (4 << 20)), fixture("dram_ok_thp_never.json"));
+  const json peaks = judge::figure_peaks(mem_doc(900000, 3.0 * (4 << 20)), fixture("dram_ok_thp_never.json"));
   const auto& p = peaks["mem.triad.16t"];
   EXPECT_EQ(p["status"], "none");
   EXPECT_NE(p["why"].get<std::string>().find("cache-resident"), std::string::npos);
@@ -108,9 +108,9 @@ TEST(Verdicts, DramWithEmptyChannelsIsDegradedNamingThem) {
   EXPECT_EQ(v[0]["path"], "dram");
   EXPECT_EQ(v[0]["verdict"], "degraded");
   EXPECT_NE(v[0]["reasons"][0].get<std::string>().find("4 of 8 channels empty"), std::string::npos);
-  EXPECT_NE(facts::verdict_line(v[0]).find("dram: degraded: triad 70000 MB/s = 68% of 102400 MB/s DRAM peak"),
+  EXPECT_NE(judge::verdict_line(v[0]).find("dram: degraded: triad 70000 MB/s = 68% of 102400 MB/s DRAM peak"),
             std::string::npos)
-      << facts::verdict_line(v[0]);
+      << judge::verdict_line(v[0]);
 }
 
 TEST(Verdicts, FractionUnderTheBandIsLowWithTheSettingsThatCouldExplainIt) {
@@ -119,7 +119,7 @@ TEST(Verdicts, FractionUnderTheBandIsLowWithTheSettingsThatCouldExplainIt) {
   EXPECT_EQ(v[0]["verdict"], "low");
   EXPECT_NEAR(v[0]["fraction"].get<double>(), 0.41, 1e-9);
   EXPECT_DOUBLE_EQ(v[0]["band"]["normal_from"].get<double>(), 0.75);  // the EPYC 7003 (Milan) row of data/bands.json
-  const std::string line = facts::verdict_line(v[0]);
+  const std::string line = judge::verdict_line(v[0]);
   EXPECT_NE(line.find("= 41% of 204800 MB/s DRAM peak (8 channels x 3200 MT/s x 8 B, SMBIOS)"), std::string::npos)
       << line;
   EXPECT_NE(line.find("normal from 75%"), std::string::npos) << line;
@@ -145,11 +145,11 @@ TEST(Verdicts, NoPeakIsUnknownWithTheFactsWhy) {
   ASSERT_EQ(v.size(), 1u);
   EXPECT_EQ(v[0]["verdict"], "unknown");
   EXPECT_TRUE(v[0]["fraction"].is_null());
-  const std::string line = facts::verdict_line(v[0]);
+  const std::string line = judge::verdict_line(v[0]);
   EXPECT_EQ(line.rfind("dram: unknown: the DRAM peak is unknown (no SMBIOS table (a VM))", 0), 0u) << line;
   // The why of the facts themselves, when they give one.
   const json w = verdicts_of(doc, fixture("link_x8.json"));
-  EXPECT_NE(facts::verdict_line(w[0]).find("SMBIOS table not readable"), std::string::npos);
+  EXPECT_NE(judge::verdict_line(w[0]).find("SMBIOS table not readable"), std::string::npos);
 }
 
 TEST(Verdicts, LinkTrainedAtX8IsDegradedAgainstItsMaximumPeak) {
@@ -180,11 +180,11 @@ TEST(Verdicts, LinkFromTheDocumentsOwnPcieFacts) {
   idle["speed_gts"] = 2.5;
   idle["theoretical_bytes_per_second_per_direction"] = 4e9;
   const json w = verdicts_of(link_doc(24000, idle), facts::machine_facts(link_doc(24000, idle)));
-  EXPECT_EQ(w[0]["verdict"], "normal") << facts::verdict_line(w[0]);
+  EXPECT_EQ(w[0]["verdict"], "normal") << judge::verdict_line(w[0]);
 }
 
 TEST(Peaks, DuplexTotalIsHeldAgainstBothDirections) {
-  const json peaks = facts::figure_peaks(link_doc(12000), fixture("link_x8.json"));
+  const json peaks = judge::figure_peaks(link_doc(12000), fixture("link_x8.json"));
   EXPECT_NEAR(peaks["link.copy.duplex.total.pinned"]["value"].get<double>(), 2 * 31507.69, 0.02);
 }
 
@@ -195,14 +195,14 @@ TEST(Peaks, NetworkOnlyAcrossHostsAgainstTheFastestNic) {
                {{"p2p.bw", bandwidth(22000)},
                 {"p2p.bibw", bandwidth(44000, "MB/s", 2)},
                 {"beff.hpcc.b_eff", bandwidth(1e9, "B/s", 2)}}}};
-  EXPECT_EQ(facts::figure_peaks(doc, fixture("two_nics.json"))["p2p.bw"]["why"],
+  EXPECT_EQ(judge::figure_peaks(doc, fixture("two_nics.json"))["p2p.bw"]["why"],
             "same host: the ranks share memory, no NIC is on the path");
   doc["mpi"]["hosts"] = {"a", "b"};
-  const json peaks = facts::figure_peaks(doc, fixture("two_nics.json"));
+  const json peaks = judge::figure_peaks(doc, fixture("two_nics.json"));
   EXPECT_DOUBLE_EQ(peaks["p2p.bw"]["value"].get<double>(), 25000);
   EXPECT_DOUBLE_EQ(peaks["p2p.bibw"]["value"].get<double>(), 50000);
   EXPECT_EQ(peaks["beff.hpcc.b_eff"]["status"], "none");
-  const json v = facts::make_verdicts(doc, fixture("two_nics.json"), peaks, facts::load_bands(""));
+  const json v = judge::make_verdicts(doc, fixture("two_nics.json"), peaks, judge::load_bands(""));
   EXPECT_EQ(v[0]["verdict"], "normal");  // 88% of HDR, the band is 80%
 }
 
@@ -222,7 +222,7 @@ TEST(Verdicts, PartsNotInTheFileAreUnknownPathsNotErrors) {
   EXPECT_EQ(v[0]["reasons"][0], "no NIC rate is known");
   const json w = verdicts_of(link_doc(12000), facts);
   ASSERT_EQ(w.size(), 1u);
-  EXPECT_EQ(w[0]["verdict"], "unknown") << facts::verdict_line(w[0]);
+  EXPECT_EQ(w[0]["verdict"], "unknown") << judge::verdict_line(w[0]);
 }
 
 TEST(Peaks, DeviceMemoryFromCudaAttributes) {
@@ -233,12 +233,12 @@ TEST(Peaks, DeviceMemoryFromCudaAttributes) {
                 {"memory_bus_bits", 5120},
                 {"memory_peak_bytes_per_s", 2.0 * 2619000e3 * 5120 / 8}}},
               {"results", {{"mem.triad.cuda", bandwidth(3000, "GB/s")}, {"mem.triad.opencl", bandwidth(1, "GB/s")}}}};
-  const json peaks = facts::figure_peaks(doc, json::object());
+  const json peaks = judge::figure_peaks(doc, json::object());
   EXPECT_NEAR(peaks["mem.triad.cuda"]["value"].get<double>(), 3352.32, 0.01);
   EXPECT_NE(peaks["mem.triad.cuda"]["source"].get<std::string>().find("2619 MHz x 5120 bits x 2 / 8"),
             std::string::npos);
   doc.erase("mem_device");
-  EXPECT_EQ(facts::figure_peaks(doc, json::object())["mem.triad.opencl"]["status"], "unknown");
+  EXPECT_EQ(judge::figure_peaks(doc, json::object())["mem.triad.opencl"]["status"], "unknown");
 }
 
 TEST(Bands, ExpectFileOverridesTheBuiltInBand) {
@@ -259,15 +259,15 @@ TEST(Bands, MalformedExpectIsAUsageError) {
                        R"({"bands": [{"kind": "dram", "normal_from": -1, "source": "x"}]})",
                        "\x01\x02\xff"};
   for (const char* text : bad) {
-    EXPECT_THROW(facts::load_bands(write_temp("bad.json", text)), UsageError) << text;
+    EXPECT_THROW(judge::load_bands(write_temp("bad.json", text)), UsageError) << text;
   }
-  EXPECT_THROW(facts::load_bands("/nonexistent/bands.json"), UsageError);
+  EXPECT_THROW(judge::load_bands("/nonexistent/bands.json"), UsageError);
 }
 
 TEST(Bands, EveryBuiltInRowCitesItsSources) {
-  const json rows = facts::parse_bands(facts::builtin_bands_text(), "built-in");
-  for (const auto& kind : facts::kBandKinds) {
-    EXPECT_FALSE(facts::band_for(rows, kind, "any CPU").is_null()) << kind;
+  const json rows = judge::parse_bands(judge::builtin_bands_text(), "built-in");
+  for (const auto& kind : judge::kBandKinds) {
+    EXPECT_FALSE(judge::band_for(rows, kind, "any CPU").is_null()) << kind;
   }
   for (const auto& row : rows) {
     EXPECT_FALSE(row["source"].get<std::string>().empty());
@@ -282,16 +282,16 @@ TEST(Bands, EveryBuiltInRowCitesItsSources) {
 
 TEST(Verdicts, FailOnLowOrDegraded) {
   const json v = json::array({{{"verdict", "normal"}}, {{"verdict", "low"}}, {{"verdict", "unknown"}}});
-  EXPECT_TRUE(facts::any_at_or_worse(v, "low"));
-  EXPECT_FALSE(facts::any_at_or_worse(v, "degraded"));
-  EXPECT_FALSE(facts::any_at_or_worse(v, ""));
-  EXPECT_TRUE(facts::any_at_or_worse(json::array({{{"verdict", "degraded"}}}), "low"));
+  EXPECT_TRUE(judge::any_at_or_worse(v, "low"));
+  EXPECT_FALSE(judge::any_at_or_worse(v, "degraded"));
+  EXPECT_FALSE(judge::any_at_or_worse(v, ""));
+  EXPECT_TRUE(judge::any_at_or_worse(json::array({{{"verdict", "degraded"}}}), "low"));
 }
 
 // The DRAM band per CPU family (data/bands.json's cpu_model_matches rows),
 // chosen for the CPU the real dmidecode dumps of tests/data/dmi name.
 TEST(Bands, DramRowPerCpuFamilyOfTheRealDumps) {
-  const json rows = facts::load_bands("");
+  const json rows = judge::load_bands("");
   const std::pair<const char*, const char*> cases[] = {
       {"epyc9454p_genoad12_9of12.txt", "AMD EPYC 9004 (Genoa, Zen 4)"},
       {"epyc9534_r7625_2s_dell.txt", "AMD EPYC 9004 (Genoa, Zen 4)"},
@@ -316,7 +316,7 @@ TEST(Bands, DramRowPerCpuFamilyOfTheRealDumps) {
     facts::Sources sources;
     sources.dmidecode_file = std::string(MOVEBENCH_TEST_DATA) + "/dmi/" + file;
     const std::string model = facts::cpu_facts(sources)["model"].get<std::string>();
-    const json row = facts::band_for(rows, "dram", model);
+    const json row = judge::band_for(rows, "dram", model);
     ASSERT_FALSE(row.is_null()) << file;
     EXPECT_EQ(row.value("cpu_family", ""), family) << file << ": " << model;
     if (*family) {
@@ -326,7 +326,7 @@ TEST(Bands, DramRowPerCpuFamilyOfTheRealDumps) {
 }
 
 TEST(Bands, BadCpuModelRegexIsOneLine) {
-  EXPECT_THROW(facts::load_bands(write_temp("bad_regex.json", R"({"bands": [{"kind": "dram", "normal_from": 0.7,
+  EXPECT_THROW(judge::load_bands(write_temp("bad_regex.json", R"({"bands": [{"kind": "dram", "normal_from": 0.7,
       "source": "x", "cpu_model_matches": "EPYC ("}]})")),
                UsageError);
 }
@@ -336,13 +336,13 @@ TEST(Bands, BadCpuModelRegexIsOneLine) {
 // "Grace A02"), against the other families' model strings, which must not
 // take Grace's row.
 TEST(Bands, DramRowOfGraceByItsModelString) {
-  const json rows = facts::load_bands("");
+  const json rows = judge::load_bands("");
   const auto family = [&](const std::string& model) {
-    return facts::band_for(rows, "dram", model).value("cpu_family", "");
+    return judge::band_for(rows, "dram", model).value("cpu_family", "");
   };
   EXPECT_EQ(family("Grace A02P 900-2G548-0001-000 CPU @ 3.3GHz"),
             "NVIDIA Grace (Grace Hopper, Grace CPU Superchip; LPDDR5X)");
-  EXPECT_EQ(facts::band_for(rows, "dram", "Grace A02P").value("normal_from", 0.0), 0.75);
+  EXPECT_EQ(judge::band_for(rows, "dram", "Grace A02P").value("normal_from", 0.0), 0.75);
   for (const char* other : {"Ampere(R) Altra(R) Processor", "Neoverse-V2", "AmpereOne A192-32X",
                             "Intel(R) Xeon(R) Gold 6426Y", "AMD EPYC 9454P 48-Core Processor", "Gracemont"}) {
     EXPECT_EQ(family(other).find("Grace"), std::string::npos) << other;
@@ -380,14 +380,14 @@ json c2c_facts(const std::vector<double>& links, const std::string& name = "NVID
 // sum of NVML's per-link figures), not "unknown" for want of PCIe facts.
 TEST(Verdicts, LinkOnC2cIsHeldAgainstTheSumOfNvmlsLinks) {
   const json facts = c2c_facts(std::vector<double>(10, 45000));
-  const json peaks = facts::figure_peaks(link_doc(346000), facts);
+  const json peaks = judge::figure_peaks(link_doc(346000), facts);
   const json& read = peaks["link.copy.read.pinned"];
   EXPECT_EQ(read["kind"], "c2c");
   EXPECT_DOUBLE_EQ(read["value"].get<double>(), 450000);  // 10 x 45000 MB/s, in the figure's MB/s
   EXPECT_NE(read["source"].get<std::string>().find("10 active links x 45000 MB/s"), std::string::npos);
   EXPECT_DOUBLE_EQ(peaks["link.copy.duplex.total.pinned"]["value"].get<double>(), 900000);
   const json v = verdicts_of(link_doc(346000), facts);
-  EXPECT_EQ(v[0]["verdict"], "normal") << facts::verdict_line(v[0]);     // 77%, the band is 60%
+  EXPECT_EQ(v[0]["verdict"], "normal") << judge::verdict_line(v[0]);     // 77%, the band is 60%
   EXPECT_EQ(verdicts_of(link_doc(200000), facts)[0]["verdict"], "low");  // 44%
 }
 
@@ -409,10 +409,10 @@ TEST(Peaks, C2cWithoutPerLinkBandwidthTakesThePublishedFigureOrIsUnknown) {
   EXPECT_DOUBLE_EQ(gpu["peak"]["bytes_per_second"].get<double>(), 450e9);
   EXPECT_NE(gpu["peak"]["source"].get<std::string>().find("450 GB/s per direction"), std::string::npos);
   EXPECT_EQ(gpu["published"]["part"], "NVIDIA GH200 Grace Hopper Superchip");
-  const json held = facts::figure_peaks(link_doc(346000), gh200)["link.copy.read.pinned"];
+  const json held = judge::figure_peaks(link_doc(346000), gh200)["link.copy.read.pinned"];
   EXPECT_DOUBLE_EQ(held["value"].get<double>(), 450000);
   const json other = c2c_facts(std::vector<double>(4, -1), "NVIDIA Future Part");
-  const json peak = facts::figure_peaks(link_doc(346000), other)["link.copy.read.pinned"];
+  const json peak = judge::figure_peaks(link_doc(346000), other)["link.copy.read.pinned"];
   EXPECT_EQ(peak["status"], "unknown");
   EXPECT_NE(peak["why"].get<std::string>().find("no published figure (data/c2c.json) names 'NVIDIA Future Part'"),
             std::string::npos)

@@ -1,5 +1,5 @@
 // The theoretical peak of each headline figure's path, from the facts of
-// the machine (facts.hpp) and what the result document records of the run:
+// the machine (facts/facts.hpp) and what the result document records of the run:
 // mem's all-thread figures against the DRAM peak when the working set is
 // beyond the last-level cache, mem --backend cuda against the device
 // memory's peak, link against its device's NVLink-C2C or PCIe link, p2p/coll/beff across
@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-namespace movebench::facts {
+namespace movebench::judge {
 
 // For every headline bandwidth figure of doc["results"], keyed by its name:
 //  {"path", "kind", "value", "unit", "source", "fraction", "bytes_per_second"}
@@ -27,4 +27,4 @@ std::string peak_words(const nlohmann::json& peak);
 // Bytes per second in `unit` (B/s, KB/s, MB/s, GB/s): 1 MB = 10^6 B.
 double in_unit(double bytes_per_second, const std::string& unit);
 
-}  // namespace movebench::facts
+}  // namespace movebench::judge

@@ -1,4 +1,4 @@
-#include "facts/peak_sources.hpp"
+#include "judge/peak_sources.hpp"
 
 #include <fmt/format.h>
 
@@ -7,7 +7,7 @@
 
 #include "facts/pcie_link.hpp"
 
-namespace movebench::facts {
+namespace movebench::judge {
 namespace {
 
 nlohmann::json unknown(const std::string& path, const std::string& kind, const std::string& why) {
@@ -114,4 +114,4 @@ nlohmann::json mem_peak(const nlohmann::json& doc, const nlohmann::json& facts, 
   return dram_peak(doc, facts, threads);
 }
 
-}  // namespace movebench::facts
+}  // namespace movebench::judge

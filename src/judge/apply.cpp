@@ -1,4 +1,4 @@
-#include "facts/apply.hpp"
+#include "judge/apply.hpp"
 
 #include <fmt/format.h>
 #include <fmt/printf.h>
@@ -7,9 +7,9 @@
 #include <string>
 
 #include "core/figure.hpp"
-#include "facts/peaks.hpp"
+#include "judge/peaks.hpp"
 
-namespace movebench::facts {
+namespace movebench::judge {
 
 nlohmann::json attach_peaks(Report& report, const nlohmann::json& facts) {
   const nlohmann::json peaks = figure_peaks(report.document(), facts);
@@ -36,4 +36,4 @@ void print_peak_lines(Output& out, const nlohmann::json& peaks, const nlohmann::
   }
 }
 
-}  // namespace movebench::facts
+}  // namespace movebench::judge

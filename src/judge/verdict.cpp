@@ -1,4 +1,4 @@
-#include "facts/verdict.hpp"
+#include "judge/verdict.hpp"
 
 #include <fmt/format.h>
 
@@ -6,11 +6,11 @@
 #include <vector>
 
 #include "core/figure.hpp"
-#include "facts/bands.hpp"
-#include "facts/faults.hpp"
-#include "facts/peaks.hpp"
+#include "judge/bands.hpp"
+#include "judge/faults.hpp"
+#include "judge/peaks.hpp"
 
-namespace movebench::facts {
+namespace movebench::judge {
 namespace {
 
 // The figure that speaks for a path: triad where there is one (the
@@ -126,4 +126,4 @@ bool any_at_or_worse(const nlohmann::json& verdicts, const std::string& fail_on)
   return false;
 }
 
-}  // namespace movebench::facts
+}  // namespace movebench::judge

@@ -1,4 +1,4 @@
-#include "facts/bands.hpp"
+#include "judge/bands.hpp"
 
 #include <fmt/format.h>
 
@@ -10,7 +10,7 @@
 #include "core/errors.hpp"
 #include "facts/input_file.hpp"
 
-namespace movebench::facts {
+namespace movebench::judge {
 namespace {
 
 // A --expect file is a few rows; anything larger is not one.
@@ -74,7 +74,7 @@ nlohmann::json load_bands(const std::string& expect_file) {
   if (expect_file.empty()) return rows;
   const std::string what = fmt::format("--expect '{}'", expect_file);
   // The one reader of saved inputs: a FIFO, a folder or a binary file is one line.
-  const std::string text = read_text_input(expect_file, "--expect");
+  const std::string text = facts::read_text_input(expect_file, "--expect");
   nlohmann::json site = parse_bands(text, what);
   for (auto& row : site) row["site"] = true;  // says in the verdict that the site set it
   site.insert(site.end(), rows.begin(), rows.end());
@@ -88,4 +88,4 @@ nlohmann::json band_for(const nlohmann::json& bands, std::string_view kind, cons
   return nullptr;
 }
 
-}  // namespace movebench::facts
+}  // namespace movebench::judge

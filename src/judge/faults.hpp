@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-namespace movebench::facts {
+namespace movebench::judge {
 
 // The faults on the path of `peak` (figure_peaks()), one line each; empty: none.
 //   dram: facts.dram.faults of kind empty_channels, clocked_down, mixed_speeds;
@@ -23,4 +23,4 @@ nlohmann::json path_faults(const nlohmann::json& doc, const nlohmann::json& fact
 // a VM, a cgroup CPU quota ...), in key order.
 std::vector<std::string> setting_warnings(const nlohmann::json& facts);
 
-}  // namespace movebench::facts
+}  // namespace movebench::judge

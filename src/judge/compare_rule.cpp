@@ -1,10 +1,10 @@
-#include "core/compare_rule.hpp"
+#include "judge/compare_rule.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 
-namespace movebench::compare {
+namespace movebench::judge {
 namespace {
 
 // numpy.percentile's default ("linear"): the rank q x (n - 1), interpolated.
@@ -30,7 +30,7 @@ std::optional<double> sample_noise(std::vector<double> samples, bool best_of) {
   return (q3 - q1) / (2 * median);
 }
 
-Judged judge(double a, double noise_a, double b, double noise_b, bool higher_is_better, double threshold) {
+Judged compare(double a, double noise_a, double b, double noise_b, bool higher_is_better, double threshold) {
   constexpr double kInf = std::numeric_limits<double>::infinity();
   const double ratio = a != 0 ? b / a : kInf;
   const double gain = higher_is_better ? ratio - 1 : (ratio != 0 ? 1 / ratio - 1 : kInf);
@@ -50,4 +50,4 @@ std::string_view change_name(Change change) {
   return "same";
 }
 
-}  // namespace movebench::compare
+}  // namespace movebench::judge

@@ -1,4 +1,4 @@
-// The peak of each kind of path, for facts/peaks.cpp. Each returns a peak
+// The peak of each kind of path, for judge/peaks.cpp. Each returns a peak
 // object in bytes per second per direction ({"path", "kind", "label",
 // "bytes_per_second", "source"}), or one with "status" "unknown" or "none"
 // and "why" (peaks.hpp).
@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-namespace movebench::facts {
+namespace movebench::judge {
 
 // A figure with no peak by its nature, and why ({"status": "none", "why"}).
 nlohmann::json peak_none(const std::string& why);
@@ -19,4 +19,4 @@ nlohmann::json link_peak(const nlohmann::json& doc, const nlohmann::json& facts)
 // p2p, coll, beff: the NIC rate when the ranks are on more than one host.
 nlohmann::json network_peak(const nlohmann::json& doc, const nlohmann::json& facts, const std::string& name);
 
-}  // namespace movebench::facts
+}  // namespace movebench::judge

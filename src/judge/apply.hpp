@@ -1,5 +1,5 @@
 // Puts the peaks into a run's document and its text output: every headline
-// bandwidth figure gets its "peak" (facts/peaks.hpp), and a command run alone
+// bandwidth figure gets its "peak" (judge/peaks.hpp), and a command run alone
 // prints one line per figure after its table.
 #pragma once
 #include <nlohmann/json.hpp>
@@ -7,7 +7,7 @@
 #include "core/output.hpp"
 #include "core/report.hpp"
 
-namespace movebench::facts {
+namespace movebench::judge {
 
 // figure_peaks() of the report's document, each written into its figure as
 // "peak". Returns the peaks.
@@ -18,4 +18,4 @@ nlohmann::json attach_peaks(Report& report, const nlohmann::json& facts);
 // "peak: dram: unknown (why)". Figures no peak applies to print nothing.
 void print_peak_lines(Output& out, const nlohmann::json& peaks, const nlohmann::json& results);
 
-}  // namespace movebench::facts
+}  // namespace movebench::judge

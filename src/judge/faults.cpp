@@ -1,4 +1,4 @@
-#include "facts/faults.hpp"
+#include "judge/faults.hpp"
 
 #include <fmt/format.h>
 
@@ -10,7 +10,7 @@
 #include "facts/facts.hpp"
 #include "facts/pcie_link.hpp"
 
-namespace movebench::facts {
+namespace movebench::judge {
 namespace {
 
 // DRAM faults that lower the peak reached; the others (unknown_cpu,
@@ -36,9 +36,9 @@ double per_direction_bytes(const nlohmann::json& figure) {
 nlohmann::json link_faults(const nlohmann::json& doc, const nlohmann::json& facts, const nlohmann::json& figure) {
   nlohmann::json out = nlohmann::json::array();
   const auto device = doc.value("link_device", nlohmann::json::object());
-  const std::string bus = normalize_bus_id(device.value("bus_id", ""));
-  for (const auto& p : listed(facts, "pcie")) {
-    if (normalize_bus_id(p.value("bus_id", "")) == bus && p.value("degraded", false)) {
+  const std::string bus = facts::normalize_bus_id(device.value("bus_id", ""));
+  for (const auto& p : facts::listed(facts, "pcie")) {
+    if (facts::normalize_bus_id(p.value("bus_id", "")) == bus && p.value("degraded", false)) {
       out.push_back(p.value("why", "PCIe link trained below its maximum"));
       return out;
     }
@@ -58,7 +58,7 @@ nlohmann::json link_faults(const nlohmann::json& doc, const nlohmann::json& fact
 nlohmann::json c2c_faults(const nlohmann::json& doc, const nlohmann::json& facts) {
   nlohmann::json out = nlohmann::json::array();
   const auto device = doc.value("link_device", nlohmann::json::object());
-  const auto gpu = c2c_device(facts, normalize_bus_id(device.value("bus_id", "")));
+  const auto gpu = facts::c2c_device(facts, facts::normalize_bus_id(device.value("bus_id", "")));
   if (gpu.is_null() || !gpu.value("link_count", nlohmann::json()).is_number()) return out;
   const int active = gpu.value("links_active", 0), count = gpu["link_count"].get<int>();
   if (active < count) out.push_back(fmt::format("{} of {} NVLink-C2C links inactive (NVML)", count - active, count));
@@ -67,13 +67,13 @@ nlohmann::json c2c_faults(const nlohmann::json& doc, const nlohmann::json& facts
 
 nlohmann::json network_faults(const nlohmann::json& facts) {
   nlohmann::json out = nlohmann::json::array();
-  for (const auto& p : listed(facts, "pcie")) {
+  for (const auto& p : facts::listed(facts, "pcie")) {
     if (p.value("kind", "") == "nic" && p.value("degraded", false)) {
       out.push_back(
           fmt::format("NIC {}: {}", p.value("name", p.value("bus_id", "")), p.value("why", "below its maximum")));
     }
   }
-  for (const auto& n : listed(facts, "nics")) {
+  for (const auto& n : facts::listed(facts, "nics")) {
     if (n.value("degraded", false))
       out.push_back(fmt::format("NIC {}: {}", n.value("name", ""), n.value("why", "below its maximum")));
   }
@@ -103,4 +103,4 @@ std::vector<std::string> setting_warnings(const nlohmann::json& facts) {
   return out;
 }
 
-}  // namespace movebench::facts
+}  // namespace movebench::judge

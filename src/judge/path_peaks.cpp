@@ -7,9 +7,9 @@
 #include "facts/c2c.hpp"
 #include "facts/facts.hpp"
 #include "facts/pcie_link.hpp"
-#include "facts/peak_sources.hpp"
+#include "judge/peak_sources.hpp"
 
-namespace movebench::facts {
+namespace movebench::judge {
 namespace {
 
 // The facts' PCIe entry of this bus id (facts.pcie, from pcie_facts());
@@ -17,14 +17,14 @@ namespace {
 nlohmann::json pcie_fact(const nlohmann::json& facts, const std::string& bus_id) {
   if (!facts.contains("pcie") || !facts["pcie"].is_array()) return nullptr;
   for (const auto& p : facts["pcie"]) {
-    if (p.contains("bus_id") && normalize_bus_id(p["bus_id"].get<std::string>()) == bus_id) return p;
+    if (p.contains("bus_id") && facts::normalize_bus_id(p["bus_id"].get<std::string>()) == bus_id) return p;
   }
   return nullptr;
 }
 
 std::string link_words(double gts, int width) {
-  const auto encoding = pcie_encoding(pcie_generation(gts));
-  return fmt::format("PCIe Gen{} x{}: {:g} GT/s x {} lanes, {}", pcie_generation(gts), width, gts, width,
+  const auto encoding = facts::pcie_encoding(facts::pcie_generation(gts));
+  return fmt::format("PCIe Gen{} x{}: {:g} GT/s x {} lanes, {}", facts::pcie_generation(gts), width, gts, width,
                      encoding ? encoding->name : "unknown encoding");
 }
 
@@ -59,9 +59,9 @@ nlohmann::json link_peak(const nlohmann::json& doc, const nlohmann::json& facts)
             {"status", "unknown"},
             {"why", "the device reports no PCI bus id"}};
   }
-  const std::string bus = normalize_bus_id(device["bus_id"].get<std::string>());
+  const std::string bus = facts::normalize_bus_id(device["bus_id"].get<std::string>());
   const std::string path = "link " + bus;
-  if (const auto gpu = c2c_device(facts, bus); !gpu.is_null()) return c2c_link_peak(gpu, path);
+  if (const auto gpu = facts::c2c_device(facts, bus); !gpu.is_null()) return c2c_link_peak(gpu, path);
   const auto fact = pcie_fact(facts, bus);
   if (!fact.is_null() && fact.value("max_peak_bytes_per_second", 0.0) > 0) {
     return {{"path", path},
@@ -85,7 +85,7 @@ nlohmann::json link_peak(const nlohmann::json& doc, const nlohmann::json& facts)
   return {{"path", path},
           {"kind", "pcie"},
           {"label", "PCIe"},
-          {"bytes_per_second", pcie_peak_bytes_per_second(gts, width)},
+          {"bytes_per_second", facts::pcie_peak_bytes_per_second(gts, width)},
           {"source", link_words(gts, width) + ", sysfs max_link_*"}};
 }
 
@@ -98,7 +98,7 @@ nlohmann::json network_peak(const nlohmann::json& doc, const nlohmann::json& fac
     for (const auto& h : doc["mpi"]["hosts"]) hosts.insert(h.get<std::string>());
   }
   if (hosts.size() <= 1) return peak_none("same host: the ranks share memory, no NIC is on the path");
-  const nlohmann::json nics = listed(facts, "nics");
+  const nlohmann::json nics = facts::listed(facts, "nics");
   const nlohmann::json* fastest = nullptr;
   for (const auto& nic : nics) {
     if (nic.value("peak_bytes_per_second", 0.0) <= 0) continue;
@@ -118,4 +118,4 @@ nlohmann::json network_peak(const nlohmann::json& doc, const nlohmann::json& fac
                                  nic.value("rate_bits_per_second", 0.0) / 1e9, nic.value("source", "facts"))}};
 }
 
-}  // namespace movebench::facts
+}  // namespace movebench::judge

@@ -1,13 +1,13 @@
-#include "facts/peaks.hpp"
+#include "judge/peaks.hpp"
 
 #include <fmt/format.h>
 
 #include <cmath>
 
 #include "core/figure.hpp"
-#include "facts/peak_sources.hpp"
+#include "judge/peak_sources.hpp"
 
-namespace movebench::facts {
+namespace movebench::judge {
 namespace {
 
 // The peak of one figure by the benchmark that made it (its name's first
@@ -64,4 +64,4 @@ std::string peak_words(const nlohmann::json& peak) {
                      peak.value("label", "theoretical"), peak.value("source", ""));
 }
 
-}  // namespace movebench::facts
+}  // namespace movebench::judge

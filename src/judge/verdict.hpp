@@ -11,7 +11,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-namespace movebench::facts {
+namespace movebench::judge {
 
 // The verdicts of a result document, from the peaks of its figures
 // (figure_peaks()), the facts and the bands (load_bands()): an array of
@@ -28,4 +28,4 @@ std::string verdict_line(const nlohmann::json& verdict);
 // degraded; "degraded": degraded; empty: never). Unknown is neither.
 bool any_at_or_worse(const nlohmann::json& verdicts, const std::string& fail_on);
 
-}  // namespace movebench::facts
+}  // namespace movebench::judge

@@ -3,7 +3,7 @@
 // against its siblings by fleet's outlier rule (median, MAD, floor), and the
 // matrices (rows initiators, columns targets, as Intel MLC prints its
 // --bandwidth_matrix and --latency_matrix). The only file of src/node that
-// knows where the outlier rule lives.
+// knows where the outlier rule lives (src/judge's sibling rule).
 #pragma once
 #include <functional>
 #include <optional>

@@ -114,7 +114,7 @@ TEST(NodeCores, SummaryPerRelation) {
 }
 
 TEST(NodeCores, SiblingSetsPerCpuAndPerDomain) {
-  const auto m = machine(1, 4, 1, 2, 1);  // 8 CPUs, 4 L3s of 2 cores
+  const auto m = machine(1, 4, 2, 1, 1);  // 8 CPUs, 4 L3s of 2 cores with an L2 each
   CoreMatrix cm{m, {}, true};
   for (int l3 = 0; l3 < 4; ++l3) cm.pairs.push_back(measured(m, 2 * l3, 2 * l3 + 1, l3 == 2 ? 60 : 20));
   const auto sets = sibling_sets(cm);

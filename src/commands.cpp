@@ -4,6 +4,7 @@
 #include "link/link_command.hpp"
 #include "mem/mem_command.hpp"
 #include "net/net_commands.hpp"
+#include "node/node_command.hpp"
 #include "stream/stream_command.hpp"
 #include "suite/run_command.hpp"
 
@@ -26,6 +27,7 @@ std::vector<std::unique_ptr<Command>> make_other_commands() {
   commands.push_back(make_fleet_command());
   commands.push_back(make_run_command(make_commands, make_fleet_command));
   commands.push_back(facts::make_facts_command());
+  commands.push_back(make_node_command());
   return commands;
 }
 

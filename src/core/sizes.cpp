@@ -202,6 +202,23 @@ std::vector<int> parse_count_list(std::string_view text) {
   return counts;
 }
 
+double parse_percent(std::string text, std::string_view option) {
+  if (!text.empty() && text.back() == '%') text.pop_back();
+  double value = -1;
+  std::size_t used = 0;
+  try {
+    value = std::stod(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used == 0 || used != text.size() || !std::isfinite(value) || value < 0 || value > 1000) {
+    throw UsageError(fmt::format("invalid {} '{}': a percentage, e.g. 10%", option, text));
+  }
+  return value / 100;
+}
+
+std::string percent_text(double share) { return fmt::format("{:g}%", share * 100); }
+
 std::string format_bytes(double bytes) {
   static constexpr const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
   int u = 0;

@@ -65,6 +65,12 @@ void check_seconds(double seconds, std::string_view option, double most);
 template <class T>
 void check_range(T value, std::string_view option, T least, T most);
 
+// A share of something as users type it: "10%" or "10" (a percentage, 0 to
+// 1000) is 0.1. Throws UsageError naming `option` on anything else.
+double parse_percent(std::string text, std::string_view option);
+// "10%" for 0.1: how a share shows in --help, as parse_percent reads it.
+std::string percent_text(double share);
+
 // "1.50 MiB", for humans.
 std::string format_bytes(double bytes);
 

@@ -30,25 +30,6 @@ constexpr Repetitions kBandwidthRepetitions{"--bandwidth-iterations", "bandwidth
 constexpr int kMostRandomRounds = 1000;
 constexpr double kMostOutlierK = 1000;
 
-// "10%" for 0.1: how a share shows in --help, as parse_percent reads it.
-std::string percent_text(double share) { return fmt::format("{:g}%", share * 100); }
-
-// "10%" or "10": a percentage, 0 to 1000.
-double parse_percent(std::string text, const std::string& option) {
-  if (!text.empty() && text.back() == '%') text.pop_back();
-  double value = -1;
-  std::size_t used = 0;
-  try {
-    value = std::stod(text, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used == 0 || used != text.size() || !std::isfinite(value) || value < 0 || value > 1000) {
-    throw UsageError(fmt::format("invalid {} '{}': a percentage, e.g. 10%", option, text));
-  }
-  return value / 100;
-}
-
 class FleetCommand : public net::MpiCommand {
  public:
   std::string name() const override { return "fleet"; }

@@ -56,6 +56,9 @@ class HostRunner : public Runner {
   bool nontemporal(Kernel k) const override;
 
   const Team& team() const { return team_; }
+  // The arrays, allocated and not yet touched until reset(): the node
+  // command binds their pages to a NUMA node in between (src/node).
+  const Workspace<T>& workspace() const { return ws_; }
   // The last calibration, and where each thread ran in the first timed sequence.
   const Calibration& calibration() const { return calibration_; }
   const std::vector<ThreadPlacement>& placement() const { return placement_; }

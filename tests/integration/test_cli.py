@@ -148,6 +148,7 @@ PAGES = {
     "run": "README.md",
     "facts": "docs/facts.md",
     "fleet": "docs/fleet.md",
+    "node": "docs/node.md",
 }
 
 

@@ -15,7 +15,7 @@ from conftest import REPO, load_result, run_movebench
 MEM = ["mem", "mem bandwidth", "mem seq", "mem tp", "mem latency", "mem loaded-latency"]
 LINK = ["link", "link all", "link bandwidth", "link latency"]
 MPI = ["beff", "coll", "p2p"]
-EVERY = MEM + LINK + ["stream"] + MPI + ["fleet", "run", "facts"]
+EVERY = MEM + LINK + ["stream"] + MPI + ["fleet", "run", "facts", "node"]
 
 # concept: (shared long name, how its help starts (the meaning), where it must be)
 VOCABULARY = {
@@ -27,13 +27,13 @@ VOCABULARY = {
     "time budget": (
         "--time-budget",
         "Time budget in seconds",
-        ["mem seq", "mem tp", "mem latency", "mem loaded-latency", "coll", "beff"] + LINK,
+        ["mem seq", "mem tp", "mem latency", "mem loaded-latency", "coll", "beff", "node"] + LINK,
     ),
     "threads": ("--threads", "Threads", MEM),
     "validation off": ("--skip-validation", "Skip validation", MPI),
     "validation of every iteration": ("--check-every", "Validate every iteration", MPI),
     "watchdog": ("--timeout", "Watchdog in seconds", LINK + ["stream"] + MPI + ["fleet"]),
-    "random seed": ("--seed", "Random seed", ["mem latency", "mem loaded-latency", "beff", "fleet"]),
+    "random seed": ("--seed", "Random seed", ["mem latency", "mem loaded-latency", "beff", "fleet", "node"]),
     "output": ("--json", "Result document", EVERY),
 }
 

@@ -1,0 +1,77 @@
+#include "node/node_findings.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "core/figure.hpp"
+#include "node/node_parts.hpp"
+
+namespace movebench::node {
+
+std::vector<Finding> judge_siblings(NodeContext& ctx, std::string_view part, std::string_view figure,
+                                    std::string_view unit, std::span<const Endpoint> endpoints, bool higher_is_better) {
+  std::vector<double> values;
+  for (const auto& e : endpoints) values.push_back(e.value);
+  std::vector<Finding> out;
+  for (const auto& o : fleet::find_outliers(values, higher_is_better, ctx.opt.rule)) {
+    Finding f{std::string(part), std::string(figure), endpoints[o.index].name, o.value,
+              o.median,          o.worse_by,          std::string(unit),       ""};
+    f.text =
+        fmt::format("{}: {} {} {}, {}% {} than its {} siblings' median {} {}", f.part, f.endpoint, f.figure,
+                    significant_text(f.value), significant_text(f.worse_by * 100),
+                    higher_is_better ? "lower" : "higher", endpoints.size() - 1, significant_text(f.reference), f.unit);
+    add_finding(ctx, f);
+    out.push_back(std::move(f));
+  }
+  return out;
+}
+
+void add_finding(NodeContext& ctx, Finding f) {
+  auto& list = ctx.report.extra("findings");
+  if (!list.is_array()) list = nlohmann::json::array();
+  list.push_back({{"part", f.part},
+                  {"figure", f.figure},
+                  {"endpoint", f.endpoint},
+                  {"value", f.value},
+                  {"reference", f.reference},
+                  {"worse_by", f.worse_by},
+                  {"unit", f.unit},
+                  {"text", f.text}});
+  ctx.findings.push_back(std::move(f));
+}
+
+std::string findings_text(const std::vector<Finding>& findings) {
+  std::string text = fmt::format("findings: {}\n", findings.size());
+  for (const auto& f : findings) text += fmt::format("  {}\n", f.text);
+  return text;
+}
+
+namespace {
+
+std::string cell_text(const std::optional<double>& v) { return v ? significant_text(*v) : "-"; }
+
+}  // namespace
+
+std::string matrix_text(const Matrix& m) {
+  std::size_t first = m.corner.size(), width = 6;
+  for (const auto& r : m.rows) first = std::max(first, r.size());
+  for (const auto& c : m.columns) width = std::max(width, c.size());
+  for (const auto& row : m.cells) {
+    for (const auto& v : row) width = std::max(width, cell_text(v).size());
+  }
+  std::string text = m.title + "\n" + fmt::format("{:<{}}", m.corner, first);
+  for (const auto& c : m.columns) text += fmt::format("  {:>{}}", c, width);
+  text += "\n";
+  for (std::size_t r = 0; r < m.rows.size(); ++r) {
+    text += fmt::format("{:<{}}", m.rows[r], first);
+    for (std::size_t c = 0; c < m.columns.size(); ++c) {
+      const bool has = r < m.cells.size() && c < m.cells[r].size();
+      text += fmt::format("  {:>{}}", cell_text(has ? m.cells[r][c] : std::nullopt), width);
+    }
+    text += "\n";
+  }
+  return text;
+}
+
+}  // namespace movebench::node

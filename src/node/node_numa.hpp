@@ -1,0 +1,44 @@
+// The numa part's matrices and how they are judged, apart from how they are
+// measured (node_numa.cpp), so that unit tests give them figures.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "node/node_parts.hpp"
+
+namespace movebench::node {
+
+// One initiator x target cell: read-only (sum) and triad bandwidth in
+// MB/s, the chase's latency in ns; none where not measured.
+struct Cell {
+  std::optional<double> sum, triad, latency;
+};
+
+struct NumaGrid {
+  std::vector<int> initiators;             // NUMA nodes (os numbers) with CPUs, the rows
+  std::vector<int> targets;                // every NUMA node, the columns
+  std::vector<std::vector<Cell>> cells;    // [row][column]
+  std::vector<std::vector<int>> distance;  // [row][column]: the SLIT distance, 0 unknown
+
+  // The initiator's own node's cell (its local memory); none when absent.
+  const Cell* local(std::size_t row) const;
+};
+
+// MLC's three matrices (read, triad, latency) and the NUMA factor of each
+// pair (local over remote bandwidth, remote over local latency).
+std::string numa_matrices_text(const NumaGrid& grid);
+
+// Each initiator's local bandwidth and latency against its sibling nodes',
+// and each pair's NUMA factor against the other pairs at the same distance
+// (node_findings.hpp). Also writes the factors to the result document.
+void judge_numa(NodeContext& ctx, const NumaGrid& grid);
+
+// The default --array-bytes: four times the last-level cache that serves
+// one NUMA node's cores (the machine's over the nodes with CPUs), at least
+// 64 MiB, so that every cell streams from memory.
+inline constexpr std::uint64_t kLeastNumaArrayBytes = std::uint64_t{64} << 20;
+std::uint64_t default_numa_bytes(std::uint64_t llc_bytes_in_all, std::size_t nodes_with_cpus);
+
+}  // namespace movebench::node

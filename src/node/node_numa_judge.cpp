@@ -1,0 +1,106 @@
+// The numa part's matrices as text and its judging: no measuring here.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <functional>
+#include <map>
+
+#include "node/node_numa.hpp"
+
+namespace movebench::node {
+namespace {
+
+struct Quantity {
+  std::optional<double> Cell::*field;
+  std::string_view name;  // as findings and titles say it
+  std::string_view unit;
+  bool higher_is_better;
+};
+constexpr std::array<Quantity, 3> kQuantities = {{{&Cell::sum, "read bandwidth (sum)", "MB/s", true},
+                                                  {&Cell::triad, "triad bandwidth", "MB/s", true},
+                                                  {&Cell::latency, "idle latency (chase)", "ns", false}}};
+
+std::string node_name(int os_index) { return fmt::format("node {}", os_index); }
+
+// How many times worse the pair is than the initiator's local memory: local
+// over remote bandwidth, remote over local latency (1 = no penalty).
+std::optional<double> factor(const Quantity& q, const Cell& local, const Cell& remote) {
+  const auto& l = local.*q.field;
+  const auto& r = remote.*q.field;
+  if (!l || !r || *l <= 0 || *r <= 0) return std::nullopt;
+  return q.higher_is_better ? *l / *r : *r / *l;
+}
+
+Matrix grid_matrix(const NumaGrid& g, std::string title,
+                   const std::function<std::optional<double>(std::size_t, std::size_t)>& value) {
+  Matrix m{std::move(title), "initiator \\ target", {}, {}, {}};
+  for (int t : g.targets) m.columns.push_back(node_name(t));
+  for (std::size_t r = 0; r < g.initiators.size(); ++r) {
+    m.rows.push_back(node_name(g.initiators[r]));
+    m.cells.emplace_back();
+    for (std::size_t c = 0; c < g.targets.size(); ++c) m.cells.back().push_back(value(r, c));
+  }
+  return m;
+}
+
+}  // namespace
+
+const Cell* NumaGrid::local(std::size_t row) const {
+  const auto at = std::find(targets.begin(), targets.end(), initiators[row]);
+  return at == targets.end() ? nullptr : &cells[row][static_cast<std::size_t>(at - targets.begin())];
+}
+
+std::string numa_matrices_text(const NumaGrid& g) {
+  std::string text;
+  for (const auto& q : kQuantities) {
+    text += "\n" + matrix_text(grid_matrix(g, fmt::format("{}, {}", q.name, q.unit),
+                                           [&](std::size_t r, std::size_t c) { return g.cells[r][c].*q.field; }));
+  }
+  for (const auto& q : kQuantities) {
+    if (q.field == &Cell::triad) continue;  // the read and the chase say it
+    text += "\n" + matrix_text(grid_matrix(g, fmt::format("NUMA factor of {}: times worse than local", q.name),
+                                           [&](std::size_t r, std::size_t c) -> std::optional<double> {
+                                             const Cell* l = g.local(r);
+                                             return l ? factor(q, *l, g.cells[r][c]) : std::nullopt;
+                                           }));
+  }
+  return text;
+}
+
+void judge_numa(NodeContext& ctx, const NumaGrid& g) {
+  auto& factors = ctx.report.extra("numa_factors");
+  factors = nlohmann::json::array();
+  for (const auto& q : kQuantities) {
+    std::vector<Endpoint> locals;
+    std::map<int, std::vector<Endpoint>> by_distance;
+    for (std::size_t r = 0; r < g.initiators.size(); ++r) {
+      const Cell* l = g.local(r);
+      if (l == nullptr) continue;
+      if (const auto& v = (*l).*q.field) locals.push_back({node_name(g.initiators[r]), *v});
+      for (std::size_t c = 0; c < g.targets.size(); ++c) {
+        if (g.targets[c] == g.initiators[r]) continue;
+        const auto f = factor(q, *l, g.cells[r][c]);
+        if (!f) continue;
+        by_distance[g.distance[r][c]].push_back(
+            {fmt::format("{} -> {}", node_name(g.initiators[r]), node_name(g.targets[c])), *f});
+        factors.push_back({{"initiator", g.initiators[r]},
+                           {"target", g.targets[c]},
+                           {"distance", g.distance[r][c]},
+                           {"of", q.name},
+                           {"factor", *f}});
+      }
+    }
+    judge_siblings(ctx, "numa", fmt::format("local {}", q.name), q.unit, locals, q.higher_is_better);
+    for (const auto& [distance, pairs] : by_distance) {
+      judge_siblings(ctx, "numa", fmt::format("NUMA factor of {} at distance {}", q.name, distance), "x", pairs, false);
+    }
+  }
+}
+
+std::uint64_t default_numa_bytes(std::uint64_t llc_bytes_in_all, std::size_t nodes_with_cpus) {
+  const std::uint64_t per_node = llc_bytes_in_all / std::max<std::size_t>(nodes_with_cpus, 1);
+  return std::max<std::uint64_t>(kLeastNumaArrayBytes, 4 * per_node);
+}
+
+}  // namespace movebench::node

@@ -1,0 +1,136 @@
+"""movebench node on this machine (one NUMA node here): the numa part's
+matrix measured with src/mem's own runner and chase, so its cells are mem's
+figures for the same kernel on the same cores; memory placement checked by
+the kernel, and a page off its node an error; usage errors exit 2."""
+
+import json
+import os
+
+import pytest
+
+from conftest import load_result, run_movebench
+
+ARRAY = "16M"  # beyond this VM's last-level cache (docs/node.md): the cells stream from memory
+ELEMENTS = str(16 * 2**20 // 8)
+
+
+def node_numa(tmp_path, *extra, check=0):
+    out = tmp_path / "node.json"
+    proc = run_movebench(
+        "node", "--parts", "numa", "--array-bytes", ARRAY, "--time-budget", "6", "--json", out, *extra, check=check
+    )
+    return proc, out
+
+
+def cells(doc, kernel):
+    """{(initiator, target): record} of the numa part's records of one kernel."""
+    return {
+        (r["params"]["initiator"], r["params"]["target"]): r
+        for r in doc["timings"]
+        if r["benchmark"] == "node" and r["operation"] == "numa" and r["params"]["kernel"] == kernel
+    }
+
+
+def nodes_with_cpus():
+    base = "/sys/devices/system/node"
+    return sorted(
+        int(n[4:]) for n in os.listdir(base) if n.startswith("node") and open(f"{base}/{n}/cpulist").read().strip()
+    )
+
+
+def test_the_matrix_has_every_cell_and_says_where_memory_was(tmp_path):
+    proc, out = node_numa(tmp_path)
+    doc = load_result(out)
+    nodes = nodes_with_cpus()
+    for kernel, figure in (("sum", "bandwidth"), ("triad", "bandwidth"), ("chase", "latency")):
+        got = cells(doc, kernel)
+        assert set(got) >= {(i, t) for i in nodes for t in nodes}, (kernel, sorted(got))
+        assert all(r["figures"][figure]["value"] > 0 for r in got.values())
+    assert doc["validated"] is True
+    assert "read bandwidth (sum), MB/s" in proc.stdout
+    assert "idle latency (chase), ns" in proc.stdout
+    assert "findings:" in proc.stdout
+    assert isinstance(doc["findings"], list)
+
+
+def best(values):
+    return max(values)
+
+
+def test_one_cell_is_mems_figure_for_the_same_kernel_and_cores(tmp_path):
+    """Same kernels (mem's sum and triad, the plain loop), same threads on the
+    same CPUs, same arrays, same chase: node's local cell and mem differ only
+    by noise. The bound is generous (30%, the best of two runs each) because
+    this machine is shared with other builds; a node part that bound memory
+    elsewhere, used other cores or counted other bytes would be off by far more."""
+    node_local = {"sum": [], "triad": [], "chase": []}
+    mem_runs = {"sum": [], "triad": [], "chase": []}
+    local = nodes_with_cpus()[0]
+    cpus = open(f"/sys/devices/system/node/node{local}/cpulist").read().strip()
+    for i in range(2):
+        (tmp_path / str(i)).mkdir()
+        _, out = node_numa(tmp_path / str(i))
+        doc = json.loads(out.read_text())
+        threads = cells(doc, "sum")[(local, local)]["params"]["threads"]
+        for k in ("sum", "triad"):
+            node_local[k].append(cells(doc, k)[(local, local)]["figures"]["bandwidth"]["value"])
+        node_local["chase"].append(-cells(doc, "chase")[(local, local)]["figures"]["latency"]["value"])
+        mem_json = tmp_path / f"mem{i}.json"
+        run_movebench(
+            "mem",
+            "-k",
+            "sum,triad",
+            "--shape",
+            "plain",
+            "-n",
+            ELEMENTS,
+            "--threads",
+            threads,
+            "-r",
+            "10",
+            "--json",
+            mem_json,
+            check=0,
+        )
+        for r in json.loads(mem_json.read_text())["timings"]:
+            mem_runs[r["operation"]].append(r["figures"]["bandwidth"]["value"])
+        lat_json = tmp_path / f"lat{i}.json"
+        run_movebench(
+            "mem",
+            "latency",
+            "--sizes-bytes",
+            ARRAY,
+            "--bind",
+            cpus.split(",")[0].split("-")[0],
+            "--json",
+            lat_json,
+            check=0,
+        )
+        mem_runs["chase"].append(-json.loads(lat_json.read_text())["timings"][0]["figures"]["latency"]["value"])
+    for k in node_local:
+        a, b = abs(best(node_local[k])), abs(best(mem_runs[k]))
+        assert 0.7 < a / b < 1 / 0.7, (k, node_local[k], mem_runs[k])
+
+
+def test_a_page_off_its_node_is_an_error_not_a_figure(tmp_path):
+    proc, out = node_numa(tmp_path, "--misplace-for-test", check=1)
+    assert "sampled pages are not on NUMA node" in proc.stderr, proc.stderr
+    doc = json.loads(out.read_text())
+    assert cells(doc, "sum") == {} and cells(doc, "chase") == {}
+    assert any("node.numa" in key for key in doc["errors"]), doc["errors"]
+
+
+@pytest.mark.parametrize(
+    "args, says",
+    [
+        (["--parts", "numa,bogus"], "invalid --parts item 'bogus'"),
+        (["--numa-nodes", "4000"], "no NUMA node 4000"),
+        (["--cpus", "100000"], "CPU 100000"),
+        (["--outlier-floor", "ten"], "invalid --outlier-floor 'ten'"),
+        (["--time-budget", "0"], "--time-budget"),
+        (["--array-bytes", "2T"], "--array-bytes"),
+    ],
+)
+def test_bad_options_are_one_line_and_exit_2(args, says):
+    proc = run_movebench("node", *args, check=2)
+    assert says in proc.stderr and proc.stderr.count("\n") == 1, proc.stderr

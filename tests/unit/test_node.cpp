@@ -1,0 +1,132 @@
+// node: the matrix printer, the one sibling judge every part uses, the
+// numa part's judging on made-up grids, and where the kernel says memory is.
+#include <gtest/gtest.h>
+#include <sys/mman.h>
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "core/buffer.hpp"
+#include "node/node_numa.hpp"
+#include "node/numa_placement.hpp"
+
+namespace movebench::node {
+namespace {
+
+struct Judged {
+  NodeOptions opt;
+  Report report{"node", {}, {}};
+  CapturedOutput out;
+  NodeContext ctx{opt, report, out, {}, {}, 0, {}};
+};
+
+TEST(NodeMatrix, RowsAreInitiatorsColumnsTargetsMissingIsADash) {
+  const Matrix m{"Read, MB/s",
+                 "initiator \\ target",
+                 {"node 0", "node 1"},
+                 {"node 0", "node 1"},
+                 {{1000.0, 500.0}, {std::nullopt, 990.5}}};
+  const std::string text = matrix_text(m);
+  EXPECT_EQ(text,
+            "Read, MB/s\n"
+            "initiator \\ target  node 0  node 1\n"
+            "node 0                1000     500\n"
+            "node 1                   -   990.5\n");
+}
+
+TEST(NodeFindings, TheSlowSiblingIsNamedAndRecorded) {
+  Judged j;
+  const std::vector<Endpoint> nodes{{"node 0", 100}, {"node 1", 101}, {"node 2", 60}, {"node 3", 99}};
+  const auto found = judge_siblings(j.ctx, "numa", "local read bandwidth", "MB/s", nodes, true);
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].endpoint, "node 2");
+  EXPECT_DOUBLE_EQ(found[0].reference, 99.5);
+  EXPECT_NE(found[0].text.find("node 2 local read bandwidth 60"), std::string::npos) << found[0].text;
+  ASSERT_EQ(j.ctx.findings.size(), 1u);
+  ASSERT_EQ(j.report.document()["findings"].size(), 1u);
+  EXPECT_EQ(j.report.document()["findings"][0]["endpoint"], "node 2");
+  EXPECT_NE(findings_text(j.ctx.findings).find("findings: 1\n"), std::string::npos);
+}
+
+TEST(NodeFindings, TwoSiblingsHaveNoMajority) {
+  Judged j;
+  const std::vector<Endpoint> nodes{{"node 0", 100}, {"node 1", 10}};
+  EXPECT_TRUE(judge_siblings(j.ctx, "numa", "x", "MB/s", nodes, true).empty());
+}
+
+// Four nodes, one with a slow local memory, and a pair whose remote path is
+// slow next to the other pairs at the same distance.
+NumaGrid four_nodes() {
+  NumaGrid g;
+  g.initiators = g.targets = {0, 1, 2, 3};
+  g.cells.assign(4, std::vector<Cell>(4));
+  g.distance.assign(4, std::vector<int>(4, 21));
+  for (int i = 0; i < 4; ++i) {
+    for (int t = 0; t < 4; ++t) {
+      g.cells[i][t] = i == t ? Cell{100, 80, 90} : Cell{50, 40, 150};
+      if (i == t) g.distance[i][t] = 10;
+    }
+  }
+  g.cells[2][2].sum = 60;  // node 2's own memory is slow
+  g.cells[2][1].sum = 30;  // node 2's own factor stays 2: 60/30
+  g.cells[0][3].sum = 20;  // the 0 -> 3 path is slow: factor 5
+  return g;
+}
+
+TEST(NodeNuma, SlowLocalNodeAndSlowPairAreNamed) {
+  Judged j;
+  judge_numa(j.ctx, four_nodes());
+  std::vector<std::string> named;
+  for (const auto& f : j.ctx.findings) named.push_back(f.figure + ": " + f.endpoint);
+  EXPECT_EQ(named, (std::vector<std::string>{"local read bandwidth (sum): node 2",
+                                             "NUMA factor of read bandwidth (sum) at distance 21: node 0 -> node 3"}));
+  EXPECT_EQ(j.report.document()["numa_factors"].size(), 3u * 12u);
+}
+
+TEST(NodeNuma, MatricesPrintEveryCellAndTheFactors) {
+  const std::string text = numa_matrices_text(four_nodes());
+  EXPECT_NE(text.find("read bandwidth (sum), MB/s\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("idle latency (chase), ns\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("NUMA factor of read bandwidth (sum): times worse than local\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("node 0                   1       2       2       5\n"), std::string::npos) << text;
+}
+
+TEST(NodeNuma, DefaultArraysOutgrowTheCacheOfANode) {
+  EXPECT_EQ(default_numa_bytes(0, 1), kLeastNumaArrayBytes);
+  EXPECT_EQ(default_numa_bytes(std::uint64_t{384} << 20, 2), std::uint64_t{768} << 20);
+}
+
+// The kernel's answer on this machine's node 0, which every Linux has.
+TEST(NumaPlacement, PagesBoundToNodeZeroAreFoundThere) {
+  HostBuffer b(std::size_t{4} << 20, 4096);
+  ASSERT_EQ(bind_to_node(b.data(), b.size(), 0), "");
+  std::memset(b.data(), 1, b.size());
+  const PlacementCheck c = check_placement(b.data(), b.size(), 0, 16);
+  EXPECT_TRUE(c.ok()) << placement_problem(c, 0);
+  EXPECT_EQ(c.sampled, 16u);
+  EXPECT_EQ(placement_problem(c, 0), "");
+}
+
+TEST(NumaPlacement, AskingForAnotherNodeNamesWhereThePagesAre) {
+  HostBuffer b(std::size_t{1} << 20, 4096);
+  std::memset(b.data(), 1, b.size());
+  const int absent = 4095;  // no machine has it; the pages are on some real node
+  const PlacementCheck c = check_placement(b.data(), b.size(), absent, 8);
+  EXPECT_FALSE(c.ok());
+  EXPECT_EQ(c.off_node, 8u);
+  EXPECT_GE(c.found_node, 0);
+  EXPECT_NE(placement_problem(c, absent).find("8 of 8 sampled pages are not on NUMA node 4095"), std::string::npos);
+  EXPECT_NE(bind_to_node(b.data(), b.size(), absent), "");
+}
+
+TEST(NumaPlacement, UntouchedPagesAreNotPresent) {
+  HostBuffer b(std::size_t{1} << 20, 4096);
+  const PlacementCheck c = check_placement(b.data(), b.size(), 0, 4);
+  EXPECT_EQ(c.off_node, 4u);
+  EXPECT_EQ(c.found_node, -1);
+  EXPECT_NE(placement_problem(c, 0).find("the first not present"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace movebench::node

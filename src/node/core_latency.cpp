@@ -27,23 +27,32 @@ struct Lines {
 };
 
 // Spins until `line` holds something other than `last` and returns it, or
-// returns `last` once `deadline` passes. The clock is read once per 2^16
-// spins: a reply that comes never pays for it.
-Value next_value(const std::atomic<Value>& line, Value last, double deadline) {
+// returns `last` once it has waited `timeout` seconds. The clock is read
+// once per 2^16 spins, from the first such read on: a reply that comes
+// sooner never pays for it.
+Value next_value(const std::atomic<Value>& line, Value last, double timeout) {
+  double since = -1;
   for (std::uint32_t spins = 1;; ++spins) {
     const Value v = line.load(std::memory_order_acquire);
     if (v != last) return v;
-    if ((spins & 0xFFFFu) == 0 && now_seconds() > deadline) return last;
+    if ((spins & 0xFFFFu) == 0) {
+      const double now = now_seconds();
+      if (since < 0) {
+        since = now;
+      } else if (now - since > timeout) {
+        return last;
+      }
+    }
   }
 }
 
 // The second CPU's side: every number it sees on ping goes back on pong.
-void respond(Lines& lines, int cpu, double deadline, std::atomic<int>& pinned) {
+void respond(Lines& lines, int cpu, double timeout, std::atomic<int>& pinned) {
   const bool ok = pin_current_thread(cpu);
   pinned.store(ok ? 1 : -1, std::memory_order_release);
   if (!ok) return;
   for (Value last = 0;;) {
-    const Value v = next_value(lines.ping.value, last, deadline);
+    const Value v = next_value(lines.ping.value, last, timeout);
     if (v == last || v == kStop) return;
     lines.pong.value.store(v, std::memory_order_release);
     last = v;
@@ -51,23 +60,24 @@ void respond(Lines& lines, int cpu, double deadline, std::atomic<int>& pinned) {
 }
 
 // The first CPU's side: `trips` round trips from number `seq` on; false
-// when a reply did not come before the deadline.
-bool round_trips(Lines& lines, Value& seq, std::uint64_t trips, double deadline) {
+// when a reply did not come within the timeout.
+bool round_trips(Lines& lines, Value& seq, std::uint64_t trips, double timeout) {
   for (std::uint64_t i = 0; i < trips; ++i) {
     lines.ping.value.store(++seq, std::memory_order_release);
-    if (next_value(lines.pong.value, seq - 1, deadline) != seq) return false;
+    if (next_value(lines.pong.value, seq - 1, timeout) != seq) return false;
   }
   return true;
 }
 
-// Sizes a block (doubling from 16 round trips, untimed as a figure: the
-// probe is the warm-up), then times the blocks.
-std::string time_blocks(Lines& lines, const PingPong& how, double deadline, PairTiming& out) {
+// Sizes a block (doubling from 16 round trips; the probe is the warm-up,
+// no figure), then times blocks: `how.blocks` of them, fewer when the
+// pair's time is up (at least `how.least_blocks`).
+std::string time_blocks(Lines& lines, const PingPong& how, PairTiming& out) {
   Value seq = 0;
   std::uint64_t trips = 16;
   for (;; trips *= 2) {
     const double t0 = now_seconds();
-    if (!round_trips(lines, seq, trips, deadline)) return "no reply";
+    if (!round_trips(lines, seq, trips, how.reply_timeout_seconds)) return "no reply";
     const double seconds = now_seconds() - t0;
     if (seconds >= how.block_seconds || trips >= kMostTrips) {
       trips = calls_to_fill(how.block_seconds, seconds, trips, how.least_trips, kMostTrips);
@@ -75,9 +85,11 @@ std::string time_blocks(Lines& lines, const PingPong& how, double deadline, Pair
     }
   }
   out.round_trips = trips;
+  const double end = now_seconds() + how.pair_seconds;
   for (int b = 0; b < how.blocks; ++b) {
     const double t0 = now_seconds();
-    const bool replied = round_trips(lines, seq, trips, deadline);
+    if (b >= how.least_blocks && t0 > end) break;
+    const bool replied = round_trips(lines, seq, trips, how.reply_timeout_seconds);
     const double seconds = now_seconds() - t0;
     if (!replied) return "no reply";
     out.round_trip_seconds.push_back(seconds / static_cast<double>(trips));
@@ -103,17 +115,17 @@ PairTiming time_pair(int cpu_a, int cpu_b, const PingPong& how) {
     out.failure = fmt::format("CPU {} refused the pinning", cpu_a);
     return out;
   }
-  const double deadline = now_seconds() + how.timeout_seconds;
+  const double deadline = now_seconds() + how.reply_timeout_seconds;
   auto lines = std::make_unique<Lines>();
   std::atomic<int> pinned{0};
-  std::thread responder(respond, std::ref(*lines), cpu_b, deadline, std::ref(pinned));
+  std::thread responder(respond, std::ref(*lines), cpu_b, how.reply_timeout_seconds, std::ref(pinned));
   if (!responder_pinned(pinned, deadline)) {
     out.failure = fmt::format("CPU {} refused the pinning", cpu_b);
-  } else if (const std::string why = time_blocks(*lines, how, deadline, out); !why.empty()) {
-    out.failure = fmt::format("CPU {} did not answer CPU {} within {} s", cpu_b, cpu_a, how.timeout_seconds);
+  } else if (const std::string why = time_blocks(*lines, how, out); !why.empty()) {
+    out.failure = fmt::format("CPU {} did not answer CPU {} within {} s", cpu_b, cpu_a, how.reply_timeout_seconds);
   }
   lines->ping.value.store(kStop, std::memory_order_release);
-  responder.join();  // it stops at kStop, or at the deadline on its own
+  responder.join();  // it stops at kStop, or after the timeout on its own
   if (!out.failure.empty()) out.round_trip_seconds.clear();
   return out;
 }

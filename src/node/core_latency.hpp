@@ -13,10 +13,12 @@
 namespace movebench::node {
 
 struct PingPong {
-  int blocks = 21;                  // timed blocks per pair (each pair's figure: their median)
-  double block_seconds = 100e-6;    // what one block lasts, sized by a probe
-  std::uint64_t least_trips = 100;  // per block at least (c2clat's block)
-  double timeout_seconds = 5;       // the whole pair, start to join: every wait ends by then
+  int blocks = 21;                    // timed blocks per pair at most (each pair's figure: their median)
+  int least_blocks = 5;               // at least, even past pair_seconds
+  double block_seconds = 100e-6;      // what one block lasts, sized by a probe
+  double pair_seconds = 1;            // no block begins after this (once least_blocks are timed)
+  std::uint64_t least_trips = 100;    // per block at least (c2clat's block)
+  double reply_timeout_seconds = 10;  // the longest wait for a reply (or the pinning): then a failure
 };
 
 struct PairTiming {
@@ -29,7 +31,7 @@ struct PairTiming {
 // pinned there for the call: its mask is given back) and `cpu_b` (a thread
 // started for the pair). An untimed probe first warms both cores and sizes
 // the blocks. A CPU that refuses the pinning or a reply that does not come
-// before the timeout is a failure, with the reason.
+// within the timeout is a failure, with the reason: every wait is bounded.
 PairTiming time_pair(int cpu_a, int cpu_b, const PingPong& how);
 
 }  // namespace movebench::node

@@ -3,33 +3,37 @@
 #include <fmt/format.h>
 
 #include <map>
+#include <optional>
+#include <string>
 #include <utility>
 
 #include "core/figure.hpp"
+#include "node/node_findings.hpp"
 
 namespace movebench::node {
 
-void write_core_matrix(Output& out, const CoreMatrix& m, int blocks) {
-  out.text(fmt::format("Core-to-core latency (ns, one way: half the median round trip of {} timed blocks{})\n", blocks,
-                       m.every_pair ? "" : "; beyond the bound, each domain's pair and a sample: . not measured"));
+void write_core_matrix(Output& out, const CoreMatrix& m) {
+  Matrix matrix;
+  matrix.title =
+      fmt::format("Core-to-core latency, ns (one way: half the median round trip of a pair's timed blocks{})",
+                  m.every_pair ? "" : "; beyond the bound each domain's pair and a sample, - not measured");
+  matrix.corner = "CPU";
   std::map<std::pair<int, int>, double> cell;
   for (const auto& p : m.pairs) {
     if (!p.failure.empty()) continue;
     cell[{p.pair.a, p.pair.b}] = p.one_way_ns;
     cell[{p.pair.b, p.pair.a}] = p.one_way_ns;
   }
-  std::string line = fmt::format("{:>5}", "CPU");
-  for (const auto& c : m.cpus) line += fmt::format(" {:>7}", c.cpu);
-  out.text(line + "\n");
   for (const auto& row : m.cpus) {
-    line = fmt::format("{:>5}", row.cpu);
+    matrix.rows.push_back(std::to_string(row.cpu));
+    matrix.columns.push_back(std::to_string(row.cpu));
+    auto& cells = matrix.cells.emplace_back();
     for (const auto& col : m.cpus) {
       const auto it = cell.find({row.cpu, col.cpu});
-      const std::string text = row.cpu == col.cpu ? "-" : it == cell.end() ? "." : significant_text(it->second);
-      line += fmt::format(" {:>7}", text);
+      cells.push_back(it == cell.end() ? std::nullopt : std::optional<double>(it->second));
     }
-    out.text(line + "\n");
   }
+  out.text(matrix_text(matrix));
 }
 
 void write_relations(Output& out, const std::vector<RelationSummary>& relations) {

@@ -1,6 +1,7 @@
 // The core matrix's text, from what it measured (core_matrix.hpp) alone:
 // the matrix (rows and columns CPUs, one-way latency in ns, as c2clat
-// prints it), then the summary per relation.
+// prints it; node_findings' matrix_text lays it out), then the summary per
+// relation.
 #pragma once
 #include <vector>
 
@@ -9,9 +10,9 @@
 
 namespace movebench::node {
 
-// "." where a pair was not measured (a sample beyond the bound, a failure),
-// "-" on the diagonal.
-void write_core_matrix(Output& out, const CoreMatrix& m, int blocks);
+// "-" on the diagonal and where a pair was not measured (beyond the bound,
+// a failure).
+void write_core_matrix(Output& out, const CoreMatrix& m);
 void write_relations(Output& out, const std::vector<RelationSummary>& relations);
 
 }  // namespace movebench::node

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
+#include <set>
 
 #include "core/affinity.hpp"
 #include "core/figure.hpp"
@@ -11,6 +13,7 @@
 #include "core/stats.hpp"
 #include "node/core_matrix_output.hpp"
 #include "node/core_topology.hpp"
+#include "node/node_parts.hpp"
 
 namespace movebench::node {
 namespace {
@@ -80,6 +83,7 @@ PingPong ping_pong_for(double budget_seconds, std::size_t pairs) {
   how.block_seconds = std::min(kBlockMostSeconds, per_pair / kLeastBlocks);
   const double blocks = std::floor(per_pair / std::max(how.block_seconds, 1e-9));
   how.blocks = static_cast<int>(std::clamp<double>(blocks, kLeastBlocks, kMostBlocks));
+  how.pair_seconds = per_pair;
   return how;
 }
 
@@ -100,9 +104,45 @@ CoresRun run_core_matrix(const CoresRequest& request, Report& report, Output& ou
   run.relations = summarize_relations(run.matrix);
   run.siblings = sibling_sets(run.matrix);
   add_results(run.relations, report);
-  write_core_matrix(out, run.matrix, run.how.blocks);
+  write_core_matrix(out, run.matrix);
   write_relations(out, run.relations);
   return run;
+}
+
+namespace {
+
+// --cpus, else every CPU this process may run on; each once, in order.
+std::vector<int> endpoints(const NodeOptions& opt) {
+  const std::vector<int> given = opt.cpus ? *opt.cpus : allowed_cpus();
+  const std::set<int> distinct(given.begin(), given.end());
+  return {distinct.begin(), distinct.end()};
+}
+
+std::optional<std::string> cores_not_here(const NodeTopology&, const NodeOptions& opt) {
+  const auto cpus = endpoints(opt);
+  if (cpus.size() >= 2) return std::nullopt;
+  return fmt::format("the core matrix needs two CPUs, {} given ({})", cpus.size(), format_cpu_list(cpus));
+}
+
+// Each sibling set (a relation's CPUs, its domains) judged by the one rule.
+void run_cores(NodeContext& ctx) {
+  const CoresRun run = run_core_matrix({endpoints(ctx.opt), ctx.part_seconds}, ctx.report, ctx.out);
+  for (const Siblings& s : run.siblings) {
+    std::vector<Endpoint> siblings;
+    for (std::size_t i = 0; i < s.names.size(); ++i) siblings.push_back({s.names[i], s.values_ns[i]});
+    const auto figure = fmt::format("{} latency ({} median)", relation_name(s.relation), s.kind);
+    judge_siblings(ctx, "cores", figure, "ns", siblings, false);
+  }
+  ctx.out.flush();
+}
+
+}  // namespace
+
+NodePart cores_part() {
+  return {"cores",
+          "the cache-line round trip between CPUs: every pair up to 64 CPUs, beyond it each cache domain's pair and "
+          "a sample; per relation (SMT sibling, same L2, same L3, same socket, other socket)",
+          cores_not_here, run_cores};
 }
 
 }  // namespace movebench::node

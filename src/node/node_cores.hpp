@@ -15,8 +15,10 @@ namespace movebench::node {
 
 // How a budget is spent: each pair gets an equal share of most of it, in
 // blocks of at most kBlockMostSeconds (short enough that a timeslice of
-// another process lands in few of them: the median steps over those), at
-// least kLeastBlocks and at most kMostBlocks of them.
+// another process lands in few of them: the median steps over those),
+// kLeastBlocks to kMostBlocks of them planned; on a loaded machine, where
+// blocks last longer than planned, no block begins past the pair's share
+// once PingPong::least_blocks are timed.
 inline constexpr double kBlockMostSeconds = 200e-6;
 inline constexpr int kLeastBlocks = 21;
 inline constexpr int kMostBlocks = 2001;

@@ -6,8 +6,7 @@ namespace movebench::node {
 // (node_cores.cpp), then devices (node_devices.cpp).
 const std::vector<NodePart>& node_parts() {
   static const std::vector<NodePart> table = {
-      numa_part(),
-      // cores_part(),
+      numa_part(), cores_part(),
       // devices_part(),
   };
   return table;

@@ -5,7 +5,10 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <iterator>
 #include <set>
+#include <sstream>
+#include <string>
 
 #include "core/output.hpp"
 #include "node/core_matrix.hpp"
@@ -129,13 +132,28 @@ TEST(NodeCores, SiblingSetsPerCpuAndPerDomain) {
   EXPECT_TRUE(sibling_sets(CoreMatrix{two, {measured(two, 0, 1, 20)}, true}).empty());
 }
 
+// The words of the matrix's line that starts with `first`.
+std::vector<std::string> row_of(const std::string& text, const std::string& first) {
+  std::istringstream lines(text);
+  for (std::string line; std::getline(lines, line);) {
+    std::istringstream words(line);
+    std::vector<std::string> row{std::istream_iterator<std::string>(words), {}};
+    if (!row.empty() && row.front() == first) return row;
+  }
+  return {};
+}
+
 TEST(NodeCores, MatrixTextHasEveryCpuAndMarksTheUnmeasured) {
   const auto m = machine(1, 1, 1, 3, 1);
   CoreMatrix cm{m, {measured(m, 0, 1, 21.5), measured(m, 1, 2, 30)}, false};
   CapturedOutput out;
-  write_core_matrix(out, cm, 21);
-  EXPECT_NE(out.out.find("    0       -    21.5       .\n"), std::string::npos) << out.out;
-  EXPECT_NE(out.out.find("    2       .      30       -\n"), std::string::npos) << out.out;
+  write_core_matrix(out, cm);
+  EXPECT_EQ(row_of(out.out, "CPU"), (std::vector<std::string>{"CPU", "0", "1", "2"})) << out.out;
+  EXPECT_EQ(row_of(out.out, "0"), (std::vector<std::string>{"0", "-", "21.5", "-"})) << out.out;
+  EXPECT_EQ(row_of(out.out, "2"), (std::vector<std::string>{"2", "-", "30", "-"})) << out.out;
+  write_relations(out, summarize_relations(cm));
+  EXPECT_EQ(row_of(out.out, "same_l2"), (std::vector<std::string>{"same_l2", "2", "25.75", "21.5", "30", "6.301"}))
+      << out.out;
 }
 
 TEST(NodeCores, BudgetSplitsIntoBoundedBlocks) {

@@ -69,6 +69,7 @@ nlohmann::json settings_of(const CoresRequest& request, const PairPlan& plan, co
           {"every_pair", plan.every_pair},
           {"every_pair_bound", kEveryPairBound},
           {"sampled_pairs", plan.every_pair ? 0 : kSampledPairs},
+          {"seed", request.seed},
           {"blocks", how.blocks},
           {"block_seconds", how.block_seconds},
           {"budget_seconds", request.budget_seconds},
@@ -90,7 +91,7 @@ PingPong ping_pong_for(double budget_seconds, std::size_t pairs) {
 CoresRun run_core_matrix(const CoresRequest& request, Report& report, Output& out) {
   CoresRun run;
   run.matrix.cpus = cpu_places(request.cpus);
-  const PairPlan plan = plan_pairs(run.matrix.cpus);
+  const PairPlan plan = plan_pairs(run.matrix.cpus, kEveryPairBound, kSampledPairs, request.seed);
   run.matrix.every_pair = plan.every_pair;
   run.how = ping_pong_for(request.budget_seconds, plan.pairs.size());
   report.settings("node")["cores"] = settings_of(request, plan, run.how);
@@ -126,7 +127,7 @@ std::optional<std::string> cores_not_here(const NodeTopology&, const NodeOptions
 
 // Each sibling set (a relation's CPUs, its domains) judged by the one rule.
 void run_cores(NodeContext& ctx) {
-  const CoresRun run = run_core_matrix({endpoints(ctx.opt), ctx.part_seconds}, ctx.report, ctx.out);
+  const CoresRun run = run_core_matrix({endpoints(ctx.opt), ctx.part_seconds, ctx.opt.seed}, ctx.report, ctx.out);
   for (const Siblings& s : run.siblings) {
     std::vector<Endpoint> siblings;
     for (std::size_t i = 0; i < s.names.size(); ++i) siblings.push_back({s.names[i], s.values_ns[i]});

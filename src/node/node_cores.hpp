@@ -3,6 +3,7 @@
 // domain's pair and a sample; summarised per relation and judged (a CPU or
 // domain slower to its siblings than its peers is named).
 #pragma once
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,7 @@ PingPong ping_pong_for(double budget_seconds, std::size_t pairs);
 struct CoresRequest {
   std::vector<int> cpus;  // the endpoints (--cpus, else the allowed CPUs), at least 2
   double budget_seconds = 2;
+  std::uint64_t seed = 1;  // the sample of pairs beyond the bound (--seed)
 };
 
 struct CoresRun {

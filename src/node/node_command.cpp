@@ -28,6 +28,16 @@ std::string part_names() {
   return out;
 }
 
+// A list of node or CPU numbers as numactl and taskset write them (0-3,8),
+// the error naming the option.
+std::vector<int> parse_number_list(const std::string& text, std::string_view option) {
+  try {
+    return parse_cpu_list(text);
+  } catch (const UsageError&) {
+    throw UsageError(fmt::format("invalid {} '{}': expected numbers and ranges, e.g. 0-3,8", option, text));
+  }
+}
+
 const NodePart& part_named(std::string_view name) {
   for (const auto& p : node_parts()) {
     if (p.name == name) return p;
@@ -125,8 +135,8 @@ void NodeCommand::check_options() {
   if (!parts_text_.empty()) {
     opt_.parts = parse_list(parts_text_, "--parts", [](std::string_view s) { return std::string(part_named(s).name); });
   }
-  if (!numa_text_.empty()) opt_.numa_nodes = parse_cpu_list(numa_text_);
-  if (!cpus_text_.empty()) opt_.cpus = parse_cpu_list(cpus_text_);
+  if (!numa_text_.empty()) opt_.numa_nodes = parse_number_list(numa_text_, "--numa-nodes");
+  if (!cpus_text_.empty()) opt_.cpus = parse_number_list(cpus_text_, "--cpus");
   if (!array_text_.empty()) opt_.array_bytes = parse_size(array_text_);
   if (opt_.array_bytes > kMostArrayBytes) throw UsageError("--array-bytes: at most 1T");
   check_seconds(opt_.time_budget, "--time-budget", kMostSeconds);
@@ -177,7 +187,7 @@ int NodeCommand::run(Report& report) {
     ctx.part_seconds = std::max(0.0, left) / static_cast<double>(parts.size() - i);
     parts[i]->run(ctx);
   }
-  send_now(out_, "\n" + findings_text(ctx.findings));
+  send_now(out_, fmt::format("\n{}\nvalidation: {}\n", findings_text(ctx.findings), report.validation_verdict()));
   if (!report.document().contains("findings")) report.extra("findings") = nlohmann::json::array();
   return kExitOk;
 }

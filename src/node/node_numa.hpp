@@ -2,6 +2,7 @@
 // measured (node_numa.cpp), so that unit tests give them figures.
 #pragma once
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -30,10 +31,17 @@ struct NumaGrid {
 // pair (local over remote bandwidth, remote over local latency).
 std::string numa_matrices_text(const NumaGrid& grid);
 
-// Each initiator's local bandwidth and latency against its sibling nodes',
-// and each pair's NUMA factor against the other pairs at the same distance
-// (node_findings.hpp). Also writes the factors to the result document.
+// Each initiator's local triad against its node's DRAM peak (the facts'
+// numa_node_peaks, by mem's band), each initiator's local bandwidth and
+// latency against its sibling nodes', and each pair's NUMA factor against
+// the other pairs at the same distance (node_findings.hpp). Also writes the
+// factors to the result document.
 void judge_numa(NodeContext& ctx, const NumaGrid& grid);
+
+// The DRAM peak (bytes/s) of NUMA node `node` from a document's facts: its
+// socket's numa_node_peaks; none when not known (no SMBIOS, sub-NUMA
+// clustering).
+std::optional<double> node_dram_peak(const nlohmann::json& facts, int node);
 
 // The default --array-bytes: four times the last-level cache that serves
 // one NUMA node's cores (the machine's over the nodes with CPUs), at least

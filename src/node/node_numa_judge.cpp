@@ -6,6 +6,7 @@
 #include <functional>
 #include <map>
 
+#include "facts/bands.hpp"
 #include "node/node_numa.hpp"
 
 namespace movebench::node {
@@ -44,7 +45,64 @@ Matrix grid_matrix(const NumaGrid& g, std::string title,
   return m;
 }
 
+// The facts' explanations of a slow DRAM path (empty channels, DIMMs
+// clocked down ...), joined; "" when none.
+std::string dram_faults(const nlohmann::json& dram) {
+  std::string out;
+  if (!dram.contains("faults") || !dram["faults"].is_array()) return out;
+  for (const auto& f : dram["faults"]) {
+    if (f.contains("text")) out += (out.empty() ? "" : "; ") + f["text"].get<std::string>();
+  }
+  return out;
+}
+
 }  // namespace
+
+std::optional<double> node_dram_peak(const nlohmann::json& facts, int node) {
+  const auto& sockets = facts.contains("dram") ? facts["dram"].value("sockets", nlohmann::json()) : nlohmann::json();
+  if (!sockets.is_array()) return std::nullopt;
+  for (const auto& socket : sockets) {
+    const auto peaks = socket.value("numa_node_peaks", nlohmann::json());
+    if (!peaks.is_array()) continue;
+    for (const auto& p : peaks) {
+      if (p.value("node", -1) == node && p["peak_bytes_per_second"].is_number()) {
+        return p["peak_bytes_per_second"].get<double>();
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+// Each initiator's local triad against its node's DRAM peak, where the
+// facts give one, by the band mem's verdict uses (facts/bands): under it is
+// a finding, with the DRAM faults the facts name.
+void judge_numa_peaks(NodeContext& ctx, const NumaGrid& g) {
+  const auto& doc = ctx.report.document();
+  if (!doc.contains("facts") || !doc["facts"].is_object()) return;
+  const auto& facts = doc["facts"];
+  const std::string model = facts.contains("cpu") ? facts["cpu"].value("model", std::string()) : std::string();
+  const nlohmann::json band = facts::band_for(facts::load_bands(""), "dram", model);
+  std::string text;
+  for (std::size_t r = 0; r < g.initiators.size(); ++r) {
+    const Cell* l = g.local(r);
+    const auto peak = node_dram_peak(facts, g.initiators[r]);
+    if (l == nullptr || !l->triad || !peak || *peak <= 0) continue;
+    const double peak_mbs = *peak / 1e6, fraction = *l->triad / peak_mbs;
+    text += fmt::format("{}: triad {} MB/s = {}% of its DRAM peak {} MB/s\n", node_name(g.initiators[r]),
+                        significant_text(*l->triad), significant_text(100 * fraction), significant_text(peak_mbs));
+    if (band.is_null() || fraction >= band["normal_from"].get<double>()) continue;
+    const std::string faults = dram_faults(facts.value("dram", nlohmann::json::object()));
+    add_finding(ctx,
+                {"numa", "local triad bandwidth against the DRAM peak", node_name(g.initiators[r]), *l->triad, peak_mbs,
+                 1 - fraction, "MB/s",
+                 fmt::format("numa: {} local triad {} MB/s is {}% of its DRAM peak {} MB/s, normal from {}% "
+                             "({}){}",
+                             node_name(g.initiators[r]), significant_text(*l->triad), significant_text(100 * fraction),
+                             significant_text(peak_mbs), significant_text(100 * band["normal_from"].get<double>()),
+                             band.value("source", std::string()), faults.empty() ? "" : "; the facts: " + faults)});
+  }
+  if (!text.empty()) send_now(ctx.out, "\n" + text);
+}
 
 const Cell* NumaGrid::local(std::size_t row) const {
   const auto at = std::find(targets.begin(), targets.end(), initiators[row]);
@@ -69,6 +127,7 @@ std::string numa_matrices_text(const NumaGrid& g) {
 }
 
 void judge_numa(NodeContext& ctx, const NumaGrid& g) {
+  judge_numa_peaks(ctx, g);
   auto& factors = ctx.report.extra("numa_factors");
   factors = nlohmann::json::array();
   for (const auto& q : kQuantities) {

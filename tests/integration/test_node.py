@@ -124,8 +124,10 @@ def test_a_page_off_its_node_is_an_error_not_a_figure(tmp_path):
     "args, says",
     [
         (["--parts", "numa,bogus"], "invalid --parts item 'bogus'"),
-        (["--numa-nodes", "4000"], "no NUMA node 4000"),
-        (["--cpus", "100000"], "CPU 100000"),
+        (["--numa-nodes", "40"], "no NUMA node 40"),
+        (["--numa-nodes", "0-x"], "invalid --numa-nodes '0-x'"),
+        (["--cpus", "1000"], "CPU 1000 is not one"),
+        (["--cpus", "100000"], "invalid --cpus '100000'"),
         (["--outlier-floor", "ten"], "invalid --outlier-floor 'ten'"),
         (["--time-budget", "0"], "--time-budget"),
         (["--array-bytes", "2T"], "--array-bytes"),

@@ -84,6 +84,40 @@ TEST(NodeNuma, SlowLocalNodeAndSlowPairAreNamed) {
   EXPECT_EQ(j.report.document()["numa_factors"].size(), 3u * 12u);
 }
 
+// Made-up facts: a Milan (whose DRAM band is normal from 75%) with one NUMA
+// node per socket, node 0's socket with empty channels.
+nlohmann::json milan_facts() {
+  return nlohmann::json::parse(R"({
+    "cpu": {"model": "AMD EPYC 7763 64-Core Processor"},
+    "dram": {"sockets": [{"socket": 0, "numa_node_peaks": [{"node": 0, "peak_bytes_per_second": 200e6}]},
+                         {"socket": 1, "numa_node_peaks": [{"node": 1, "peak_bytes_per_second": 100e6}]},
+                         {"socket": 2, "numa_node_peaks": {"status": "unknown", "why": "sub-NUMA clustering"}}],
+             "faults": [{"kind": "empty_channels", "text": "socket 0: 2 of 8 channels empty"}]}})");
+}
+
+TEST(NodeNuma, LocalTriadUnderTheDramBandIsAFindingWithTheFacts) {
+  Judged j;
+  j.report.extra("facts") = milan_facts();
+  NumaGrid g = four_nodes();
+  g.cells[2][2].sum = 100;  // no sibling outliers this time
+  g.cells[0][3].sum = 50;
+  g.cells[2][1].sum = 50;
+  judge_numa(j.ctx, g);
+  ASSERT_EQ(j.ctx.findings.size(), 1u);
+  const Finding& f = j.ctx.findings[0];
+  EXPECT_EQ(f.endpoint, "node 0");
+  EXPECT_EQ(f.figure, "local triad bandwidth against the DRAM peak");
+  EXPECT_NE(f.text.find("is 40% of its DRAM peak 200 MB/s, normal from 75%"), std::string::npos) << f.text;
+  EXPECT_NE(f.text.find("the facts: socket 0: 2 of 8 channels empty"), std::string::npos) << f.text;
+  EXPECT_NE(j.out.out.find("node 1: triad 80 MB/s = 80% of its DRAM peak 100 MB/s\n"), std::string::npos) << j.out.out;
+}
+
+TEST(NodeNuma, NoPeakWhereTheFactsDoNotSayWhichChannelsServeANode) {
+  EXPECT_EQ(node_dram_peak(milan_facts(), 0), 200e6);
+  EXPECT_EQ(node_dram_peak(milan_facts(), 2), std::nullopt);
+  EXPECT_EQ(node_dram_peak(nlohmann::json::object(), 0), std::nullopt);
+}
+
 TEST(NodeNuma, MatricesPrintEveryCellAndTheFactors) {
   const std::string text = numa_matrices_text(four_nodes());
   EXPECT_NE(text.find("read bandwidth (sum), MB/s\n"), std::string::npos) << text;

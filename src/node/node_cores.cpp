@@ -125,19 +125,22 @@ std::optional<std::string> cores_not_here(const NodeTopology&, const NodeOptions
   return fmt::format("the core matrix needs two CPUs, {} given ({})", cpus.size(), format_cpu_list(cpus));
 }
 
-// Each sibling set (a relation's CPUs, its domains) judged by the one rule.
 void run_cores(NodeContext& ctx) {
   const CoresRun run = run_core_matrix({endpoints(ctx.opt), ctx.part_seconds, ctx.opt.seed}, ctx.report, ctx.out);
-  for (const Siblings& s : run.siblings) {
+  judge_cores(ctx, run.siblings);
+  ctx.out.flush();
+}
+
+}  // namespace
+
+void judge_cores(NodeContext& ctx, const std::vector<Siblings>& sets) {
+  for (const Siblings& s : sets) {
     std::vector<Endpoint> siblings;
     for (std::size_t i = 0; i < s.names.size(); ++i) siblings.push_back({s.names[i], s.values_ns[i]});
     const auto figure = fmt::format("{} latency ({} median)", relation_name(s.relation), s.kind);
     judge_siblings(ctx, "cores", figure, "ns", siblings, false);
   }
-  ctx.out.flush();
 }
-
-}  // namespace
 
 NodePart cores_part() {
   return {"cores",

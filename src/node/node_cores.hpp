@@ -43,4 +43,9 @@ struct CoresRun {
 // summary. A pair that fails is a run error (errors["node.cores.A-B"]).
 CoresRun run_core_matrix(const CoresRequest& request, Report& report, Output& out);
 
+struct NodeContext;
+// Each sibling set (a relation's CPUs, its domains) judged by node_findings'
+// one rule, each finding kept in ctx.
+void judge_cores(NodeContext& ctx, const std::vector<Siblings>& sets);
+
 }  // namespace movebench::node

@@ -15,6 +15,7 @@
 #include "node/core_matrix_output.hpp"
 #include "node/core_pairs.hpp"
 #include "node/node_cores.hpp"
+#include "node/node_parts.hpp"
 
 namespace movebench::node {
 namespace {
@@ -154,6 +155,35 @@ TEST(NodeCores, MatrixTextHasEveryCpuAndMarksTheUnmeasured) {
   write_relations(out, summarize_relations(cm));
   EXPECT_EQ(row_of(out.out, "same_l2"), (std::vector<std::string>{"same_l2", "2", "25.75", "21.5", "30", "6.301"}))
       << out.out;
+}
+
+// Every pair of 8 CPUs, 4 L3s of 2 cores: same_l3 pairs at `l3_ns` per L3,
+// the others (same_socket) at 100 ns.
+CoreMatrix four_l3s(const std::vector<double>& l3_ns) {
+  const auto m = machine(1, 4, 2, 1, 1);
+  CoreMatrix cm{m, {}, true};
+  for (int a = 0; a < 8; ++a) {
+    for (int b = a + 1; b < 8; ++b) cm.pairs.push_back(measured(m, a, b, m[a].l3 == m[b].l3 ? l3_ns[a / 2] : 100));
+  }
+  return cm;
+}
+
+std::vector<std::string> endpoints_named(const CoreMatrix& cm) {
+  NodeOptions opt;
+  Report report{"node", {}, {}};
+  CapturedOutput out;
+  NodeContext ctx{opt, report, out, {}, {}, 0, {}};
+  judge_cores(ctx, sibling_sets(cm));
+  std::vector<std::string> names;
+  for (const auto& f : ctx.findings) names.push_back(f.endpoint);
+  return names;
+}
+
+TEST(NodeCores, TheSlowDomainAndItsCpusAreNamedNothingElse) {
+  const auto named = endpoints_named(four_l3s({20, 21, 60, 20}));
+  EXPECT_EQ(named, (std::vector<std::string>{"cpu 4 (core 4, L2 4, L3 2, socket 0)",
+                                             "cpu 5 (core 5, L2 5, L3 2, socket 0)", "L3 2"}));
+  EXPECT_TRUE(endpoints_named(four_l3s({20, 21, 20, 20})).empty());
 }
 
 TEST(NodeCores, BudgetSplitsIntoBoundedBlocks) {

@@ -9,7 +9,7 @@ VENV    := .venv
 BIN     := $(BUILD)/movebench
 JOBS    ?= $(shell nproc)
 
-.PHONY: all setup build run test unit integration mpich sanitize aarch64 fuzz install clean
+.PHONY: all setup build run test unit integration mpich sanitize aarch64 numa fuzz install clean
 
 all: build
 
@@ -62,6 +62,16 @@ aarch64: setup
 	MOVEBENCH_BIN=$(abspath build/aarch64/movebench-emulated) $(VENV)/bin/python -m pytest -q --durations=10 tests/integration/test_mem.py tests/integration/test_mem_chase_modes.py \
 	  tests/integration/test_no_mpi_build.py
 
+# movebench node's NUMA matrix on a kernel with real NUMA nodes: Debian's
+# kernel under qemu without KVM (virtme-ng, one boot: two nodes with a CPU
+# each and one of memory only), running the portable build (no
+# -march=native: qemu emulates no AVX-512), its movebench target only.
+numa: setup
+	@cmake --preset portable >/dev/null
+	@cmake --build --preset portable -j $(JOBS)
+	MOVEBENCH_PORTABLE_BIN=$(abspath build/portable/movebench) $(VENV)/bin/python -m pytest -q --durations=10 \
+	  tests/integration/test_node_guest.py
+
 # The C++ parsers (sizes, lists, CPU lists) under libFuzzer with Debian's
 # clang, a bounded time per target (docs/reliability.md).
 FUZZ_SECONDS ?= 10
@@ -86,7 +96,7 @@ mpich: build
 
 # Each stage in turn, as its own make (the exports above reach it), with the
 # time it took: where make test's time goes is in every CI log.
-TEST_STAGES := unit integration mpich sanitize aarch64 fuzz
+TEST_STAGES := unit integration mpich sanitize aarch64 numa fuzz
 test:
 	@set -e; for stage in $(TEST_STAGES); do \
 	  start=$$(date +%s); $(MAKE) --no-print-directory $$stage MPICH_TWIN=ON; \
@@ -98,8 +108,15 @@ test:
 # PostgreSQL server (postgresql) and check the Prometheus export with
 # promtool (prometheus); only the test targets ask the set-up for them (they
 # are big).
-test integration mpich: export MOVEBENCH_EXTRA_PACKAGES := $(MOVEBENCH_EXTRA_PACKAGES) chromium slurm-wlm postgresql \
+# The NUMA guest (make numa) asks for qemu, a kernel to boot and busybox for
+# virtme-ng's init, optional the same way (without root its test skips with
+# the reason). One assignment per target: `test` asks for all of them.
+GUEST_PACKAGES := qemu-system-x86 linux-image-amd64 busybox-static
+integration mpich: export MOVEBENCH_EXTRA_PACKAGES := $(MOVEBENCH_EXTRA_PACKAGES) chromium slurm-wlm postgresql \
   prometheus
+test: export MOVEBENCH_EXTRA_PACKAGES := $(MOVEBENCH_EXTRA_PACKAGES) chromium slurm-wlm postgresql prometheus \
+  $(GUEST_PACKAGES)
+numa: export MOVEBENCH_EXTRA_PACKAGES := $(MOVEBENCH_EXTRA_PACKAGES) $(GUEST_PACKAGES)
 
 # The binary, then the report tool in its own venv under PREFIX/lib/movebench
 # (movebench report finds it beside the binary, not in the source tree).

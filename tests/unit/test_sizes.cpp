@@ -106,3 +106,13 @@ TEST(CheckRange, TheBoundsAreIncludedAndTheMessageNamesThem) {
   EXPECT_EQ(message(std::nan(""), "--outlier-k", 0.0, 1000.0), "invalid --outlier-k 'nan': 0 to 1000");
   EXPECT_EQ(message(HUGE_VAL, "--outlier-k", 0.0, 1000.0), "invalid --outlier-k 'inf': 0 to 1000");
 }
+
+TEST(ParsePercent, WithOrWithoutTheSignAndBackAsHelpShowsIt) {
+  EXPECT_DOUBLE_EQ(parse_percent("10%", "--outlier-floor"), 0.10);
+  EXPECT_DOUBLE_EQ(parse_percent("2.5", "--outlier-floor"), 0.025);
+  EXPECT_DOUBLE_EQ(parse_percent("0", "--outlier-floor"), 0);
+  EXPECT_EQ(percent_text(0.1), "10%");
+  for (const char* bad : {"", "%", "ten", "10%%", "-1", "1001", "nan", "inf"}) {
+    EXPECT_THROW(parse_percent(bad, "--outlier-floor"), UsageError) << bad;
+  }
+}

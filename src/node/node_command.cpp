@@ -75,8 +75,8 @@ class NodeCommand : public Command {
  public:
   std::string name() const override { return "node"; }
   std::string summary() const override {
-    return "The whole node: NUMA bandwidth and latency matrices, each endpoint judged against its peak and its "
-           "siblings";
+    return "The whole node: NUMA bandwidth and latency matrices, the core-to-core latency matrix, each endpoint "
+           "judged against its peak and its siblings";
   }
   std::vector<std::string> cases() const override {
     std::vector<std::string> out;

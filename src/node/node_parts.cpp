@@ -7,7 +7,7 @@ namespace movebench::node {
 const std::vector<NodePart>& node_parts() {
   static const std::vector<NodePart> table = {
       numa_part(),
-      // cores_part(),
+      cores_part(),
       devices_part(),
   };
   return table;

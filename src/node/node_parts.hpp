@@ -59,8 +59,8 @@ struct NodePart {
 const std::vector<NodePart>& node_parts();
 
 // Each part's row (its own file).
-NodePart numa_part();  // node_numa.cpp
-// NodePart cores_part();    node_cores.cpp: the core-to-core matrix (branch node-cores)
+NodePart numa_part();     // node_numa.cpp
+NodePart cores_part();    // node_cores.cpp: the core-to-core matrix
 NodePart devices_part();  // node_devices.cpp: every accelerator
 
 }  // namespace movebench::node

@@ -75,8 +75,8 @@ class NodeCommand : public Command {
  public:
   std::string name() const override { return "node"; }
   std::string summary() const override {
-    return "The whole node: NUMA bandwidth and latency matrices, the core-to-core latency matrix, each endpoint "
-           "judged against its peak and its siblings";
+    return "The whole node: NUMA bandwidth and latency matrices, the core-to-core latency matrix, every "
+           "accelerator from each NUMA node and all at once, each endpoint judged against its peak and its siblings";
   }
   std::vector<std::string> cases() const override {
     std::vector<std::string> out;
@@ -134,8 +134,10 @@ void NodeCommand::add_options(CLI::App& app) {
   app.add_option("--outlier-floor", floor_text_, "Outlier: and by more than this share of the median")
       ->capture_default_str();
   app.add_flag("--misplace-for-test", opt_.misplace_for_test, "")->group("");  // tests only
-  app.add_option(vocabulary::names(vocabulary::kSeed), opt_.seed,
-                 vocabulary::help(vocabulary::kSeed, "of the latency chase's permutation"))
+  app.add_option(
+         vocabulary::names(vocabulary::kSeed), opt_.seed,
+         vocabulary::help(vocabulary::kSeed,
+                          "of the latency chase's permutation and of the core matrix's sample of pairs beyond 64 CPUs"))
       ->capture_default_str();
 }
 

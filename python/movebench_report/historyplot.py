@@ -8,7 +8,10 @@ better, ◆ within the threshold) with the medians before and after it as
 dashed levels; a latest run slower than its own past is ringed (in black: a
 series has a colour of C0 to C9). Each mark is an SVG group of its own
 (<g id='change-P-S-run-R'>, 'slower-P-S-run-R': axes, series, stored run),
-so a reader and the tests can find them."""
+so a reader and the tests can find them. Where two or more series (the
+units of a fleet, the hosts of a site) have runs at the same times, the
+spread of their values at each such time (min to max) is a grey band behind
+the lines (<g id='spread-P'>): how far apart the fleet was, run by run."""
 
 from __future__ import annotations
 
@@ -87,9 +90,30 @@ def _draw_finding(ax, finding, colour: str, gid: str):
         ring.set_gid(f"slower-{gid}-run-{latest.run}")
 
 
+def spread_of(members: list) -> list:
+    """[(time, least, greatest)]: at each time two or more of the series have
+    a run, the range of their values, oldest first."""
+    at = {}
+    for f in members:
+        for r in _timed(f.series.runs):
+            at.setdefault(r.time, []).append(r.value)
+    return [(t, min(v), max(v)) for t, v in sorted(at.items()) if len(v) >= 2]
+
+
+def _draw_spread(ax, members: list, gid: str):
+    """The fleet's spread over time, behind the series (two such times at least)."""
+    spread = spread_of(members)
+    if len(spread) < 2:
+        return
+    times, least, greatest = zip(*spread)
+    band = ax.fill_between(times, least, greatest, color="0.5", alpha=0.18, linewidth=0, label="spread (min..max)")
+    band.set_gid(f"spread-{gid}")
+
+
 def draw_panel(ax, panel: tuple, index: int = 0):
-    """One axes: every series of one figure over time, its marks."""
+    """One axes: every series of one figure over time, their spread, its marks."""
     title, unit, members = panel
+    _draw_spread(ax, members, str(index))
     for i, f in enumerate(members):
         _draw_finding(ax, f, f"C{i % 10}", f"{index}-{i}")
     locator = mdates.AutoDateLocator()
@@ -153,6 +177,13 @@ def alt_text(panel: tuple) -> str:
         words += [f"change at run {c.run} ({when_text(c.time)}, {c.verdict}, x{c.ratio:.3f})" for c in f.changes]
         words += ["latest slower than its past"] if f.slower else []
         parts.append(", ".join(words))
+    spread = spread_of(members)
+    if spread:
+        widest = max(spread, key=lambda s: s[2] - s[1])
+        parts.append(
+            f"spread of the series at {len(spread)} common times, widest at {when_text(widest[0])}: "
+            f"{widest[1]:.4g} to {widest[2]:.4g}"
+        )
     return f"{title} over time. " + "; ".join(parts)
 
 

@@ -220,6 +220,8 @@ def test_the_plot_marks_the_change_points_and_the_slower_runs(history_store, tmp
     assert runs_of(history_store, "last", "mem.triad.1t")[-1] in marks["slower"]
     calm = set(runs_of(history_store, "calm", "mem.triad.1t"))
     assert not calm & (marks["change"] | marks.get("slower", set()))
+    # the hosts' nightly runs share their times: the fleet's spread is drawn behind them, once
+    assert [g.get("id") for g in root.iter(SVG + "g") if (g.get("id") or "").startswith("spread-")] == ["spread-0"]
     png = tmp_path / "history.png"
     assert report("history", "--store", history_store, "--host", "step", "--plot", png)[0] == 3
     assert png_size(png)[0] > 0
@@ -253,6 +255,22 @@ def test_bad_plot_and_page_arguments_are_one_line(history_store, tmp_path, monke
     code, out, err = report("history", "--store", history_store, *args)
     assert code == 2 and out == "" and err.count("\n") == 1 and says in err, err
     assert not list(tmp_path.iterdir())
+
+
+def test_the_spread_is_the_range_of_the_series_at_each_common_time():
+    """Two or more series at one time give the band's point there; a time only one series has gives none."""
+    from types import SimpleNamespace as NS
+
+    from movebench_report.historyplot import spread_of
+
+    def member(*runs):
+        return NS(series=NS(runs=[NS(time=t, value=v) for t, v in runs]))
+
+    a = member((1, 10.0), (2, 11.0), (3, 9.0), (None, 1.0))
+    b = member((1, 12.0), (2, 8.0))
+    c = member((1, 11.0), (4, 5.0))
+    assert spread_of([a, b, c]) == [(1, 10.0, 12.0), (2, 8.0, 11.0)]
+    assert spread_of([a]) == []
 
 
 def test_labels_from_the_store_are_bounded(tmp_path):

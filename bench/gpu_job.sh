@@ -13,7 +13,7 @@
 # Each command is bounded (timeout); one failing does not stop the rest.
 set -u
 out=${1:?usage: gpu_job.sh OUTDIR [MOVEBENCH]}
-mb=${2:-build/gpu/movebench}
+BIN=${2:-build/gpu/movebench}
 mkdir -p "$out"
 n=0
 step() { # step NAME SECONDS COMMAND...
@@ -30,10 +30,10 @@ clocks='--query-gpu=name,pci.bus_id,driver_version,clocks.sm,clocks.mem,clocks.m
 step context 20 sh -c 'date -u; uname -a; grep -m1 "model name" /proc/cpuinfo; nproc; ls /sys/devices/system/node; cat /sys/devices/system/node/node*/distance 2>/dev/null'
 step smi-q-before 30 nvidia-smi -q
 step clocks-before 20 nvidia-smi $clocks
-step facts 60 "$mb" facts --json "$out/facts.json"
-step node 240 "$mb" node --time-budget 60 --json "$out/node.json"
-step mem-cuda 120 "$mb" mem --backend cuda --elements 512M --json "$out/mem-cuda.json"
-step link 120 "$mb" link --backend cuda --json "$out/link-cuda.json"
+step facts 60 "$BIN" facts --json "$out/facts.json"
+step node 240 "$BIN" node --time-budget 60 --json "$out/node.json"
+step mem-cuda 120 "$BIN" mem --backend cuda --elements 512M --json "$out/mem-cuda.json"
+step link 120 "$BIN" link --backend cuda --json "$out/link-cuda.json"
 step clocks-after 20 nvidia-smi $clocks
 step smi-q-after 30 nvidia-smi -q
 exit 0

@@ -163,15 +163,16 @@ void measure_latency(NodeContext& ctx, const Where& w, double seconds, Cell& cel
 
 namespace {
 
-// Enough free memory on the target for the four arrays (and the ring after
+// Enough available memory on the target for the four arrays (and the ring after
 // them), with room to spare: a strict binding that runs out of memory
 // would bring the kernel's OOM killer, not an error.
 std::optional<std::string> too_big_for(const Where& w) {
-  const auto free = node_free_bytes(w.target);
+  const auto free = node_available_bytes(w.target);
   const std::uint64_t wanted = 4 * w.bytes;
   if (!free || *free / 2 >= wanted) return std::nullopt;
-  return fmt::format("node {} has {} free, the cell wants {} (--array-bytes)", w.target,
-                     format_bytes(static_cast<double>(*free)), format_bytes(static_cast<double>(wanted)));
+  return fmt::format(
+      "node {} has {} available (free and reclaimable), under twice the {} the cell wants (--array-bytes)", w.target,
+      format_bytes(static_cast<double>(*free)), format_bytes(static_cast<double>(wanted)));
 }
 
 NumaGrid empty_grid(const NodeTopology& topology) {

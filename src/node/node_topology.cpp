@@ -71,16 +71,25 @@ const NumaNode* NodeTopology::find(int os_index) const {
   return nullptr;
 }
 
-std::optional<std::uint64_t> node_free_bytes(int os_index, const std::string& sysfs_root) {
+std::optional<std::uint64_t> node_available_bytes(int os_index, const std::string& sysfs_root) {
   std::ifstream in(sysfs_root + "/devices/system/node/node" + std::to_string(os_index) + "/meminfo");
+  std::optional<std::uint64_t> free;
+  std::uint64_t reclaimable = 0;
   std::string line;
   while (std::getline(in, line)) {
-    const auto at = line.find("MemFree:");
-    if (at == std::string::npos) continue;
-    const std::vector<long long> kb = numbers_in(line.substr(at + 8));
-    if (!kb.empty()) return static_cast<std::uint64_t>(kb.front()) * 1024;
+    // "Node 0 MemFree:  123 kB": the figure after the field's colon.
+    const auto colon = line.find(':');
+    if (colon == std::string::npos) continue;
+    const std::string field = line.substr(0, colon);
+    const std::vector<long long> kb = numbers_in(line.substr(colon + 1));
+    if (kb.empty() || kb.front() < 0) continue;
+    const auto bytes = static_cast<std::uint64_t>(kb.front()) * 1024;
+    if (field.ends_with(" MemFree")) free = bytes;
+    if (field.ends_with(" Active(file)") || field.ends_with(" Inactive(file)") || field.ends_with(" KReclaimable"))
+      reclaimable += bytes;
   }
-  return std::nullopt;
+  if (!free) return std::nullopt;
+  return *free + reclaimable;
 }
 
 NodeTopology read_topology(const std::string& sysfs_root) {

@@ -30,8 +30,12 @@ struct NodeTopology {
 // hwloc or sysfs: one node 0 with every allowed CPU.
 NodeTopology read_topology(const std::string& sysfs_root = "/sys");
 
-// The free memory of NUMA node `os_index` now (sysfs nodeN/meminfo's
-// MemFree); none when unknown.
-std::optional<std::uint64_t> node_free_bytes(int os_index, const std::string& sysfs_root = "/sys");
+// The memory NUMA node `os_index` can give now: sysfs nodeN/meminfo's
+// MemFree plus what the kernel reclaims on demand (the page cache,
+// Active(file) and Inactive(file), and KReclaimable), as /proc/meminfo's
+// MemAvailable counts it for the whole machine (proc(5)); none when MemFree
+// is unknown. A node whose RAM is page cache is not full: on the H200 VM
+// (tests/data/gpu/2026-11-28-h200) MemFree was 3 GiB of 128.
+std::optional<std::uint64_t> node_available_bytes(int os_index, const std::string& sysfs_root = "/sys");
 
 }  // namespace movebench::node

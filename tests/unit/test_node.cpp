@@ -2,13 +2,17 @@
 // numa part's judging on made-up grids, and where the kernel says memory is.
 #include <gtest/gtest.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <string>
 #include <vector>
 
 #include "core/buffer.hpp"
 #include "node/node_numa.hpp"
+#include "node/node_topology.hpp"
 #include "node/numa_placement.hpp"
 
 namespace movebench::node {
@@ -129,6 +133,24 @@ TEST(NodeNuma, MatricesPrintEveryCellAndTheFactors) {
 TEST(NodeNuma, DefaultArraysOutgrowTheCacheOfANode) {
   EXPECT_EQ(default_numa_bytes(0, 1), kLeastNumaArrayBytes);
   EXPECT_EQ(default_numa_bytes(std::uint64_t{384} << 20, 2), std::uint64_t{768} << 20);
+}
+
+// A node's meminfo as the kernel writes it (the H200 VM's node 0: little
+// free, most of its RAM page cache): available counts the page cache and
+// reclaimable slab with the free memory, and nothing else.
+TEST(NodeTopologyMemory, AvailableIsFreePlusWhatTheKernelReclaims) {
+  const auto root = std::filesystem::temp_directory_path() / ("movebench-meminfo-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(root / "devices/system/node/node0");
+  std::ofstream(root / "devices/system/node/node0/meminfo") << "Node 0 MemTotal:       131000000 kB\n"
+                                                               "Node 0 MemFree:          3000000 kB\n"
+                                                               "Node 0 MemUsed:        128000000 kB\n"
+                                                               "Node 0 Active(file):    60000000 kB\n"
+                                                               "Node 0 Inactive(file):  50000000 kB\n"
+                                                               "Node 0 Shmem:             100000 kB\n"
+                                                               "Node 0 KReclaimable:     1000000 kB\n";
+  EXPECT_EQ(node_available_bytes(0, root.string()), std::uint64_t{114000000} * 1024);
+  EXPECT_EQ(node_available_bytes(1, root.string()), std::nullopt);
+  std::filesystem::remove_all(root);
 }
 
 // The kernel's answer on this machine's node 0, which every Linux has.

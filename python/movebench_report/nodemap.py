@@ -65,7 +65,8 @@ def _memory_line(doc: dict, k: int) -> str:
     tiers = doc.get("facts", {}).get("memory_tiers", {}) if isinstance(doc.get("facts"), dict) else {}
     for n in tiers.get("nodes", []) if isinstance(tiers, dict) and isinstance(tiers.get("nodes"), list) else []:
         if isinstance(n, dict) and n.get("node") == k and isinstance(n.get("bytes"), (int, float)):
-            return f"{shorten(n.get('kind', 'memory'), 20)} {format_size(int(n['bytes']))}"
+            kind = shorten(n.get("kind", "memory"), 20)
+            return f"{kind.upper() if kind in ('dram', 'hbm', 'cxl') else kind} {format_size(int(n['bytes']))}"
     return ""
 
 

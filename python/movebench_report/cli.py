@@ -19,7 +19,7 @@ import pathlib
 import stat
 import sys
 
-from . import __version__, fleet, importers
+from . import __version__, fleet, importers, node
 from .compare import REGRESSION, compare, compare_table
 from .model import (
     BANDWIDTH_UNITS,
@@ -386,7 +386,7 @@ def emit(text: str, output, option: str = "-o"):
 def cmd_table(args):
     """The verdict lines first (text and Markdown: what a person reads), then
     for a fleet result its answer and a table per figure across its units
-    and pairs, then the detail; CSV and JSON stay one table, for programs."""
+    and pairs, for a node result its matrices and findings, then the detail; CSV and JSON stay one table, for programs."""
     sources, filt = sources_of(args), filter_of(args)
     detail = render(merged_table(sources, filt, args.view, args.unit, args.figure), args.format)
     first = []
@@ -396,6 +396,8 @@ def cmd_table(args):
         if wants_fleet:
             first += [fleet.answer_table(sources)]
             first += [t for label, f in fleet.fleets(sources) for t in fleet.figure_tables(label, f)]
+        if not filt.benchmarks or "node" in filt.benchmarks:
+            first += [t for label, n in node.nodes(sources) for t in node.node_tables(label, n)]
     emit("".join(render(t, args.format) + "\n" for t in first if t and t.rows) + detail, args.output)
 
 

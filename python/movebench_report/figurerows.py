@@ -82,7 +82,7 @@ def _record_rows(doc: dict, common: dict) -> list:
             benchmark=record["benchmark"],
             operation=record["operation"],
             bytes=record["bytes"],
-            variant=variant_text(params),
+            variant=variant_text(params, record["benchmark"]),
             params=params,
         )
         for name, fig in record["figures"].items():

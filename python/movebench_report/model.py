@@ -53,6 +53,11 @@ VARIANT_PARAMS = (
     "rank",
     "hosts",
 )
+# A node result's records (movebench node, docs/node.md#records): one per
+# NUMA cell and kernel, device, host NUMA node and case, pair of CPUs; these
+# say which, so that table and compare keep them apart and match a cell with
+# the same cell of another run.
+NODE_PARAMS = ("kernel", "initiator", "target", "device", "numa_node", "case", "cpu_a", "cpu_b")
 SCALE_PARAMS = ("threads", "ranks", "nodes")
 VIEWS = ("bandwidth", "latency")
 
@@ -151,7 +156,7 @@ def _check_params(doc, where: str):
     """What the schema cannot say: the parameters that tell points apart are
     plain values (or lists of them), as every movebench command writes them."""
     for i, rec in enumerate(doc["timings"]):
-        for name in VARIANT_PARAMS:
+        for name in variant_params(rec.get("benchmark")):
             value = rec["params"].get(name)
             items = value if isinstance(value, list) else [value]
             if not all(v is None or isinstance(v, (str, int, float, bool)) for v in items):
@@ -241,7 +246,7 @@ class Point:
 
     @property
     def variant(self) -> str:
-        return variant_text(self.params)
+        return variant_text(self.params, self.benchmark)
 
     @property
     def key(self) -> tuple:
@@ -261,9 +266,14 @@ class Point:
 DEFAULT_PARAMS = {"comm": "MPI_COMM_WORLD"}
 
 
-def variant_text(params: dict) -> str:
+def variant_params(benchmark) -> tuple:
+    """The parameters that tell a benchmark's points apart: a node result's cells too."""
+    return VARIANT_PARAMS + (NODE_PARAMS if benchmark == "node" else ())
+
+
+def variant_text(params: dict, benchmark: str = "") -> str:
     parts = []
-    for name in VARIANT_PARAMS:
+    for name in variant_params(benchmark):
         if name in params and params[name] != DEFAULT_PARAMS.get(name):
             value = params[name]
             text = ",".join(map(str, value)) if isinstance(value, list) else str(value)

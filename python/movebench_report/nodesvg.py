@@ -34,7 +34,7 @@ def colour(fraction) -> str:
     return next(c for low, c, _ in BANDS if fraction >= low)
 
 
-def _t(x, y, text, size=12, weight="normal", anchor="start", fill="#222") -> str:
+def svg_text(x, y, text, size=12, weight="normal", anchor="start", fill="#222") -> str:
     # A white halo under the letters keeps a label readable where it crosses a line.
     return (
         f"<text x='{x}' y='{y}' font-size='{size}' font-weight='{weight}' text-anchor='{anchor}' "
@@ -43,18 +43,18 @@ def _t(x, y, text, size=12, weight="normal", anchor="start", fill="#222") -> str
 
 
 def _box(x, y, lines, fill="#f4f6fb") -> str:
-    lines = _fit(lines)
+    lines = fit_lines(lines)
     h = max(BOX_H, 18 * len(lines) + 10)
     out = [f"<rect x='{x}' y='{y}' width='{BOX_W}' height='{h}' rx='6' fill='{fill}' stroke='#556'/>"]
     for i, line in enumerate(lines):
-        out.append(_t(x + 8, y + 20 + 18 * i, line, 13 if i == 0 else 11, "bold" if i == 0 else "normal"))
+        out.append(svg_text(x + 8, y + 20 + 18 * i, line, 13 if i == 0 else 11, "bold" if i == 0 else "normal"))
     return "".join(out)
 
 
 MOST_LINES = 6  # what a box holds inside one row's pitch
 
 
-def _fit(lines: list, most: int = 40) -> list:
+def fit_lines(lines: list, most: int = 40) -> list:
     """Box text fits its box: the name line is cut, the others wrapped, and
     the box holds at most MOST_LINES (the whole text is in the summary
     table and the host facts)."""
@@ -97,7 +97,7 @@ def _edge(x1, y1, x2, y2, rows: list, scope: str = "", labelled: bool = True, el
         name = row.path.rsplit(" ", 1)[-1] if row.path.startswith("link:") else row.path
         label = f"{name}: {measured_text(row, scope)}"
         out.append(
-            _t(
+            svg_text(
                 x2 - 6,
                 y2 - 8 - 14 * (len(rows) - 1 - i),
                 label,
@@ -316,11 +316,11 @@ def _file_cpu(facts: dict) -> list:
 
 
 def _legend(y) -> str:
-    parts, x = [_t(LEFT, y + 4, "edge colour:", 11, "bold")], LEFT + 80
+    parts, x = [svg_text(LEFT, y + 4, "edge colour:", 11, "bold")], LEFT + 80
     for c, text in [(c, t) for _, c, t in BANDS] + [UNKNOWN, UNMEASURED]:
         dash = " stroke-dasharray='6 4'" if c == UNKNOWN[0] else ""
         wide = 2 if c == UNMEASURED[0] else 5
         parts.append(f"<line x1='{x}' y1='{y}' x2='{x + 28}' y2='{y}' stroke='{c}' stroke-width='{wide}'{dash}/>")
-        parts.append(_t(x + 34, y + 4, text, 11))
+        parts.append(svg_text(x + 34, y + 4, text, 11))
         x += 44 + 7 * len(text)
     return "".join(parts)

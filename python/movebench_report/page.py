@@ -1,6 +1,7 @@
 """`html`: one self-contained page (inline CSS and SVG, no scripts, nothing
 fetched) that answers first: the summary of every path measured with its
-verdict, then a picture of the node, then per benchmark a collapsed section
+verdict (a fleet's or node result's findings first), then a picture of the
+node (and a node result's map), then per benchmark a collapsed section
 with its plots and tables, then the run facts. Every string that comes from
 a result file goes through shown(): shortened (labels.shorten) and escaped
 (matplotlib escapes its SVG text, pageplots shortens its labels)."""
@@ -10,11 +11,12 @@ from __future__ import annotations
 import json
 from html import escape
 
-from . import fleet, pageplots
+from . import fleet, node, pageplots
 from .compare import MARKS, compare, compare_table
 from .facts import facts_of, warnings_of, whose_facts_text
 from .labels import shorten
 from .model import Filter, ReportError
+from .nodemap import node_map_svg
 from .nodesvg import node_svg
 from .render import to_html
 from .summary import (
@@ -138,8 +140,12 @@ def _summary_one(sources: list) -> str:
             f"</td><td>{shown(value_text(r.peak, r.unit))}</td><td>{shown(fraction_text(r))}</td>"
             f"{_verdict_cell(r.verdict)}<td class='reason'>{escape(reason_text(r))}</td><td>{link}</td></tr>"
         )
-    if not body:  # a fleet result's answer stands above instead
-        return "" if fleet.fleets(sources) else "<p>No headline figure in this file: see the sections below.</p>"
+    if not body:  # a fleet or node result's answer stands above instead
+        return (
+            ""
+            if fleet.fleets(sources) or node.nodes(sources)
+            else "<p>No headline figure in this file: see the sections below.</p>"
+        )
     return f"<div class='wide'><table id='summary'><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table></div>"
 
 
@@ -223,11 +229,26 @@ def _fleet_answer(sources: list) -> str:
     return f"<div id='fleet'>{''.join(parts)}</div>" if parts else ""
 
 
+def _node_answer(sources: list) -> str:
+    """A node result's findings before the rows: per file how many, then
+    each in red, with a link to the heat maps."""
+    parts = []
+    for label, result in node.nodes(sources):
+        items = "".join(f"<li class='bad'>{shown(f.text)}</li>" for f in result.findings[: node.MOST_LISTED])
+        more = len(result.findings) - node.MOST_LISTED
+        items += f"<li>and {more} more (node details)</li>" if more > 0 else ""
+        parts.append(
+            f"<p><b>node {shown(label)}</b>: {len(result.findings)} finding(s) against siblings and peaks "
+            f"(<a href='#{anchor('node')}'>heat maps and tables</a>)</p>" + (f"<ul>{items}</ul>" if items else "")
+        )
+    return f"<div id='node-findings'>{''.join(parts)}</div>" if parts else ""
+
+
 def summary_section(sources: list, threshold: float) -> str:
     side = len(sources) > 1 and _shared_paths(sources, threshold)
     table = _summary_side(sources, threshold) if side else _summary_one(sources)
     return (
-        f"<section><h2>Summary: one row per path measured</h2>{_origins(sources)}{_fleet_answer(sources)}{table}"
+        f"<section><h2>Summary: one row per path measured</h2>{_origins(sources)}{_fleet_answer(sources)}{_node_answer(sources)}{table}"
         "<p class='note'>verdict: normal, low or degraded against the path's theoretical peak "
         "(movebench facts); unknown where no peak is recorded, with the reason.</p></section>"
     )
@@ -250,7 +271,24 @@ def node_section(sources: list, threshold: float) -> str:
         f"{escape(origin_text(doc))}{_whose(doc)}</figcaption></figure>"
         for label, doc, rows in groups
     )
-    return f"<section><h2>The node</h2>{pictures}</section>"
+    return f"<section><h2>The node</h2>{pictures}{_node_maps(sources)}</section>"
+
+
+def _node_maps(sources: list) -> str:
+    """Each node result's map: its NUMA nodes and devices, every path
+    measured on its edge, what a finding names in red."""
+    maps = []
+    for s in sources:
+        for path, doc in zip(s.paths, s.documents):
+            result = node.node_of(doc, str(path))
+            svg = node_map_svg(doc, result) if result else ""
+            if svg:
+                maps.append(
+                    f"<figure>{svg}<figcaption class='note'>{shown(s.label)}: movebench node, "
+                    f"{len(result.findings)} finding(s); the matrices as heat maps in "
+                    f"<a href='#{anchor('node')}'>node details</a></figcaption></figure>"
+                )
+    return "".join(maps)
 
 
 def _whose(doc: dict) -> str:
@@ -293,6 +331,12 @@ def _fleet_tables(sources: list) -> str:
     return f"<div class='wide'>{''.join(tables)}</div>"
 
 
+def _node_tables(sources: list) -> str:
+    """A node result's matrices and findings, as `table` prints them."""
+    tables = [to_html(t) for label, result in node.nodes(sources) for t in node.node_tables(label, result)]
+    return f"<div class='wide'>{''.join(tables)}</div>"
+
+
 def benchmark_sections(sources: list, filt: Filter, threshold: float) -> str:
     benches = list(dict.fromkeys(rec["benchmark"] for s in sources for d in s.documents for rec in d["timings"]))
     benches = [b for b in benches if not filt.benchmarks or b in filt.benchmarks]
@@ -304,7 +348,8 @@ def benchmark_sections(sources: list, filt: Filter, threshold: float) -> str:
         parts.append(
             f"<details><summary id='{anchor(bench)}'>{shown(bench)}: plots and tables ({count} records)"
             f"</summary>{plots.get(bench, '<p>No figure to plot.</p>')}"
-            f"{_fleet_tables(sources) if bench == 'fleet' else ''}{_bench_tables(sources, only, threshold)}"
+            f"{_fleet_tables(sources) if bench == 'fleet' else ''}{_node_tables(sources) if bench == 'node' else ''}"
+            f"{_bench_tables(sources, only, threshold)}"
             "</details>"
         )
     return f"<section><h2>Per benchmark</h2>{''.join(parts)}</section>"

@@ -12,11 +12,13 @@ from __future__ import annotations
 import statistics
 from dataclasses import dataclass, field, replace
 
-from .canvas import draw_caches, plt, svg_of
+from .canvas import Plot, draw_caches, plt, svg_of
 from .facts import measured_link, peak_of
 from .fleet import FIGURES, fleet_of, marks
 from .labels import MAX_SHORT, shorten
 from .model import BANDWIDTH_UNITS, TIME_UNITS, Filter, format_size, select
+from .node import node_of
+from .nodeplots import node_plots
 from .render import display_unit
 
 MAX_SERIES = 8
@@ -219,14 +221,6 @@ def _link_peak_line(ax, link, directions: int, divisor: float):
     )
 
 
-@dataclass
-class Plot:
-    title: str
-    alt: str
-    svg: str
-    series_per_axes: list
-
-
 def benchmark_plot(source_points: list, bench: str, view: str, caches: list, link=None) -> list:
     """The figures of a benchmark's view: its sweeps as small multiples of
     lines, its single-size points as labelled bars (a cloud of dots at one
@@ -383,7 +377,8 @@ def _alt_text(bench: str, view: str, series: list, unit: str, divisor: float) ->
 
 def benchmark_plots(source, filt: Filter) -> dict:
     """{benchmark: [Plot]} of one source (one per view that has figures). A
-    fleet result's records are units and pairs, not sizes: its strip plot."""
+    fleet result's records are units and pairs, not sizes: its strip plot;
+    a node result's are cells of matrices: their heat maps (nodeplots)."""
     points = source.points()
     link = measured_link(source.documents[0]) if source.documents else None
     out = {}
@@ -392,9 +387,12 @@ def benchmark_plots(source, filt: Filter) -> dict:
         plot = fleet_strip_plot(source.label, fleet) if fleet else None
         if plot:
             out.setdefault("fleet", []).append(plot)
+        node = node_of(doc, str(path))
+        if node:
+            out.setdefault("node", []).extend(node_plots(source.label, node))
     for bench in dict.fromkeys(p.benchmark for p in points):
-        if bench in out:
-            continue  # fleet: drawn above
+        if bench in out or bench == "node":
+            continue  # fleet and node: drawn above (a node's records are cells, not sizes)
         for view in ("bandwidth", "latency"):
             kept = select([p for p in points if p.benchmark == bench], filt, view)
             out.setdefault(bench, []).extend(benchmark_plot(kept, bench, view, source.caches, link))

@@ -1,6 +1,7 @@
 """The screenshots of docs/report.md: the first screen (1400x900) of the page
 for this machine's full-suite run, a 2-file comparison, an imported OSU +
-STREAM + nvbandwidth set (all real outputs) and a real run on an H200, made
+STREAM + nvbandwidth set (all real outputs), a real run on an H200 and a
+made-up node result (its map and heat maps), made
 by headless Chromium and reduced to a small
 palette (ImageMagick's convert, where it is there).
 
@@ -87,6 +88,20 @@ def main(run: str, other: str, docs: str):
     opened = scratch / "open.html"  # one drill-down section open: what a plot looks like
     opened.write_text((scratch / "run.html").read_text().replace("<details>", "<details open>", 1))
     shoot(opened, docs / "report-drilldown.png", scratch, 1800)
+    node_shot(scratch, docs)
+
+
+def node_shot(scratch: pathlib.Path, docs: pathlib.Path):
+    """The made-up node result (three NUMA nodes, two devices, a finding of
+    each kind: nodedocs.py): its findings, node map and heat maps."""
+    from nodedocs import made_up, write
+
+    html = page(
+        scratch, "node", write(made_up(), scratch, "node"), "--title", "movebench report: a node result (made up)"
+    )
+    opened = scratch / "node-open.html"
+    opened.write_text(html.read_text().replace("<details>", "<details open>", 1))
+    shoot(opened, docs / "report-node.png", scratch, 1900)
 
 
 if __name__ == "__main__":

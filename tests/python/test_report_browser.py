@@ -108,6 +108,20 @@ def test_real_gpu_run_first_screen(tmp_path):
     check_layout(measured(tmp_path, page(tmp_path, GPU_SUITE)))
 
 
+def test_node_map_and_heat_maps_fit(tmp_path):
+    """A made-up node result (three NUMA nodes, two devices, findings:
+    tests/python/nodedocs.py) beside the real suite: its node map and heat
+    maps fit the viewport, closed and open, each titled."""
+    from nodedocs import made_up, write
+
+    node = write(made_up(), tmp_path, "node")
+    seen = measured(tmp_path, page(tmp_path, SUITE, node))
+    check_layout(seen)
+    assert any("NUMA nodes and devices" in t for t in seen["titles"]) and any(
+        "core matrix" in t for t in seen["titles"]
+    )
+
+
 def test_hostile_names_render_as_text(tmp_path):
     """Tags in names, the hostname, the CPU model, verdict reasons and
     device names: the browser shows them as text, no element is made."""

@@ -41,15 +41,16 @@ SLOW_CPU = 1  # node 1's one CPU
 # most about 2 ms at a stretch (the end of one period's quota, then the
 # next's) and is then stopped for at least 3 ms; over long stretches it runs
 # a fifth of the time. An 8 MiB array's sum or triad (8 ms or more of work at
-# qemu's 1 GB/s or less) is stopped several times. The chase sizes its
-# samples to 20 ms as it runs: under the quota about 4 ms of loads, more than
-# a stretch can hold, so no sample escapes (a period of 10 ms or more would
-# let a sample fit in one stretch, and the chase keeps the samples no
-# context switch disturbed).
+# qemu's 1 GB/s or less) is stopped several times. The chase is not held
+# the same way: it sizes its samples to 20 ms of the time it sees and keeps
+# the samples no context switch disturbed, so under the quota a sample is
+# about 4 ms of loads, stopped once or twice or (where the guest's kernel
+# accounts CPU time by the 4 ms tick) not at all: its latency is not
+# asserted (the run in docs/node.md read node 1's chase unslowed).
 QUOTA = "1000 5000"
 # The sibling rule's runs: the three CPU nodes only, and the rule at k 2 and a
-# floor of 50% (about five times slower is 80% lower bandwidth and 400% higher
-# latency; a quiet host's noise between nodes stays well under 50%).
+# floor of 50% (about five times slower is 80% lower bandwidth; a quiet
+# host's noise between nodes should stay well under 50%).
 JUDGED = "node --parts numa --numa-nodes 0-2 --array-bytes 8M --time-budget 4 --outlier-k 2 --outlier-floor 50%"
 # qemu's share of a host CPU over the whole boot, below which the judged
 # tests skip. The guest's clock is the host's: while other work holds the
@@ -61,6 +62,7 @@ JUDGED = "node --parts numa --numa-nodes 0-2 --array-bytes 8M --time-budget 4 --
 LEAST_HOST_SHARE = 0.8
 EVEN_RUNS = 5
 LOCAL_FIGURES = ("local read bandwidth (sum)", "local triad bandwidth", "local idle latency (chase)")
+SLOWED_FIGURES = LOCAL_FIGURES[:2]  # what the quota holds back for sure (QUOTA)
 
 
 def kernel():
@@ -186,13 +188,15 @@ def judged(guest_run, name):
 def test_the_node_whose_cpu_is_under_a_quota_is_named_slower_than_its_siblings(guest_run):
     """Three siblings: the rule needs at least three (with two there is no
     majority, so a two-node machine names neither; docs/node.md). Node 1's
-    CPU is held to 1 ms in 5: every local figure of node 1 is named, and
-    neither other node is, on any local figure."""
+    CPU is held to 1 ms in 5: its local read and triad bandwidth are named,
+    and neither other node is, on any local figure (the chase may or may not
+    name node 1: QUOTA)."""
     doc, stdout, stderr = judged(guest_run, "slow")
     moved = re.search(r"node_faults: (\d+) pinnings to the slow CPUs, (\d+) failed moves", stderr)
     assert moved and int(moved.group(1)) > 0 and moved.group(2) == "0", (guest_run / "cgroup.log").read_text() + stderr
     named = local_findings(doc)
-    assert named == {figure: ["node 1"] for figure in LOCAL_FIGURES}, (named, stdout)
+    assert all(named.get(figure) == ["node 1"] for figure in SLOWED_FIGURES), (named, stdout)
+    assert all(nodes == ["node 1"] for nodes in named.values()), (named, stdout)
 
 
 @pytest.mark.parametrize("run", range(EVEN_RUNS))

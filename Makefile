@@ -63,14 +63,19 @@ aarch64: setup
 	  tests/integration/test_no_mpi_build.py
 
 # movebench node's NUMA matrix on a kernel with real NUMA nodes: Debian's
-# kernel under qemu without KVM (virtme-ng, one boot: two nodes with a CPU
+# kernel under qemu without KVM (virtme-ng, one boot: three nodes with a CPU
 # each and one of memory only), running the portable build (no
-# -march=native: qemu emulates no AVX-512), its movebench target only.
+# -march=native: qemu emulates no AVX-512), its movebench target only; and
+# the sibling rule there with one node's CPU under a quota, through the
+# node fault library (tests/faults, built without -march=native anyway).
 numa: setup
 	@cmake --preset portable >/dev/null
 	@cmake --build --preset portable -j $(JOBS)
-	MOVEBENCH_PORTABLE_BIN=$(abspath build/portable/movebench) $(VENV)/bin/python -m pytest -q --durations=10 \
-	  tests/integration/test_node_guest.py
+	@cmake --preset $(PRESET) -DMOVEBENCH_MPICH_TWIN=$(MPICH_TWIN) >/dev/null
+	@cmake --build --preset $(PRESET) -j $(JOBS) --target movebench_node_faults
+	MOVEBENCH_PORTABLE_BIN=$(abspath build/portable/movebench) \
+	MOVEBENCH_NODE_FAULTS_LIB=$(abspath $(BUILD)/tests/libnode_faults.so) \
+	  $(VENV)/bin/python -m pytest -q --durations=10 tests/integration/test_node_guest.py
 
 # The C++ parsers (sizes, lists, CPU lists) under libFuzzer with Debian's
 # clang, a bounded time per target (docs/reliability.md).

@@ -133,7 +133,6 @@ void NodeCommand::add_options(CLI::App& app) {
       ->capture_default_str();
   app.add_option("--outlier-floor", floor_text_, "Outlier: and by more than this share of the median")
       ->capture_default_str();
-  app.add_flag("--misplace-for-test", opt_.misplace_for_test, "")->group("");  // tests only
   app.add_option(
          vocabulary::names(vocabulary::kSeed), opt_.seed,
          vocabulary::help(vocabulary::kSeed,

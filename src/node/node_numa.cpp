@@ -84,13 +84,13 @@ mem::MemOptions kernel_options(const NodeContext& ctx, const Where& w) {
 // Binds every array to the target before the first touch (the team's, on
 // the initiator's CPUs), then asks the kernel where a sample of each
 // array's pages are. Returns "" or the problem.
-std::string place_arrays(mem::HostRunner<double>& runner, std::size_t elements, int target, int expected) {
+std::string place_arrays(mem::HostRunner<double>& runner, std::size_t elements, int target) {
   for (const auto& b : runner.workspace().buffers) {
     if (auto why = bind_to_node(b.data(), b.size(), target); !why.empty()) return why;
   }
   runner.reset(elements);
   for (const auto& b : runner.workspace().buffers) {
-    auto why = placement_problem(check_placement(b.data(), b.size(), expected, kPagesChecked), expected);
+    auto why = placement_problem(check_placement(b.data(), b.size(), target, kPagesChecked), target);
     if (!why.empty()) return why;
   }
   return "";
@@ -102,8 +102,7 @@ void measure_bandwidth(NodeContext& ctx, const Where& w, double seconds, Cell& c
   const ScopedAffinity restore;  // the team pins the main thread
   const mem::MemOptions m = kernel_options(ctx, w);
   mem::HostRunner<double> runner(m, static_cast<int>(w.cpus.size()), true, m.elements);
-  const int expected = w.target + (ctx.opt.misplace_for_test ? 1 : 0);
-  if (auto why = place_arrays(runner, m.elements, w.target, expected); !why.empty()) {
+  if (auto why = place_arrays(runner, m.elements, w.target); !why.empty()) {
     return placement_error(ctx, w, "arrays", why);
   }
   runner.prepare(kKernels);
@@ -134,8 +133,7 @@ void measure_latency(NodeContext& ctx, const Where& w, double seconds, Cell& cel
   const mem::ChaseRing ring(w.bytes, kChaseStride, ctx.opt.seed, false);
   const std::size_t bytes = ring.nodes() * kChaseStride;
   auto why = bind_to_node(ring.head(), bytes, w.target);
-  const int expected = w.target + (ctx.opt.misplace_for_test ? 1 : 0);
-  if (why.empty()) why = placement_problem(check_placement(ring.head(), bytes, expected, kPagesChecked), expected);
+  if (why.empty()) why = placement_problem(check_placement(ring.head(), bytes, w.target, kPagesChecked), w.target);
   if (!why.empty()) return placement_error(ctx, w, "chase ring", why);
   const bool cycle = ring.is_single_cycle();  // also warms the TLB as far as it reaches
   ctx.report.validation(cycle, fmt::format("node numa {} -> {}: the chase ring is broken", w.initiator, w.target));

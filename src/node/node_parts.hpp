@@ -29,10 +29,6 @@ struct NodeOptions {
   std::uint64_t array_bytes = 0;               // --array-bytes (numa); 0: default_numa_bytes
   std::optional<std::vector<int>> devices;     // --devices (devices); none: every device found
   std::uint64_t device_bytes = 64ull << 20;    // --device-bytes (devices): per transfer and per mem array
-  // Test hook (hidden --misplace-for-test): the placement check expects
-  // every page one node further than where it was bound, as a kernel that
-  // ignored the binding would leave them: the error path end to end.
-  bool misplace_for_test = false;
 };
 
 struct NodeContext {

@@ -12,7 +12,10 @@
 namespace movebench::node {
 namespace {
 
-// The kernel's constants (linux/mempolicy.h), which glibc does not declare.
+// Every NUMA call below is glibc's syscall(), never inline assembly: the one
+// entry point tests/faults/node_faults.cpp replaces (LD_PRELOAD) to report a
+// page elsewhere. The kernel's constants (linux/mempolicy.h), which glibc
+// does not declare.
 constexpr int kMpolBind = 2;
 constexpr unsigned kMpolMfStrict = 1u << 0;
 constexpr unsigned kMpolMfMove = 1u << 1;

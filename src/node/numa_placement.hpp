@@ -1,8 +1,10 @@
-// Where memory lives, set and checked through the kernel's NUMA calls (raw
-// system calls: mbind, move_pages; no libnuma): the node command binds each
-// array to its target node before the first touch and then asks the kernel
-// where a sample of its pages really are. A page off its node is an error,
-// not a figure.
+// Where memory lives, set and checked through the kernel's NUMA calls (mbind,
+// set_mempolicy, move_pages; no libnuma): the node command binds each array
+// to its target node before the first touch and then asks the kernel where a
+// sample of its pages really are. A page off its node is an error, not a
+// figure. Every one of these calls goes through glibc's syscall(), the one
+// entry point a preloaded library can replace: tests/faults/node_faults.cpp
+// does, and reports a sampled page on another node.
 #pragma once
 #include <cstddef>
 #include <string>

@@ -5,10 +5,11 @@ the kernel, and a page off its node an error; usage errors exit 2."""
 
 import json
 import os
+import re
 
 import pytest
 
-from conftest import load_result, run_movebench
+from conftest import binary_path, load_result, run_movebench
 
 ARRAY = "16M"  # beyond this VM's last-level cache (docs/node.md): the cells stream from memory
 ELEMENTS = str(16 * 2**20 // 8)
@@ -112,11 +113,37 @@ def test_one_cell_is_mems_figure_for_the_same_kernel_and_cores(tmp_path):
         assert 0.7 < a / b < 1 / 0.7, (k, node_local[k], mem_runs[k])
 
 
-def test_a_page_off_its_node_is_an_error_not_a_figure(tmp_path):
-    proc, out = node_numa(tmp_path, "--misplace-for-test", check=1)
-    assert "sampled pages are not on NUMA node" in proc.stderr, proc.stderr
+def fault_library():
+    path = binary_path().parent / "tests" / "libnode_faults.so"
+    if not path.exists():
+        pytest.skip(f"no fault-injection library at {path}")
+    return path
+
+
+@pytest.mark.parametrize(
+    "page, node, says",
+    [
+        ("0", "", "(the first on node {})"),  # the first page of each array and ring, one node further
+        ("1000000", "", "(the first on node {})"),  # the last page (past the end: the last)
+        ("5", "-2", "(the first not present)"),  # the kernel's -ENOENT for a page in the middle
+    ],
+)
+def test_a_page_off_its_node_is_an_error_not_a_figure(tmp_path, page, node, says):
+    """tests/faults/node_faults.cpp (LD_PRELOAD) answers every move_pages
+    query with one sampled page elsewhere, as a kernel that ignored the
+    binding would: every array and every chase ring fails its check, so the
+    run exits 1 with no figure and says where the page was."""
+    env = {"LD_PRELOAD": str(fault_library()), "MOVEBENCH_FAULT_PAGE": page, "MOVEBENCH_FAULT_NODE": node}
+    out = tmp_path / "node.json"
+    proc = run_movebench("node", "--parts", "numa", "--array-bytes", "1M", "--json", out, env=env, check=1)
+    local = nodes_with_cpus()[0]
+    assert f"1 of 16 sampled pages are not on NUMA node {local} {says.format(local + 1)}" in proc.stderr, proc.stderr
+    queries, misplaced = re.search(
+        r"node_faults: (\d+) move_pages queries, (\d+) pages misplaced", proc.stderr
+    ).groups()
+    assert int(queries) == int(misplaced) > 0, proc.stderr
     doc = json.loads(out.read_text())
-    assert cells(doc, "sum") == {} and cells(doc, "chase") == {}
+    assert [r for r in doc["timings"] if r["benchmark"] == "node"] == [], doc["timings"]
     assert any("node.numa" in key for key in doc["errors"]), doc["errors"]
 
 

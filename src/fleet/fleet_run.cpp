@@ -238,8 +238,9 @@ std::vector<NodeStepFigures> measure_node_steps(const Layout& layout, net::Watch
   for (int leader : layout.leader) {
     const auto j = nlohmann::json::parse(all[static_cast<std::size_t>(leader)], nullptr, false);
     NodeStepFigures& u = out.emplace_back();
-    if (!j.is_object()) continue;  // failed or not measured: no figures
-    for (const auto& [name, value] : j.value("figures", nlohmann::json::object()).items()) {
+    if (!j.is_object()) continue;                                       // failed or not measured: no figures
+    const auto figures = j.value("figures", nlohmann::json::object());  // items() of a temporary would dangle
+    for (const auto& [name, value] : figures.items()) {
       if (value.is_number()) u.figures[name] = value.get<double>();
     }
     u.findings = j.value("findings", nlohmann::json::array());

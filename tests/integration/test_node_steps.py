@@ -116,6 +116,17 @@ def test_hwloc_xml_carries_the_measured_figures_in_hwlocs_units(tmp_path):
         assert re.search(rf"NUMANode L#\d+( \([^)]*\))? = {value} from cpuset", section), shown
 
 
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full")
+def test_a_hwloc_xml_write_that_fails_after_measuring_is_one_line_and_exit_1(tmp_path):
+    """/dev/full opens for writing (the check before measuring passes) and
+    every write to it fails (ENOSPC): the error path end to end."""
+    out = tmp_path / "node.json"
+    args = ["--parts", "numa", "--array-bytes", "16M", "--time-budget", "0.5", "--json", out]
+    proc = run_movebench("node", *args, "--hwloc-xml", "/dev/full", check=1)
+    assert proc.stderr.startswith("node: --hwloc-xml '/dev/full': ") and proc.stderr.count("\n") == 1, proc.stderr
+    assert "hwloc_xml" in json.loads(out.read_text())["errors"]
+
+
 @pytest.mark.parametrize(
     "args, message",
     [

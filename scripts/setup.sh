@@ -12,6 +12,8 @@ packages=(
   build-essential cmake ninja-build pkg-config git
   # C++ libraries
   libcli11-dev nlohmann-json3-dev libfmt-dev libhwloc-dev libgtest-dev
+  # hwloc's lstopo: reads node --hwloc-xml back (tests/integration/test_node_steps.py)
+  hwloc-nox
   # zlib: the deflate of the results' latency histograms (core/hdr_histogram)
   zlib1g-dev
   # MPI (beff, coll, p2p): both families, each in its own build (CMakePresets.json: mpich)

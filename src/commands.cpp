@@ -19,6 +19,7 @@ std::vector<std::unique_ptr<Command>> make_commands() {
   commands.push_back(make_p2p_command());
   commands.push_back(make_link_command());
   commands.push_back(make_stream_command());
+  commands.push_back(make_node_command());  // its bounded step (node/node_step.hpp)
   return commands;
 }
 
@@ -27,7 +28,6 @@ std::vector<std::unique_ptr<Command>> make_other_commands() {
   commands.push_back(make_fleet_command());
   commands.push_back(make_run_command(make_commands, make_fleet_command));
   commands.push_back(facts::make_facts_command());
-  commands.push_back(make_node_command());
   return commands;
 }
 

@@ -8,7 +8,8 @@
 #include "core/command.hpp"
 
 namespace movebench {
-// A fresh copy of every benchmark command of the suite, in --help and suite order.
+// A fresh copy of every benchmark command of the suite, in --help and suite
+// order (node last: its step, node_step.hpp, is the suite's longest after mem).
 std::vector<std::unique_ptr<Command>> make_commands();
 // The commands outside the suite's table, after it in --help: fleet (not in
 // the default suite: a job of its own, or `run --fleet`), run (the suite)

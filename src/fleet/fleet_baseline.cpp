@@ -7,21 +7,27 @@
 
 #include "core/errors.hpp"
 #include "judge/compare_rule.hpp"
+#include "node/node_step.hpp"
 
 namespace movebench::fleet {
 namespace {
 
 using nlohmann::json;
 
-const FigureInfo* figure_info(const std::string& name) {
+const FigureInfo* figure_info(std::string_view name) {
   for (const auto& f : fleet_figures()) {
     if (name == f.name) return &f;
   }
   return nullptr;
 }
 
-// The figure a fleet record's operation is, in `fleet.units/pairs[].figures`.
+// The figure a fleet record's operation is, in `fleet.units/pairs[].figures`
+// (a node step's records are named as their figures).
 const char* figure_of_operation(const std::string& operation) {
+  if (operation.starts_with("node.")) {
+    const FigureInfo* f = figure_info(operation);
+    return f == nullptr ? nullptr : f->name;
+  }
   static const std::map<std::string, const char*> names{{"copy", "mem.copy"},
                                                         {"triad", "mem.triad"},
                                                         {"latency", "mem.latency"},
@@ -44,6 +50,7 @@ double record_noise(const json& record) {
   const auto noise = judge::sample_noise(record.at("samples").get<std::vector<double>>(), best_of);
   if (noise && std::isfinite(*noise)) return *noise;
   const auto stats = record.value("stats", json::object());
+  if (!stats.is_object()) return 0.0;  // no samples (a node step's headline): no noise known
   const double median = stats.value("median", 0.0);
   return median > 0 ? (stats.value("max", 0.0) - stats.value("min", 0.0)) / (2 * median) : 0.0;
 }
@@ -108,10 +115,15 @@ Baseline reference_of(const json& doc, const std::string& path) {
 }  // namespace
 
 const std::vector<FigureInfo>& fleet_figures() {
-  static const std::vector<FigureInfo> figures{
-      {"mem.copy", "MB/s", true, false},  {"mem.triad", "MB/s", true, false}, {"mem.latency", "ns", false, false},
-      {"p2p.latency", "us", false, true}, {"p2p.bw", "MB/s", true, true},
-  };
+  static const std::vector<FigureInfo> figures = [] {
+    std::vector<FigureInfo> out{
+        {"mem.copy", "MB/s", true, false},  {"mem.triad", "MB/s", true, false}, {"mem.latency", "ns", false, false},
+        {"p2p.latency", "us", false, true}, {"p2p.bw", "MB/s", true, true},
+    };
+    // --node's (node/node_step.hpp): literals, so data() ends with their NUL.
+    for (const auto& f : node::kStepFigures) out.push_back({f.name.data(), f.unit.data(), f.higher_is_better, false});
+    return out;
+  }();
   return figures;
 }
 

@@ -78,6 +78,9 @@ class FleetCommand : public net::MpiCommand {
                  "Exit 1 when an outlier is named (a suspect node or pair is measured again first: named only if slow "
                  "again)");
     app.add_flag("--skip-pairs", opt_.skip_pairs, "Memory only: no pairs, no bisection");
+    app.add_flag("--node", opt_.node,
+                 "Also each unit's node step, in turns as memory: movebench node's numa matrix and a sample of its "
+                 "core matrix, bounded as in movebench run (docs/node.md); its headlines compared across units");
     app.add_option("--baseline", baseline_path_,
                    "Compare every unit and pair with an earlier fleet result (--json) or reference figures "
                    "({\"mem.triad\": MB/s, ...}; docs/fleet.md) and name what got slower");

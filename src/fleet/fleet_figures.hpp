@@ -4,6 +4,8 @@
 // makes them, the verdict (fleet_verdict) reads them, and the writer
 // (fleet_output) turns them into text.
 #pragma once
+#include <map>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -32,6 +34,14 @@ struct PairFigures {
 struct Bisection {
   std::vector<PairFigures> pairs;  // unit u with u + units/2; bw_mbs both ways
   double total_mbs = 0;            // the sum: what crosses the cut at once
+};
+
+// A unit's node step (`--node`, node/node_step.hpp): its headlines by
+// node's own result names (node.numa.local.sum, node.cores.same_l3 ...), in
+// the step figure's unit, and node's own findings within the unit.
+struct NodeStepFigures {
+  std::map<std::string, double> figures;
+  nlohmann::json findings = nlohmann::json::array();
 };
 
 struct FleetOutlier {

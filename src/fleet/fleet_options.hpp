@@ -24,6 +24,7 @@ struct FleetOptions {
   judge::OutlierRule rule;
   bool fail_on_outlier = false;
   bool skip_pairs = false;           // memory only (one unit, or no network wanted)
+  bool node = false;                 // --node: each unit's node step too (node/node_step.hpp)
   std::optional<Baseline> baseline;  // --baseline FILE, read and checked before any MPI
   double baseline_threshold = 0.05;  // --baseline-threshold, as compare's --threshold
   bool fail_on_regression = false;

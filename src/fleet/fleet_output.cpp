@@ -11,6 +11,7 @@
 #include "core/sizes.hpp"
 #include "core/output.hpp"
 #include "judge/siblings.hpp"
+#include "node/node_step.hpp"
 
 namespace movebench::fleet {
 namespace {
@@ -104,6 +105,25 @@ std::string bisection_line(const Bisection& bisection) {
                       bisection.pairs.size());
 }
 
+std::string node_lines(const Layout& layout, const std::vector<NodeStepFigures>& node) {
+  if (node.empty()) return "";
+  std::string text = "node step (movebench node's numa matrix and a sample of its core matrix, per unit):\n";
+  std::string findings;
+  for (std::size_t u = 0; u < node.size(); ++u) {
+    std::string line;
+    for (const auto& f : node::kStepFigures) {
+      const auto it = node[u].figures.find(std::string(f.name));
+      if (it != node[u].figures.end()) line += fmt::format(" {} {};", f.name.substr(5), value_text(it->second, f.unit));
+    }
+    text += fmt::format("  {}:{}\n", who(layout, static_cast<int>(u)), line.empty() ? " -" : line);
+    for (const auto& finding : node[u].findings)
+      findings += fmt::format("  {}: {}\n", who(layout, static_cast<int>(u)), finding.value("text", std::string()));
+  }
+  return text +
+         fmt::format("node step findings within units: {}\n", std::count(findings.begin(), findings.end(), '\n')) +
+         findings;
+}
+
 std::string outlier_lines(const Layout& layout, const std::vector<FleetOutlier>& outliers) {
   std::string text = fmt::format("outliers: {}\n", outliers.size());
   std::set<std::string> drained;
@@ -160,7 +180,7 @@ void FleetWriter::results(const FleetResults& r) {
       r.units.size() - static_cast<std::size_t>(std::count(r.no_memory.begin(), r.no_memory.end(), true));
   out_.text(unit_table(r.layout, r.units, r.no_memory) + pairs_line(r.pairs) +
             triad_line(r.triad, static_cast<int>(measured), r.layout.units) + bisection_line(r.bisection) +
-            outlier_lines(r.layout, r.outliers));
+            (r.node != nullptr ? node_lines(r.layout, *r.node) : "") + outlier_lines(r.layout, r.outliers));
 }
 
 void FleetWriter::baseline(const Baseline& baseline, const BaselineVerdict& v, double threshold) {

@@ -30,6 +30,9 @@ std::string pairs_line(const std::vector<PairFigures>& pairs);
 std::string triad_line(const judge::Whole& triad, int measured, int units);
 // Nothing when no bisection was measured.
 std::string bisection_line(const Bisection& bisection);
+// With --node: "node step:", a line per unit with its headlines (`-` for a
+// unit without them), then each unit's own findings; nothing without.
+std::string node_lines(const Layout& layout, const std::vector<NodeStepFigures>& node);
 // "outliers: N", a line per outlier, then one scontrol line per host named
 // (its first outlier the reason).
 std::string outlier_lines(const Layout& layout, const std::vector<FleetOutlier>& outliers);
@@ -50,6 +53,7 @@ struct FleetResults {
   const judge::Whole& triad;
   const Bisection& bisection;
   const std::vector<FleetOutlier>& outliers;
+  const std::vector<NodeStepFigures>* node = nullptr;  // per unit with --node; else none
 };
 
 // The heading leaves at once, the rest when the run is written (end()):

@@ -6,6 +6,7 @@
 
 #include "fleet/fleet_steps.hpp"
 #include "judge/siblings.hpp"
+#include "node/node_step.hpp"
 
 namespace movebench::fleet {
 namespace {
@@ -19,7 +20,7 @@ Figure mbs(const std::string& name, double value, Stat stat, Of of, int directio
 bool has_memory(const std::vector<bool>& no_memory, std::size_t u) { return u >= no_memory.size() || !no_memory[u]; }
 
 nlohmann::json unit_json(const Layout& layout, std::size_t u, const MemoryFigures& m, bool measured,
-                         const nlohmann::json& facts) {
+                         const nlohmann::json& facts, const NodeStepFigures* node) {
   nlohmann::json j = {
       {"unit", u},
       {"host", layout.host[u]},
@@ -32,7 +33,32 @@ nlohmann::json unit_json(const Layout& layout, std::size_t u, const MemoryFigure
       // The unit's machine as its rank read it: facts::collect(Sources{}).
       {"facts", facts}};
   if (m.measured_again) j["measured_again"] = true;  // a suspect at first (fleet_suspects.hpp)
+  if (node != nullptr) {
+    for (const auto& [name, value] : node->figures) j["figures"][name] = value;
+    j["node"] = {{"findings", node->findings}};  // node's own, within the unit
+  }
   return j;
+}
+
+// Each unit's node step headlines, a record each (operation: the figure's
+// name), so that report compare matches a unit's figure with the same
+// unit's of another run. No samples: a headline is a median over the
+// unit's endpoints, each timed in node's own records, which stay on the unit.
+void add_node_records(const Layout& layout, const std::vector<NodeStepFigures>& node, Report& report) {
+  for (std::size_t u = 0; u < node.size(); ++u) {
+    for (const auto& f : node::kStepFigures) {
+      const auto it = node[u].figures.find(std::string(f.name));
+      if (it == node[u].figures.end()) continue;
+      const Figure figure = f.higher_is_better ? mbs("bandwidth", it->second, Stat::kMedian, Of::kRate)
+                                               : Figure::latency("latency", it->second * 1e-9, Stat::kMedian);
+      report.add({"fleet",
+                  std::string(f.name),
+                  0,
+                  {{"unit", u}, {"host", layout.host[u]}, {"rank", layout.leader[u]}},
+                  {},
+                  {figure}});
+    }
+  }
 }
 
 void add_unit_records(const FleetOptions& opt, const Layout& layout, const std::vector<MemoryFigures>& units,
@@ -147,11 +173,12 @@ int compare_with_baseline(const FleetOptions& opt, Report& report, FleetWriter& 
 }  // namespace
 
 nlohmann::json units_json(const Layout& layout, const std::vector<MemoryFigures>& units,
-                          const std::vector<bool>& no_memory, const std::vector<nlohmann::json>& facts) {
+                          const std::vector<bool>& no_memory, const std::vector<nlohmann::json>& facts,
+                          const std::vector<NodeStepFigures>& node) {
   nlohmann::json out = nlohmann::json::array();
   for (std::size_t u = 0; u < units.size(); ++u) {
-    out.push_back(
-        unit_json(layout, u, units[u], has_memory(no_memory, u), u < facts.size() ? facts[u] : nlohmann::json()));
+    out.push_back(unit_json(layout, u, units[u], has_memory(no_memory, u),
+                            u < facts.size() ? facts[u] : nlohmann::json(), u < node.size() ? &node[u] : nullptr));
   }
   return out;
 }
@@ -170,15 +197,16 @@ int publish(const FleetOptions& opt, const Layout& layout, const Gathered& got, 
             FleetWriter& out) {
   add_unit_records(opt, layout, got.units, got.no_memory, report);
   add_pair_records(opt, layout, got.pairs, got.bisection, report);
+  add_node_records(layout, got.node, report);
   nlohmann::json fleet = {{"per", unit_kind_name(opt.per)},
-                          {"units", units_json(layout, got.units, got.no_memory, got.facts)},
+                          {"units", units_json(layout, got.units, got.no_memory, got.facts, got.node)},
                           {"pairs", pairs_json(layout, got.pairs)},
                           {"whole", nlohmann::json::object()}};
   const judge::Whole triad = add_whole(got.units, got.no_memory, got.bisection, report, fleet["whole"]);
   report.extra("fleet") = std::move(fleet);  // whole: no `in_progress` any more
   report.extra("outliers") = verdict.json;
   report.extra("failed_units") = failures_json(layout, got.failures);
-  out.results({layout, got.units, got.no_memory, got.pairs, triad, got.bisection, verdict.outliers});
+  out.results({layout, got.units, got.no_memory, got.pairs, triad, got.bisection, verdict.outliers, &got.node});
   const int regressions = opt.baseline ? compare_with_baseline(opt, report, out) : 0;
   out.failed(layout, got.failures);
   out.end();

@@ -20,13 +20,16 @@ struct Gathered {
   std::vector<PairFigures> pairs;
   Bisection bisection;
   std::vector<UnitFailure> failures;
+  std::vector<NodeStepFigures> node;  // per unit with --node (empty for a unit without them); else none
 };
 
 // `fleet.units` and `fleet.pairs` of the document. A unit without memory
-// figures has `figures` {}; `facts` may be shorter than the units (not
-// gathered yet: null).
+// figures has none of them in `figures`; `facts` may be shorter than the
+// units (not gathered yet: null); `node` too (no node step: no node
+// figures, no `node` key).
 nlohmann::json units_json(const Layout& layout, const std::vector<MemoryFigures>& units,
-                          const std::vector<bool>& no_memory, const std::vector<nlohmann::json>& facts);
+                          const std::vector<bool>& no_memory, const std::vector<nlohmann::json>& facts,
+                          const std::vector<NodeStepFigures>& node = {});
 nlohmann::json pairs_json(const Layout& layout, const std::vector<PairFigures>& pairs);
 // With --baseline, the comparison too; returns the number of regressions.
 int publish(const FleetOptions& opt, const Layout& layout, const Gathered& got, const Verdict& verdict, Report& report,

@@ -17,6 +17,7 @@
 #include "fleet/fleet_steps.hpp"
 #include "fleet/fleet_suspects.hpp"
 #include "fleet/fleet_verdict.hpp"
+#include "node/node_step.hpp"
 
 namespace movebench::fleet {
 namespace {
@@ -210,6 +211,43 @@ std::vector<nlohmann::json> gather_facts(const Layout& layout) {
   return out;
 }
 
+// Each unit's node step (node/node_step.hpp: the suite's own command line),
+// in turns as memory: the units of one host one after another, so that no
+// two share its cores or memory. Its text stays on the unit (the summary is
+// rank 0's); a step that cannot run, or that records an error (a misplaced
+// page, a failed check, a pair that never answered), is the unit's failure
+// in "node step". Rank 0 gets every unit's headlines and findings.
+std::vector<NodeStepFigures> measure_node_steps(const Layout& layout, net::Watchdog& dog, double step_timeout,
+                                                Steps& steps) {
+  std::string mine;
+  const Pass pass;
+  in_turns(layout, dog, step_timeout, steps, pass, "node step", [&] {
+    CapturedOutput text;
+    Report report("node", OutputOptions{"", false, false, true, ""}, {});
+    std::string why;
+    const bool ran = node::run_node_step(report, text, why);
+    nlohmann::json summary = node::step_summary(report.document());
+    if (!ran) throw std::runtime_error(why);
+    if (!summary["errors"].empty()) throw std::runtime_error(summary["errors"].begin()->get<std::string>());
+    summary.erase("errors");
+    mine = summary.dump();
+  });
+  const auto all = gather_texts(mine);
+  std::vector<NodeStepFigures> out;
+  if (net::world_rank() != 0) return out;
+  for (int leader : layout.leader) {
+    const auto j = nlohmann::json::parse(all[static_cast<std::size_t>(leader)], nullptr, false);
+    NodeStepFigures& u = out.emplace_back();
+    if (!j.is_object()) continue;                                       // failed or not measured: no figures
+    const auto figures = j.value("figures", nlohmann::json::object());  // items() of a temporary would dangle
+    for (const auto& [name, value] : figures.items()) {
+      if (value.is_number()) u.figures[name] = value.get<double>();
+    }
+    u.findings = j.value("findings", nlohmann::json::array());
+  }
+  return out;
+}
+
 Named share(Named named) {
   MPI_Bcast(&named.outliers, 1, MPI_INT, 0, MPI_COMM_WORLD);
   MPI_Bcast(&named.regressions, 1, MPI_INT, 0, MPI_COMM_WORLD);
@@ -249,12 +287,16 @@ Named run_fleet(const FleetOptions& opt, Report& report, Output& out, net::Watch
   steps.keep("units", units_json(layout, got.units, got.no_memory, {}));
   if (!schedule.empty() && !measure_network(opt, layout, schedule, dog, step_timeout, steps, got)) return share({});
   if (!measure_memory_again(opt, layout, dog, step_timeout, steps, got)) return share({});
+  if (opt.node) {
+    got.node = measure_node_steps(layout, dog, step_timeout, steps);
+    if (!steps.settle()) return share({});
+  }
   steps.begin("facts");
   got.facts = gather_facts(layout);
   Named named;
   if (net::world_rank() == 0) {
     got.failures = steps.failures();
-    const Verdict verdict = judge(opt, layout, got.units, got.no_memory, got.pairs);
+    const Verdict verdict = judge(opt, layout, got.units, got.no_memory, got.pairs, got.node);
     named.regressions = publish(opt, layout, got, verdict, report, writer);
     named.outliers = static_cast<int>(verdict.outliers.size());
   }

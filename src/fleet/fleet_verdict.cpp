@@ -7,6 +7,7 @@
 #include "fleet/fleet_failures.hpp"
 #include "fleet/fleet_suspects.hpp"
 #include "judge/siblings.hpp"
+#include "fleet/fleet_node.hpp"
 
 namespace movebench::fleet {
 namespace {
@@ -109,11 +110,14 @@ nlohmann::json to_json(const Layout& layout, const FleetOutlier& o) {
 }  // namespace
 
 Verdict judge(const FleetOptions& opt, const Layout& layout, const std::vector<MemoryFigures>& units,
-              const std::vector<bool>& no_memory, const std::vector<PairFigures>& pairs) {
+              const std::vector<bool>& no_memory, const std::vector<PairFigures>& pairs,
+              const std::vector<NodeStepFigures>& node) {
   Verdict v;
   v.json = nlohmann::json::array();
   judge_units(opt, units, no_memory, v);
   judge_pairs(opt, layout, pairs, v);
+  // After the pairs: a slow core or NUMA path explains no slow link.
+  for (auto& o : node_step_outliers(node, opt.rule)) v.outliers.push_back(std::move(o));
   for (const auto& o : v.outliers) v.json.push_back(to_json(layout, o));
   return v;
 }

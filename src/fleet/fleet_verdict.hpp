@@ -20,7 +20,10 @@ struct Verdict {
 
 // `no_memory`: per unit, true when it failed before its memory figures
 // were checked: it is left out of their median and MAD, and not named.
+// `node`: per unit, its node step's headlines (--node), each judged among
+// the units that have it.
 Verdict judge(const FleetOptions& opt, const Layout& layout, const std::vector<MemoryFigures>& units,
-              const std::vector<bool>& no_memory, const std::vector<PairFigures>& pairs);
+              const std::vector<bool>& no_memory, const std::vector<PairFigures>& pairs,
+              const std::vector<NodeStepFigures>& node = {});
 
 }  // namespace movebench::fleet

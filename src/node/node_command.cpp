@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <limits>
 
 #include "core/affinity.hpp"
 #include "core/errors.hpp"
@@ -12,7 +13,9 @@
 #include "core/summary.hpp"
 #include "core/vocabulary.hpp"
 #include "node/node_devices.hpp"
+#include "node/node_hwloc.hpp"
 #include "node/node_parts.hpp"
+#include "node/node_step.hpp"
 
 namespace movebench {
 namespace {
@@ -21,6 +24,8 @@ using namespace node;
 
 constexpr double kMostSeconds = 86400;
 constexpr double kMostOutlierK = 1000;
+constexpr int kMostCoreSample = 1'000'000;
+constexpr int kNoCoreSample = std::numeric_limits<int>::min();  // --core-sample not given
 constexpr std::uint64_t kMostArrayBytes = std::uint64_t{1} << 40;
 
 std::string part_names() {
@@ -88,25 +93,49 @@ class NodeCommand : public Command {
   void check_options() override;
   int run(Report& report) override;
 
-  std::vector<std::vector<std::string>> suite_runs(std::string& why) const override {
-    why = "not in the suite yet (docs/node.md)";
-    return {};
-  }
+  // The bounded step (node_step.hpp): the numa matrix and a sample of the
+  // core matrix.
+  std::vector<std::vector<std::string>> suite_runs(std::string&) const override { return {node_step_args()}; }
   std::string suite_summary(const Report& report) const override {
     const auto& doc = report.document();
     const std::size_t n = doc.contains("findings") ? doc["findings"].size() : 0;
-    return SummaryLine(report, "node:").str() + fmt::format(" findings {};", n);
+    const auto relation = [](std::string_view r) { return std::string(r); };
+    return SummaryLine(report, "node:")
+               .result("node.numa.local.sum", "local read", {"MB/s", 0})
+               .result("node.numa.local.triad", "local triad", {"MB/s", 0})
+               .result("node.numa.local.chase", "local latency", {"ns", 1})
+               .result("node.numa.remote.sum", "remote read", {"MB/s", 0})
+               .result("node.numa.remote.chase", "remote latency", {"ns", 1})
+               .results("node.cores.", "", relation, {"ns", 1})
+               .str() +
+           fmt::format(" findings {};", n);
   }
+
+  explicit NodeCommand(Output& out) : out_(out) {}
 
  private:
   NodeOptions opt_;
   std::string parts_text_, numa_text_, cpus_text_, array_text_, devices_text_, device_bytes_text_,
       floor_text_ = percent_text(opt_.rule.floor);
+  int core_sample_ = kNoCoreSample;
   NodeTopology topology_;
-  Output& out_ = standard_output();
+  Output& out_;
 
   std::vector<const NodePart*> chosen_parts() const;
+  void write_xml(Report& report);
 };
+
+// --hwloc-xml: a failure is the run's error (exit 1), said in one line.
+void NodeCommand::write_xml(Report& report) {
+  const std::string why = write_hwloc_xml(opt_.hwloc_xml, measured_paths(report.document()));
+  if (why.empty()) {
+    out_.text(fmt::format("# hwloc topology with the measured memory attributes: {}\n", opt_.hwloc_xml));
+    return;
+  }
+  const std::string line = fmt::format("node: --hwloc-xml '{}': {}", opt_.hwloc_xml, why);
+  out_.problem(line);
+  report.add_error("hwloc_xml", line);
+}
 
 void NodeCommand::add_options(CLI::App& app) {
   app.add_option("--parts", parts_text_,
@@ -133,6 +162,12 @@ void NodeCommand::add_options(CLI::App& app) {
       ->capture_default_str();
   app.add_option("--outlier-floor", floor_text_, "Outlier: and by more than this share of the median")
       ->capture_default_str();
+  app.add_option("--core-sample", core_sample_,
+                 "cores: the cache domains' pairs and this many drawn at random, whatever the CPUs (default: every "
+                 "pair up to 64 CPUs, beyond it the domains' and 256)");
+  app.add_option("--hwloc-xml", opt_.hwloc_xml,
+                 "numa: write this machine's hwloc topology to FILE (XML) with the measured bandwidth (MiB/s) and "
+                 "latency (ns) as hwloc memory attributes, initiator -> target (lstopo --memattrs reads them)");
   app.add_option(
          vocabulary::names(vocabulary::kSeed), opt_.seed,
          vocabulary::help(vocabulary::kSeed,
@@ -151,8 +186,18 @@ void NodeCommand::check_options() {
   if (!devices_text_.empty()) opt_.devices = parse_cpu_list(devices_text_);
   if (!device_bytes_text_.empty()) opt_.device_bytes = parse_size(device_bytes_text_);
   check_seconds(opt_.time_budget, "--time-budget", kMostSeconds);
+  if (core_sample_ != kNoCoreSample) {
+    check_range(core_sample_, "--core-sample", 0, kMostCoreSample);
+    opt_.core_sample = static_cast<std::size_t>(core_sample_);
+  }
   check_range(opt_.rule.k, "--outlier-k", 0.0, kMostOutlierK);
   opt_.rule.floor = parse_percent(floor_text_, "--outlier-floor");
+  if (!opt_.hwloc_xml.empty()) {
+    if (!opt_.parts.empty() && std::find(opt_.parts.begin(), opt_.parts.end(), "numa") == opt_.parts.end())
+      throw UsageError("--hwloc-xml: writes the numa part's figures, and --parts leaves it out");
+    if (auto why = hwloc_xml_unwritable(opt_.hwloc_xml))
+      throw UsageError(fmt::format("--hwloc-xml '{}': cannot write it: {}", opt_.hwloc_xml, *why));
+  }
   topology_ = narrowed_topology(opt_);
   check_devices_options(opt_);
   // A part asked for by name that cannot run here is a usage error; left
@@ -199,6 +244,7 @@ int NodeCommand::run(Report& report) {
     ctx.part_seconds = std::max(0.0, left) / static_cast<double>(parts.size() - i);
     parts[i]->run(ctx);
   }
+  if (!opt_.hwloc_xml.empty()) write_xml(report);
   send_now(out_, fmt::format("\n{}\nvalidation: {}\n", findings_text(ctx.findings), report.validation_verdict()));
   if (!report.document().contains("findings")) report.extra("findings") = nlohmann::json::array();
   return kExitOk;
@@ -206,6 +252,6 @@ int NodeCommand::run(Report& report) {
 
 }  // namespace
 
-std::unique_ptr<Command> make_node_command() { return std::make_unique<NodeCommand>(); }
+std::unique_ptr<Command> make_node_command(Output& out) { return std::make_unique<NodeCommand>(out); }
 
 }  // namespace movebench

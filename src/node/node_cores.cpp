@@ -67,8 +67,8 @@ nlohmann::json settings_of(const CoresRequest& request, const PairPlan& plan, co
   return {{"cpus", format_cpu_list(request.cpus)},
           {"pairs", plan.pairs.size()},
           {"every_pair", plan.every_pair},
-          {"every_pair_bound", kEveryPairBound},
-          {"sampled_pairs", plan.every_pair ? 0 : kSampledPairs},
+          {"every_pair_bound", request.every_pair_bound},
+          {"sampled_pairs", plan.every_pair ? 0 : request.sampled},
           {"seed", request.seed},
           {"blocks", how.blocks},
           {"block_seconds", how.block_seconds},
@@ -91,7 +91,7 @@ PingPong ping_pong_for(double budget_seconds, std::size_t pairs) {
 CoresRun run_core_matrix(const CoresRequest& request, Report& report, Output& out) {
   CoresRun run;
   run.matrix.cpus = cpu_places(request.cpus);
-  const PairPlan plan = plan_pairs(run.matrix.cpus, kEveryPairBound, kSampledPairs, request.seed);
+  const PairPlan plan = plan_pairs(run.matrix.cpus, request.every_pair_bound, request.sampled, request.seed);
   run.matrix.every_pair = plan.every_pair;
   run.how = ping_pong_for(request.budget_seconds, plan.pairs.size());
   report.settings("node")["cores"] = settings_of(request, plan, run.how);
@@ -126,7 +126,12 @@ std::optional<std::string> cores_not_here(const NodeTopology&, const NodeOptions
 }
 
 void run_cores(NodeContext& ctx) {
-  const CoresRun run = run_core_matrix({endpoints(ctx.opt), ctx.part_seconds, ctx.opt.seed}, ctx.report, ctx.out);
+  CoresRequest request{endpoints(ctx.opt), ctx.part_seconds, ctx.opt.seed};
+  if (ctx.opt.core_sample) {
+    request.every_pair_bound = 0;
+    request.sampled = *ctx.opt.core_sample;
+  }
+  const CoresRun run = run_core_matrix(request, ctx.report, ctx.out);
   judge_cores(ctx, run.siblings);
   ctx.out.flush();
 }

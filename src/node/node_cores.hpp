@@ -11,6 +11,7 @@
 #include "core/report.hpp"
 #include "node/core_latency.hpp"
 #include "node/core_matrix.hpp"
+#include "node/core_pairs.hpp"
 
 namespace movebench::node {
 
@@ -29,6 +30,10 @@ struct CoresRequest {
   std::vector<int> cpus;  // the endpoints (--cpus, else the allowed CPUs), at least 2
   double budget_seconds = 2;
   std::uint64_t seed = 1;  // the sample of pairs beyond the bound (--seed)
+  // Every pair up to this many CPUs; beyond, the domains' pairs and
+  // `sampled` drawn at random (--core-sample N: bound 0, N drawn).
+  std::size_t every_pair_bound = kEveryPairBound;
+  std::size_t sampled = kSampledPairs;
 };
 
 struct CoresRun {

@@ -189,10 +189,7 @@ NumaGrid empty_grid(const NodeTopology& topology) {
 
 std::uint64_t array_bytes(const NodeContext& ctx, const NumaGrid& g) {
   if (ctx.opt.array_bytes != 0) return ctx.opt.array_bytes;
-  const auto caches = data_caches();
-  const std::uint64_t llc =
-      caches.empty() ? 0 : caches.back().bytes * static_cast<std::uint64_t>(std::max(1, caches.back().instances));
-  return default_numa_bytes(llc, g.initiators.size());
+  return machine_numa_bytes(g.initiators.size());
 }
 
 void run_numa(NodeContext& ctx) {
@@ -223,6 +220,7 @@ void run_numa(NodeContext& ctx) {
   }
   ctx.report.progress().clear();
   send_now(ctx.out, numa_matrices_text(g));
+  for (const Figure& f : numa_headlines(g)) ctx.report.set_result(f);
   judge_numa(ctx, g);
 }
 
@@ -234,6 +232,13 @@ std::optional<std::string> numa_not_here(const NodeTopology& t, const NodeOption
 }
 
 }  // namespace
+
+std::uint64_t machine_numa_bytes(std::size_t nodes_with_cpus) {
+  const auto caches = data_caches();
+  const std::uint64_t llc =
+      caches.empty() ? 0 : caches.back().bytes * static_cast<std::uint64_t>(std::max(1, caches.back().instances));
+  return default_numa_bytes(llc, nodes_with_cpus);
+}
 
 NodePart numa_part() {
   return {"numa", "every NUMA node's CPUs x every NUMA node's memory: read and triad bandwidth, idle latency",

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "core/figure.hpp"
 #include "node/node_parts.hpp"
 
 namespace movebench::node {
@@ -38,6 +39,13 @@ std::string numa_matrices_text(const NumaGrid& grid);
 // factors to the result document.
 void judge_numa(NodeContext& ctx, const NumaGrid& grid);
 
+// The part's headlines, each the median over the initiators of a kernel's
+// figure: `node.numa.local.<kernel>` of each initiator's own node's cell,
+// `node.numa.remote.<kernel>` of every other cell (none on one node);
+// kernel sum and triad (MB/s), chase (ns). `movebench run` shows them and
+// fleet's node step compares them across units (node_step.hpp).
+std::vector<Figure> numa_headlines(const NumaGrid& grid);
+
 // The DRAM peak (bytes/s) of NUMA node `node` from a document's facts: its
 // socket's numa_node_peaks; none when not known (no SMBIOS, sub-NUMA
 // clustering).
@@ -48,5 +56,7 @@ std::optional<double> node_dram_peak(const nlohmann::json& facts, int node);
 // 64 MiB, so that every cell streams from memory.
 inline constexpr std::uint64_t kLeastNumaArrayBytes = std::uint64_t{64} << 20;
 std::uint64_t default_numa_bytes(std::uint64_t llc_bytes_in_all, std::size_t nodes_with_cpus);
+// The same from this machine's caches (hwloc's last level, all instances).
+std::uint64_t machine_numa_bytes(std::size_t nodes_with_cpus);
 
 }  // namespace movebench::node

@@ -14,13 +14,14 @@ namespace {
 
 struct Quantity {
   std::optional<double> Cell::*field;
-  std::string_view name;  // as findings and titles say it
+  std::string_view name;    // as findings and titles say it
+  std::string_view kernel;  // as the records' `kernel` and the headlines' names say it
   std::string_view unit;
   bool higher_is_better;
 };
-constexpr std::array<Quantity, 3> kQuantities = {{{&Cell::sum, "read bandwidth (sum)", "MB/s", true},
-                                                  {&Cell::triad, "triad bandwidth", "MB/s", true},
-                                                  {&Cell::latency, "idle latency (chase)", "ns", false}}};
+constexpr std::array<Quantity, 3> kQuantities = {{{&Cell::sum, "read bandwidth (sum)", "sum", "MB/s", true},
+                                                  {&Cell::triad, "triad bandwidth", "triad", "MB/s", true},
+                                                  {&Cell::latency, "idle latency (chase)", "chase", "ns", false}}};
 
 std::string node_name(int os_index) { return fmt::format("node {}", os_index); }
 
@@ -155,6 +156,28 @@ void judge_numa(NodeContext& ctx, const NumaGrid& g) {
       judge_siblings(ctx, "numa", fmt::format("NUMA factor of {} at distance {}", q.name, distance), "x", pairs, false);
     }
   }
+}
+
+std::vector<Figure> numa_headlines(const NumaGrid& g) {
+  std::vector<Figure> out;
+  for (const bool local : {true, false}) {
+    for (const Quantity& q : kQuantities) {
+      std::vector<double> values;
+      for (std::size_t r = 0; r < g.initiators.size(); ++r) {
+        for (std::size_t c = 0; c < g.targets.size(); ++c) {
+          const auto& v = g.cells[r][c].*q.field;
+          if (v && (g.initiators[r] == g.targets[c]) == local) values.push_back(*v);
+        }
+      }
+      if (values.empty()) continue;
+      const double median = judge::robust_spread(values).median;
+      const auto name = fmt::format("node.numa.{}.{}", local ? "local" : "remote", q.kernel);
+      out.push_back(q.higher_is_better
+                        ? Figure::bandwidth(name, median * 1e6, Stat::kMedian, Of::kRate, application_bytes())
+                        : Figure::latency(name, median * 1e-9, Stat::kMedian));
+    }
+  }
+  return out;
 }
 
 std::uint64_t default_numa_bytes(std::uint64_t llc_bytes_in_all, std::size_t nodes_with_cpus) {

@@ -29,6 +29,10 @@ struct NodeOptions {
   std::uint64_t array_bytes = 0;               // --array-bytes (numa); 0: default_numa_bytes
   std::optional<std::vector<int>> devices;     // --devices (devices); none: every device found
   std::uint64_t device_bytes = 64ull << 20;    // --device-bytes (devices): per transfer and per mem array
+  // --core-sample N (cores): the cache domains' pairs and N drawn at random,
+  // whatever the CPUs; none: every pair up to kEveryPairBound CPUs.
+  std::optional<std::size_t> core_sample;
+  std::string hwloc_xml;  // --hwloc-xml FILE: the topology with the numa part's figures (node_hwloc.hpp)
 };
 
 struct NodeContext {

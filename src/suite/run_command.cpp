@@ -47,6 +47,9 @@ class RunCommand : public Command {
 
   void add_options(CLI::App& app) override {
     app.add_option("--only", only_text_, "Run only these benchmarks, comma- or space-separated (e.g. mem,link)");
+    app.add_option("--skip", skip_text_,
+                   "Run every benchmark but these, comma- or space-separated (e.g. node: the suite without its node "
+                   "step)");
     app.add_flag("--dry-run", dry_run_,
                  "Print the command line of each run of the suite (each benchmark's own options) and measure nothing");
     app.add_option("--expect", expect_file_,
@@ -64,15 +67,9 @@ class RunCommand : public Command {
   }
 
   void check_options() override {
-    only_.clear();
-    for (const auto& text : only_text_) {
-      for (auto& name : parse_name_list(text, "benchmark")) only_.push_back(std::move(name));
-    }
-    for (const auto& name : only_) {
-      bool known = false;
-      for (const auto& c : commands_) known = known || c->name() == name;
-      if (!known) throw UsageError(fmt::format("unknown benchmark '{}' in --only", name));
-    }
+    only_ = benchmark_names(only_text_, "--only");
+    skip_ = benchmark_names(skip_text_, "--skip");
+    if (!only_.empty() && !skip_.empty()) throw UsageError("--only and --skip: give one of them");
     if (!fail_on_.empty() && fail_on_ != "low" && fail_on_ != "degraded") {
       throw UsageError(fmt::format("--fail-on '{}': wants low or degraded", fail_on_));
     }
@@ -86,6 +83,7 @@ class RunCommand : public Command {
     for (const auto& c : commands_) {
       const bool named = std::find(only_.begin(), only_.end(), c->name()) != only_.end();
       if (!only_.empty() && !named && !(fleet_ && c->name() == fleet_name_)) continue;
+      if (std::find(skip_.begin(), skip_.end(), c->name()) != skip_.end()) continue;
       if (c->name() == fleet_name_ && !fleet_ && !named) continue;  // only when asked
       // Under a launcher, one copy of mem, link and stream is enough (and
       // copies on other ranks would disturb it): only rank 0 runs them.
@@ -136,6 +134,20 @@ class RunCommand : public Command {
   std::string suite_summary(const Report&) const override { return ""; }
 
  private:
+  // --only's or --skip's names, each one of the suite's benchmarks.
+  std::vector<std::string> benchmark_names(const std::vector<std::string>& texts, std::string_view option) const {
+    std::vector<std::string> out;
+    for (const auto& text : texts) {
+      for (auto& name : parse_name_list(text, "benchmark")) out.push_back(std::move(name));
+    }
+    for (const auto& name : out) {
+      bool known = false;
+      for (const auto& c : commands_) known = known || c->name() == name;
+      if (!known) throw UsageError(fmt::format("unknown benchmark '{}' in {}", name, option));
+    }
+    return out;
+  }
+
   // What the suite would run, as command lines a user can run alone.
   void print_runs(const std::vector<Command*>& chosen) {
     if (launcher_rank() > 0) return;
@@ -164,7 +176,7 @@ class RunCommand : public Command {
   std::string expect_file_, fail_on_, facts_file_;
   nlohmann::json bands_, given_facts_;
   bool dry_run_ = false;
-  std::vector<std::string> only_text_, only_;
+  std::vector<std::string> only_text_, only_, skip_text_, skip_;
   SuiteWriter out_{standard_output()};
 };
 

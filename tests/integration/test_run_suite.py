@@ -16,7 +16,7 @@ def dry_run(*args):
 
 def test_dry_run_prints_each_run_in_its_commands_own_options_and_measures_nothing(tmp_path):
     proc, lines = dry_run("--json", tmp_path / "dry.json")
-    expected = {"mem", "link", "stream"} | ({"beff", "coll", "p2p"} if built_with_mpi() else set())
+    expected = {"mem", "link", "stream", "node"} | ({"beff", "coll", "p2p"} if built_with_mpi() else set())
     assert {line[1] for line in lines} == expected, proc.stdout
     assert [line[2] for line in lines if line[1] == "mem"] == ["bandwidth", "latency"]
     for line in lines:

@@ -17,7 +17,7 @@ from test_options import VOCABULARY, options
 
 from conftest import REPO, binary_path, run_movebench
 
-COMMANDS = ("mem", "link", "stream", "beff", "coll", "p2p", "run")
+COMMANDS = ("mem", "link", "stream", "beff", "coll", "p2p", "node", "run")
 SHARED = {name for name, _, _ in VOCABULARY.values()}
 OLDER_SECTION = "Older names (still taken):"
 

@@ -85,6 +85,28 @@ TEST(FleetBaseline, ReferenceFiguresApplyToEveryUnitAndPair) {
   EXPECT_EQ(v.compared, 4);
 }
 
+TEST(FleetBaseline, NodeStepHeadlinesAreComparedLikeTheOthers) {
+  // A reference names node's own headline; a unit's record of it has no
+  // samples (a median over the unit's endpoints): no noise, no error.
+  const auto ref =
+      parse_baseline(R"({"node.numa.local.sum": 10000, "node.cores.same_l3": 40})", "ref.json", UnitKind::kRank);
+  json doc = fleet_doc({1000}, {1.0, 1.0});
+  doc["fleet"]["units"][0]["figures"]["node.numa.local.sum"] = 5000.0;
+  doc["fleet"]["units"][0]["figures"]["node.cores.same_l3"] = 40.5;
+  doc["timings"].push_back({{"benchmark", "fleet"},
+                            {"operation", "node.numa.local.sum"},
+                            {"params", {{"unit", 0}, {"host", "n"}, {"rank", 0}}},
+                            {"samples", json::array()},
+                            {"stats", nullptr},
+                            {"figures", {{"bandwidth", {{"stat", "median"}, {"of", "rate"}, {"unit", "MB/s"}}}}}});
+  const auto now = subjects_of(doc, UnitKind::kRank);
+  EXPECT_EQ(now[0].figures.at("node.numa.local.sum").noise, 0.0);
+  const auto v = compare_with(ref, now, 0.05);
+  EXPECT_EQ(v.compared, 2);
+  ASSERT_EQ(v.regressions.size(), 1u);  // half the bandwidth; 40.5 ns is within 5% of 40
+  EXPECT_EQ(v.regressions_json.at(0)["figure"], "node.numa.local.sum");
+}
+
 // The one line a bad baseline gives (main prints it; exit 2).
 std::string refusal(const std::string& text, UnitKind per = UnitKind::kRank) {
   try {

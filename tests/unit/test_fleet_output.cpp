@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "core/output.hpp"
+#include "fleet/fleet_node.hpp"
 #include "fleet/fleet_output.hpp"
 #include "judge/siblings.hpp"
 
@@ -157,6 +158,22 @@ TEST(FleetOutput, EveryHostNamedIsDrainedOnce) {
   EXPECT_EQ(text.find("nodename=a", text.find("nodename=a") + 1), std::string::npos) << text;  // host a once
 }
 
+TEST(FleetOutput, NodeStepLinesPerUnitThenTheirOwnFindings) {
+  const Layout layout = three_units();
+  std::vector<NodeStepFigures> node(3);
+  node[0].figures = {{"node.numa.local.sum", 10000.4}, {"node.cores.same_l3", 41.25}};
+  node[2].figures = {{"node.numa.local.sum", 9000}};
+  node[2].findings = nlohmann::json::array({{{"text", "cpu 3: same_l3 latency 90 ns vs median 41 ns"}}});
+  EXPECT_EQ(node_lines(layout, node),
+            "node step (movebench node's numa matrix and a sample of its core matrix, per unit):\n"
+            "  host a rank 0: numa.local.sum 10000 MB/s; cores.same_l3 41.25 ns;\n"
+            "  host a rank 1: -\n"
+            "  host b rank 2: numa.local.sum 9000 MB/s;\n"
+            "node step findings within units: 1\n"
+            "  host b rank 2: cpu 3: same_l3 latency 90 ns vs median 41 ns\n");
+  EXPECT_EQ(node_lines(layout, {}), "");  // no --node
+}
+
 TEST(FleetOutput, BaselineSummarySaysWhatIsMissing) {
   Baseline b;
   b.path = "ref.json";
@@ -167,6 +184,23 @@ TEST(FleetOutput, BaselineSummarySaysWhatIsMissing) {
   EXPECT_EQ(baseline_lines(b, v, 0.05),
             "baseline: ref.json (reference figures), 7 figures compared, threshold 5%: 0 slower; not in it: host c, "
             "host d\n");
+}
+
+// --node's headlines across units: the slow one named, a unit without the
+// figure neither counted nor named.
+TEST(FleetNode, TheSlowUnitsStepFigureIsAnOutlier) {
+  std::vector<NodeStepFigures> node(5);
+  const std::vector<double> latency{40, 41, 40.5, 95, 0};
+  for (std::size_t u = 0; u < 4; ++u) {
+    node[u].figures["node.cores.same_l3"] = latency[u];
+    node[u].figures["node.numa.local.sum"] = 10000 + 10.0 * static_cast<double>(u);
+  }
+  const auto outliers = node_step_outliers(node, judge::OutlierRule{});
+  ASSERT_EQ(outliers.size(), 1u);
+  EXPECT_EQ(outliers[0].figure, "node.cores.same_l3");
+  EXPECT_EQ(outliers[0].unit_name, "ns");
+  EXPECT_EQ(outliers[0].unit, 3);
+  EXPECT_DOUBLE_EQ(outliers[0].median, 40.75);
 }
 
 }  // namespace

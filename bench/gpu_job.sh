@@ -1,7 +1,7 @@
 #!/bin/bash
 # gpu_job.sh: one lent GPU machine's job, every command and its whole output
-# kept (issue 30), in priority order, each under its own time-out (about six
-# minutes in all, so that a rerun fits in one lending): the device's own
+# kept (issue 30), in priority order, each under its own time-out (about five
+# minutes expected, 580 s at the very most, so that it fits one 600 s call): the device's own
 # reports before; mem against BabelStream in BabelStream's convention with
 # movebench's own beside it (bench/gpu_compare.py, rounds); the latency chase
 # in device memory; the seq sweep with a sample's calls in one launch, then one
@@ -57,24 +57,24 @@ link_sizes=()
 if [ -n "${LINK_SIZES:-}" ]; then link_sizes=(--sizes-bytes "$LINK_SIZES"); fi
 
 step context 20 sh -c 'date -u; uname -a; grep -m1 "model name" /proc/cpuinfo; nproc; free -g; ls /sys/devices/system/node'
-step smi-q-before 30 nvidia-smi -q
+step smi-q-before 20 nvidia-smi -q
 step clocks-before 20 nvidia-smi $clocks
 # 1. mem against BabelStream: --timing host-sync (its convention) and --timing device, ROUNDS rounds
-step compare 200 "$here/gpu_compare.py" --movebench "$BIN" --backend "$BACKEND" --only mem,babelstream "${peer[@]}" \
+step compare 180 "$here/gpu_compare.py" --movebench "$BIN" --backend "$BACKEND" --only mem,babelstream "${peer[@]}" \
   --rounds "$ROUNDS" --elements "$ELEMENTS" --repetitions "$REPS" --timeout 60 --out "$out/compare"
 # 2. the latency chase in device memory, every working set; then with a TLB window (2 MiB)
 step mem-latency 60 "$BIN" mem latency --backend "$BACKEND" "${latency_sizes[@]}" --time-budget "$BUDGET" \
   --json "$out/mem-latency.json"
-step mem-latency-window 45 "$BIN" mem latency --backend "$BACKEND" "${latency_sizes[@]}" --tlb-window-bytes "$WINDOW" \
+step mem-latency-window 40 "$BIN" mem latency --backend "$BACKEND" "${latency_sizes[@]}" --tlb-window-bytes "$WINDOW" \
   --time-budget "$BUDGET" --json "$out/mem-latency-window.json"
 # 3. the seq sweep, a sample's calls in one launch (the L2 plateau), then one launch per call beside it
-step mem-seq 90 "$BIN" mem seq --backend "$BACKEND" -k init,copy,triad --sizes-bytes "$SEQ_SIZES" \
+step mem-seq 75 "$BIN" mem seq --backend "$BACKEND" -k init,copy,triad --sizes-bytes "$SEQ_SIZES" \
   --time-budget "$BUDGET" --outdir "$out/dat-seq" --json "$out/mem-seq.json"
-step mem-seq-one-pass 45 "$BIN" mem seq --backend "$BACKEND" -k copy --sizes-bytes "$SEQ_ONE_SIZES" \
+step mem-seq-one-pass 40 "$BIN" mem seq --backend "$BACKEND" -k copy --sizes-bytes "$SEQ_ONE_SIZES" \
   --passes-per-launch 1 --time-budget "$BUDGET" --outdir "$out/dat-seq-one" --json "$out/mem-seq-one-pass.json"
 # 4. the machine's facts and the link, as in the earlier jobs
-step facts 30 "$BIN" facts --json "$out/facts.json"
-step link 60 "$BIN" link --backend "$BACKEND" "${link_sizes[@]}" --json "$out/link.json"
+step facts 20 "$BIN" facts --json "$out/facts.json"
+step link 45 "$BIN" link --backend "$BACKEND" "${link_sizes[@]}" --json "$out/link.json"
 step clocks-after 20 nvidia-smi $clocks
-step smi-q-after 30 nvidia-smi -q
+step smi-q-after 20 nvidia-smi -q
 exit 0

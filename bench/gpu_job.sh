@@ -1,19 +1,41 @@
 #!/bin/bash
 # gpu_job.sh: one lent GPU machine's job, every command and its whole output
-# kept (issue 30): the device's own reports before and after, movebench's
-# facts, the whole node (movebench node), mem and link on the device, and the
-# default suite. Builds nothing: MOVEBENCH is a portable build carried there
-# (docs/performance.md says how), LIBS the folder of the shared libraries it
-# needs that the machine lacks.
+# kept (issue 30), in priority order, each under its own time-out (about five
+# minutes expected, 580 s at the very most, so that it fits one 600 s call): the device's own
+# reports before; mem against BabelStream in BabelStream's convention with
+# movebench's own beside it (bench/gpu_compare.py, rounds); the latency chase
+# in device memory; the seq sweep with a sample's calls in one launch, then one
+# launch per call; movebench's facts and link; the device's reports after.
+# Builds nothing: MOVEBENCH is a portable build carried there, BABELSTREAM
+# BabelStream's CUDA model built outside the repository
+# (docs/performance.md says how to build and carry both).
 #
-#   bench/gpu_job.sh OUTDIR [MOVEBENCH]
+#   [BABELSTREAM=path/cuda-stream] bench/gpu_job.sh OUTDIR [MOVEBENCH]
 #
 # Writes OUTDIR/commands.txt (each command with its exit status and seconds),
-# OUTDIR/NN-name.out (stdout and stderr together) and OUTDIR/NN-name.json.
-# Each command is bounded (timeout); one failing does not stop the rest.
+# OUTDIR/NN-name.out (stdout and stderr together), OUTDIR/*.json and
+# OUTDIR/compare/ (gpu_compare.py's samples, summary and raw outputs). Each
+# command is bounded (timeout); one failing does not stop the rest; without
+# BABELSTREAM the comparison runs mem's two conventions alone.
+#
+# The dry run of the tests (tests/integration/test_gpu_job.py) sets, for
+# PoCL and stand-ins: BACKEND (default cuda), ELEMENTS (default 512M = 2^29,
+# where a launch is under 0.5 % of a call), REPS, ROUNDS, SEQ_SIZES,
+# SEQ_ONE_SIZES, LATENCY_SIZES (default: mem's own, 4 KiB to 256 MiB),
+# LINK_SIZES (default: link's own), WINDOW (the TLB window, 2M) and BUDGET (each sweep point's
+# --time-budget).
 set -u
 out=${1:?usage: gpu_job.sh OUTDIR [MOVEBENCH]}
 BIN=${2:-build/gpu/movebench}
+BACKEND=${BACKEND:-cuda}
+ELEMENTS=${ELEMENTS:-512M}
+REPS=${REPS:-20}
+ROUNDS=${ROUNDS:-3}
+SEQ_SIZES=${SEQ_SIZES:-1K:1G:x2}
+SEQ_ONE_SIZES=${SEQ_ONE_SIZES:-1K:64M:x4}
+BUDGET=${BUDGET:-0.1}
+WINDOW=${WINDOW:-2M}
+here=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$out"
 n=0
 step() { # step NAME SECONDS COMMAND...
@@ -27,13 +49,32 @@ step() { # step NAME SECONDS COMMAND...
   printf '%s\trc=%d\t%ds\t%s\n' "$tag" "$rc" "$((SECONDS - began))" "$*" >>"$out/commands.txt"
 }
 clocks='--query-gpu=name,pci.bus_id,driver_version,clocks.sm,clocks.mem,clocks.max.sm,clocks.max.mem,temperature.gpu,power.draw,clocks_throttle_reasons.active,pcie.link.gen.current,pcie.link.width.current --format=csv'
-step context 20 sh -c 'date -u; uname -a; grep -m1 "model name" /proc/cpuinfo; nproc; ls /sys/devices/system/node; cat /sys/devices/system/node/node*/distance 2>/dev/null'
-step smi-q-before 30 nvidia-smi -q
+peer=()
+if [ -n "${BABELSTREAM:-}" ]; then peer=(--babelstream "$BABELSTREAM"); fi
+latency_sizes=()
+if [ -n "${LATENCY_SIZES:-}" ]; then latency_sizes=(--sizes-bytes "$LATENCY_SIZES"); fi
+link_sizes=()
+if [ -n "${LINK_SIZES:-}" ]; then link_sizes=(--sizes-bytes "$LINK_SIZES"); fi
+
+step context 20 sh -c 'date -u; uname -a; grep -m1 "model name" /proc/cpuinfo; nproc; free -g; ls /sys/devices/system/node'
+step smi-q-before 20 nvidia-smi -q
 step clocks-before 20 nvidia-smi $clocks
-step facts 60 "$BIN" facts --json "$out/facts.json"
-step node 240 "$BIN" node --time-budget 60 --json "$out/node.json"
-step mem-cuda 120 "$BIN" mem --backend cuda --elements 512M --json "$out/mem-cuda.json"
-step link 120 "$BIN" link --backend cuda --json "$out/link-cuda.json"
+# 1. mem against BabelStream: --timing host-sync (its convention) and --timing device, ROUNDS rounds
+step compare 180 "$here/gpu_compare.py" --movebench "$BIN" --backend "$BACKEND" --only mem,babelstream "${peer[@]}" \
+  --rounds "$ROUNDS" --elements "$ELEMENTS" --repetitions "$REPS" --timeout 60 --out "$out/compare"
+# 2. the latency chase in device memory, every working set; then with a TLB window (2 MiB)
+step mem-latency 60 "$BIN" mem latency --backend "$BACKEND" "${latency_sizes[@]}" --time-budget "$BUDGET" \
+  --json "$out/mem-latency.json"
+step mem-latency-window 40 "$BIN" mem latency --backend "$BACKEND" "${latency_sizes[@]}" --tlb-window-bytes "$WINDOW" \
+  --time-budget "$BUDGET" --json "$out/mem-latency-window.json"
+# 3. the seq sweep, a sample's calls in one launch (the L2 plateau), then one launch per call beside it
+step mem-seq 75 "$BIN" mem seq --backend "$BACKEND" -k init,copy,triad --sizes-bytes "$SEQ_SIZES" \
+  --time-budget "$BUDGET" --outdir "$out/dat-seq" --json "$out/mem-seq.json"
+step mem-seq-one-pass 40 "$BIN" mem seq --backend "$BACKEND" -k copy --sizes-bytes "$SEQ_ONE_SIZES" \
+  --passes-per-launch 1 --time-budget "$BUDGET" --outdir "$out/dat-seq-one" --json "$out/mem-seq-one-pass.json"
+# 4. the machine's facts and the link, as in the earlier jobs
+step facts 20 "$BIN" facts --json "$out/facts.json"
+step link 45 "$BIN" link --backend "$BACKEND" "${link_sizes[@]}" --json "$out/link.json"
 step clocks-after 20 nvidia-smi $clocks
-step smi-q-after 30 nvidia-smi -q
+step smi-q-after 20 nvidia-smi -q
 exit 0

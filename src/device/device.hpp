@@ -93,7 +93,7 @@ class Queue {
   virtual void finish(double timeout_s) = 0;
 };
 
-enum class Probe { kChase, kWrite };
+enum class Probe { kChase, kWrite, kCachedChase };
 
 // A latency figure measured on the device side, and which clock measured it.
 struct Timed {
@@ -129,6 +129,9 @@ class Device {
   //           Timed::end is the index the chase ended on
   //   kWrite  stores of value + i to words 0..n-1, then a wait until they
   //           are performed system-wide (hdl_single_engine's write response)
+  //   kCachedChase  n dependent loads from word `value`, through every cache
+  //           of the device (mem latency --backend: a chase in its own
+  //           memory, `buf` of any kind the kernels reach)
   virtual Timed probe(Probe what, Buffer& buf, std::size_t n, std::uint32_t value) = 0;
 };
 

@@ -37,6 +37,14 @@ class DeviceKernels {
   // adds its total to its own slot of `partial`, so that the slots hold the
   // total of every sum call since they were cleared.
   virtual void enqueue(device::Queue& queue, Kernel k, const DeviceArrays& x, std::size_t n, double s) = 0;
+  // Enqueues calls first_call .. first_call + passes - 1 of kernel k in one
+  // launch (mem seq --backend: a cache-resident array measured, not the
+  // launch), each call as enqueue's with its own kernel_scalar. A grid of
+  // the device's resident size walks the arrays once per pass, each
+  // work-item the same elements every pass, so no pass waits for another
+  // work-item's elements; sum adds `passes` totals to its slots.
+  virtual void enqueue_passes(device::Queue& queue, Kernel k, const DeviceArrays& x, std::size_t n,
+                              std::uint64_t first_call, std::uint32_t passes) = 0;
   // The reduction's work-groups, one accumulator slot each.
   virtual std::size_t partial_slots() const = 0;
   // True when the accumulators are double (else float: a device without

@@ -3,12 +3,22 @@
 // (run_table, run_sweep_on); this is their runner on a device and the
 // kernels a backend folder gives (device_kernels.hpp).
 //
-// Timing is on the device's clock: a marker in the queue before and after
-// each kernel's calls, read with Device::elapsed (CUDA events, OpenCL event
-// profiling). Launch overhead is kept out the BabelStream way: arrays large
-// enough that one call lasts far longer than a launch (2^25 elements by
-// default), and the queue kept full, each round queued before the previous
-// one has finished, so the device never waits for the host between kernels.
+// Two timing conventions (--timing). device, the default: on the device's
+// clock, a marker in the queue before and after each kernel's calls, read
+// with Device::elapsed (CUDA events, OpenCL event profiling), and the queue
+// kept full, each round queued before the previous one has finished, so the
+// device never waits for the host between kernels. host-sync, BabelStream's
+// (its src/main.cpp around each call of CUDAStream.cu's kernels, which end
+// in cudaStreamSynchronize): the host's clock read before the launch and
+// after the queue has finished, so each call also pays a launch and the
+// host's wait for its end. Both keep launch overhead small only with arrays
+// large enough that one call lasts far longer than a launch (2^25 elements
+// by default; docs/performance.md compares at 2^29).
+//
+// A seq sweep's small arrays are shorter than a launch: there a sample's
+// calls go in one launch by default (--passes-per-launch; the backends'
+// enqueue_passes), each a pass over the arrays, so that an array in a cache
+// is measured and not the launch (gpu-benches' gpu-l2-cache).
 #include "mem/device_runner.hpp"
 
 #include <fmt/format.h>
@@ -19,12 +29,14 @@
 #include <deque>
 #include <utility>
 
+#include "core/clock.hpp"
 #include "core/errors.hpp"
 #include "core/interrupt.hpp"
 #include "core/sizes.hpp"
 #include "device/options.hpp"
 #include "device/registry.hpp"
 #include "mem/device_kernels.hpp"
+#include "mem/device_latency.hpp"
 #include "mem/measure.hpp"
 #include "mem/mem_output.hpp"
 #include "mem/modes.hpp"
@@ -81,9 +93,48 @@ class DeviceRunner : public Runner {
 
   std::vector<std::vector<double>> time_sequence(std::span<const Kernel> sequence, int reps, std::size_t iters,
                                                  std::uint64_t first_call, double& sum) override {
-    const std::size_t nk = sequence.size();
     std::memset(partial_host_->host(), 0, partial_host_->bytes());
     queue_->copy(*partial_, 0, *partial_host_, 0, partial_->bytes());
+    auto times = opt_.timing == DeviceTiming::kHostSync ? time_host_sync(sequence, reps, iters, first_call)
+                                                        : time_on_device(sequence, reps, iters, first_call);
+    queue_->copy(*partial_host_, 0, *partial_, 0, partial_->bytes());
+    queue_->finish(kTimeoutSeconds);
+    sum = 0;
+    for (std::size_t g = 0; g < kernels_.partial_slots(); ++g) {
+      sum += kernels_.double_partials() ? partial_host_->template as<double>()[g]
+                                        : static_cast<double>(partial_host_->template as<float>()[g]);
+    }
+    return times;
+  }
+
+  // --timing host-sync: BabelStream's loop, each call timed alone on the
+  // host's clock from before its launch to after the queue has finished.
+  std::vector<std::vector<double>> time_host_sync(std::span<const Kernel> sequence, int reps, std::size_t iters,
+                                                  std::uint64_t first_call) {
+    queue_->finish(kTimeoutSeconds);
+    std::vector<std::vector<double>> times(sequence.size());
+    for (int r = 0; r < reps && !interrupted(); ++r) {
+      const std::uint64_t call = first_call + static_cast<std::uint64_t>(r) * iters;
+      for (std::size_t k = 0; k < sequence.size(); ++k) {
+        double round = 0;
+        for (std::size_t it = 0; it < iters;) {
+          const std::size_t calls = launch_calls(iters - it);
+          const double t0 = now_seconds();
+          enqueue_launch(sequence[k], call + it, calls);
+          queue_->finish(kTimeoutSeconds);
+          round += now_seconds() - t0;
+          it += calls;
+        }
+        times[k].push_back(round);
+      }
+    }
+    return times;
+  }
+
+  // --timing device: markers on the device's clock, the queue kept full.
+  std::vector<std::vector<double>> time_on_device(std::span<const Kernel> sequence, int reps, std::size_t iters,
+                                                  std::uint64_t first_call) {
+    const std::size_t nk = sequence.size();
     // A round's markers: m[k] .. m[k + 1] is kernel k.
     std::deque<std::vector<std::shared_ptr<Event>>> pending;
     auto enqueue_round = [&](int r) {
@@ -91,9 +142,10 @@ class DeviceRunner : public Runner {
       m.push_back(queue_->mark());
       for (std::size_t k = 0; k < nk; ++k) {
         const std::uint64_t call = first_call + static_cast<std::uint64_t>(r) * iters;
-        for (std::size_t it = 0; it < iters; ++it) {
-          const double s = static_cast<double>(kernel_scalar<T>(sequence[k], call + it));
-          kernels_.enqueue(*queue_, sequence[k], x_, n_, s);
+        for (std::size_t it = 0; it < iters;) {
+          const std::size_t calls = launch_calls(iters - it);
+          enqueue_launch(sequence[k], call + it, calls);
+          it += calls;
         }
         m.push_back(queue_->mark());
       }
@@ -110,13 +162,6 @@ class DeviceRunner : public Runner {
       m.back()->wait(kTimeoutSeconds);
       for (std::size_t k = 0; k < nk; ++k) times[k].push_back(device_.elapsed(*m[k], *m[k + 1]));
       pending.pop_front();
-    }
-    queue_->copy(*partial_host_, 0, *partial_, 0, partial_->bytes());
-    queue_->finish(kTimeoutSeconds);
-    sum = 0;
-    for (std::size_t g = 0; g < kernels_.partial_slots(); ++g) {
-      sum += kernels_.double_partials() ? partial_host_->template as<double>()[g]
-                                        : static_cast<double>(partial_host_->template as<float>()[g]);
     }
     return times;
   }
@@ -140,10 +185,31 @@ class DeviceRunner : public Runner {
     return validate(ws, sequence, opt_.corrupt_for_test == "skip" ? calls + 1 : calls, sum);
   }
 
-  nlohmann::json params(Kernel) const override { return {{"backend", device_.backend()}, {"device", device_.name()}}; }
+  nlohmann::json params(Kernel) const override {
+    nlohmann::json p = {{"backend", device_.backend()}, {"device", device_.name()}, {"timing", opt_.timing_name()}};
+    if (opt_.mode == Mode::kSeq) p["passes_per_launch"] = opt_.passes_text();
+    return p;
+  }
   bool nontemporal(Kernel) const override { return false; }
 
  private:
+  // The calls the next launch makes of the `left` a round still has: in a
+  // seq sweep up to --passes-per-launch (all, by default), else one.
+  std::size_t launch_calls(std::size_t left) const {
+    if (opt_.mode != Mode::kSeq) return 1;
+    const std::size_t most = opt_.passes_per_launch == 0 ? kMostPassesPerLaunch : opt_.passes_per_launch;
+    return std::min(left, most);
+  }
+
+  // Calls first .. first + calls - 1 of kernel k, in one launch.
+  void enqueue_launch(Kernel k, std::uint64_t first, std::size_t calls) {
+    if (calls == 1) {
+      kernels_.enqueue(*queue_, k, x_, n_, static_cast<double>(kernel_scalar<T>(k, first)));
+    } else {
+      kernels_.enqueue_passes(*queue_, k, x_, n_, first, static_cast<std::uint32_t>(calls));
+    }
+  }
+
   // --corrupt-kind value: a[n/2] in device memory overwritten with -1 (every
   // value the kernels produce is positive); swap: a[n/2] and a[n/2 + 1]
   // exchanged there (a misplaced element).
@@ -176,15 +242,18 @@ template <class T>
 void run(const MemOptions& opt, device::Device& device, DeviceKernels& kernels, Report& report, Output& out) {
   if (opt.mode == Mode::kSeq) {
     DeviceRunner<T> runner(opt, device, kernels, *std::max_element(opt.sweep_sizes.begin(), opt.sweep_sizes.end()));
-    run_sweep_on(opt, runner,
-                 fmt::format("sequential, in the memory of {} [{} backend]", device.name(), device.backend()),
-                 "mem seq", report, out);
+    run_sweep_on(
+        opt, runner,
+        fmt::format("sequential, in the memory of {} [{} backend], {}", device.name(), device.backend(),
+                    opt.passes_per_launch == 0 ? std::string("a sample's calls in one launch")
+                                               : fmt::format("at most {} calls per launch", opt.passes_per_launch)),
+        "mem seq", report, out);
     return;
   }
   const std::uint64_t n = opt.elements;
   DeviceRunner<T> runner(opt, device, kernels, n);
-  const DeviceTableSetup setup{device.name(),   device.backend(),   n, static_cast<int>(sizeof(T)),
-                               opt.type_name(), kernels.reduction()};
+  const DeviceTableSetup setup{device.name(),   device.backend(),    n,         static_cast<int>(sizeof(T)),
+                               opt.type_name(), kernels.reduction(), opt.timing};
   auto header = [&](Output& o) { write_setup(o, setup); };
   report.progress().begin("mem bandwidth", 1);
   report.progress().step(device.backend());
@@ -199,6 +268,10 @@ void run_on_device(const MemOptions& opt, Report& report, Output& out) {
 }
 
 void run_on_device(const MemOptions& opt, device::Device& device, Report& report, Output& out) {
+  if (opt.mode == Mode::kLatency) {
+    run_device_latency(opt, device, report, out);
+    return;
+  }
   device::MemKernelsMaker* make = nullptr;
   for (const auto& b : device::backends()) {
     if (device.backend() == b.name) make = b.mem_kernels;
@@ -207,6 +280,8 @@ void run_on_device(const MemOptions& opt, device::Device& device, Report& report
   auto kernels = make(device, opt.type_name());
   kernels->check_fits(checked_product(opt.elements, static_cast<std::uint64_t>(opt.element_bytes()), "an array"));
   report.settings("mem")["reduction"] = kernels->reduction();
+  report.settings("mem")["timing"] = opt.timing_name();
+  if (opt.mode == Mode::kSeq) report.settings("mem")["passes_per_launch"] = opt.passes_text();
   if (opt.element_type == ElementType::kFloat) {
     run<float>(opt, device, *kernels, report, out);
   } else {

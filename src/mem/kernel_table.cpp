@@ -110,7 +110,10 @@ Kernel kernel_by_name(std::string_view name) {
   throw UsageError(fmt::format("unknown kernel '{}': expected {}", name, kernel_names()));
 }
 
-std::string elementwise_kernel_source(const KernelInfo& k) {
+namespace {
+
+// The arrays a row's kernel takes, in the order a, b, c, d: "global TYPE* a, ...".
+std::string array_params(const KernelInfo& k) {
   std::string params;
   for (std::size_t s = 0; s < kSlotCount; ++s) {
     const Slot slot = static_cast<Slot>(s);
@@ -120,9 +123,25 @@ std::string elementwise_kernel_source(const KernelInfo& k) {
       params += fmt::format("global const TYPE* {}, ", slot_letter(slot));
     }
   }
-  params += k.has_scalar() ? "ulong n, TYPE s" : "ulong n";
+  return params;
+}
+
+}  // namespace
+
+std::string elementwise_kernel_source(const KernelInfo& k) {
+  const std::string params = array_params(k) + (k.has_scalar() ? "ulong n, TYPE s" : "ulong n");
   return fmt::format("kernel void {}({}) {{\n  const size_t i = get_global_id(0);\n  if (i < n) {}[i] = {};\n}}\n",
                      k.name, params, slot_letter(k.writes), k.expression);
+}
+
+std::string elementwise_passes_source(const KernelInfo& k) {
+  return fmt::format(
+      "kernel void {0}_passes({1}ulong n, global const TYPE* scalars, uint first, uint passes) {{\n"
+      "  for (uint p = 0; p < passes; ++p) {{\n"
+      "    const TYPE s = scalars[(first + p) % {2}u];\n"
+      "    for (size_t i = get_global_id(0); i < n; i += get_global_size(0)) {3}[i] = {4};\n"
+      "  }}\n}}\n",
+      k.name, array_params(k), kScalarPeriod, slot_letter(k.writes), k.expression);
 }
 
 }  // namespace movebench::mem

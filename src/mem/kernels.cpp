@@ -397,8 +397,9 @@ Element<T> initial_element(std::uint64_t i) {
 
 template <class T>
 T kernel_scalar(Kernel k, std::uint64_t call) {
+  static_assert(kScalarPeriod % 2 == 0, "the halving's period divides the table's");
   if (scalar_schedule(k) == ScalarSchedule::kHalving) return static_cast<T>(call % 2 == 0 ? 2.0 : 0.5);
-  return static_cast<T>(0.1 + 0.005 * static_cast<double>(call % 18));
+  return static_cast<T>(0.1 + 0.005 * static_cast<double>(call % kScalarPeriod));
 }
 
 template <class T>

@@ -45,6 +45,11 @@ Kernel kernel_by_name(std::string_view name);
 // element; its arrays a, b, c, d (those it touches, in that order), then
 // ulong n, then TYPE s when it has a scalar.
 std::string elementwise_kernel_source(const KernelInfo& k);
+// The same row as `<name>_passes`: calls first .. first + passes - 1 in one
+// launch, call first + p taking scalars[(first + p) % kScalarPeriod]; each
+// work-item takes the same elements (a grid-stride loop) in every pass, so
+// no pass waits for another work-item's elements. OpenCL C, as above.
+std::string elementwise_passes_source(const KernelInfo& k);
 
 // How a kernel's loop walks its arrays and stores its results. Every shape
 // computes exactly the same values from the same inputs and moves the same
@@ -107,7 +112,11 @@ struct Element {
 template <class T>
 Element<T> initial_element(std::uint64_t i);
 // The scalar of call number `call` of kernel k (unused by copy, sum, striad
-// and sdaxpy, which have none).
+// and sdaxpy, which have none). It repeats every kScalarPeriod calls:
+// kernel_scalar(k, call) == kernel_scalar(k, call % kScalarPeriod), so a
+// device running many calls in one launch takes them from a table of
+// kScalarPeriod values (elementwise_passes_source, the CUDA backend's).
+inline constexpr std::uint32_t kScalarPeriod = 18;
 template <class T>
 T kernel_scalar(Kernel k, std::uint64_t call);
 

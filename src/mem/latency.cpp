@@ -159,7 +159,8 @@ void run_latency(const MemOptions& opt, Report& report, Output& out) {
   const ScopedAffinity restore;  // teams pin the main thread
   const Team team = make_team(opt, 1);
   if (!team.cpus.empty()) pin_current_thread(team.cpus.front());
-  write_latency_heading(out, opt.stride, opt.tlb_window, team.cpus.empty() ? -1 : team.cpus.front(), opt.percentiles);
+  write_latency_heading(out, opt.stride, opt.tlb_window, latency_chaser(team.cpus.empty() ? -1 : team.cpus.front()),
+                        opt.percentiles);
   bool all_cycles = true;
   const double target = opt.point_time / opt.samples;
   report.progress().begin("mem latency", opt.latency_sizes.size());

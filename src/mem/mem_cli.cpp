@@ -32,7 +32,7 @@ std::vector<std::string> loaded_modes() { return {"loaded-latency"}; }
 std::string device_backend_help() {
   return fmt::format(
       "Where the arrays live: {} (default: host memory, OpenMP threads) or the device memory of "
-      "{} (bandwidth and seq; docs/mem.md)",
+      "{} (bandwidth, seq and latency; docs/mem.md)",
       vocabulary::kHostBackend, device::or_list(device_backends()));
 }
 
@@ -78,6 +78,18 @@ void MemCli::add_array_options(CLI::App& app, MemOptions& opt) {
                                    "point (default {})",
                                    MemOptions{}.repetitions, kSweepSamples, kChaseSamples)));
   device::add_choice_options(app, opt.choice, device_backend_help());
+  modes_.only(
+      {"bandwidth", "seq"},
+      app.add_option("--timing", timing_text_,
+                     "A device's kernel calls (--backend opencl|cuda): device (default: the device's clock, the queue "
+                     "kept full) or host-sync (BabelStream's: the host's clock around each call, the queue finished "
+                     "after it)")
+          ->check(CLI::IsMember(names_of(kDeviceTimingNames))));
+  modes_.only({"seq"}, app.add_option("--passes-per-launch", passes_text_,
+                                      "seq on a device (--backend opencl|cuda): the most calls of a kernel one launch "
+                                      "makes, each a pass over the arrays, or all (default: a sample's calls in one "
+                                      "launch, so that arrays in a cache are measured, not the launch); 1: a launch "
+                                      "per call"));
 }
 
 // Where host threads run and how host arrays are laid out.

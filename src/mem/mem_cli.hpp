@@ -41,7 +41,7 @@ class MemCli {
   void resolve_arrays(MemOptions& o) const;
   void resolve_loaded_latency(MemOptions& o) const;
   void resolve_loaded_load(MemOptions& o) const;
-  void resolve_backend(const MemOptions& o) const;
+  void resolve_backend(MemOptions& o) const;
   std::vector<std::uint64_t> given_sizes(const MemOptions& o) const;
   void check_tlb_window(const MemOptions& o, std::uint64_t working_set, std::string_view what) const;
 
@@ -49,7 +49,8 @@ class MemCli {
   ModeOptions modes_{"mem"};             // options only some modes use
   bool corrupt_flag_ = false;
   std::string mode_text_, elements_text_, array_bytes_text_, threads_text_, bind_text_ = "auto";
-  std::string type_text_ = "double", nt_stores_text_ = "auto", shape_text_ = "auto", unit_text_ = "MB/s";
+  std::string timing_text_, passes_text_, type_text_ = "double", nt_stores_text_ = "auto", shape_text_ = "auto",
+                                          unit_text_ = "MB/s";
   std::string kernels_text_, sizes_text_, sizes_elements_text_, sizes_bytes_text_, tlb_window_text_;
   std::string chase_bytes_text_, delays_text_, chunk_text_;
   int repetitions_ = 0, samples_ = 0;  // when given: opt.repetitions or opt.samples, by mode
@@ -63,5 +64,9 @@ std::vector<std::string> device_backends();
 void record_settings(const MemOptions& opt, Report& report);
 // The default sizes of latency's sweep (bytes), which the suite uses too.
 std::vector<std::uint64_t> default_latency_sizes();
+// On a device: 4 KiB to kDeviceLatencyMostBytes, two sizes an octave (an
+// H200's L2 is 50 MiB; the host's caches say nothing of a device's).
+inline constexpr std::uint64_t kDeviceLatencyMostBytes = std::uint64_t{256} << 20;
+std::vector<std::uint64_t> default_device_latency_sizes();
 
 }  // namespace movebench::mem

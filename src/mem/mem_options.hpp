@@ -19,6 +19,11 @@ namespace movebench::mem {
 enum class Mode { kBandwidth, kSeq, kTp, kLatency, kLoadedLatency };
 enum class ElementType { kDouble, kFloat };
 enum class RateUnit { kMegabytes, kGigabytes };  // MB/s, GB/s
+// How a device's kernel calls are timed (--timing): on the device's own
+// clock with the queue kept full (markers between calls), or BabelStream's
+// way, on the host's clock around each call, the queue finished after every
+// one (its src/main.cpp and CUDAStream.cu: a launch, cudaStreamSynchronize).
+enum class DeviceTiming { kDevice, kHostSync };
 
 // The name each value has on the command line and in the output, once
 // (core/named_values.hpp).
@@ -33,6 +38,8 @@ inline constexpr std::array<NamedValue<NtStores>, 3> kNtStoresNames = {
     {{"auto", NtStores::kAuto}, {"on", NtStores::kOn}, {"off", NtStores::kOff}}};
 inline constexpr std::array<NamedValue<RateUnit>, 2> kRateUnitNames = {
     {{"MB/s", RateUnit::kMegabytes}, {"GB/s", RateUnit::kGigabytes}}};
+inline constexpr std::array<NamedValue<DeviceTiming>, 2> kDeviceTimingNames = {
+    {{"device", DeviceTiming::kDevice}, {"host-sync", DeviceTiming::kHostSync}}};
 
 // The timed count, one option for every mode (core/repetitions.hpp):
 // bandwidth's calls of each kernel, recorded as `repetitions`; the other
@@ -57,6 +64,10 @@ struct MemOptions {
   // Where the arrays live: backend empty or host, host memory and the
   // OpenMP team; else that device backend's own memory (device_runner.cpp).
   device::DeviceChoice choice;
+  DeviceTiming timing = DeviceTiming::kDevice;  // a device's calls: --timing
+  // seq on a device: the most calls one launch makes (--passes-per-launch);
+  // 0: all the calls of a sample in one launch.
+  std::uint32_t passes_per_launch = 0;
   std::uint64_t elements = 0;  // 0: the default (TheBandwidthBenchmark's size, limited to memory)
   ElementType element_type = ElementType::kDouble;
   int repetitions = 10;      // TheBandwidthBenchmark's NTIMES
@@ -101,7 +112,12 @@ struct MemOptions {
   std::string nt_stores_name() const { return std::string(name_in(kNtStoresNames, nt_stores)); }
   std::string shape_text() const { return shape ? std::string(shape_name(*shape)) : "auto"; }
   std::string unit_name() const { return std::string(name_in(kRateUnitNames, unit)); }
+  std::string timing_name() const { return std::string(name_in(kDeviceTimingNames, timing)); }
+  std::string passes_text() const { return passes_per_launch == 0 ? "all" : std::to_string(passes_per_launch); }
 };
+
+// The most calls one launch makes (a device's seq, --passes-per-launch).
+inline constexpr std::uint32_t kMostPassesPerLaunch = std::uint32_t{1} << 30;
 
 // TheBandwidthBenchmark's default array length (config.mk SIZE), elements
 // per array.

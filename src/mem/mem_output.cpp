@@ -33,7 +33,10 @@ void write_setup(Output& out, const DeviceTableSetup& s) {
   const double bytes = static_cast<double>(s.elements) * s.element_bytes;
   out.text(fmt::sprintf("Device memory of %s [%s backend], %s per array (%llu elements of %s)\n", s.device, s.backend,
                         format_bytes(bytes), static_cast<unsigned long long>(s.elements), s.type));
-  out.text(fmt::sprintf("Timed on the device clock (events), rounds queued back to back; sum: %s\n", s.reduction));
+  const char* timing = s.timing == DeviceTiming::kHostSync
+                           ? "Timed on the host clock per call, the queue finished after each (BabelStream's way)"
+                           : "Timed on the device clock (events), rounds queued back to back";
+  out.text(fmt::sprintf("%s; sum: %s\n", timing, s.reduction));
   out.text(fmt::sprintf("Total allocated datasize: %.2f MB\n", 4.0 * bytes * 1e-6));
 }
 
@@ -126,17 +129,18 @@ std::string tlb_window_text(std::uint64_t window) {
   return window == 0 ? "none (the whole working set)" : format_bytes(static_cast<double>(window));
 }
 
-void write_latency_heading(Output& out, std::uint64_t stride, std::uint64_t tlb_window, int cpu, bool percentiles) {
-  out.text(
-      fmt::sprintf("Memory latency: pointer chase through a random cyclic permutation, %llu B per node, TLB "
-                   "window %s, 1 thread%s\n",
-                   static_cast<unsigned long long>(stride), tlb_window_text(tlb_window),
-                   cpu < 0 ? "" : fmt::format(" on CPU {}", cpu)));
+void write_latency_heading(Output& out, std::uint64_t stride, std::uint64_t tlb_window, const std::string& chaser,
+                           bool percentiles) {
+  out.text(fmt::sprintf(
+      "Memory latency: pointer chase through a random cyclic permutation, %llu B per node, TLB window %s, %s\n",
+      static_cast<unsigned long long>(stride), tlb_window_text(tlb_window), chaser));
   std::string columns;
   for (const auto& label : percentile_labels()) columns += fmt::sprintf(" %10s", label);
   out.text(fmt::sprintf("%14s %16s %16s%s\n", "Working set", "ns/load (min)", "ns/load (median)",
                         percentiles ? columns : ""));
 }
+
+std::string latency_chaser(int cpu) { return cpu < 0 ? "1 thread" : fmt::format("1 thread on CPU {}", cpu); }
 
 void write_latency_row(Output& out, std::uint64_t bytes, const Summary& per_load, bool cycle,
                        const Distribution* blocks) {

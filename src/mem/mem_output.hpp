@@ -43,6 +43,7 @@ struct DeviceTableSetup {
   std::uint64_t elements = 0;
   int element_bytes = 8;
   std::string type, reduction;
+  DeviceTiming timing = DeviceTiming::kDevice;
 };
 void write_setup(Output& out, const HostTableSetup& s);
 void write_setup(Output& out, const DeviceTableSetup& s);
@@ -75,10 +76,12 @@ std::string data_file_line(const KernelInfo& ki, std::uint64_t n, std::uint64_t 
 
 // "none (the whole working set)" or the window's size, as the headers print it.
 std::string tlb_window_text(std::uint64_t window);
-// cpu: where the chase ran; -1 when not pinned. `percentiles`: the P50,
-// P90, P99, P99.9 and max columns (--percentiles).
-void write_latency_heading(Output& out, std::uint64_t stride, std::uint64_t tlb_window, int cpu,
+// chaser: what chased, where ("1 thread on CPU 3"; latency_chaser). `percentiles`:
+// the P50, P90, P99, P99.9 and max columns (--percentiles).
+void write_latency_heading(Output& out, std::uint64_t stride, std::uint64_t tlb_window, const std::string& chaser,
                            bool percentiles = false);
+// "1 thread on CPU 3", or "1 thread" when not pinned (cpu -1).
+std::string latency_chaser(int cpu);
 // One working set: seconds per load (min and median of the samples), and
 // whether its ring was one cycle; with `blocks`, its percentile columns
 // (n/a where the sample count cannot support one: core/distribution).

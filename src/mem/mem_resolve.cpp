@@ -74,6 +74,15 @@ std::vector<std::uint64_t> default_latency_sizes() {
   return sizes;
 }
 
+std::vector<std::uint64_t> default_device_latency_sizes() {
+  std::vector<std::uint64_t> sizes;
+  for (std::uint64_t p = 4096; p <= kDeviceLatencyMostBytes; p *= 2) {
+    sizes.push_back(p);
+    if (p * 3 / 2 <= kDeviceLatencyMostBytes) sizes.push_back(p * 3 / 2);
+  }
+  return sizes;
+}
+
 void MemCli::resolve(MemOptions& o) {
   if (corrupt_flag_ && o.corrupt_for_test.empty()) o.corrupt_for_test = "value";
   if (!mode_text_.empty()) o.mode = value_in(kModeNames, mode_text_);
@@ -170,11 +179,17 @@ void MemCli::resolve_chase(MemOptions& o) const {
 
 void MemCli::resolve_latency(MemOptions& o) const {
   o.latency_sizes = given_sizes(o);
-  if (o.latency_sizes.empty()) o.latency_sizes = default_latency_sizes();
+  if (o.latency_sizes.empty())
+    o.latency_sizes = o.on_device() ? default_device_latency_sizes() : default_latency_sizes();
   for (auto b : o.latency_sizes) {
     if (b < 2 * o.stride) throw UsageError(fmt::format("working set {} holds fewer than two nodes", b));
   }
   const std::uint64_t largest = *std::max_element(o.latency_sizes.begin(), o.latency_sizes.end());
+  // A device's ring holds 32-bit word indices.
+  if (o.on_device() && largest / 4 > UINT32_MAX) {
+    throw UsageError(
+        fmt::format("working set {} is over 16 GiB, the most a device chase's 32-bit indices reach", largest));
+  }
   // Smaller working sets of a sweep are one window each (as with none);
   // a window above every one of them would change nothing at all.
   check_tlb_window(o, largest, "the largest working set");
@@ -234,18 +249,32 @@ std::vector<std::uint64_t> MemCli::given_sizes(const MemOptions& o) const {
 // mem --backend: host (the default) or a device backend, which runs the
 // bandwidth and seq modes in its own memory and has no threads, placement,
 // loop shapes or host pages to set.
-void MemCli::resolve_backend(const MemOptions& o) const {
+void MemCli::resolve_backend(MemOptions& o) const {
   if (!o.on_device()) {
     if (!o.choice.platform.empty() || !o.choice.device.empty()) {
       throw UsageError("--platform and --device pick a device: they go with --backend " +
                        device::or_list(device_backends()));
     }
+    if (!timing_text_.empty() || !passes_text_.empty()) {
+      throw UsageError(fmt::format("{} is a device's: it goes with --backend {}",
+                                   timing_text_.empty() ? "--passes-per-launch" : "--timing",
+                                   device::or_list(device_backends())));
+    }
     return;
   }
+  if (!timing_text_.empty()) o.timing = value_in(kDeviceTimingNames, timing_text_);
+  if (!passes_text_.empty() && passes_text_ != "all") {
+    const auto passes = parse_size(passes_text_, true);
+    if (passes < 1 || passes > kMostPassesPerLaunch) {
+      throw UsageError(
+          fmt::format("invalid --passes-per-launch '{}': all, or 1 to {}", passes_text_, kMostPassesPerLaunch));
+    }
+    o.passes_per_launch = static_cast<std::uint32_t>(passes);
+  }
   device::check_choice(o.choice);
-  if (o.mode != Mode::kBandwidth && o.mode != Mode::kSeq) {
-    throw UsageError(fmt::format("mem {} runs in host memory only: --backend {} runs bandwidth and seq", o.mode_name(),
-                                 o.choice.backend));
+  if (o.mode != Mode::kBandwidth && o.mode != Mode::kSeq && o.mode != Mode::kLatency) {
+    throw UsageError(fmt::format("mem {} runs in host memory only: --backend {} runs bandwidth, seq and latency",
+                                 o.mode_name(), o.choice.backend));
   }
   for (const CLI::Option* option : host_only_) {
     if (option->count() > 0) {

@@ -1,8 +1,9 @@
 """movebench mem --backend opencl on PoCL (a real OpenCL platform on the
 CPU), end to end on small arrays: the table, the JSON, the validation of the
-device's own arrays (a spoiled one included), the seq sweep, a signal, the
-options a device refuses; and mem's CUDA kernels linked in wherever nvcc is
-found (there is no GPU here to run them)."""
+device's own arrays (a spoiled one included), the two timing conventions,
+the seq sweep and its passes per launch, the latency chase in device memory,
+a signal, the options a device refuses; and mem's CUDA kernels linked in
+wherever nvcc is found (there is no GPU here to run them)."""
 
 import re
 import shutil
@@ -104,7 +105,7 @@ def test_opencl_seq_sweep_writes_data_files_and_validates(tmp_path):
     )
     assert re.search(
         r"^Running memory hierarchy sweeps: sequential, in the memory of .+ \[opencl backend\], "
-        r"3 sizes",
+        r"a sample's calls in one launch, 3 sizes",
         proc.stdout,
         re.M,
     ), proc.stdout
@@ -130,6 +131,114 @@ def test_opencl_seq_sweep_writes_data_files_and_validates(tmp_path):
     device = doc["mem_device"]
     assert device["device_type"] == "cpu" and device["global_mem_cache_bytes"] > 0
     assert device["caches"] == doc["host"]["caches"] and device["caches"]
+
+
+@pytest.mark.parametrize("timing", ["device", "host-sync"])
+def test_each_timing_convention_is_named_and_recorded(tmp_path, timing):
+    """--timing device (the default: events, the queue full) and host-sync
+    (BabelStream's: the host's clock around each call, the queue finished
+    after it): the header says which, the document records it, both validate."""
+    out = tmp_path / "t.json"
+    args = [] if timing == "device" else ["--timing", timing]
+    proc = run_movebench("mem", *SMALL, *args, "-k", "copy,sum", "--json", out, check=0)
+    header = {
+        "device": "Timed on the device clock (events), rounds queued back to back",
+        "host-sync": "Timed on the host clock per call, the queue finished after each (BabelStream's way)",
+    }
+    assert header[timing] in proc.stdout, proc.stdout
+    doc = load_result(out)
+    assert doc["validated"] is True and doc["settings"]["mem"]["timing"] == timing
+    assert [r["params"]["timing"] for r in doc["timings"]] == [timing, timing]
+    assert all(len(r["samples"]) == 3 and min(r["samples"]) > 0 for r in doc["timings"])
+
+
+def seq_copy(tmp_path, name, *extra):
+    out = tmp_path / f"{name}.json"
+    run_movebench(
+        "mem",
+        "seq",
+        "--backend",
+        "opencl",
+        "-k",
+        "copy,sum",
+        "--sizes-elements",
+        "4K",
+        "--time-budget",
+        "0.1",
+        "-r",
+        "5",
+        "--outdir",
+        tmp_path / name,
+        *extra,
+        "--json",
+        out,
+    )
+    doc = load_result(out)
+    assert doc["validated"] is True
+    return doc
+
+
+def test_seq_passes_per_launch_measures_the_array_not_the_launch(tmp_path):
+    """A 32 KiB copy is shorter than a launch and its wait: timed on the host
+    around each launch (--timing host-sync), one launch per call pays a host
+    round trip per call, a sample's calls in one launch (the default) one per
+    sample, so the time per call falls whatever the kernels' speed on the
+    device (on PoCL, queued launches are cheap, so the device's own clock
+    would not show it). Both validate (every pass's scalar is its own call's)."""
+    many = seq_copy(tmp_path, "many", "--timing", "host-sync")
+    one = seq_copy(tmp_path, "one", "--timing", "host-sync", "--passes-per-launch", "1")
+    assert many["settings"]["mem"]["passes_per_launch"] == "all"
+    assert one["settings"]["mem"]["passes_per_launch"] == "1"
+    per_call = {}
+    for name, doc in (("many", many), ("one", one)):
+        for r in doc["timings"]:
+            assert r["params"]["passes_per_launch"] == doc["settings"]["mem"]["passes_per_launch"]
+            per_call[(name, r["operation"])] = min(r["samples"])  # the least disturbed on a shared machine
+    for kernel in ("copy", "sum"):
+        assert per_call[("many", kernel)] < per_call[("one", kernel)], per_call
+    # a count between: the calls of a sample in launches of at most 3
+    three = seq_copy(tmp_path, "three", "--passes-per-launch", "3")  # the device's clock, launches of 3 calls
+    assert three["timings"][0]["params"]["passes_per_launch"] == "3"
+
+
+def test_opencl_latency_chases_in_device_memory(tmp_path):
+    """mem latency --backend: one work-item's chase through a ring in the
+    device's memory (the host's pattern: one random cycle, the TLB window),
+    each probe ending where the host's walk of the ring ends."""
+    out = tmp_path / "lat.json"
+    proc = run_movebench(
+        "mem",
+        "latency",
+        "--backend",
+        "opencl",
+        "--sizes-bytes",
+        "4K,64K,1M",
+        "--time-budget",
+        "0.05",
+        "-r",
+        "4",
+        "--tlb-window-bytes",
+        "16K",
+        "--percentiles",
+        "--json",
+        out,
+    )
+    assert re.search(
+        r"^Memory latency: .*TLB window 16\.00 KiB, 1 work-item of .+ \[opencl backend\], in its own memory$",
+        proc.stdout,
+        re.M,
+    ), proc.stdout
+    assert "Solution Validates" in proc.stdout and "NOT A SINGLE CYCLE" not in proc.stdout
+    doc = load_result(out)
+    assert doc["validated"] is True and doc["mem_device"]
+    records = doc["timings"]
+    assert [r["bytes"] for r in records] == [4096, 65536, 1 << 20]
+    for r in records:
+        p = r["params"]
+        assert r["operation"] == "latency" and p["backend"] == "opencl" and p["tlb_window"] == 16384
+        assert p["steps"] >= 16 and p["clock"] == "opencl event profiling" and p["empty_probe_s"] >= 0
+        assert len(r["samples"]) == 4 and r["figures"]["latency"]["value"] <= r["figures"]["latency_median"]["value"]
+    assert set(doc["results"]) == {"mem.latency.4096.opencl", "mem.latency.65536.opencl", "mem.latency.1048576.opencl"}
 
 
 def test_opencl_seq_sweep_catches_a_spoiled_array(tmp_path):
@@ -175,9 +284,11 @@ def test_interrupted_device_run_keeps_what_it_measured(tmp_path):
         (["--align", "128"], "--align-bytes applies to host memory"),
         (["--write-allocate"], "--write-allocate applies to host memory"),
         (["--verbose-affinity"], "--verbose-affinity applies to host memory"),
-        (["tp"], "mem tp runs in host memory only: --backend opencl runs bandwidth and seq"),
-        (["latency"], "mem latency runs in host memory only"),
+        (["tp"], "mem tp runs in host memory only: --backend opencl runs bandwidth, seq and latency"),
         (["loaded-latency"], "mem loaded-latency runs in host memory only"),
+        (["--passes-per-launch", "2"], "--passes-per-launch"),
+        (["seq", "--passes-per-launch", "0"], "invalid --passes-per-launch '0': all, or 1 to 1073741824"),
+        (["--timing", "events"], "--timing"),
         (["--device", "7"], "no OpenCL device with index 7"),
     ],
 )
@@ -189,9 +300,26 @@ def test_device_refuses_what_it_cannot_do(args, message):
 @pytest.mark.parametrize(
     "args,message",
     [
+        (["--huge-pages"], "--huge-pages applies to host memory"),
+        (["--timing", "host-sync"], "--timing applies to mem bandwidth and seq"),
+    ],
+)
+def test_device_latency_refuses_what_it_cannot_do(args, message):
+    proc = run_movebench("mem", "latency", "--backend", "opencl", "--sizes-bytes", "4K", *args, check=2)
+    assert message in proc.stderr and len(proc.stderr.strip().splitlines()) == 1, proc.stderr
+
+
+@pytest.mark.parametrize(
+    "args,message",
+    [
         (["--device", "0"], "--platform and --device pick a device: they go with --backend opencl or cuda"),
         (["--backend", "host", "--platform", "0"], "--platform and --device pick a device"),
         (["--backend", "nope"], "unknown backend 'nope': host, opencl or cuda"),
+        (["--timing", "host-sync"], "--timing is a device's: it goes with --backend opencl or cuda"),
+        (
+            ["seq", "--passes-per-launch", "4"],
+            "--passes-per-launch is a device's: it goes with --backend opencl or cuda",
+        ),
     ],
 )
 def test_host_refuses_device_options(args, message):

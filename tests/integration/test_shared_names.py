@@ -149,7 +149,9 @@ def test_gpu_compare_runs_movebench_in_the_shared_names(tmp_path):
         timeout=300,
     )
     lines = (out / "commands.txt").read_text().splitlines()
-    assert len(lines) == 6  # link bandwidth twice (copy on pinned, kernel on mapped), latency, mem, stream twice
+    # link bandwidth twice (copy on pinned, kernel on mapped), latency, mem twice (--timing host-sync and
+    # device), stream twice
+    assert len(lines) == 7
     for line in lines:
         argv = shlex.split(line)
         assert argv[0] == str(binary_path()) and not not_shared(argv[1:]), line

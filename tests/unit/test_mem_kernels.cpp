@@ -94,6 +94,17 @@ TYPED_TEST(KernelTest, ValuesDependOnTheIndexAndTheCall) {
   }
 }
 
+TYPED_TEST(KernelTest, TheScalarsRepeatEveryPeriod) {
+  // A device running many calls in one launch takes their scalars from a
+  // table of kScalarPeriod values (mem seq --backend's passes per launch).
+  using T = TypeParam;
+  for (const auto& k : kernel_table()) {
+    for (std::uint64_t call : {0ull, 1ull, 17ull, 18ull, 35ull, 1000001ull, (1ull << 40) + 3}) {
+      EXPECT_EQ(kernel_scalar<T>(k.id, call), kernel_scalar<T>(k.id, call % kScalarPeriod)) << k.name << " " << call;
+    }
+  }
+}
+
 TYPED_TEST(KernelTest, ValuesStayFiniteOverManyCalls) {
   // TheBandwidthBenchmark's constant scalars made the sequence grow by 1.1x
   // a round: inf after about 930 rounds in float, 7400 in double.

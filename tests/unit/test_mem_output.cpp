@@ -127,7 +127,7 @@ TEST(MemOutput, SweepTableAndDataFileLines) {
 
 TEST(MemOutput, LatencyTable) {
   CapturedOutput out;
-  write_latency_heading(out, 64, 0, 3);
+  write_latency_heading(out, 64, 0, latency_chaser(3));
   Summary per_load;
   per_load.min = 1.5e-9;
   per_load.median = 2.25e-9;
@@ -140,7 +140,7 @@ TEST(MemOutput, LatencyTable) {
             "     64.00 KiB             1.50             2.25\n"
             "     64.00 KiB             1.50             2.25  NOT A SINGLE CYCLE\n");
   out.out.clear();
-  write_latency_heading(out, 128, 256 * 1024, -1);  // unpinned, a TLB window
+  write_latency_heading(out, 128, 256 * 1024, latency_chaser(-1));  // unpinned, a TLB window
   EXPECT_TRUE(
       out.out.starts_with("Memory latency: pointer chase through a random cyclic permutation, 128 B per node, "
                           "TLB window 256.00 KiB, 1 thread\n"))

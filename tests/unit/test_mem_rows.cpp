@@ -99,6 +99,18 @@ TYPED_TEST(RowReplayTest, EveryRowInEveryShapeEqualsItsReplayedFormula) {
   }
 }
 
+TEST(KernelRows, TheOpenClPassesSourceIsGeneratedFromEachRow) {
+  // mem seq --backend opencl's many calls in one launch: a grid-stride loop
+  // inside the passes, each pass's scalar from the period's table.
+  EXPECT_EQ(elementwise_passes_source(info(Kernel::kTriad)),
+            "kernel void triad_passes(global TYPE* a, global const TYPE* b, global const TYPE* c, ulong n, "
+            "global const TYPE* scalars, uint first, uint passes) {\n"
+            "  for (uint p = 0; p < passes; ++p) {\n"
+            "    const TYPE s = scalars[(first + p) % 18u];\n"
+            "    for (size_t i = get_global_id(0); i < n; i += get_global_size(0)) a[i] = b[i] + c[i] * s;\n"
+            "  }\n}\n");
+}
+
 TEST(KernelRows, TheOpenClSourceIsGeneratedFromEachRow) {
   // The element-wise kernels of `mem --backend opencl`, as they were written
   // by hand before the rows (the argument order the host sets them in).

@@ -184,8 +184,8 @@ Timed CudaDevice::probe(Probe what, Buffer& buf, std::size_t n, std::uint32_t va
   CudaQueue q;
   const auto* out = probe_out_->as<ProbeOut>();
   auto* device_out = reinterpret_cast<ProbeOut*>(probe_out_->kernel_ptr());
-  check(launch_probe(cb(buf).kernel_ptr(), n, what == Probe::kWrite, value, kCalibNs, device_out, q.get()),
-        "probe kernel");
+  const int mode = what == Probe::kWrite ? kProbeWrite : what == Probe::kCachedChase ? kProbeCachedChase : kProbeChase;
+  check(launch_probe(cb(buf).kernel_ptr(), n, mode, value, kCalibNs, device_out, q.get()), "probe kernel");
   q.finish(60);
   if (out->calib_ns == 0 || out->calib_cycles == 0) throw std::runtime_error("CUDA probe: a GPU clock did not advance");
   const double cycles_per_ns = static_cast<double>(out->calib_cycles) / static_cast<double>(out->calib_ns);

@@ -101,10 +101,11 @@ __device__ std::uint64_t next_tick(std::uint64_t after, long long& cycles) {
   return t;
 }
 
-// n dependent uncached loads from word 0: every load crosses the link.
-__device__ std::uint32_t chase(const std::uint32_t* ring, std::uint64_t n, ProbeOut* out) {
-  std::uint32_t at = 0;
-  for (std::uint64_t i = 0; i < n; ++i) at = __ldcv(ring + at);
+// n dependent loads from word `at`: uncached (every load crosses the link
+// to host memory), or plain, through the L1 and L2 (device memory).
+template <bool kCached>
+__device__ std::uint32_t chase(const std::uint32_t* ring, std::uint64_t n, std::uint32_t at, ProbeOut* out) {
+  for (std::uint64_t i = 0; i < n; ++i) at = kCached ? ring[at] : __ldcv(ring + at);
   // Branching on the last value makes the clock read after it wait for that load.
   if (at == 0xffffffffu) out->sink = 1;
   return at;
@@ -120,12 +121,14 @@ __device__ std::uint32_t store(std::uint32_t* words, std::uint64_t n, std::uint3
 
 // One thread: the probe timed by clock64, the SM clock's rate measured
 // against %globaltimer around it over at least calib_ns.
-__global__ void probe(std::uint32_t* buf, std::uint64_t n, int write, std::uint32_t value, std::uint64_t calib_ns,
+__global__ void probe(std::uint32_t* buf, std::uint64_t n, int mode, std::uint32_t value, std::uint64_t calib_ns,
                       ProbeOut* out) {
   long long c0 = 0, c1 = 0;
   const std::uint64_t n0 = next_tick(global_ns(), c0);
   const long long start = clock64();
-  const std::uint32_t last = write ? store(buf, n, value) : chase(buf, n, out);
+  const std::uint32_t last = mode == kProbeWrite         ? store(buf, n, value)
+                             : mode == kProbeCachedChase ? chase<true>(buf, n, value, out)
+                                                         : chase<false>(buf, n, 0, out);
   const long long end = clock64();
   const std::uint64_t now = global_ns();
   const std::uint64_t n1 = next_tick(now > n0 + calib_ns ? now : n0 + calib_ns, c1);
@@ -202,9 +205,9 @@ cudaError_t launch_blocker(const std::uint32_t* flag, std::uint64_t timeout_ns, 
   return cudaGetLastError();
 }
 
-cudaError_t launch_probe(std::uint32_t* buf, std::uint64_t n, bool write, std::uint32_t value, std::uint64_t calib_ns,
+cudaError_t launch_probe(std::uint32_t* buf, std::uint64_t n, int mode, std::uint32_t value, std::uint64_t calib_ns,
                          ProbeOut* out, cudaStream_t stream) {
-  probe<<<1, 1, 0, stream>>>(buf, n, write ? 1 : 0, value, calib_ns, out);
+  probe<<<1, 1, 0, stream>>>(buf, n, mode, value, calib_ns, out);
   return cudaGetLastError();
 }
 

@@ -39,11 +39,15 @@ struct ProbeOut {
   std::uint64_t calib_ns;      //   the SM clock rate while the probe ran
   std::uint64_t sink;          // never written (keeps the last load's use)
 };
-// One thread, timed by the SM's clock64, either follows n links of the ring
-// in `buf` (uncached loads) or stores value + i to its words 0..n-1 and
-// waits for them at system scope; around it the clock rate is measured
-// against the global nanosecond timer over at least calib_ns.
-cudaError_t launch_probe(std::uint32_t* buf, std::uint64_t n, bool write, std::uint32_t value, std::uint64_t calib_ns,
+// The probe's modes: follow n links of the ring in `buf` from word 0 with
+// uncached loads (host memory), store value + i to its words 0..n-1 and wait
+// for them at system scope, or follow n links from word `value` with plain
+// loads (device memory, through the caches).
+constexpr int kProbeChase = 0, kProbeWrite = 1, kProbeCachedChase = 2;
+// One thread, timed by the SM's clock64, runs the probe `mode`; around it
+// the clock rate is measured against the global nanosecond timer over at
+// least calib_ns.
+cudaError_t launch_probe(std::uint32_t* buf, std::uint64_t n, int mode, std::uint32_t value, std::uint64_t calib_ns,
                          ProbeOut* out, cudaStream_t stream);
 // The persistent kernel of stream: `groups` blocks launched cooperatively
 // (all co-resident, or the launch fails); chunk c starts when flags[c] != 0;

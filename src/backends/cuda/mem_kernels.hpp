@@ -4,6 +4,7 @@
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
+#include <cstdint>
 
 namespace movebench::mem::cuda {
 
@@ -21,5 +22,13 @@ constexpr int kSumThreads = 1024;
 template <class T>
 cudaError_t launch(int kernel, T* a, T* b, T* c, T* d, std::size_t n, T s, double* partial, int sum_blocks,
                    cudaStream_t stream);
+// Calls first .. first + passes - 1 of kernel `kernel` in one launch, call
+// first + p with scalars[(first + p) % kScalarPeriod] (host memory, the
+// kernel's kScalarPeriod scalars), on a grid of at most `resident_blocks`
+// (the sum: its `sum_blocks`, adding `passes` totals).
+template <class T>
+cudaError_t launch_passes(int kernel, T* a, T* b, T* c, T* d, std::size_t n, const T* scalars, std::uint32_t first,
+                          std::uint32_t passes, double* partial, int sum_blocks, int resident_blocks,
+                          cudaStream_t stream);
 
 }  // namespace movebench::mem::cuda

@@ -129,9 +129,8 @@ class HostQueue : public Queue {
   Worker worker_;
 };
 
-// Chases `steps` links through ring (word i holds the next index) from word 0.
-std::uint32_t follow(const volatile std::uint32_t* ring, std::size_t steps) {
-  std::uint32_t at = 0;
+// Chases `steps` links through ring (word i holds the next index) from word `at`.
+std::uint32_t follow(const volatile std::uint32_t* ring, std::size_t steps, std::uint32_t at) {
   for (std::size_t i = 0; i < steps; ++i) at = ring[at];
   return at;
 }
@@ -196,7 +195,9 @@ class HostDevice : public Device, public PersistentKernel {
     auto* words = buf.as<std::uint32_t>();
     q.worker().push([&] {
       const double t0 = now_seconds();
-      const std::uint32_t end = what == Probe::kChase ? follow(words, n) : store(words, n, value);
+      const std::uint32_t end = what == Probe::kWrite         ? store(words, n, value)
+                                : what == Probe::kCachedChase ? follow(words, n, value)
+                                                              : follow(words, n, 0);
       seconds = now_seconds() - t0;
       sink.store(end);
     });

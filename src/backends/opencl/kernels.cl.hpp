@@ -12,13 +12,19 @@ __kernel void transform(__global uint* dst, ulong doff, __global const uint* src
   for (ulong i = get_global_id(0); i < n; i += get_global_size(0)) dst[doff + i] = src[soff + i] * mul + add;
 }
 
-// One work-item on host memory: mode 0 follows `n` links of the ring from
-// word 0; mode 1 stores value + i to words 0..n-1 (the kernel ends once they
-// are performed). out[0]: the word the chase ended on, or the last value stored.
+// One work-item: mode 0 follows `n` links of the ring from word 0 (volatile
+// loads: host memory); mode 2 follows them from word `value` with plain
+// loads (device memory, through its caches); mode 1 stores value + i to words
+// 0..n-1 (the kernel ends once they are performed). out[0]: the word the
+// chase ended on, or the last value stored.
 __kernel void probe(__global volatile uint* buf, ulong n, uint mode, uint value, __global uint* out) {
   uint last = 0;
   if (mode == 0) {
     for (ulong i = 0; i < n; ++i) last = buf[last];
+  } else if (mode == 2) {
+    __global const uint* ring = (__global const uint*)buf;
+    last = value;
+    for (ulong i = 0; i < n; ++i) last = ring[last];
   } else {
     for (ulong i = 0; i < n; ++i) buf[i] = value + (uint)i;
     mem_fence(CLK_GLOBAL_MEM_FENCE);

@@ -36,15 +36,18 @@ constexpr const char* kSumSource = R"CLC(
 // share is contiguous on a CPU (a stream its core's prefetchers follow: 20
 // times faster on PoCL than the strided one) and strided on a GPU, where
 // neighbouring work-items then read neighbouring elements (coalesced).
-kernel void sum(global const TYPE* a, ulong n, global ACC* partial, local ACC* scratch) {
+// `passes` calls in one launch: each work-item adds its share that many times.
+kernel void sum(global const TYPE* a, ulong n, global ACC* partial, local ACC* scratch, uint passes) {
   ACC total = 0;
+  for (uint p = 0; p < passes; ++p) {
 #ifdef MOVEBENCH_CONTIGUOUS
-  const size_t per = (n + get_global_size(0) - 1) / get_global_size(0);
-  const size_t from = min((size_t)n, get_global_id(0) * per), to = min((size_t)n, from + per);
-  for (size_t i = from; i < to; ++i) total += a[i];
+    const size_t per = (n + get_global_size(0) - 1) / get_global_size(0);
+    const size_t from = min((size_t)n, get_global_id(0) * per), to = min((size_t)n, from + per);
+    for (size_t i = from; i < to; ++i) total += a[i];
 #else
-  for (size_t i = get_global_id(0); i < n; i += get_global_size(0)) total += a[i];
+    for (size_t i = get_global_id(0); i < n; i += get_global_size(0)) total += a[i];
 #endif
+  }
   const size_t l = get_local_id(0);
   scratch[l] = total;
   for (size_t step = get_local_size(0) / 2; step > 0; step /= 2) {
@@ -55,14 +58,16 @@ kernel void sum(global const TYPE* a, ulong n, global ACC* partial, local ACC* s
 }
 )CLC";
 
-// The program: the prelude, every element-wise row's kernel generated from
-// the table (kernel_rows.hpp), and the sum.
+// The program: the prelude, every element-wise row's kernels (one call, and
+// many calls in one launch) generated from the table (kernel_rows.hpp), and
+// the sum.
 std::string program_source() {
   std::string source = kPrelude;
   for (const auto& k : kernel_table()) {
     if (k.writes == Slot::kNone) continue;  // sum: kSumSource
     source += '\n';
     source += elementwise_kernel_source(k);
+    source += elementwise_passes_source(k);
   }
   return source + kSumSource;
 }
@@ -89,7 +94,11 @@ class ClMemKernels : public DeviceKernels {
                                             fp64 ? " -DMOVEBENCH_FP64" : "", cpu ? " -DMOVEBENCH_CONTIGUOUS" : "");
     program_ = build_program(handles.context(), id, program_source().c_str(), options);
     for (std::size_t k = 0; k < kKernelCount; ++k) {
-      kernels_[k] = make_kernel(program_, std::string(kernel_table()[k].name).c_str());
+      const KernelInfo& row = kernel_table()[k];
+      kernels_[k] = make_kernel(program_, std::string(row.name).c_str());
+      if (row.writes == Slot::kNone) continue;  // the sum takes its passes itself
+      passes_[k] = make_kernel(program_, fmt::format("{}_passes", row.name).c_str());
+      scalars_[k] = scalar_table(handles.context(), row.id);
     }
     // BabelStream's reduction shape: on a CPU one work-group per compute
     // unit, of twice the native vector width; elsewhere four per compute
@@ -102,12 +111,16 @@ class ClMemKernels : public DeviceKernels {
     groups_ = std::max<std::size_t>(1, cpu ? units : 4 * std::size_t{units});
     group_size_ = power_of_two_below(
         std::clamp<std::size_t>(cpu ? 2 * std::max<cl_uint>(width, 1) : 1024, 1, std::max<std::size_t>(most, 1)));
+    passes_global_ = std::size_t{units} * (cpu ? 256 : 2048);  // work-items resident at once, about
     max_alloc_ = device_value<cl_ulong>(id, CL_DEVICE_MAX_MEM_ALLOC_SIZE);
     global_mem_ = device_value<cl_ulong>(id, CL_DEVICE_GLOBAL_MEM_SIZE);
   }
   ~ClMemKernels() override {
-    for (cl_kernel k : kernels_) {
-      if (k) clReleaseKernel(k);
+    for (std::size_t k = 0; k < kKernelCount; ++k) {
+      for (cl_kernel kernel : {kernels_[k], passes_[k]}) {
+        if (kernel) clReleaseKernel(kernel);
+      }
+      if (scalars_[k]) clReleaseMemObject(scalars_[k]);
     }
     clReleaseProgram(program_);
   }
@@ -117,11 +130,7 @@ class ClMemKernels : public DeviceKernels {
     const cl_mem a = mem_of(*x.a), b = mem_of(*x.b), c = mem_of(*x.c), d = mem_of(*x.d);
     const cl_ulong count = n;
     if (k == Kernel::kSum) {
-      set_args(kernel, a, count, mem_of(*x.partial));
-      check(clSetKernelArg(kernel, 3, group_size_ * (double_ ? 8 : 4), nullptr), "clSetKernelArg");
-      const std::size_t global = groups_ * group_size_;
-      check(clEnqueueNDRangeKernel(queue_of(queue), kernel, 1, nullptr, &global, &group_size_, 0, nullptr, nullptr),
-            "sum kernel");
+      enqueue_sum(queue, x, n, 1);
       return;
     }
     const cl_mem arrays[kSlotCount] = {a, b, c, d};
@@ -133,6 +142,24 @@ class ClMemKernels : public DeviceKernels {
     const std::size_t global = n;
     check(clEnqueueNDRangeKernel(queue_of(queue), kernel, 1, nullptr, &global, nullptr, 0, nullptr, nullptr),
           fmt::format("{} kernel", info(k).name).c_str());
+  }
+
+  void enqueue_passes(device::Queue& queue, Kernel k, const DeviceArrays& x, std::size_t n, std::uint64_t first_call,
+                      std::uint32_t passes) override {
+    if (k == Kernel::kSum) {
+      enqueue_sum(queue, x, n, passes);
+      return;
+    }
+    const cl_kernel kernel = passes_[index(k)];
+    const cl_mem arrays[kSlotCount] = {mem_of(*x.a), mem_of(*x.b), mem_of(*x.c), mem_of(*x.d)};
+    cl_uint arg = set_array_args(kernel, info(k), arrays, cl_ulong{n});
+    const cl_uint first = static_cast<cl_uint>(first_call % kScalarPeriod);
+    check(clSetKernelArg(kernel, arg++, sizeof(cl_mem), &scalars_[index(k)]), "clSetKernelArg");
+    check(clSetKernelArg(kernel, arg++, sizeof first, &first), "clSetKernelArg");
+    check(clSetKernelArg(kernel, arg, sizeof passes, &passes), "clSetKernelArg");
+    const std::size_t global = std::max<std::size_t>(1, std::min(n, passes_global_));
+    check(clEnqueueNDRangeKernel(queue_of(queue), kernel, 1, nullptr, &global, nullptr, 0, nullptr, nullptr),
+          fmt::format("{} kernel, {} passes", info(k).name, passes).c_str());
   }
 
   std::size_t partial_slots() const override { return groups_; }
@@ -152,12 +179,38 @@ class ClMemKernels : public DeviceKernels {
  private:
   static std::size_t index(Kernel k) { return static_cast<std::size_t>(k); }
 
-  // The arguments of every kernel but sum, as elementwise_kernel_source
-  // declares them: the arrays it touches in the order a, b, c, d, the
-  // count, and the scalar when it has one.
-  template <class T>
-  static void set_elementwise_args(cl_kernel kernel, const KernelInfo& k, const cl_mem (&arrays)[kSlotCount],
-                                   cl_ulong n, T s) {
+  // The sum's `passes` calls in one launch (enqueue's sum: one).
+  void enqueue_sum(device::Queue& queue, const DeviceArrays& x, std::size_t n, std::uint32_t passes) {
+    const cl_kernel kernel = kernels_[index(Kernel::kSum)];
+    set_args(kernel, mem_of(*x.a), cl_ulong{n}, mem_of(*x.partial));
+    check(clSetKernelArg(kernel, 3, group_size_ * (double_ ? 8 : 4), nullptr), "clSetKernelArg");
+    check(clSetKernelArg(kernel, 4, sizeof passes, &passes), "clSetKernelArg");
+    const std::size_t global = groups_ * group_size_;
+    check(clEnqueueNDRangeKernel(queue_of(queue), kernel, 1, nullptr, &global, &group_size_, 0, nullptr, nullptr),
+          "sum kernel");
+  }
+
+  // kernel_scalar's period for kernel k, in the element type, for its
+  // _passes kernel: a read-only buffer filled once.
+  cl_mem scalar_table(cl_context context, Kernel k) const {
+    std::array<double, kScalarPeriod> wide{};
+    std::array<float, kScalarPeriod> narrow{};
+    for (std::uint32_t j = 0; j < kScalarPeriod; ++j) {
+      wide[j] = kernel_scalar<double>(k, j);
+      narrow[j] = kernel_scalar<float>(k, j);
+    }
+    void* values = single_ ? static_cast<void*>(narrow.data()) : static_cast<void*>(wide.data());
+    cl_int err = CL_SUCCESS;
+    cl_mem table = clCreateBuffer(context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                                  kScalarPeriod * (single_ ? sizeof(float) : sizeof(double)), values, &err);
+    check(err, "clCreateBuffer (the scalars of many calls per launch)");
+    return table;
+  }
+
+  // The arrays kernel k touches, in the order a, b, c, d, then the count, as
+  // elementwise_kernel_source and elementwise_passes_source declare them.
+  // Returns the index of the next argument.
+  static cl_uint set_array_args(cl_kernel kernel, const KernelInfo& k, const cl_mem (&arrays)[kSlotCount], cl_ulong n) {
     cl_uint index = 0;
     for (std::size_t slot = 0; slot < kSlotCount; ++slot) {
       if (k.reads[slot] || k.writes == static_cast<Slot>(slot)) {
@@ -165,14 +218,23 @@ class ClMemKernels : public DeviceKernels {
       }
     }
     check(clSetKernelArg(kernel, index++, sizeof n, &n), "clSetKernelArg");
+    return index;
+  }
+
+  // One call's arguments: the arrays, the count, and the scalar when it has one.
+  template <class T>
+  static void set_elementwise_args(cl_kernel kernel, const KernelInfo& k, const cl_mem (&arrays)[kSlotCount],
+                                   cl_ulong n, T s) {
+    const cl_uint index = set_array_args(kernel, k, arrays, n);
     if (k.has_scalar()) check(clSetKernelArg(kernel, index, sizeof s, &s), "clSetKernelArg");
   }
 
   std::string name_;
   bool double_ = true, single_ = false;
   cl_program program_ = nullptr;
-  std::array<cl_kernel, kKernelCount> kernels_{};
-  std::size_t groups_ = 1, group_size_ = 1;
+  std::array<cl_kernel, kKernelCount> kernels_{}, passes_{};
+  std::array<cl_mem, kKernelCount> scalars_{};
+  std::size_t groups_ = 1, group_size_ = 1, passes_global_ = 1;
   cl_ulong max_alloc_ = 0, global_mem_ = 0;
 };
 

@@ -382,7 +382,8 @@ nlohmann::json ClDevice::facts() const {
 Timed ClDevice::probe(Probe what, Buffer& buf, std::size_t n, std::uint32_t value) {
   if (!probe_out_) probe_out_ = alloc(MemKind::kMapped, 4);
   cl_mem b = mem_of(buf), o = mem_of(*probe_out_);
-  set_args(probe_, b, cl_ulong{n}, cl_uint{what == Probe::kChase ? 0u : 1u}, cl_uint{value}, o);
+  const cl_uint mode = what == Probe::kChase ? 0u : what == Probe::kWrite ? 1u : 2u;
+  set_args(probe_, b, cl_ulong{n}, mode, cl_uint{value}, o);
   const std::size_t one = 1;
   cl_event e = nullptr;
   check(clEnqueueNDRangeKernel(setup_->get(), probe_, 1, nullptr, &one, &one, 0, nullptr, &e), "probe");

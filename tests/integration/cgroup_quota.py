@@ -71,8 +71,14 @@ def quota(share, period_us=PERIOD_US):
         for pid in (group / "cgroup.procs").read_text().split():
             with contextlib.suppress(OSError):
                 parent_procs.write_text(pid)
-        with contextlib.suppress(OSError):
-            group.rmdir()
+        # A process that has just exited can hold the group for a moment
+        # (EBUSY): a few tries, so that no empty group is left behind.
+        for _ in range(50):
+            try:
+                group.rmdir()
+                break
+            except OSError:
+                time.sleep(0.1)
 
 
 def lift(procs):

@@ -38,8 +38,11 @@ struct FleetOptions {
 inline constexpr std::uint64_t kPairLatencyBytes = 8;
 // Pair bandwidth: messages in flight per window (OSU's osu_bw shape).
 inline constexpr int kPairWindow = 16;
-// A memory round lasts at least this long (kernel calls repeated): a
-// throttled or shared CPU shows in it rather than hiding between samples.
+// A memory round runs at least this long (kernel calls repeated, sized by
+// a call's CPU time over its threads): far more than a CPU quota lets run
+// between two stops (at most the quota plus a scheduler tick per CPU), so
+// a throttled or shared CPU shows in every round rather than hiding
+// between samples.
 inline constexpr double kMemRoundSeconds = 0.03;
 // The latency's samples: how many, and about how long each.
 inline constexpr int kChaseSamples = 5;

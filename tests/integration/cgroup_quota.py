@@ -1,16 +1,29 @@
 """A CPU quota for chosen processes, through whichever cgroup the machine
 has: v1's cpu controller (cpu.cfs_quota_us, cpu.cfs_period_us) or v2's
 (cpu.max, on a cgroup2 mount whose cpu controller is available). Used by
-the fleet tests to slow exactly one rank."""
+the fleet tests to slow exactly one rank.
+
+What a quota guarantees, on any CPU: the group runs at most `allowance()`
+of CPU between two stops (the quota, plus what runs before the scheduler's
+next tick sees it spent, on each CPU), and a stop lasts until the period
+ends. Work that needs more CPU than that is stopped; over many periods the
+group gets the quota's share of one CPU. Work that fits in one allowance
+is not slowed at all: a sample must need several allowances of CPU to show
+the quota. And on a loaded machine every process already gets only a share
+of a CPU (`share_of_a_cpu()`): a quota above that share slows nothing."""
 
 import contextlib
 import os
 import pathlib
+import subprocess
+import sys
+import time
 import uuid
 
 V1_ROOT = pathlib.Path("/sys/fs/cgroup/cpu")
 V2_CANDIDATES = (pathlib.Path("/sys/fs/cgroup"), pathlib.Path("/sys/fs/cgroup/unified"))
 PERIOD_US = 100_000
+LEAST_QUOTA_US = 1000  # the kernel refuses less (cpu.cfs_quota_us, cpu.max)
 
 
 def _v2_root():
@@ -58,8 +71,14 @@ def quota(share, period_us=PERIOD_US):
         for pid in (group / "cgroup.procs").read_text().split():
             with contextlib.suppress(OSError):
                 parent_procs.write_text(pid)
-        with contextlib.suppress(OSError):
-            group.rmdir()
+        # A process that has just exited can hold the group for a moment
+        # (EBUSY): a few tries, so that no empty group is left behind.
+        for _ in range(50):
+            try:
+                group.rmdir()
+                break
+            except OSError:
+                time.sleep(0.1)
 
 
 def lift(procs):
@@ -72,3 +91,71 @@ def lift(procs):
     else:
         period = (group / "cpu.max").read_text().split()[1]
         (group / "cpu.max").write_text(f"max {period}")
+
+
+def share_of_a_cpu(seconds=0.1):
+    """The least share of one CPU a spinning thread of this process gets
+    now, free or pinned to any one of its CPUs (as mem pins a team's
+    threads: a pinned thread cannot move to a CPU the load has left): 1 on
+    an idle machine, about cores/load or less on a loaded one."""
+
+    def spin():
+        wall, cpu = time.perf_counter(), time.thread_time()
+        while time.perf_counter() - wall < seconds:
+            pass
+        return (time.thread_time() - cpu) / (time.perf_counter() - wall)
+
+    allowed = os.sched_getaffinity(0)
+    shares = [spin()]
+    try:
+        for one in sorted(allowed):
+            os.sched_setaffinity(0, {one})
+            shares.append(spin())
+    finally:
+        os.sched_setaffinity(0, allowed)
+    return min(shares)
+
+
+# A spinner in the cgroup: the most CPU it got between two stops (a gap in
+# its clock of half a period or more; a preemption by the load is shorter).
+_SPINNER = """
+import os, sys, time
+open(sys.argv[1], "w").write(str(os.getpid()))
+seconds, gap = float(sys.argv[2]), float(sys.argv[3])
+last = time.perf_counter()
+end, since, most = last + seconds, time.thread_time(), 0.0
+while last < end:
+    now = time.perf_counter()
+    if now - last > gap:
+        cpu = time.thread_time()
+        most, since = max(most, cpu - since), cpu
+    last = now
+print(most)
+"""
+
+
+def allowance(threads, periods=6, period_us=200_000):
+    """The most CPU `threads` spinning processes in one group got between
+    two stops under the least quota, in seconds (the sum of each one's
+    most): measured, as it depends on the kernel's tick and slice."""
+    with quota(LEAST_QUOTA_US / period_us, period_us) as procs:
+        spinners = [
+            subprocess.Popen(
+                [sys.executable, "-c", _SPINNER, str(procs), str(periods * period_us / 1e6), str(period_us / 2e6)],
+                stdout=subprocess.PIPE,
+                text=True,
+            )
+            for _ in range(threads)
+        ]
+        return sum(float(s.communicate(timeout=60)[0]) for s in spinners)
+
+
+def below_the_load(threads, below=8, earlier=1.0):
+    """A quota (share of one CPU, period in us) of the least quota per
+    period, its share `below` times under what `threads` threads get now
+    on this machine, or got `earlier` (a share_of_a_cpu() measured then),
+    whichever is less; at most a quarter of a CPU, a period of at most 1 s
+    (the kernel's most)."""
+    share = min(0.25, threads * min(earlier, share_of_a_cpu()) / below)
+    period_us = min(1_000_000, round(LEAST_QUOTA_US / share))
+    return LEAST_QUOTA_US / period_us, period_us

@@ -4,6 +4,7 @@ between network namespaces is named as its pair, no node; nothing slowed names
 nothing; the result document; bad input; under the tests' real Slurm.
 Open MPI and MPICH (MOVEBENCH_MPI_FAMILY), as the other MPI tests."""
 
+import functools
 import json
 import os
 import re
@@ -43,16 +44,89 @@ SMALL = [
     "120",
 ]
 SLOW_RANK = 2
-# The tests that slow a rank by a CPU quota assume each sample of it spans
-# the quota's period, which no CPU guarantees: they failed every time on a
-# Cascade Lake guest and now and then on a quiet Zen 4 guest (issue 28,
-# open; docs/reliability.md, "Tests that slow a unit on any CPU"). They run
-# and their outcome is reported (XFAIL or XPASS); a failure does not fail
-# make test until they assert what the mechanism guarantees.
-QUOTA_NOT_YET_ON_EVERY_CPU = pytest.mark.xfail(
+# The quota'd rank (cgroup_quota.py says what a quota guarantees). fleet
+# runs each memory round at least kMemRoundSeconds on each of the unit's
+# threads, sized by CPU time (src/fleet/fleet_options.hpp): ROUND_CPU of
+# CPU, stopped whenever it has used the allowance measured here, so each of
+# its rounds lasts at least (ROUND_CPU - allowance) / share. Its share is
+# set BELOW times under the least share of a CPU a thread, free or pinned,
+# gets on this machine right before the run: its peers, measured in the
+# same turns under the same load, run their rounds BELOW x (1 - allowance
+# / ROUND_CPU) times faster or more, as far as the load is a share of the
+# CPUs. It is not only that: a team's two threads are pinned, each call
+# waits for both, and a pinned thread waits for its CPU up to 50 to 70 ms
+# at load 19 here (measured), so its peers' calls of 1.2 ms took 12 to 60
+# ms; BELOW is 16, not 8, for that. Not asserted: the latency. The chase
+# retakes a sample that saw a context switch (src/mem/latency.cpp), so a
+# sample that fits between two stops is kept and reads the memory, not the
+# quota.
+BELOW = 16
+ROUND_CPU_PER_THREAD = 0.03  # kMemRoundSeconds
+# The quota'd rank needs its CPU over the quota's share, BELOW times as long
+# as its peers or more: three rounds, not nine (its best of three is as
+# slow), and memory only (a ping-pong with it advances only while both
+# ranks are on a CPU at once: at load 20 a pairs' warm-up of SMALL's 20000
+# round trips outlasted its 120 s --timeout; its pairs, when measured, are
+# blamed on it as a node named by its memory: tests/unit/test_fleet_logic.cpp
+# and fleet_verdict). The rule by the floor alone (k 0), as the slowed
+# link's test below: with 4 units k x MAD exceeds the median itself once
+# the calm units' best rounds spread by more than about 14% (1.4826 x 5 x
+# MAD), and a bandwidth cannot be worse than the median by more than the
+# median (a run at load 20: copy 2697, 2337 and 29510 MB/s, the quota'd
+# rank 86, named by nothing at k 5). What is asserted is the bandwidths:
+# the latency is named or not by the load (a calm unit's chase read 16 to
+# 18 ns in one run and 420 ns in the next at load 18, its ring in cache or
+# not), which no floor that names a 4x bandwidth keeps out.
+BANDWIDTHS = ("mem.copy", "mem.triad")
+SLOWED = [
+    *SMALL[: SMALL.index("--repetitions") + 1],
+    "3",
+    *SMALL[SMALL.index("--repetitions") + 2 : SMALL.index("--outlier-floor") + 1],
+    "75%",
+    *SMALL[SMALL.index("--outlier-floor") + 2 :],
+    "--outlier-k",
+    "0",
+    "--skip-pairs",
+]
+# Not yet reliable under a heavy load (issue 28, docs/reliability.md, "Tests
+# that slow a unit on any CPU"): at load 18 to 20 on this 2-core machine the
+# calm units' calls, whose two pinned threads each wait up to 50 to 70 ms for
+# their CPU, take 10 to 50 times their quiet time, more than the quota's
+# share below the load's predicts, and the quota'd rank stood out by 5x to
+# 30x. They run and pytest reports XFAIL or XPASS (`--runxfail` shows the
+# failure); a failure does not fail make test.
+QUOTA_NOT_YET_UNDER_LOAD = pytest.mark.xfail(
     strict=False,
-    reason="a best-of-N sample can fit inside one quota allowance on some CPUs (issue 28, docs/reliability.md)",
+    reason="the load on a shared machine can slow the calm units as much as the quota (issue 28, docs/reliability.md)",
 )
+
+
+def unit_threads():
+    """The threads fleet gives a unit (--per rank, unbound: every allowed CPU)."""
+    return len(os.sched_getaffinity(0))
+
+
+@functools.cache
+def measured_allowance():
+    """The most CPU a unit's threads get between two stops of a quota
+    (measured once per session), checked small beside a round's CPU."""
+    threads = unit_threads()
+    allowance = cgroup_quota.allowance(threads)
+    round_cpu = ROUND_CPU_PER_THREAD * threads
+    assert allowance <= round_cpu / 4, (
+        f"a quota here lets {allowance * 1e3:.1f} ms of CPU run between stops, over a quarter of a memory "
+        f"round's {round_cpu * 1e3:.0f} ms: a round would not be slowed {BELOW}x"
+    )
+    return allowance
+
+
+def slow_quota(earlier=1.0):
+    """The quota for the slowed rank: the least per period, BELOW times
+    under the load's share now or `earlier` (cgroup_quota.below_the_load)."""
+    measured_allowance()
+    return cgroup_quota.below_the_load(unit_threads(), BELOW, earlier)
+
+
 DRAIN = re.compile(
     r'^scontrol update nodename=(\S+) state=drain reason="movebench: (\S+) (\S+) (\S+) vs median (\S+) (\S+)"$'
 )
@@ -116,17 +190,20 @@ def report(proc):
 
 
 @pytest.mark.skipif(cgroup_quota.missing() is not None, reason=str(cgroup_quota.missing()))
-@QUOTA_NOT_YET_ON_EVERY_CPU
+@QUOTA_NOT_YET_UNDER_LOAD
 def test_a_rank_slowed_by_a_cpu_quota_is_named_and_no_other(tmp_path):
     out = tmp_path / "fleet.json"
-    with cgroup_quota.quota(0.05) as procs:
-        proc = fleet(tmp_path, 4, "--per", "rank", *SMALL, "--fail-on-outlier", "--json", out, slow_procs=procs)
-    assert proc.returncode == 1, report(proc)  # --fail-on-outlier: an outlier was named
+    share, period_us = slow_quota()
+    with cgroup_quota.quota(share, period_us) as procs:
+        proc = fleet(tmp_path, 4, "--per", "rank", *SLOWED, "--fail-on-outlier", "--json", out, slow_procs=procs)
+    why = f"quota {share:.2%} of a CPU per {period_us} us\n" + report(proc)
+    assert proc.returncode == 1, why  # --fail-on-outlier: an outlier was named
     doc = load(out)
-    nodes, links = named(doc)
-    assert nodes == {SLOW_RANK}, report(proc)
-    assert not links, report(proc)
+    by_bandwidth = {o["rank"] for o in doc["outliers"] if o["kind"] == "node" and o["figure"] in BANDWIDTHS}
+    assert by_bandwidth == {SLOW_RANK}, why
     slow = [o for o in doc["outliers"] if o["rank"] == SLOW_RANK]
+    # Named by both bandwidths, which every round of it shows.
+    assert set(BANDWIDTHS) <= {o["figure"] for o in slow}, why
     for o in slow:
         assert o["worse_by"] > 0.1 and o["value"] != o["median"] and o["host"]
     # The text ends with the outliers, then one drain line for the slow node's host.
@@ -136,7 +213,7 @@ def test_a_rank_slowed_by_a_cpu_quota_is_named_and_no_other(tmp_path):
     assert DRAIN.match(drains[0])[1] == slow[0]["host"]
     assert lines[-1] == drains[0]
     assert sum(l.startswith("OUTLIER node ") and f" rank {SLOW_RANK}:" in l for l in lines) == len(slow)
-    # Suspect after the first pass, it was measured again after the pairs, slow again.
+    # Suspect after the first pass, it was measured again, slow again.
     again = [u["rank"] for u in doc["fleet"]["units"] if u.get("measured_again")]
     assert SLOW_RANK in again, report(proc)
     assert SLOW_RANK in again_in_text(proc.stdout), proc.stdout
@@ -144,9 +221,10 @@ def test_a_rank_slowed_by_a_cpu_quota_is_named_and_no_other(tmp_path):
 
 def fleet_lifting_the_quota(tmp_path, out, procs, when):
     """fleet() as a running job: the quota comes off as soon as rank 0's
-    file says the step `when` began (fleet.in_progress, written as each
-    step begins)."""
-    cmd, env = fleet_job(tmp_path, 4, "--per", "rank", *SMALL, "--fail-on-outlier", "--json", out, slow_procs=procs)
+    file says a step after the memory rounds began (one whose name starts
+    with one of `when`; fleet.in_progress, written as each step begins),
+    or anything later."""
+    cmd, env = fleet_job(tmp_path, 4, "--per", "rank", *SLOWED, "--fail-on-outlier", "--json", out, slow_procs=procs)
     job = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     lifted_at = None
     deadline = time.monotonic() + 240
@@ -155,7 +233,7 @@ def fleet_lifting_the_quota(tmp_path, out, procs, when):
             step = json.loads(out.read_text())["fleet"].get("in_progress", "")
         except (OSError, ValueError, KeyError, TypeError):
             step = ""
-        if step.startswith(when):
+        if step.startswith(when) or "(suspects again)" in step or step == "facts":
             cgroup_quota.lift(procs)
             lifted_at = step
         time.sleep(0.05)
@@ -168,24 +246,31 @@ def fleet_lifting_the_quota(tmp_path, out, procs, when):
 
 
 @pytest.mark.skipif(cgroup_quota.missing() is not None, reason=str(cgroup_quota.missing()))
-@QUOTA_NOT_YET_ON_EVERY_CPU
+@QUOTA_NOT_YET_UNDER_LOAD
 def test_a_rank_slowed_in_the_first_pass_only_is_measured_again_and_not_named(tmp_path):
     """A burst of other work on one node during the memory pass (here: rank
-    2 under a 5% CPU quota until the pairs begin) makes it a suspect; it is
-    measured again after the pairs, fast by then, and named nowhere."""
+    2 under a CPU quota far below the load's share through the memory
+    rounds, lifted as the latency samples begin) makes it a suspect; it is
+    measured again (after the pairs, when there are pairs), fast by then,
+    and named by no bandwidth (nor is any other unit; the latency is the
+    load's, SLOWED says why). The lift must land before the second pass: the
+    latency samples and the check, a few hundred ms at least, against the
+    test's 50 ms polls."""
     out = tmp_path / "fleet.json"
-    with cgroup_quota.quota(0.05) as procs:
-        proc, lifted_at = fleet_lifting_the_quota(tmp_path, out, procs, "pairs")
+    with cgroup_quota.quota(*slow_quota()) as procs:
+        proc, lifted_at = fleet_lifting_the_quota(tmp_path, out, procs, ("latency sample", "memory check"))
     assert lifted_at, "the quota was never lifted: " + report(proc)
-    assert proc.returncode == 0, f"lifted at {lifted_at!r}\n" + report(proc)
+    assert "again" not in lifted_at and lifted_at != "facts", f"lifted too late, at {lifted_at!r}: " + report(proc)
     doc = load(out)
-    assert doc["outliers"] == [], report(proc)
+    why = f"lifted at {lifted_at!r}\n" + report(proc)
+    assert doc["complete"] is True and proc.returncode == (1 if doc["outliers"] else 0), why
+    assert not [o for o in doc["outliers"] if o["figure"] in BANDWIDTHS], why
     units = {u["rank"]: u for u in doc["fleet"]["units"]}
     assert units[SLOW_RANK].get("measured_again") is True, report(proc)
     assert SLOW_RANK in again_in_text(proc.stdout), proc.stdout
     # Every round of both passes is in its records: twice the repetitions.
     triad = [t for t in doc["timings"] if t["operation"] == "triad" and t["params"]["rank"] == SLOW_RANK]
-    assert len(triad) == 1 and len(triad[0]["samples"]) == 2 * int(SMALL[SMALL.index("--repetitions") + 1]), triad
+    assert len(triad) == 1 and len(triad[0]["samples"]) == 2 * int(SLOWED[SLOWED.index("--repetitions") + 1]), triad
 
 
 def named_things(doc):

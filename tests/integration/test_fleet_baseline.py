@@ -2,9 +2,7 @@
 by a cgroup CPU quota compared against it, both real (mpirun -np 4 --per
 rank, as test_fleet.py); what got slower is named by compare's rule, and
 movebench-report's Python rule gives the same verdict on every figure of
-the two files. Bad baselines: one line, exit 2, before MPI starts. Open MPI
-only in `make test` (docs/fleet.md, Open: under MPICH on a heavily loaded
-machine every rank slowed between the two runs)."""
+the two files. Bad baselines: one line, exit 2, before MPI starts."""
 
 import json
 import subprocess
@@ -13,18 +11,22 @@ from types import SimpleNamespace
 import cgroup_quota
 import pytest
 from net_mpi import load, needs_mpirun
-from test_fleet import QUOTA_NOT_YET_ON_EVERY_CPU, SLOW_RANK, SMALL, fleet, report
+from test_fleet import QUOTA_NOT_YET_UNDER_LOAD, SLOW_RANK, SLOWED, fleet, report, slow_quota
 
 from conftest import binary_path
 from movebench_report.compare import judge
 from movebench_report.model import point_from_record
 
-# Slower than the baseline by more than 60%. The load of the other builds
-# and tests on this 2-core machine moves a calm unit's memory bandwidth by
-# up to 3x between runs and halves calm pairs' rates while a rank of the job
-# is throttled (measured: ratios 0.48 to 0.5); the quota'd rank's memory
-# latency is 4x or more slower (a time 4x as long is 75% worse) and its
-# pairs' rates 10x lower.
+# Slower than the baseline by more than 60% (a bandwidth under 0.4 of it).
+# The quota'd rank's bandwidth is 6x or more under its calm run's
+# (test_fleet.py's SLOWED: BELOW times under the lesser of the load's
+# shares before the two runs). What is not asserted: that nothing else got
+# slower. A calm unit or pair is compared with itself minutes earlier,
+# under whatever load the machine had then, and the load of the other
+# builds and tests here moves calm figures by more than 60% between runs
+# (a calm unit's chase 16 ns in one run, 600 ns in the next at load 17;
+# docs/reliability.md); --baseline names what got slower, for whatever
+# reason, as compare does, and the test checks it names it as compare does.
 THRESHOLD = "60%"
 
 
@@ -62,19 +64,19 @@ OPERATION = {
 
 @pytest.mark.skipif(cgroup_quota.missing() is not None, reason=str(cgroup_quota.missing()))
 @needs_mpirun
-@QUOTA_NOT_YET_ON_EVERY_CPU
+@QUOTA_NOT_YET_UNDER_LOAD
 def test_a_rank_slowed_since_the_baseline_is_named_as_compare_would(tmp_path):
     before, now = tmp_path / "before.json", tmp_path / "now.json"
-    proc = fleet(tmp_path, 4, "--per", "rank", *SMALL, "--json", before)
+    calm_share = cgroup_quota.share_of_a_cpu()
+    proc = fleet(tmp_path, 4, "--per", "rank", *SLOWED, "--json", before)
     assert proc.returncode == 0, report(proc)
-    # 5% of a CPU in every 20 ms: each 20 ms latency sample is slowed alike (low noise).
-    with cgroup_quota.quota(0.05, period_us=20_000) as procs:
+    with cgroup_quota.quota(*slow_quota(calm_share)) as procs:
         proc = fleet(
             tmp_path,
             4,
             "--per",
             "rank",
-            *SMALL,
+            *SLOWED,
             "--baseline",
             before,
             "--baseline-threshold",
@@ -88,10 +90,10 @@ def test_a_rank_slowed_since_the_baseline_is_named_as_compare_would(tmp_path):
     doc = load(now)
     regressions = doc["regressions"]
     assert doc["baseline"]["kind"] == "fleet" and doc["baseline"]["missing"] == []
-    assert doc["baseline"]["compared"] == 4 * 3 + 6 * 2  # every unit's 3 figures, every pair's 2
-    latency = {r["rank"] for r in regressions if r["kind"] == "node" and r["figure"] == "mem.latency"}
-    assert latency == {SLOW_RANK}, report(proc)
-    assert any(r["kind"] == "link" and SLOW_RANK in r["pair"]["ranks"] for r in regressions), report(proc)
+    assert doc["baseline"]["compared"] == 4 * 3  # every unit's 3 figures (SLOWED: no pairs)
+    for figure in ("mem.copy", "mem.triad"):
+        slower = {r["rank"] for r in regressions if r["kind"] == "node" and r["figure"] == figure}
+        assert SLOW_RANK in slower, f"{figure}: " + report(proc)
     for r in regressions:
         assert r["ratio"] == pytest.approx(r["now"] / r["before"])
     # The same verdict as movebench-report compare's rule on every figure compared.
@@ -103,9 +105,9 @@ def test_a_rank_slowed_since_the_baseline_is_named_as_compare_would(tmp_path):
     assert named == {k for k, v in python.items() if v == "slower"}, report(proc)
     # The text ends with the baseline's line and one SLOWER line per regression.
     lines = proc.stdout.strip().splitlines()
-    assert lines[-1 - len(regressions)].startswith(f"baseline: {before} (an earlier fleet result), 24 figures")
+    assert lines[-1 - len(regressions)].startswith(f"baseline: {before} (an earlier fleet result), 12 figures")
     assert all(l.startswith("SLOWER ") for l in lines[len(lines) - len(regressions) :])
-    assert sum(l.startswith("SLOWER node host ") and f" rank {SLOW_RANK}: mem.latency " in l for l in lines) == 1
+    assert sum(l.startswith("SLOWER node host ") and f" rank {SLOW_RANK}: mem.triad " in l for l in lines) == 1
 
 
 def run_alone(*args):

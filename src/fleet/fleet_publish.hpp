@@ -28,6 +28,11 @@ struct Gathered {
 nlohmann::json units_json(const Layout& layout, const std::vector<MemoryFigures>& units,
                           const std::vector<bool>& no_memory, const std::vector<nlohmann::json>& facts);
 nlohmann::json pairs_json(const Layout& layout, const std::vector<PairFigures>& pairs);
+// --percentiles: what one sample of a pair's latency is, and the P99 of a
+// pair's iterations in us (0 where their count cannot support it: core/distribution).
+inline constexpr const char* kPairIterationEvent =
+    "iteration (half its round trip, as OSU -z), every repeat of the pair";
+double pair_latency_p99_us(const std::vector<double>& iterations);
 // With --baseline, the comparison too; returns the number of regressions.
 int publish(const FleetOptions& opt, const Layout& layout, const Gathered& got, const Verdict& verdict, Report& report,
             FleetWriter& out);

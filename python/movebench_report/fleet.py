@@ -21,6 +21,7 @@ FIGURES = (
     ("mem.triad", "MB/s", "higher", "units"),
     ("mem.latency", "ns", "lower", "units"),
     ("p2p.latency", "us", "lower", "pairs"),
+    ("p2p.latency_p99", "us", "lower", "pairs"),  # fleet --percentiles: each pair's P99, judged as the others
     ("p2p.bw", "MB/s", "higher", "pairs"),
 )
 

@@ -1,7 +1,7 @@
 """A CPU quota for chosen processes, through whichever cgroup the machine
 has: v1's cpu controller (cpu.cfs_quota_us, cpu.cfs_period_us) or v2's
 (cpu.max, on a cgroup2 mount whose cpu controller is available). Used by
-the fleet tests to slow exactly one rank."""
+the fleet and p2p tests to slow exactly one rank."""
 
 import contextlib
 import os
@@ -72,3 +72,21 @@ def lift(procs):
     else:
         period = (group / "cpu.max").read_text().split()[1]
         (group / "cpu.max").write_text(f"max {period}")
+
+
+def rank_wrapper(tmp_path, binary):
+    """The program an MPI launcher starts: the rank named by $SLOW_RANK moves
+    itself into the cgroup whose cgroup.procs is $SLOW_PROCS (when that is
+    set), then every rank becomes `binary`. Open MPI passes the two only
+    where -x names them; hydra passes all."""
+    script = pathlib.Path(tmp_path) / "slow_rank.sh"
+    script.write_text(
+        "#!/bin/sh\n"
+        'rank=${OMPI_COMM_WORLD_RANK:-${PMI_RANK:-${PMIX_RANK:-$SLURM_PROCID}}}\n'
+        'if [ -n "$SLOW_PROCS" ] && [ "$rank" = "$SLOW_RANK" ]; then\n'
+        '  echo $$ > "$SLOW_PROCS" || exit 3\n'
+        "fi\n"
+        f'exec "{binary}" "$@"\n'
+    )
+    script.chmod(0o755)
+    return script

@@ -21,9 +21,11 @@ FIGURES = (
     ("mem.triad", "MB/s", "higher", "units"),
     ("mem.latency", "ns", "lower", "units"),
     ("p2p.latency", "us", "lower", "pairs"),
-    ("p2p.latency_p99", "us", "lower", "pairs"),  # fleet --percentiles: each pair's P99, judged as the others
     ("p2p.bw", "MB/s", "higher", "pairs"),
 )
+# Only in a run with -z, --percentiles: each pair's P99, judged as the others.
+TAIL_FIGURES = (("p2p.latency_p99", "us", "lower", "pairs"),)
+ALL_FIGURES = FIGURES + TAIL_FIGURES
 
 
 @dataclass
@@ -126,7 +128,7 @@ def figure_tables(label: str, fleet: Fleet) -> list:
     """One Table per figure across the units (or pairs), the worst first."""
     outliers, slower = marks(fleet.outliers), marks(fleet.regressions)
     out = []
-    for figure, unit, better, of in FIGURES:
+    for figure, unit, better, of in ALL_FIGURES:
         members = _worst_first(getattr(fleet, of), figure, better)
         if not members:
             continue

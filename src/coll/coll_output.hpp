@@ -38,8 +38,9 @@ nlohmann::json coll_tails_json(const CollTails& tails);
 // The line under a step's: "# percentiles (us): ranks' mean P50 ... P99.9 n/a;
 // slowest rank P50 ... Max ...", each n/a where the count cannot support it.
 std::string mpibench_tails(const CollTails& tails);
-// Under the last step: what a sample is and what a clock read costs.
-std::string mpibench_tails_note(bool per_call);
+// Under the last step: what a sample is (--per-call: the call alone; else
+// the call and, unless --no-barrier, its barrier) and what a clock read costs.
+std::string mpibench_tails_note(bool per_call, bool barrier);
 
 // "START mpiBench v1.5\n" and "<rank> : <host>\n" per rank.
 std::string mpibench_start(const std::vector<std::string>& hosts);
@@ -56,7 +57,7 @@ class CollWriter {
   void start(const std::vector<std::string>& hosts);
   void step(const CollStep& s);
   void tails(const CollTails& t);
-  void tails_note(bool per_call);
+  void tails_note(bool per_call, bool barrier);
   void end(std::uint64_t buffer_bytes);
 
  private:

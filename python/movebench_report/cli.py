@@ -24,6 +24,7 @@ from .compare import REGRESSION, compare, compare_table
 from .model import (
     BANDWIDTH_UNITS,
     VIEWS,
+    ByStat,
     Filter,
     ReportError,
     Source,
@@ -37,6 +38,9 @@ from .model import (
 from .render import FORMATS, render
 from .summary import summary_table
 from .tables import merged_table, scaling_table
+from .vocabulary import STATS
+
+PERCENTILE_STATS = tuple(s for s in STATS if s.startswith("p"))
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -183,8 +187,15 @@ def add_view(p: argparse.ArgumentParser, figure: bool = True):
     )
     p.add_argument("--unit", choices=list(BANDWIDTH_UNITS), help="bandwidth unit (default MB/s)")
     if figure:  # scaling picks its own figure per view
-        p.add_argument(
+        chosen = p.add_mutually_exclusive_group()
+        chosen.add_argument(
             "--figure", type=name_arg, help="use this figure of each record (default: bandwidth/busbw or latency/avg)"
+        )
+        chosen.add_argument(
+            "--stat",
+            choices=PERCENTILE_STATS,
+            help="use each record's percentile of its latency distribution (latency_p99, or OSU -z's p99): "
+            "a tail that got worse while the median did not",
         )
 
 
@@ -263,6 +274,12 @@ def add_plot_parser(sub):
         action="store_true",
         help="x axis: bytes per array instead of the dataset "
         "(mem records carry the dataset size), like TheBandwidthBenchmark's array-size plot",
+    )
+    p.add_argument(
+        "--distributions",
+        action="store_true",
+        help="instead: each latency distribution a record keeps (p2p/coll/fleet -z, link, mem latency, stream), "
+        "a percentile plot per benchmark and operation",
     )
     p.add_argument("-o", "--output", type=plot_arg, required=True, help="out.png or out.svg")
     p.add_argument(
@@ -371,6 +388,11 @@ def filter_of(args) -> Filter:
     return Filter(benchmarks, operations, sizes)
 
 
+def chosen_figure(args):
+    """What --figure or --stat asks of each record (None: the view's own figure)."""
+    return ByStat(args.stat) if getattr(args, "stat", None) else args.figure
+
+
 def emit(text: str, output, option: str = "-o"):
     """The one way text goes out: a write that fails is an error naming the file."""
     try:
@@ -388,7 +410,7 @@ def cmd_table(args):
     for a fleet result its answer and a table per figure across its units
     and pairs, for a node result its matrices and findings, then the detail; CSV and JSON stay one table, for programs."""
     sources, filt = sources_of(args), filter_of(args)
-    detail = render(merged_table(sources, filt, args.view, args.unit, args.figure), args.format)
+    detail = render(merged_table(sources, filt, args.view, args.unit, chosen_figure(args)), args.format)
     first = []
     if args.format in ("text", "markdown"):
         wants_fleet = not filt.benchmarks or "fleet" in filt.benchmarks
@@ -403,7 +425,7 @@ def cmd_table(args):
 
 def cmd_compare(args):
     sources = sources_of(args)
-    verdicts = compare(sources, filter_of(args), args.view, args.threshold, args.figure)
+    verdicts = compare(sources, filter_of(args), args.view, args.threshold, chosen_figure(args))
     emit(render(compare_table(sources, verdicts, args.view, args.threshold, args.unit), args.format), args.output)
     if args.plot:
         from . import canvas, plots  # matplotlib loads in a second: only where a plot is made
@@ -421,6 +443,12 @@ def cmd_scaling(args):
 def cmd_plot(args):
     from . import canvas, plots
 
+    if args.distributions:
+        from . import distributions
+
+        fig = distributions.figure_for(sources_of(args), filter_of(args), plots.MAX_PANELS)
+        canvas.save(fig, args.output, args.dpi)
+        return
     views = VIEWS if args.view == "both" else (args.view,)
     fig = plots.figure_for(sources_of(args), filter_of(args), views, args.combined, args.per_array, args.unit)
     canvas.save(fig, args.output, args.dpi)

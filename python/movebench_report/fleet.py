@@ -23,6 +23,9 @@ FIGURES = (
     ("p2p.latency", "us", "lower", "pairs"),
     ("p2p.bw", "MB/s", "higher", "pairs"),
 )
+# Only in a run with -z, --percentiles: each pair's P99, judged as the others.
+TAIL_FIGURES = (("p2p.latency_p99", "us", "lower", "pairs"),)
+ALL_FIGURES = FIGURES + TAIL_FIGURES
 
 
 @dataclass
@@ -125,7 +128,7 @@ def figure_tables(label: str, fleet: Fleet) -> list:
     """One Table per figure across the units (or pairs), the worst first."""
     outliers, slower = marks(fleet.outliers), marks(fleet.regressions)
     out = []
-    for figure, unit, better, of in FIGURES:
+    for figure, unit, better, of in ALL_FIGURES:
         members = _worst_first(getattr(fleet, of), figure, better)
         if not members:
             continue

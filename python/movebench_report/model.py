@@ -243,6 +243,7 @@ class Point:
     count: int
     record: dict = field(repr=False, default_factory=dict)
     meanings: dict = field(default_factory=dict)  # per view: the Meaning of the figure chosen (vocabulary.py)
+    names: dict = field(default_factory=dict)  # per view: the name of the figure chosen
 
     @property
     def variant(self) -> str:
@@ -260,6 +261,9 @@ class Point:
 
     def meaning(self, view: str) -> Meaning | None:
         return self.meanings.get(view)
+
+    def record_figure(self, view: str) -> str | None:
+        return self.names.get(view)
 
 
 # Values that mean "the default" and so match a tool that does not say them.
@@ -281,9 +285,30 @@ def variant_text(params: dict, benchmark: str = "") -> str:
     return " ".join(parts)
 
 
-def _figure(figures: dict, names: tuple, units: dict, wanted: str | None):
-    """(value converted to base units, name) of the figure chosen, or (None, None)."""
-    candidates = [wanted] if wanted else list(names) + sorted(figures)
+@dataclass(frozen=True)
+class ByStat:
+    """A figure chosen by its statistic (`--stat p99`), not its name: of each
+    record, the preferred figure's own percentile (`latency_p99`), else the
+    bare one (`p99`, OSU -z's collective columns), else the first by name."""
+
+    stat: str
+
+    def __repr__(self) -> str:  # as the messages name what was asked for
+        return f"'{self.stat}' (--stat)"
+
+    def candidates(self, figures: dict, names: tuple) -> list:
+        suffix = self.stat.replace(".", "_")
+        preferred = [f"{n}_{suffix}" for n in names] + [suffix]
+        return [n for n in preferred + sorted(figures) if figures.get(n, {}).get("stat") == self.stat]
+
+
+def _figure(figures: dict, names: tuple, units: dict, wanted):
+    """(value converted to base units, name) of the figure chosen, or (None, None).
+    `wanted`: a figure's name (--figure), a ByStat (--stat) or None (the view's own)."""
+    if isinstance(wanted, ByStat):
+        candidates = wanted.candidates(figures, names)
+    else:
+        candidates = [wanted] if wanted else list(names) + sorted(figures)
     for name in candidates:
         fig = figures.get(name)
         if fig and fig["unit"] in units:
@@ -371,6 +396,7 @@ def point_from_record(source: str, record: dict, figure: str | None = None, vers
         count,
         record,
         senses,
+        {"bandwidth": bw_name, "latency": lat_name},
     )
 
 

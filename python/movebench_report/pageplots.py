@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 
 from .canvas import Plot, draw_caches, plt, svg_of
 from .facts import measured_link, peak_of
-from .fleet import FIGURES, fleet_of, marks
+from .fleet import ALL_FIGURES, fleet_of, marks
 from .labels import MAX_SHORT, shorten
 from .model import BANDWIDTH_UNITS, TIME_UNITS, Filter, format_size, select
 from .node import node_of
@@ -418,7 +418,7 @@ def fleet_strip_plot(label: str, fleet) -> Plot | None:
     per unit (or pair) along the value, spread up and down so that equal
     values stay visible; the median as a line; outliers red and labelled,
     what got slower than the baseline ringed and labelled."""
-    rows = [(f, u, b, [m for m in getattr(fleet, of) if f in m.figures]) for f, u, b, of in FIGURES]
+    rows = [(f, u, b, [m for m in getattr(fleet, of) if f in m.figures]) for f, u, b, of in ALL_FIGURES]
     rows = [r for r in rows if r[3]]
     if not rows:
         return None

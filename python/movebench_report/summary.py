@@ -36,6 +36,7 @@ class Row:
     reasons: list = field(default_factory=list)
     peak_source: str = ""
     spread: float = 0.0  # the noise of the figure's record (model.Point.noise): for the ratio
+    tails: dict = field(default_factory=dict)  # a latency's {"P50": seconds, "P99": seconds}, where its record has them
 
     @property
     def benchmark(self) -> str:
@@ -120,6 +121,35 @@ def _source_point(doc: dict, figure: dict):
     return None
 
 
+# The percentiles a latency row shows beside its value (docs/report.md).
+TAILS = (("P50", "p50"), ("P99", "p99"))
+
+
+def tails_of(record: dict, name: str | None) -> dict:
+    """{"P50": seconds, "P99": seconds} of a latency record's distribution:
+    the figures `<name>_p50` and `<name>_p99` (or bare `p50`, `p99`, as OSU -z
+    names a collective's), those the record has (docs/results.md, Distributions)."""
+    figures, out = record["figures"], {}
+    for label, stat in TAILS:
+        for key in ([f"{name}_{stat}"] if name else []) + [stat]:
+            fig = figures.get(key)
+            if fig and fig.get("stat") == stat and fig.get("unit") in TIME_UNITS:
+                out[label] = fig["value"] * TIME_UNITS[fig["unit"]]
+                break
+    return out
+
+
+def _figure_tails(doc: dict, figure: dict) -> dict:
+    """The tails of the record a latency headline was taken from ({} for a bandwidth or where none)."""
+    if figure.get("better") != "lower" or figure.get("unit") not in TIME_UNITS:
+        return {}
+    for rec in doc["timings"]:
+        for name, fig in rec["figures"].items():
+            if fig.get("value") == figure.get("value") and fig.get("unit") == figure.get("unit"):
+                return tails_of(rec, name)
+    return {}
+
+
 def _figure_spread(doc: dict, figure: dict) -> float:
     """The noise of the record a headline figure was taken from (0 where none is found)."""
     point = _source_point(doc, figure)
@@ -164,6 +194,7 @@ def _derived(doc: dict, rule: Rule, key: str, m) -> Row:
         reasons,
         peak.source if peak else "",
         _figure_spread(doc, figure),
+        _figure_tails(doc, figure),
     )
 
 
@@ -248,6 +279,7 @@ def _from_verdict(doc: dict, v) -> Row:
         reasons,
         v.peak_source,
         _figure_spread(doc, figure) if figure else 0.0,
+        _figure_tails(doc, figure) if figure else {},
     )
 
 
@@ -293,6 +325,7 @@ def _timing_row(doc: dict, rule: tuple) -> Row | None:
         "higher" if view == "bandwidth" else "lower",
         reasons=[_no_peak(doc)],
         spread=best.spread(view),
+        tails=tails_of(best.record, best.record_figure(view)) if view == "latency" else {},
     )
 
 
@@ -410,6 +443,12 @@ def value_text(value, unit: str) -> str:
     return f"{value:.4g} {shorten(unit)}".strip()
 
 
+def tails_text(row: Row) -> str:
+    """' (P50 1.21 us, P99 3.4 us)' of a latency row whose record has them, else ''."""
+    parts = [f"{label} {value_text(row.tails[label], 's')}" for label, _ in TAILS if label in row.tails]
+    return f" ({', '.join(parts)})" if parts else ""
+
+
 def reason_text(row: Row) -> str:
     return "; ".join(map(shorten, row.reasons)) if row.reasons else "-"
 
@@ -428,7 +467,7 @@ def summary_table(sources: list, benchmarks=()) -> Table:
                     s.label,
                     r.path,
                     r.what,
-                    value_text(r.value, r.unit),
+                    value_text(r.value, r.unit) + tails_text(r),
                     value_text(r.peak, r.unit),
                     fraction_text(r),
                     r.verdict,

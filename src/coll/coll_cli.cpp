@@ -47,6 +47,10 @@ void CollCli::add_options(CLI::App& app, CollOptions& o, const std::function<voi
   app.add_flag("--no-barrier", o.no_barrier, "No barrier between consecutive calls (mpiBench's `make nobar`)");
   app.add_flag("--per-call", o.per_call,
                "Time each call alone, the barrier between calls outside the timer (OSU's procedure)");
+  app.add_flag("-z,--percentiles,!--no-percentiles", o.percentiles,
+               "Time every iteration too (OSU's -z; a clock read per iteration: docs/performance.md): P50, P90, "
+               "P99, P99.9 of the ranks' mean per iteration (OSU's) and of the slowest rank's, its max, each rank's")
+      ->capture_default_str();
 }
 
 void CollCli::resolve(CollOptions& o) {

@@ -77,6 +77,7 @@ class CollCommand : public MpiCommand {
       if (stopped_) break;
     }
     free_comms(comms);
+    if (is_root() && opt_.percentiles) out_.tails_note(opt_.per_call, !opt_.no_barrier);
     if (is_root()) out_.end(2 * stop_fit_ * static_cast<std::uint64_t>(n));
     return kExitOk;
   }

@@ -26,7 +26,8 @@ struct CollBuffers {
 struct StepTiming {
   double seconds_per_call = 0;
   int iters = 0;
-  std::string check_error;  // empty: fine or not checked
+  std::vector<double> per_iteration;  // --percentiles: every timed iteration's seconds
+  std::string check_error;            // empty: fine or not checked
 };
 
 // mpiBench's get_time: prime, estimate, fit the iterations, time; then the

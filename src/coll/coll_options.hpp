@@ -28,6 +28,7 @@ struct CollOptions {
   int cartesian_dims = 0, partition_size = 0;
   bool check_every = false, no_check = false, skip_validation = false;
   bool no_barrier = false, per_call = false;
+  bool percentiles = false;  // -z: every iteration timed, its percentiles (coll_record.cpp)
 
   bool checking() const { return !no_check && !skip_validation; }
   // The name the skip was asked for by, for the record.

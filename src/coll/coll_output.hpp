@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/distribution.hpp"
 #include "core/output.hpp"
 #include "core/stats.hpp"
 
@@ -24,6 +25,23 @@ struct CollStep {
   int ranks = 0;
 };
 
+// --percentiles: one step's iterations, from each rank's times (one vector
+// per rank, in iteration order; ranks with fewer are read to the shortest).
+struct CollTails {
+  Distribution mean;     // per iteration, the mean over the ranks (OSU -z's: omb_get_stats)
+  Distribution slowest;  // per iteration, the slowest rank's time (when the call is done everywhere)
+  std::vector<Distribution> ranks;
+};
+CollTails coll_tails(const std::vector<std::vector<double>>& per_rank);
+// The record's distribution: the slowest rank's, with each rank's under `per_rank`.
+nlohmann::json coll_tails_json(const CollTails& tails);
+// The line under a step's: "# percentiles (us): ranks' mean P50 ... P99.9 n/a;
+// slowest rank P50 ... Max ...", each n/a where the count cannot support it.
+std::string mpibench_tails(const CollTails& tails);
+// Under the last step: what a sample is (--per-call: the call alone; else
+// the call and, unless --no-barrier, its barrier) and what a clock read costs.
+std::string mpibench_tails_note(bool per_call, bool barrier);
+
 // "START mpiBench v1.5\n" and "<rank> : <host>\n" per rank.
 std::string mpibench_start(const std::vector<std::string>& hosts);
 // mpibench_line (coll_logic.hpp) of a step, in microseconds, and its newline.
@@ -38,6 +56,8 @@ class CollWriter {
   explicit CollWriter(Output& out) : out_(out) {}
   void start(const std::vector<std::string>& hosts);
   void step(const CollStep& s);
+  void tails(const CollTails& t);
+  void tails_note(bool per_call, bool barrier);
   void end(std::uint64_t buffer_bytes);
 
  private:

@@ -6,12 +6,30 @@
 
 namespace movebench::net {
 
+namespace {
+
+// --percentiles: OSU -z's p50 ... p99_9 (each iteration's mean over the
+// ranks; not its max: that name is mpiBench's) and the slowest rank's
+// slowest_p50 ... slowest_max, the record's distribution the slowest's.
+nlohmann::json add_tails(Record& r, const CollTails& tails) {
+  for (auto& f : tails.mean.figures("")) {
+    if (f.stat() != Stat::kMax) r.figures.push_back(std::move(f));
+  }
+  for (auto& f : tails.slowest.figures("slowest")) r.figures.push_back(std::move(f));
+  return coll_tails_json(tails);
+}
+
+}  // namespace
+
 void record_coll_step(Report& report, CollWriter& out, const CollOptions& o, const CommEntry& comm, const CollInfo& op,
                       const CollCase& c, const StepTiming& t) {
   const auto per_rank = gather_to_root(t.seconds_per_call);
+  const auto iterations = o.percentiles ? vectors_to_root(t.per_iteration) : std::vector<std::vector<double>>{};
   if (world_rank() != 0) return;
   const auto s = summarize(per_rank);
   out.step({op.name, c.bytes, t.iters, s, comm.name, c.nranks});
+  const CollTails tails = coll_tails(iterations);
+  if (o.percentiles) out.tails(tails);
   Record r{"coll", coll_key(op), c.bytes, {}, per_rank, {}};
   r.params = {{"iters", t.iters},
               {"comm", comm.name},
@@ -35,7 +53,8 @@ void record_coll_step(Report& report, CollWriter& out, const CollOptions& o, con
     r.figures.push_back(busbw);
     if (headline) report.set_result(busbw.named(fmt::format("coll.{}.busbw", coll_key(op))));
   }
-  report.add(std::move(r));
+  nlohmann::json distribution = o.percentiles ? add_tails(r, tails) : nlohmann::json();
+  report.add(std::move(r), std::move(distribution));
 }
 
 void record_coll_settings(Report& report, const CollOptions& o, std::uint64_t end_bytes_fit, double step_timeout_s) {
@@ -53,6 +72,7 @@ void record_coll_settings(Report& report, const CollOptions& o, std::uint64_t en
   s["partition_size"] = o.partition_size;
   s["barrier"] = !o.no_barrier;
   s["timing"] = o.per_call ? "per-call" : "loop";
+  s["percentiles"] = o.percentiles;
   s["check"] = !o.checking()   ? "none"
                : o.check_every ? "every iteration (untimed pass)"
                                : "once per test (untimed call)";

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 namespace movebench {
 
@@ -27,6 +28,23 @@ struct ClockCost {
 // Measured on the first call (1000 pairs of reads, about 50 us), the same
 // afterwards: one figure per process.
 const ClockCost& clock_read_cost();
+
+// `iters` rounds, the clock read after each (one read per round, as OSU
+// -z): every round's seconds over `per` into `out`, and returns all of
+// them. The one way a loop times each of its rounds (p2p, coll).
+template <class Round>
+double timed_each(Round&& round, int iters, double per, std::vector<double>& out) {
+  out.assign(static_cast<std::size_t>(std::max(iters, 0)), 0);
+  const double t0 = now_seconds();
+  double last = t0;
+  for (auto& sample : out) {
+    round();
+    const double t = now_seconds();
+    sample = (t - last) / per;
+    last = t;
+  }
+  return last - t0;
+}
 
 // How a count is rounded to its budget: kAtLeast rounds up (the loop lasts
 // the budget or a little more: a sample long enough to time), kWithin down

@@ -46,12 +46,16 @@ std::vector<Figure> Distribution::figures(std::string_view name, const std::func
   const auto& apply = net ? net : identity;
   std::vector<Figure> out;
   if (count() == 0) return out;
+  // No base: the suffix alone ("p99", "max"), as OSU -z's collective columns are named.
+  const auto named = [&](std::string_view suffix) {
+    return name.empty() ? std::string(suffix.substr(1)) : fmt::format("{}{}", name, suffix);
+  };
   for (const auto& p : kPercentiles) {
     const double value = apply(percentile_seconds(p.percent));
-    if (supported(p) && value > 0) out.push_back(Figure::latency(fmt::format("{}{}", name, p.suffix), value, p.stat));
+    if (supported(p) && value > 0) out.push_back(Figure::latency(named(p.suffix), value, p.stat));
   }
   const double max = apply(max_seconds());
-  if (max > 0) out.push_back(Figure::latency(fmt::format("{}_max", name), max, Stat::kMax));
+  if (max > 0) out.push_back(Figure::latency(named("_max"), max, Stat::kMax));
   return out;
 }
 
@@ -103,6 +107,17 @@ std::vector<std::string> percentile_labels() {
   std::vector<std::string> out;
   for (const auto& p : kPercentiles) out.emplace_back(p.label);
   out.emplace_back("Max");
+  return out;
+}
+
+std::string percentile_text(const Distribution& d, double per_second, const std::function<double(double)>& net,
+                            std::size_t columns) {
+  const auto labels = percentile_labels();
+  const auto cells = d.cells(per_second, net);
+  std::string out;
+  for (std::size_t i = 0; i < columns && i < cells.size(); ++i) {
+    out += fmt::format("{}{} {}", out.empty() ? "" : " ", labels[i], cells[i]);
+  }
   return out;
 }
 

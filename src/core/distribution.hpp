@@ -66,7 +66,8 @@ class Distribution {
   double max_seconds() const;
   bool supported(const PercentileSpec& p) const { return percentile_supported(p.percent, count()); }
 
-  // `name`_p50 ... of the supported percentiles and `name`_max, each value
+  // `name`_p50 ... of the supported percentiles and `name`_max (an empty
+  // `name`: p50 ... and max, as OSU -z names a collective's), each value
   // passed through `net` first (seconds to seconds: link's T(n) - T(0)); a
   // net value at or below 0 is under the clock's resolution and left out.
   std::vector<Figure> figures(std::string_view name, const std::function<double(double)>& net = {}) const;
@@ -92,5 +93,11 @@ std::string distribution_note(std::string_view event, double per_second, std::st
 
 // The text columns' labels: "P50", "P90", "P99", "P99.9", "Max".
 std::vector<std::string> percentile_labels();
+
+// The cells with their labels on one line, "P50 1.2 P90 1.5 P99 n/a P99.9
+// n/a Max 3.1" (the first `columns`: 4 leaves the max out), for text
+// without a table to put columns in.
+std::string percentile_text(const Distribution& d, double per_second, const std::function<double(double)>& net = {},
+                            std::size_t columns = kPercentiles.size() + 1);
 
 }  // namespace movebench

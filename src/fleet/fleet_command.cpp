@@ -62,6 +62,10 @@ class FleetCommand : public net::MpiCommand {
     app.add_option("--latency-iterations", opt_.latency_iterations,
                    fmt::format("Ping-pongs ({} bytes) per pair", kPairLatencyBytes))
         ->capture_default_str();
+    app.add_flag("-z,--percentiles,!--no-percentiles", opt_.percentiles,
+                 "Time every ping-pong of a pair too (p2p's -z): each pair's P50, P90, P99, P99.9 and max in the "
+                 "result, for `movebench-report fleet --stat p99`")
+        ->capture_default_str();
     app.add_option("--bandwidth-iterations", opt_.bandwidth_iterations,
                    fmt::format("Windows of {} messages per pair", kPairWindow))
         ->capture_default_str();

@@ -18,6 +18,7 @@ struct FleetOptions {
   int repetitions = 5;                    // timed rounds of each memory kernel
   std::uint64_t message_bytes = 1 << 20;  // the pairs' bandwidth message
   int latency_iterations = 1000;          // ping-pongs of kPairLatencyBytes per pair
+  bool percentiles = false;               // -z: every ping-pong timed, the pair's distribution kept
   int bandwidth_iterations = 10;          // windows of kPairWindow messages per pair
   int random_rounds = 4;                  // after the ring's rounds
   std::uint64_t seed = 42;

@@ -19,7 +19,8 @@ constexpr int kPairRepeats = 3;
 constexpr int kAgain = 3;  // the most times a suspect pair is measured again
 
 struct Timed {
-  double latency = 0, bw = 0;  // seconds on the pair's first rank, 0 elsewhere
+  double latency = 0, bw = 0;      // seconds on the pair's first rank, 0 elsewhere
+  std::vector<double> iterations;  // --percentiles: every repeat's ping-pongs, one way, on the first rank
 };
 
 // Two ranks of one host, unbound, may land on one CPU and then measure the
@@ -61,9 +62,11 @@ Timed run_my_pair(const PairRun& run, const Round& round, net::P2pTest bw_test, 
     for (int repeat = 0; repeat < kPairRepeats; ++repeat) {
       if (bw_test == net::P2pTest::kBw) {
         const int warmup = std::max(10, opt.latency_iterations / 10);
-        const double lat =
-            net::p2p_seconds(net::P2pTest::kLatency, ranks, s, r, kPairLatencyBytes, opt.latency_iterations, warmup, 1);
+        std::vector<double> each;
+        const double lat = net::p2p_seconds(net::P2pTest::kLatency, ranks, s, r, kPairLatencyBytes,
+                                            opt.latency_iterations, warmup, 1, opt.percentiles ? &each : nullptr);
         t.latency = repeat == 0 ? lat : std::min(t.latency, lat);
+        t.iterations.insert(t.iterations.end(), each.begin(), each.end());
       }
       const double bw =
           net::p2p_seconds(bw_test, ranks, s, r, opt.message_bytes, opt.bandwidth_iterations, 2, kPairWindow);
@@ -76,9 +79,13 @@ Timed run_my_pair(const PairRun& run, const Round& round, net::P2pTest bw_test, 
   return t;
 }
 
-PairFigures figures_of(const FleetOptions& opt, const UnitPair& p, int round, double lat_s, double bw_s,
-                       int directions) {
-  PairFigures f{p, round};
+PairFigures figures_of(const FleetOptions& opt, const UnitPair& p, int round, double lat_s, double bw_s, int directions,
+                       std::vector<double> iterations = {}) {
+  PairFigures f;
+  f.pair = p;
+  f.round = round;
+  f.latency_iterations = std::move(iterations);
+  f.latency_p99_us = pair_latency_p99_us(f.latency_iterations);
   f.latency_seconds = lat_s;
   f.bw_seconds = bw_s;
   if (lat_s > 0) f.latency_us = net::pingpong_latency_us(lat_s, opt.latency_iterations);
@@ -99,13 +106,15 @@ std::vector<PairFigures> measure_round(const PairRun& run, const Round& round, i
   quiet_barrier();
   const auto lat = net::gather_to_root(t.latency);
   const auto bw = net::gather_to_root(t.bw);
+  auto each = run.opt.percentiles ? net::vectors_to_root(t.iterations) : std::vector<std::vector<double>>{};
   run.steps.settle();
   std::vector<PairFigures> out;
   if (net::world_rank() != 0) return out;
   const int directions = bw_test == net::P2pTest::kBibw ? 2 : 1;
   for (const auto& p : live_pairs(live, run.steps.out())) {
     const auto a = static_cast<std::size_t>(run.layout.leader[static_cast<std::size_t>(p.a)]);
-    out.push_back(figures_of(run.opt, p, index, lat[a], bw[a], directions));
+    out.push_back(figures_of(run.opt, p, index, lat[a], bw[a], directions,
+                             each.empty() ? std::vector<double>{} : std::move(each[a])));
   }
   return out;
 }
@@ -176,10 +185,12 @@ bool measure_suspects_again(const PairRun& run, std::vector<PairFigures>& all) {
     const auto got = measure_round(run, Round{pairs[i]}, 0, net::P2pTest::kBw, what);
     if (net::world_rank() != 0 || got.empty()) continue;
     auto& f = all[static_cast<std::size_t>(which[i])];
-    const double lat =
-        got[0].latency_seconds > 0 ? std::min(f.latency_seconds, got[0].latency_seconds) : f.latency_seconds;
+    // The better latency keeps its own iterations.
+    const bool again_better = got[0].latency_seconds > 0 && got[0].latency_seconds < f.latency_seconds;
+    const double lat = again_better ? got[0].latency_seconds : f.latency_seconds;
     const double bw = got[0].bw_seconds > 0 ? std::min(f.bw_seconds, got[0].bw_seconds) : f.bw_seconds;
-    f = figures_of(run.opt, f.pair, f.round, lat, bw, 1);
+    f = figures_of(run.opt, f.pair, f.round, lat, bw, 1,
+                   again_better ? got[0].latency_iterations : std::move(f.latency_iterations));
   }
   return true;
 }

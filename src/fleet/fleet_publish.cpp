@@ -4,6 +4,7 @@
 
 #include <string_view>
 
+#include "core/distribution.hpp"
 #include "fleet/fleet_steps.hpp"
 #include "judge/siblings.hpp"
 #include "node/node_step.hpp"
@@ -101,12 +102,16 @@ void add_pair_records(const FleetOptions& opt, const Layout& layout, const std::
                       const Bisection& bisection, Report& report) {
   for (const auto& p : pairs) {
     const auto params = pair_params(layout, p);
-    report.add({"fleet",
-                "pair_latency",
-                8,
-                params,
-                {p.latency_seconds},
-                {Figure::latency("latency", p.latency_us * 1e-6, Stat::kMean)}});
+    Record latency{"fleet", "pair_latency",      8,
+                   params,  {p.latency_seconds}, {Figure::latency("latency", p.latency_us * 1e-6, Stat::kMean)}};
+    if (p.latency_iterations.empty()) {
+      report.add(std::move(latency));
+    } else {  // --percentiles: as p2p's -z, over the pair's three repeats
+      Distribution iterations(kPairIterationEvent);
+      iterations.add(p.latency_iterations);
+      for (auto& f : iterations.figures("latency")) latency.figures.push_back(std::move(f));
+      report.add(std::move(latency), iterations);
+    }
     report.add({"fleet",
                 "pair_bw",
                 opt.message_bytes,
@@ -183,11 +188,18 @@ nlohmann::json units_json(const Layout& layout, const std::vector<MemoryFigures>
   return out;
 }
 
+double pair_latency_p99_us(const std::vector<double>& iterations) {
+  Distribution d(kPairIterationEvent);
+  d.add(iterations);
+  return d.supported(kPercentiles[2]) ? d.percentile_seconds(kPercentiles[2].percent) * 1e6 : 0;
+}
+
 nlohmann::json pairs_json(const Layout& layout, const std::vector<PairFigures>& pairs) {
   nlohmann::json out = nlohmann::json::array();
   for (const auto& p : pairs) {
     auto j = pair_params(layout, p);
     j["figures"] = {{"p2p.latency", p.latency_us}, {"p2p.bw", p.bw_mbs}};
+    if (p.latency_p99_us > 0) j["figures"]["p2p.latency_p99"] = p.latency_p99_us;
     out.push_back(std::move(j));
   }
   return out;

@@ -31,6 +31,11 @@ nlohmann::json units_json(const Layout& layout, const std::vector<MemoryFigures>
                           const std::vector<bool>& no_memory, const std::vector<nlohmann::json>& facts,
                           const std::vector<NodeStepFigures>& node = {});
 nlohmann::json pairs_json(const Layout& layout, const std::vector<PairFigures>& pairs);
+// --percentiles: what one sample of a pair's latency is, and the P99 of a
+// pair's iterations in us (0 where their count cannot support it: core/distribution).
+inline constexpr const char* kPairIterationEvent =
+    "iteration (half its round trip, as OSU -z), every repeat of the pair";
+double pair_latency_p99_us(const std::vector<double>& iterations);
 // With --baseline, the comparison too; returns the number of regressions.
 int publish(const FleetOptions& opt, const Layout& layout, const Gathered& got, const Verdict& verdict, Report& report,
             FleetWriter& out);

@@ -23,6 +23,8 @@ const std::vector<PairFigure>& pair_figures() {
   static const std::vector<PairFigure> figures{
       {"p2p.latency", "us", false, [](const PairFigures& p) { return p.latency_us; }},
       {"p2p.bw", "MB/s", true, [](const PairFigures& p) { return p.bw_mbs; }},
+      // --percentiles: a pair whose tail is slow while its mean is typical is a finding too.
+      {"p2p.latency_p99", "us", false, [](const PairFigures& p) { return p.latency_p99_us; }},
   };
   return figures;
 }
@@ -56,6 +58,7 @@ void judge_pairs(const FleetOptions& opt, const Layout& layout, const std::vecto
   for (const auto& f : pair_figures()) {
     std::vector<double> values;
     for (const auto& p : pairs) values.push_back(f.get(p));
+    if (std::all_of(values.begin(), values.end(), [](double x) { return x <= 0; })) continue;  // not measured
     std::vector<bool> slow(pairs.size(), false);
     const auto found = judge::find_outliers(values, f.higher_is_better, opt.rule);
     for (const auto& o : found) slow[o.index] = true;

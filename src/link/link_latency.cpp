@@ -80,9 +80,11 @@ std::vector<double> chases(Device& device, Buffer& ring, std::size_t steps, int 
 // A difference at or below zero is under the clock's resolution: the record
 // keeps its samples but claims no figure (params.resolved = false). The
 // probes' distribution (`event`: what one probe is) gives the percentiles
-// the same way (core/distribution).
-void add_latency(Report& report, const std::string& op, std::uint64_t bytes, nlohmann::json params,
-                 std::vector<double> samples, double base, double per, const std::string& event) {
+// the same way (core/distribution); returned as the text's percentile line
+// in `per_second` units (1e9: ns).
+std::string add_latency(Report& report, const std::string& op, std::uint64_t bytes, nlohmann::json params,
+                        std::vector<double> samples, double base, double per, const std::string& event,
+                        double per_second = 1e9) {
   const Summary s = summarize(samples);
   const std::function<double(double)> net = [&](double t) { return (t - base) / per; };
   Distribution probes(event);
@@ -98,6 +100,7 @@ void add_latency(Report& report, const std::string& op, std::uint64_t bytes, nlo
   if (net(s.min) > 0) rec.figures.push_back(Figure::latency("latency_min", net(s.min), Stat::kMin));
   for (auto& f : probes.figures("latency", net)) rec.figures.push_back(std::move(f));
   report.add(std::move(rec), probes);
+  return percentile_text(probes, per_second, net);
 }
 
 // After a probe's warm-up has written the buffer's pages: true, and the run
@@ -134,12 +137,13 @@ void run_chase(Device& device, const LinkOptions& o, Report& report, Output& out
   const double per = std::max(0.0, summarize(many).median - empty) / static_cast<double>(o.steps) * 1e9;
   const LinkCase& first_word = link_case("latency.first_word", Routine::kChase);
   const LinkCase& chase = link_case("latency.chase", Routine::kChase);
-  add_latency(report, std::string(first_word.name), 4, params, std::move(one), empty, 1,
-              "chase probe of 1 word; figures less the empty probe's median");
-  add_latency(report, std::string(chase.name), o.ring_bytes, params, std::move(many), empty,
-              static_cast<double>(o.steps),
-              fmt::format("chase probe of {} words; figures less the empty probe's median, per word", o.steps));
+  const auto first_tails = add_latency(report, std::string(first_word.name), 4, params, std::move(one), empty, 1,
+                                       "chase probe of 1 word; figures less the empty probe's median");
+  const auto chase_tails = add_latency(
+      report, std::string(chase.name), o.ring_bytes, params, std::move(many), empty, static_cast<double>(o.steps),
+      fmt::format("chase probe of {} words; figures less the empty probe's median, per word", o.steps));
   write_chase(out, {kind, clock, samples, first, per, o.steps});
+  write_percentiles(out, {{"first word", first_tails}, {"per word", chase_tails}}, "ns");
   // A chase no longer than an empty one is below the clock's resolution, not
   // 0 ns: it gets no figure (a zero would read as an infinitely fast link).
   if (first > 0) report.set_result(Figure::latency(list_name(first_word), first * 1e-9, Stat::kMedian));
@@ -186,11 +190,13 @@ void run_write(Device& device, const LinkOptions& o, Report& report, Output& out
   const double first = (summarize(one).median - empty) * 1e9, all = (summarize(burst).median - empty) * 1e9;
   const LinkCase& first_word = link_case("latency.write_first_word", Routine::kWrite);
   const LinkCase& write_burst = link_case("latency.write_burst", Routine::kWrite);
-  add_latency(report, std::string(first_word.name), 4, params, std::move(one), empty, 1,
-              "write probe of 1 word; figures less the empty probe's median");
-  add_latency(report, std::string(write_burst.name), o.write_bytes, params, std::move(burst), empty, 1,
-              fmt::format("write probe of {} B; figures less the empty probe's median", o.write_bytes));
+  const auto first_tails = add_latency(report, std::string(first_word.name), 4, params, std::move(one), empty, 1,
+                                       "write probe of 1 word; figures less the empty probe's median");
+  const auto burst_tails =
+      add_latency(report, std::string(write_burst.name), o.write_bytes, params, std::move(burst), empty, 1,
+                  fmt::format("write probe of {} B; figures less the empty probe's median", o.write_bytes));
   write_write_latency(out, {kind, clock, samples, first, all, o.write_bytes});
+  write_percentiles(out, {{"first word", first_tails}, {fmt::format("{} B", o.write_bytes), burst_tails}}, "ns");
   if (first > 0) report.set_result(Figure::latency(list_name(first_word), first * 1e-9, Stat::kMedian));
   if (all > 0) report.set_result(Figure::latency(list_name(write_burst), all * 1e-9, Stat::kMedian));
 }
@@ -236,10 +242,12 @@ void run_roundtrip(Device& device, const LinkOptions& o, Report& report, Output&
       return;
     report.validation(true, fmt::format("link roundtrip {} B: every round came back intact", bytes));
     const LinkCase& row = link_case("roundtrip", Routine::kRoundtrip);
-    add_latency(report, std::string(row.name), bytes, {{"backend", device.backend()}, {"host_memory", kind_name(kind)}},
-                samples, 0, 1, "round trip (a copy to the device and back, waited for)");
+    const auto tails = add_latency(report, std::string(row.name), bytes,
+                                   {{"backend", device.backend()}, {"host_memory", kind_name(kind)}}, samples, 0, 1,
+                                   "round trip (a copy to the device and back, waited for)", 1e6);
     const Summary s = summarize(samples);
     write_roundtrip_row(out, bytes, s);
+    write_percentiles(out, {{fmt::format("{} B", bytes), tails}}, "us");
     report.set_result(Figure::latency(fmt::format("{}.{}", list_name(row), bytes), s.median, Stat::kMedian));
   }
 }

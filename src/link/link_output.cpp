@@ -98,6 +98,10 @@ void write_write_failed(Output& out) {
   out.problem("movebench link: validation FAILED: a word the device wrote into host memory is wrong");
 }
 
+void write_percentiles(Output& out, const std::vector<PercentileLine>& lines, std::string_view unit) {
+  for (const auto& l : lines) out.text(fmt::format("  percentiles ({}), {}: {}\n", unit, l.what, l.cells));
+}
+
 void write_roundtrip_heading(Output& out, MemKind kind) {
   out.text(fmt::sprintf("\n== link small-copy round trip (%s host memory, host clock) ==\n", kind_text(kind)));
 }

@@ -6,6 +6,7 @@
 #pragma once
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/output.hpp"
@@ -65,6 +66,12 @@ void write_write_latency(Output& out, const WriteResult& r);
 void write_write_failed(Output& out);
 // The host-timed round trip: its heading, a row per size (seconds), a
 // round that came back wrong (stderr).
+// Under a latency's lines: each probe's percentiles (percentile_text, in
+// `unit`), "  percentiles (ns): first word P50 ... Max ...".
+struct PercentileLine {
+  std::string what, cells;
+};
+void write_percentiles(Output& out, const std::vector<PercentileLine>& lines, std::string_view unit);
 void write_roundtrip_heading(Output& out, MemKind kind);
 void write_roundtrip_row(Output& out, std::uint64_t bytes, const Summary& seconds);
 void write_roundtrip_failed(Output& out, std::uint64_t bytes, int round, std::size_t word);

@@ -152,8 +152,11 @@ std::vector<double> time_chase(const ChaseRing& ring, int samples, double target
   return clean;
 }
 
-// What one sample of the chase is (the note under the table, the result's distribution).
-constexpr const char* kBlockEvent = "timed block";
+Distribution block_distribution(std::size_t loads, const std::vector<double>& per_load) {
+  Distribution blocks(fmt::format("{} of {} loads (its time per load)", kBlockEvent, loads));
+  blocks.add(per_load);
+  return blocks;
+}
 
 void run_latency(const MemOptions& opt, Report& report, Output& out) {
   const ScopedAffinity restore;  // teams pin the main thread
@@ -177,9 +180,7 @@ void run_latency(const MemOptions& opt, Report& report, Output& out) {
     const auto per_load = time_chase(ring, opt.samples, target, disturbed, &loads);
     if (per_load.empty()) break;  // interrupted before a sample
     const Summary st = summarize(per_load);
-    // One load is too short to time alone: the distribution is of the timed blocks, per load.
-    Distribution blocks(fmt::format("{} of {} loads (its time per load)", kBlockEvent, loads));
-    blocks.add(per_load);
+    const Distribution blocks = block_distribution(loads, per_load);
     Record r;
     r.benchmark = "mem";
     r.operation = "latency";

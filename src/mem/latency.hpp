@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/buffer.hpp"
+#include "core/distribution.hpp"
 
 namespace movebench::mem {
 
@@ -52,5 +53,11 @@ class ChaseRing {
 // `loads_per_sample`: where to say how many loads one sample timed.
 std::vector<double> time_chase(const ChaseRing& ring, int samples, double target, int& disturbed,
                                std::size_t* loads_per_sample = nullptr);
+
+// What one sample of the chase is (the note under a table, the result's distribution).
+inline constexpr const char* kBlockEvent = "timed block";
+// One load is too short to time alone: latency's and loaded latency's
+// distribution is of the timed blocks of `loads` loads, each its time per load.
+Distribution block_distribution(std::size_t loads, const std::vector<double>& per_load);
 
 }  // namespace movebench::mem

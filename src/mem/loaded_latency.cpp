@@ -204,6 +204,7 @@ Figure load_bandwidth(std::string name, double bytes_per_second, const MemOption
 // One level's measurement: the chase's samples and what the load moved meanwhile.
 struct LevelSample {
   std::vector<double> per_load;  // seconds per load, one a sample
+  std::size_t block_loads = 0;   // the loads one sample timed
   int disturbed = 0;             // samples retaken after a context switch
   double seconds = 0;            // the window the load is counted over
   double load_bytes = 0;
@@ -213,7 +214,7 @@ LevelSample measure_level(const ChaseRing& ring, Loaders& team, const MemOptions
   LevelSample out;
   const std::uint64_t e0 = team.elements();
   const double t0 = now_seconds();
-  out.per_load = time_chase(ring, opt.samples, opt.point_time / opt.samples, out.disturbed);
+  out.per_load = time_chase(ring, opt.samples, opt.point_time / opt.samples, out.disturbed, &out.block_loads);
   out.seconds = now_seconds() - t0;
   out.load_bytes = static_cast<double>(team.elements() - e0) * bytes_per_element;
   return out;
@@ -276,7 +277,7 @@ void report_knee(const std::vector<LoadedPoint>& points, const MemOptions& opt, 
 LoadedLatencySetup setup_of(const MemOptions& opt, const LoadedLatencyPlan& plan, const LoadSpec& spec) {
   return {opt.chase_bytes, opt.stride,       opt.tlb_window, plan.chaser_cpu,
           spec.kernel,     plan.loader_cpus, opt.elements,   spec.chunk * sizeof(double),
-          spec.shape};
+          spec.shape,      opt.percentiles};
 }
 
 }  // namespace
@@ -317,13 +318,16 @@ void run_loaded_latency(const MemOptions& opt, Report& report, Output& out) {
     const Summary st = summarize(level.per_load);
     const double bandwidth = level.load_bytes / level.seconds;
     points.push_back({delay, bandwidth, st.min});  // the min: what a context switch did not inflate
-    write_loaded_row(out, points.back(), st.median);
+    const Distribution blocks = block_distribution(level.block_loads, level.per_load);
+    write_loaded_row(out, points.back(), st.median, opt.percentiles ? &blocks : nullptr);
     Record r = level_record(opt, plan, spec, delay, level);
+    for (auto& f : blocks.figures("latency")) r.figures.push_back(std::move(f));
     // Each level lasts about --time-budget: its row is shown as it comes,
     // stdout being a pipe or a file too.
     out.flush();
-    report.add(std::move(r));
+    report.add(std::move(r), blocks);
   }
+  if (opt.percentiles) write_latency_note(out, kBlockEvent);
   team.set_delay(kIdleLoad);
   report_knee(points, opt, report, out);
   write_validation(out, cycle, "the chase ring is broken");

@@ -214,10 +214,10 @@ void MemCli::add_chase_options(CLI::App& app, MemOptions& opt) {
           "latency, loaded-latency: the chase visits every node of one window of this many bytes before "
           "the next (multichase's -T, 256K there), at most the (largest) working set; default: none, one random "
           "cycle over the working set"));
-  modes_.only({"latency"},
+  modes_.only(chase_modes(),
               app.add_flag("--percentiles", opt.percentiles,
-                           "latency: the P50, P90, P99, P99.9 and max of the timed blocks (per load) as columns "
-                           "of the table (the result has them always)"));
+                           "latency, loaded-latency: the P50, P90, P99, P99.9 and max of the timed blocks (per load) "
+                           "as columns of the table (the result has them always)"));
   modes_.only(loaded_modes(),
               app.add_option("--chase-bytes", chase_bytes_text_,
                              fmt::format("loaded-latency: working set of the chase (default: 4 x the "

@@ -91,7 +91,7 @@ struct MemOptions {
   std::uint64_t stride = 64;
   std::uint64_t seed = 42;
   std::uint64_t tlb_window = 0;  // bytes; 0: none, one random cycle over the whole working set
-  bool percentiles = false;      // latency: the P50..max columns in the table (the result has them always)
+  bool percentiles = false;  // latency, loaded-latency: the P50..max columns in the table (the result has them always)
   // loaded-latency (also stride, seed, tlb_window, samples, point_time)
   std::uint64_t chase_bytes = 0;  // 0: four times the last-level cache, clamped to kLoadedChase*Bytes (docs/mem.md)
   std::vector<std::int64_t> load_delays;                    // spin iterations after each chunk; -1: idle (no load)

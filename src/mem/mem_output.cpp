@@ -125,6 +125,20 @@ std::string data_file_line(const KernelInfo& ki, std::uint64_t n, std::uint64_t 
 
 // ---- latency and loaded latency ----
 
+// The percentile columns of the latency tables (--percentiles): their heads, and a row's cells in ns.
+std::string percentile_heads() {
+  std::string columns;
+  for (const auto& label : percentile_labels()) columns += fmt::sprintf(" %10s", label);
+  return columns;
+}
+
+std::string percentile_cells(const Distribution* blocks) {
+  std::string columns;
+  if (blocks == nullptr) return columns;
+  for (const auto& cell : blocks->cells(1e9)) columns += fmt::sprintf(" %10s", cell);
+  return columns;
+}
+
 std::string tlb_window_text(std::uint64_t window) {
   return window == 0 ? "none (the whole working set)" : format_bytes(static_cast<double>(window));
 }
@@ -134,22 +148,16 @@ void write_latency_heading(Output& out, std::uint64_t stride, std::uint64_t tlb_
   out.text(fmt::sprintf(
       "Memory latency: pointer chase through a random cyclic permutation, %llu B per node, TLB window %s, %s\n",
       static_cast<unsigned long long>(stride), tlb_window_text(tlb_window), chaser));
-  std::string columns;
-  for (const auto& label : percentile_labels()) columns += fmt::sprintf(" %10s", label);
   out.text(fmt::sprintf("%14s %16s %16s%s\n", "Working set", "ns/load (min)", "ns/load (median)",
-                        percentiles ? columns : ""));
+                        percentiles ? percentile_heads() : ""));
 }
 
 std::string latency_chaser(int cpu) { return cpu < 0 ? "1 thread" : fmt::format("1 thread on CPU {}", cpu); }
 
 void write_latency_row(Output& out, std::uint64_t bytes, const Summary& per_load, bool cycle,
                        const Distribution* blocks) {
-  std::string columns;
-  for (const auto& cell : blocks != nullptr ? blocks->cells(1e9) : std::vector<std::string>{}) {
-    columns += fmt::sprintf(" %10s", cell);
-  }
   out.text(fmt::sprintf("%14s %16.2f %16.2f%s%s\n", format_bytes(static_cast<double>(bytes)), per_load.min * 1e9,
-                        per_load.median * 1e9, columns, cycle ? "" : "  NOT A SINGLE CYCLE"));
+                        per_load.median * 1e9, percentile_cells(blocks), cycle ? "" : "  NOT A SINGLE CYCLE"));
 }
 
 void write_latency_note(Output& out, std::string_view event) {
@@ -174,12 +182,13 @@ void write_loaded_heading(Output& out, const LoadedLatencySetup& s) {
                    pinned.empty() ? "" : fmt::format(" (CPU {})", format_cpu_list(pinned)),
                    static_cast<unsigned long long>(s.elements), format_bytes(static_cast<double>(s.chunk_bytes)),
                    std::string(shape_name(s.shape))));
-  out.text(fmt::sprintf("%10s %14s %16s %16s\n", "Delay", "Load (MB/s)", "ns/load (min)", "ns/load (median)"));
+  out.text(fmt::sprintf("%10s %14s %16s %16s%s\n", "Delay", "Load (MB/s)", "ns/load (min)", "ns/load (median)",
+                        s.percentiles ? percentile_heads() : ""));
 }
 
-void write_loaded_row(Output& out, const LoadedPoint& p, double median_s) {
-  out.text(fmt::sprintf("%10s %14.1f %16.2f %16.2f\n", delay_text(p.delay), p.bandwidth * 1e-6, p.latency * 1e9,
-                        median_s * 1e9));
+void write_loaded_row(Output& out, const LoadedPoint& p, double median_s, const Distribution* blocks) {
+  out.text(fmt::sprintf("%10s %14.1f %16.2f %16.2f%s\n", delay_text(p.delay), p.bandwidth * 1e-6, p.latency * 1e9,
+                        median_s * 1e9, percentile_cells(blocks)));
 }
 
 void write_knee(Output& out, const LoadedPoint& least, const LoadedPoint& most,

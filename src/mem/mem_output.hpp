@@ -99,10 +99,12 @@ struct LoadedLatencySetup {
   std::uint64_t elements = 0;    // of double, per array per loader
   std::size_t chunk_bytes = 0;   // per kernel call
   Shape shape = Shape::kPlain;
+  bool percentiles = false;  // the P50 ... max columns (--percentiles)
 };
 void write_loaded_heading(Output& out, const LoadedLatencySetup& s);
-// One level of load: the point (its latency the min) and the median.
-void write_loaded_row(Output& out, const LoadedPoint& p, double median_s);
+// One level of load: the point (its latency the min) and the median; with
+// `blocks`, its percentile columns as write_latency_row's.
+void write_loaded_row(Output& out, const LoadedPoint& p, double median_s, const Distribution* blocks = nullptr);
 // The knee (knee_index) or, when none, how far the load went.
 void write_knee(Output& out, const LoadedPoint& least, const LoadedPoint& most, const std::optional<LoadedPoint>& knee);
 

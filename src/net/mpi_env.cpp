@@ -236,6 +236,23 @@ std::vector<double> gather_to_root(double value) {
   return all;
 }
 
+std::vector<std::vector<double>> vectors_to_root(const std::vector<double>& values) {
+  const int n = world_size();
+  int mine = static_cast<int>(values.size());
+  std::vector<int> counts(static_cast<std::size_t>(world_rank() == 0 ? n : 0));
+  MPI_Gather(&mine, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, MPI_COMM_WORLD);
+  std::vector<int> displs(counts.size());
+  for (std::size_t r = 1; r < counts.size(); ++r) displs[r] = displs[r - 1] + counts[r - 1];
+  std::vector<double> all(counts.empty() ? 0 : static_cast<std::size_t>(displs.back() + counts.back()));
+  MPI_Gatherv(values.data(), mine, MPI_DOUBLE, all.data(), counts.data(), displs.data(), MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  std::vector<std::vector<double>> out;
+  for (std::size_t r = 0; r < counts.size(); ++r) {
+    const auto first = all.begin() + displs[r];
+    out.emplace_back(first, first + counts[r]);
+  }
+  return out;
+}
+
 std::vector<double> values_to_root(std::vector<double> values, int from) {
   const int rank = world_rank();
   if (from == 0) return rank == 0 ? values : std::vector<double>{};

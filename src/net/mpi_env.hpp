@@ -107,6 +107,8 @@ bool settle_step(Report& report, const std::string& command, const std::string& 
 
 // Rank 0 gets every rank's value (others get an empty vector).
 std::vector<double> gather_to_root(double value);
+// Rank 0 gets every rank's values, one vector per rank (others get none).
+std::vector<std::vector<double>> vectors_to_root(const std::vector<double>& values);
 // Rank 0 gets rank `from`'s values (its own when `from` is 0; others get an
 // empty vector). Every rank calls it; only `from` and 0 exchange.
 std::vector<double> values_to_root(std::vector<double> values, int from);

@@ -59,22 +59,6 @@ void bibw_round(int peer, std::byte* send, std::byte* recv, int n, std::vector<M
   MPI_Waitall(2 * window, reqs.data(), MPI_STATUSES_IGNORE);
 }
 
-// `iters` rounds, the clock read after each: every round's seconds over
-// `per` into `out` (one read per round, as OSU -z), and all of them.
-template <class Round>
-double timed_each(Round& round, int iters, int per, std::vector<double>& out) {
-  out.assign(static_cast<std::size_t>(iters), 0);
-  const double t0 = now_seconds();
-  double last = t0;
-  for (auto& sample : out) {
-    round();
-    const double t = now_seconds();
-    sample = (t - last) / per;
-    last = t;
-  }
-  return last - t0;
-}
-
 }  // namespace
 
 double p2p_seconds(P2pTest test, const P2pPair& pair, std::byte* send, std::byte* recv, std::uint64_t bytes, int iters,

@@ -70,6 +70,7 @@ Point measure_design(Device& device, const Design& design, const Shape& shape, c
   }
   if (p.passed) report.validation(true, fmt::format("stream {}", design.name));
   if (!chunk_latencies.empty()) p.chunk_latency_median = summarize(chunk_latencies).median;
+  p.chunks.add(chunk_latencies);
   add_record(report, device, design.name, shape, p);
   return p;
 }

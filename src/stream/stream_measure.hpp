@@ -5,8 +5,10 @@
 // The text is stream_output's.
 #pragma once
 #include <string>
+#include <string_view>
 #include <vector>
 
+#include "core/distribution.hpp"
 #include "core/output.hpp"
 #include "core/report.hpp"
 #include "device/device.hpp"
@@ -18,10 +20,15 @@ namespace movebench::stream {
 // Every chosen design on `device`, then the sweep; the command's run.
 void run_stream(Device& device, Report& report, const StreamOptions& o, Output& out);
 
+// What one sample of a stream's distribution is (its record's `distribution`).
+inline constexpr std::string_view kChunkEvent = "chunk (submitted to its output seen on the host)";
+
 // The figures of one design at one shape over its iterations.
 struct Point {
   std::vector<double> latency, throughput;  // per iteration: seconds, bytes/s
   double chunk_latency_median = 0;          // over every chunk of every iteration
+  // Every chunk of every iteration, submitted to seen (core/distribution).
+  Distribution chunks{std::string(kChunkEvent)};
   bool passed = true;
 };
 

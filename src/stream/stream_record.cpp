@@ -29,7 +29,9 @@ void add_record(Report& report, Device& device, const std::string& design, const
   rec.figures = {latency_figure("latency", p),
                  Figure::latency("latency_median", summarize(p.latency).median, Stat::kMedian),
                  throughput_figure("throughput", p)};
-  report.add(std::move(rec));
+  // Each chunk's latency: its P50 ... P99.9 where the count supports them, and the max.
+  for (auto& f : p.chunks.figures("chunk_latency")) rec.figures.push_back(std::move(f));
+  report.add(std::move(rec), p.chunks);
 }
 
 void record_settings(Report& report, Device& device, const StreamOptions& o,

@@ -1,7 +1,7 @@
 """A CPU quota for chosen processes, through whichever cgroup the machine
 has: v1's cpu controller (cpu.cfs_quota_us, cpu.cfs_period_us) or v2's
 (cpu.max, on a cgroup2 mount whose cpu controller is available). Used by
-the fleet tests to slow exactly one rank.
+the fleet and p2p tests to slow exactly one rank.
 
 What a quota guarantees, on any CPU: the group runs at most `allowance()`
 of CPU between two stops (the quota, plus what runs before the scheduler's
@@ -159,3 +159,21 @@ def below_the_load(threads, below=8, earlier=1.0):
     share = min(0.25, threads * min(earlier, share_of_a_cpu()) / below)
     period_us = min(1_000_000, round(LEAST_QUOTA_US / share))
     return LEAST_QUOTA_US / period_us, period_us
+
+
+def rank_wrapper(tmp_path, binary):
+    """The program an MPI launcher starts: the rank named by $SLOW_RANK moves
+    itself into the cgroup whose cgroup.procs is $SLOW_PROCS (when that is
+    set), then every rank becomes `binary`. Open MPI passes the two only
+    where -x names them; hydra passes all."""
+    script = pathlib.Path(tmp_path) / "slow_rank.sh"
+    script.write_text(
+        "#!/bin/sh\n"
+        'rank=${OMPI_COMM_WORLD_RANK:-${PMI_RANK:-${PMIX_RANK:-$SLURM_PROCID}}}\n'
+        'if [ -n "$SLOW_PROCS" ] && [ "$rank" = "$SLOW_RANK" ]; then\n'
+        '  echo $$ > "$SLOW_PROCS" || exit 3\n'
+        "fi\n"
+        f'exec "{binary}" "$@"\n'
+    )
+    script.chmod(0o755)
+    return script

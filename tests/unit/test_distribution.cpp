@@ -1,6 +1,7 @@
 // core/hdr_histogram and core/distribution: HdrHistogram's bucket layout and
 // percentile rule, the encoding's pieces, the support rule and the figures.
 #include <gtest/gtest.h>
+#include <fmt/format.h>
 
 #include <algorithm>
 #include <cmath>
@@ -148,6 +149,22 @@ TEST(Distribution, FiguresAreInNanosecondsWithTheirStatistic) {
   EXPECT_EQ(figures[3].unit(), "ns");
   // A net value at or below zero is under the clock's resolution: no figure.
   EXPECT_TRUE(d.figures("latency", [](double s) { return s - 1; }).empty());
+}
+
+TEST(Distribution, NoBaseNamesTheFiguresAsOsuZsCollectives) {
+  Distribution d("iteration");
+  for (int i = 1; i <= 10; ++i) d.add(i * 1e-6);
+  std::vector<std::string> names;
+  for (const auto& f : d.figures("")) names.push_back(f.name());
+  EXPECT_EQ(names, (std::vector<std::string>{"p50", "max"}));
+}
+
+TEST(Distribution, PercentileTextLabelsEachCell) {
+  Distribution d("iteration");
+  for (int i = 1; i <= 10; ++i) d.add(i * 1e-6);
+  const auto cells = d.cells(1e6);
+  EXPECT_EQ(percentile_text(d, 1e6), fmt::format("P50 {} P90 n/a P99 n/a P99.9 n/a Max {}", cells[0], cells[4]));
+  EXPECT_EQ(percentile_text(d, 1e6, {}, 2), fmt::format("P50 {} P90 n/a", cells[0]));
 }
 
 TEST(Distribution, TheClockCostIsMeasured) {

@@ -95,6 +95,26 @@ TEST(CollOutput, StartStepAndEndAreMpiBenchs) {
   EXPECT_EQ(out.err, "");
 }
 
+TEST(CollOutput, TailsAreTheMeanTheSlowestAndEachRank) {
+  // Rank 1 is slower in iteration 2 only: the slowest rank's per iteration
+  // is the max, OSU -z's the mean.
+  const std::vector<std::vector<double>> ranks{{1e-6, 1e-6, 1e-6, 1e-6, 1e-6, 1e-6},
+                                               {1e-6, 9e-6, 1e-6, 1e-6, 1e-6, 1e-6}};
+  const CollTails t = coll_tails(ranks);
+  EXPECT_EQ(t.mean.count(), 6u);
+  EXPECT_NEAR(t.mean.max_seconds(), 5e-6, 5e-9);
+  EXPECT_NEAR(t.slowest.max_seconds(), 9e-6, 9e-9);
+  ASSERT_EQ(t.ranks.size(), 2u);
+  EXPECT_EQ(t.ranks[1].event(), "iteration on rank 1");
+  const auto json = coll_tails_json(t);
+  EXPECT_EQ(json["per_rank"].size(), 2u);
+  EXPECT_EQ(json["count"], 6);
+  const std::string line = mpibench_tails(t);
+  EXPECT_EQ(line.rfind("# percentiles (us): ranks' mean P50 ", 0), 0u) << line;
+  EXPECT_NE(line.find("; slowest rank P50 "), std::string::npos) << line;
+  EXPECT_NE(line.find(" Max 9"), std::string::npos) << line;
+}
+
 TEST(CollOutput, BuffersAreWholeKibibytes) {
   EXPECT_EQ(mpibench_end(1023), "Message buffers (KB):\t0\nEND mpiBench\n");
   EXPECT_EQ(mpibench_end(3 * 1024 + 1), "Message buffers (KB):\t3\nEND mpiBench\n");

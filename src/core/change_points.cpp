@@ -1,0 +1,179 @@
+#include "core/change_points.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace movebench {
+namespace {
+
+double sorted_median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const std::size_t m = v.size() / 2;
+  return v.size() % 2 ? v[m] : (v[m - 1] + v[m]) / 2;
+}
+
+// 1.4826 x the median absolute deviation of log(samples); < 0 when fewer
+// than three positive samples.
+double log_sample_spread(const std::vector<double>& samples) {
+  std::vector<double> logs;
+  for (double s : samples) {
+    if (s > 0) logs.push_back(std::log(s));
+  }
+  if (logs.size() < 3) return -1;
+  const double mid = sorted_median(logs);
+  for (double& l : logs) l = std::abs(l - mid);
+  return 1.4826 * sorted_median(logs);
+}
+
+double level_mean(std::span<const double> y, std::size_t from, std::size_t to) {
+  double s = 0;
+  for (std::size_t i = from; i < to; ++i) s += y[i];
+  return s / static_cast<double>(to - from);
+}
+
+// Beside a step: the up to kDriftPoints points ending at `last` and those
+// starting at `first`. The drift is the larger spread of the two, the
+// local jump the change between their means.
+struct Beside {
+  double drift = 0, jump = 0;
+};
+
+Beside points_beside(std::span<const double> y, std::size_t last, std::size_t first) {
+  const std::size_t lo = last + 1 >= kDriftPoints ? last + 1 - kDriftPoints : 0;
+  const std::size_t hi = std::min(y.size(), first + kDriftPoints);
+  const auto left = y.subspan(lo, last + 1 - lo);
+  const auto right = y.subspan(first, hi - first);
+  const auto l = std::minmax_element(left.begin(), left.end());
+  const auto r = std::minmax_element(right.begin(), right.end());
+  return {.drift = std::max(*l.second - *l.first, *r.second - *r.first),
+          .jump = level_mean(y, first, hi) - level_mean(y, lo, last + 1)};
+}
+
+// A candidate step: the boundaries between its levels (two for a
+// transition through one point), its two levels' means and the drift beside it.
+struct StepCandidate {
+  std::size_t first_boundary = 0, boundaries = 1;
+  std::size_t before = 0, after = 0;
+  double from = 0, to = 0;  // the mean log of the level before and after
+  double jump = 0;          // between the levels' means
+  Beside near;              // the points beside it
+};
+
+// The steps the boundaries make: one per boundary, or one per pair whose
+// level between them is a single point and which go the same way.
+std::vector<StepCandidate> step_candidates(std::span<const double> y, const std::vector<std::size_t>& bounds) {
+  std::vector<std::size_t> starts{0};
+  starts.insert(starts.end(), bounds.begin(), bounds.end());
+  starts.push_back(y.size());
+  std::vector<double> means;
+  for (std::size_t l = 0; l + 1 < starts.size(); ++l) means.push_back(level_mean(y, starts[l], starts[l + 1]));
+  std::vector<StepCandidate> out;
+  for (std::size_t b = 0; b < bounds.size(); ++b) {
+    StepCandidate c;
+    c.first_boundary = b;
+    c.before = starts[b + 1] - 1;
+    c.after = starts[b + 1];
+    c.from = means[b];
+    c.to = means[b + 1];
+    const bool one_point = starts[b + 2] - starts[b + 1] == 1 && b + 1 < bounds.size();
+    if (one_point && (means[b + 2] - means[b + 1]) * (c.to - c.from) > 0) {
+      c.boundaries = 2;
+      c.after = starts[b + 2];
+      c.to = means[b + 2];
+      ++b;
+    }
+    c.jump = c.to - c.from;
+    c.near = points_beside(y, c.before, c.after);
+    out.push_back(c);
+  }
+  return out;
+}
+
+}  // namespace
+
+double sweep_noise(std::span<const SweepPoint> points) {
+  std::vector<double> spreads;
+  for (const auto& p : points) {
+    const double s = log_sample_spread(p.samples);
+    if (s >= 0) spreads.push_back(s);
+  }
+  const double sigma = spreads.empty() ? kDefaultNoise : sorted_median(spreads);
+  return std::max(sigma, kLeastNoise);
+}
+
+std::vector<std::size_t> segment_levels(std::span<const double> y, double penalty) {
+  const std::size_t n = y.size();
+  std::vector<double> sum(n + 1, 0), sq(n + 1, 0);
+  for (std::size_t i = 0; i < n; ++i) {
+    sum[i + 1] = sum[i] + y[i];
+    sq[i + 1] = sq[i] + y[i] * y[i];
+  }
+  const auto cost = [&](std::size_t s, std::size_t t) {
+    const double len = static_cast<double>(t - s), d = sum[t] - sum[s];
+    return std::max(0.0, sq[t] - sq[s] - d * d / len);
+  };
+  // best[t]: the least cost of y[0, t); start[t]: where its last level starts.
+  std::vector<double> best(n + 1, 0);
+  std::vector<std::size_t> start(n + 1, 0);
+  for (std::size_t t = 1; t <= n; ++t) {
+    best[t] = std::numeric_limits<double>::infinity();
+    for (std::size_t s = 0; s < t; ++s) {
+      const double c = (s == 0 ? 0 : best[s] + penalty) + cost(s, t);
+      if (c < best[t]) {
+        best[t] = c;
+        start[t] = s;
+      }
+    }
+  }
+  std::vector<std::size_t> bounds;
+  for (std::size_t t = n; start[t] > 0; t = start[t]) bounds.push_back(start[t]);
+  std::reverse(bounds.begin(), bounds.end());
+  return bounds;
+}
+
+StepSearch find_steps(std::span<const SweepPoint> points) {
+  StepSearch out;
+  out.noise = sweep_noise(points);
+  const double floor = std::max(kFloorSigmas * out.noise, std::log(kLeastRatio));
+  out.floor_ratio = std::exp(floor);
+  std::vector<double> y;
+  for (const auto& p : points) {
+    if (!(p.value > 0) || !std::isfinite(p.value)) return out;
+    y.push_back(std::log(p.value));
+  }
+  if (y.size() < 3) return out;
+  const double spread = kFloorSigmas * out.noise;
+  std::vector<std::size_t> bounds = segment_levels(y, spread * spread / 2);
+  // Take away the weakest failing step (and its levels' boundary) until every one holds.
+  for (;;) {
+    const auto steps = step_candidates(y, bounds);
+    const StepCandidate* weakest = nullptr;
+    double weakest_margin = 1;
+    for (const auto& c : steps) {
+      const double local = std::abs(c.near.jump), drift = kCliffOverDrift * c.near.drift;
+      const double margin = std::min(std::abs(c.jump) / floor, drift > 0 ? local / drift : 1.0);
+      if (margin < weakest_margin) {
+        weakest_margin = margin;
+        weakest = &c;
+      }
+    }
+    if (weakest == nullptr) {
+      for (const auto& c : steps) {
+        out.steps.push_back(Step{.before = c.before,
+                                 .after = c.after,
+                                 .size_before = points[c.before].size,
+                                 .size = points[c.after].size,
+                                 .from = std::exp(c.from),
+                                 .to = std::exp(c.to),
+                                 .ratio = std::exp(c.jump)});
+      }
+      break;
+    }
+    bounds.erase(bounds.begin() + static_cast<std::ptrdiff_t>(weakest->first_boundary),
+                 bounds.begin() + static_cast<std::ptrdiff_t>(weakest->first_boundary + weakest->boundaries));
+  }
+  return out;
+}
+
+}  // namespace movebench

@@ -32,16 +32,18 @@ double level_mean(std::span<const double> y, std::size_t from, std::size_t to) {
   return s / static_cast<double>(to - from);
 }
 
-// Beside a step: the up to kDriftPoints points ending at `last` and those
-// starting at `first`. The drift is the larger spread of the two, the
-// local jump the change between their means.
+// Beside a step: the last up to kDriftPoints points of the level before it,
+// [level_start, last], and the first of the level after it, [first,
+// level_end). The drift is the larger spread of the two, the local jump the
+// change between their means.
 struct Beside {
   double drift = 0, jump = 0;
 };
 
-Beside points_beside(std::span<const double> y, std::size_t last, std::size_t first) {
-  const std::size_t lo = last + 1 >= kDriftPoints ? last + 1 - kDriftPoints : 0;
-  const std::size_t hi = std::min(y.size(), first + kDriftPoints);
+Beside points_beside(std::span<const double> y, std::size_t level_start, std::size_t last, std::size_t first,
+                     std::size_t level_end) {
+  const std::size_t lo = std::max(level_start, last + 1 >= kDriftPoints ? last + 1 - kDriftPoints : 0);
+  const std::size_t hi = std::min(level_end, first + kDriftPoints);
   const auto left = y.subspan(lo, last + 1 - lo);
   const auto right = y.subspan(first, hi - first);
   const auto l = std::minmax_element(left.begin(), left.end());
@@ -50,18 +52,20 @@ Beside points_beside(std::span<const double> y, std::size_t last, std::size_t fi
           .jump = level_mean(y, first, hi) - level_mean(y, lo, last + 1)};
 }
 
-// A candidate step: the boundaries between its levels (two for a
-// transition through one point), its two levels' means and the drift beside it.
+// A candidate step: the boundaries it takes (more than one for a
+// transition), its two levels' means and sizes, the points beside it.
 struct StepCandidate {
   std::size_t first_boundary = 0, boundaries = 1;
   std::size_t before = 0, after = 0;
   double from = 0, to = 0;  // the mean log of the level before and after
   double jump = 0;          // between the levels' means
+  bool plateaus = true;     // both levels hold kLevelPoints points or more
   Beside near;              // the points beside it
 };
 
-// The steps the boundaries make: one per boundary, or one per pair whose
-// level between them is a single point and which go the same way.
+// The steps the boundaries make: one per boundary, or one per run of
+// changes the same way whose levels between them hold kTransitionPoints
+// points in all or fewer (a transition).
 std::vector<StepCandidate> step_candidates(std::span<const double> y, const std::vector<std::size_t>& bounds) {
   std::vector<std::size_t> starts{0};
   starts.insert(starts.end(), bounds.begin(), bounds.end());
@@ -72,19 +76,21 @@ std::vector<StepCandidate> step_candidates(std::span<const double> y, const std:
   for (std::size_t b = 0; b < bounds.size(); ++b) {
     StepCandidate c;
     c.first_boundary = b;
+    const std::size_t level_start = starts[b];
     c.before = starts[b + 1] - 1;
     c.after = starts[b + 1];
     c.from = means[b];
     c.to = means[b + 1];
-    const bool one_point = starts[b + 2] - starts[b + 1] == 1 && b + 1 < bounds.size();
-    if (one_point && (means[b + 2] - means[b + 1]) * (c.to - c.from) > 0) {
-      c.boundaries = 2;
-      c.after = starts[b + 2];
-      c.to = means[b + 2];
+    while (b + 1 < bounds.size() && starts[b + 2] - c.before - 1 <= kTransitionPoints &&
+           (means[b + 2] - means[b + 1]) * (c.to - c.from) > 0) {
       ++b;
+      ++c.boundaries;
+      c.after = starts[b + 1];
+      c.to = means[b + 1];
     }
     c.jump = c.to - c.from;
-    c.near = points_beside(y, c.before, c.after);
+    c.plateaus = c.before + 1 - level_start >= kLevelPoints && starts[b + 2] - c.after >= kLevelPoints;
+    c.near = points_beside(y, level_start, c.before, c.after, starts[b + 2]);
     out.push_back(c);
   }
   return out;
@@ -152,7 +158,7 @@ StepSearch find_steps(std::span<const SweepPoint> points) {
     double weakest_margin = 1;
     for (const auto& c : steps) {
       const double local = std::abs(c.near.jump), drift = kCliffOverDrift * c.near.drift;
-      const double margin = std::min(std::abs(c.jump) / floor, drift > 0 ? local / drift : 1.0);
+      const double margin = c.plateaus ? std::min(std::abs(c.jump) / floor, drift > 0 ? local / drift : 1.0) : 0.0;
       if (margin < weakest_margin) {
         weakest_margin = margin;
         weakest = &c;

@@ -16,13 +16,17 @@
 // then three rules on the levels found:
 //   floor        a change smaller than max(kFloorSigmas x sigma, ln kLeastRatio)
 //                (the noise floor) is no step: its two levels are merged
-//   transition   two changes the same way with one point between them (the
-//                point a level is half left at, as a cache a working set just
-//                overflows) are one step, from the level before to the level after
+//   plateau      a level of fewer than kLevelPoints points is no level: a step
+//                has that many points on each side (a lone slow point, at an
+//                end of the sweep or inside it, is no step)
+//   transition   changes the same way in a row, with kTransitionPoints points
+//                or fewer between the first's level and the last's (the points
+//                a level is partly left at, as a cache a working set just
+//                overflows), are one step, from the level before to the level after
 //   cliff        a step is a change far sharper than the drift beside it:
-//                between the means of the (up to) kDriftPoints points on each
-//                side of it, at least kCliffOverDrift times the spread of the
-//                points on either side, so that a curve that climbs steadily
+//                between the means of the (up to) kDriftPoints points of each
+//                level next to it, at least kCliffOverDrift times the spread
+//                of those points on either side, so that a curve that climbs steadily
 //                (a link's bandwidth over sizes, still latency-bound) is not
 //                cut into a staircase of steps
 #pragma once
@@ -61,6 +65,8 @@ inline constexpr double kFloorSigmas = 4;
 inline constexpr double kLeastRatio = 1.10;
 inline constexpr double kCliffOverDrift = 3;
 inline constexpr std::size_t kDriftPoints = 3;
+inline constexpr std::size_t kLevelPoints = 2;
+inline constexpr std::size_t kTransitionPoints = 3;
 
 // The noise sigma of a sweep's log(value), as above.
 double sweep_noise(std::span<const SweepPoint> points);

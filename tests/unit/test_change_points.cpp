@@ -140,3 +140,19 @@ TEST(ChangePoints, SegmentationAgreesWithRuptures) {
         << c["why"].get<std::string>();
   }
 }
+
+TEST(ChangePoints, LonePointIsNoLevel) {
+  // A slow first point (a cold start) and a lone slow point inside a level.
+  EXPECT_TRUE(find_steps(sweep(repeat({{5.0, 1}, {1.0, 8}}), 0)).steps.empty());
+  EXPECT_TRUE(find_steps(sweep(repeat({{1.0, 5}, {9.0, 1}, {1.0, 5}}), 0)).steps.empty());
+}
+
+TEST(ChangePoints, TransitionThroughThreePointsIsOneStep) {
+  // A working set leaving a cache over an octave and a half: 7, 29, 95 on
+  // the way from 4 to 130.
+  const auto r = find_steps(sweep({4, 4, 4, 4, 4, 7, 29, 95, 130, 130, 130, 130}, 0));
+  ASSERT_EQ(r.steps.size(), 1u);
+  EXPECT_EQ(r.steps[0].before, 4u);
+  EXPECT_EQ(r.steps[0].after, 8u);
+  EXPECT_NEAR(r.steps[0].ratio, 32.5, 1e-9);
+}

@@ -34,22 +34,24 @@ double level_mean(std::span<const double> y, std::size_t from, std::size_t to) {
 
 // Beside a step: the last up to kDriftPoints points of the level before it,
 // [level_start, last], and the first of the level after it, [first,
-// level_end). The drift is the larger spread of the two, the local jump the
-// change between their means.
+// level_end). The drift is the larger of the two sides' change per point
+// (their spread over their points less one), the rate the change between
+// their means per point between their middles.
 struct Beside {
-  double drift = 0, jump = 0;
+  double drift = 0, rate = 0;
 };
 
 Beside points_beside(std::span<const double> y, std::size_t level_start, std::size_t last, std::size_t first,
                      std::size_t level_end) {
   const std::size_t lo = std::max(level_start, last + 1 >= kDriftPoints ? last + 1 - kDriftPoints : 0);
   const std::size_t hi = std::min(level_end, first + kDriftPoints);
-  const auto left = y.subspan(lo, last + 1 - lo);
-  const auto right = y.subspan(first, hi - first);
-  const auto l = std::minmax_element(left.begin(), left.end());
-  const auto r = std::minmax_element(right.begin(), right.end());
-  return {.drift = std::max(*l.second - *l.first, *r.second - *r.first),
-          .jump = level_mean(y, first, hi) - level_mean(y, lo, last + 1)};
+  const auto per_point = [](std::span<const double> side) {
+    const auto [least, most] = std::minmax_element(side.begin(), side.end());
+    return side.size() > 1 ? (*most - *least) / static_cast<double>(side.size() - 1) : 0.0;
+  };
+  const double apart = static_cast<double>(first + hi - 1) / 2 - static_cast<double>(lo + last) / 2;
+  return {.drift = std::max(per_point(y.subspan(lo, last + 1 - lo)), per_point(y.subspan(first, hi - first))),
+          .rate = std::abs(level_mean(y, first, hi) - level_mean(y, lo, last + 1)) / apart};
 }
 
 // A candidate step: the boundaries it takes (more than one for a
@@ -157,8 +159,9 @@ StepSearch find_steps(std::span<const SweepPoint> points) {
     const StepCandidate* weakest = nullptr;
     double weakest_margin = 1;
     for (const auto& c : steps) {
-      const double local = std::abs(c.near.jump), drift = kCliffOverDrift * c.near.drift;
-      const double margin = c.plateaus ? std::min(std::abs(c.jump) / floor, drift > 0 ? local / drift : 1.0) : 0.0;
+      const double drift = kCliffOverDrift * c.near.drift;
+      const double margin =
+          c.plateaus ? std::min(std::abs(c.jump) / floor, drift > 0 ? c.near.rate / drift : 1.0) : 0.0;
       if (margin < weakest_margin) {
         weakest_margin = margin;
         weakest = &c;

@@ -13,7 +13,7 @@
 //   penalty      (kFloorSigmas x sigma)^2 / 2 per change: a change between
 //                two single points pays for itself only when it moves the
 //                level by more than kFloorSigmas sigma
-// then three rules on the levels found:
+// then four rules on the levels found:
 //   floor        a change smaller than max(kFloorSigmas x sigma, ln kLeastRatio)
 //                (the noise floor) is no step: its two levels are merged
 //   plateau      a level of fewer than kLevelPoints points is no level: a step
@@ -23,12 +23,14 @@
 //                or fewer between the first's level and the last's (the points
 //                a level is partly left at, as a cache a working set just
 //                overflows), are one step, from the level before to the level after
-//   cliff        a step is a change far sharper than the drift beside it:
+//   cliff        a step is far sharper than the drift beside it: the change
 //                between the means of the (up to) kDriftPoints points of each
-//                level next to it, at least kCliffOverDrift times the spread
-//                of those points on either side, so that a curve that climbs steadily
-//                (a link's bandwidth over sizes, still latency-bound) is not
-//                cut into a staircase of steps
+//                level next to it, per point between them, at least
+//                kCliffOverDrift times the change per point within either
+//                side, so that a curve whose slope changes smoothly (a link's
+//                bandwidth over sizes, still latency-bound; a latency growing
+//                with size) is not cut into a staircase of steps: one of its
+//                sides is at least as steep as its middle
 #pragma once
 #include <cstddef>
 #include <span>
@@ -63,8 +65,8 @@ inline constexpr double kDefaultNoise = 0.05;
 inline constexpr double kLeastNoise = 0.01;
 inline constexpr double kFloorSigmas = 4;
 inline constexpr double kLeastRatio = 1.10;
-inline constexpr double kCliffOverDrift = 3;
-inline constexpr std::size_t kDriftPoints = 3;
+inline constexpr double kCliffOverDrift = 2;
+inline constexpr std::size_t kDriftPoints = 2;
 inline constexpr std::size_t kLevelPoints = 2;
 inline constexpr std::size_t kTransitionPoints = 3;
 

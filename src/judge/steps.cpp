@@ -58,12 +58,14 @@ std::vector<StepCause> step_causes(const nlohmann::json& document, const std::st
   const std::string thp = facts.contains("/settings/thp/value"_json_pointer)
                               ? facts.at("/settings/thp/value"_json_pointer).get<std::string>()
                               : "";
-  add_tlb_causes(out, facts, huge_pages || thp == "always");
+  // Huge pages only where the sweep's buffers get them: asked for, or THP "always".
+  const bool huge_used = huge_pages || thp == "always";
+  add_tlb_causes(out, facts, huge_used);
   if (const double page = fact_number(facts, "/settings/page_bytes/value"_json_pointer); page > 0) {
     out.push_back({fmt::format("page size ({})", format_bytes(page)), page});
   }
   const double huge = fact_number(facts, "/settings/page_bytes/huge_bytes"_json_pointer);
-  if (huge > 0 && (huge_pages || (!thp.empty() && thp != "never"))) {
+  if (huge > 0 && huge_used) {
     out.push_back(
         {fmt::format("huge page size ({}, THP {})", format_bytes(huge), thp.empty() ? "unknown" : thp), huge});
   }

@@ -22,7 +22,8 @@ struct StepCause {
 // The sizes the document's facts give for a sweep of `benchmark`: the
 // caches (host.caches, hwloc), each data TLB's reach (facts.cpu.tlb; the
 // huge-page reach only where THP is "always" or the sweep asked for huge
-// pages), the page size and THP's huge page (facts.settings.page_bytes), the
+// pages), the page size and THP's huge page (facts.settings.page_bytes; the
+// huge page under the same condition), the
 // pinned-memory limit (facts.settings.memlock_bytes: link, stream and the
 // MPI commands) and the MPI library's eager limits (mpi.eager_limits: the
 // MPI commands). Caches first: on a tie the cache names the step.

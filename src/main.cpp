@@ -18,6 +18,7 @@
 #include "facts/facts_command.hpp"
 #include "facts/machine_facts.hpp"
 #include "judge/apply.hpp"
+#include "judge/steps.hpp"
 #include "report/report_tool.hpp"
 #include "report/result_store.hpp"
 
@@ -52,6 +53,17 @@ void add_peaks(const Command& command, Report& report) {
   const auto peaks = judge::attach_peaks(report, facts::machine_facts(report.document()));
   if (!command.collective() && launcher_rank() <= 0) {
     judge::print_peak_lines(standard_output(), peaks, report.document()["results"]);
+  }
+}
+
+// Every sweep's steps, named from the facts, in the document (judge/steps);
+// printed under the tables by rank 0, as OSU's comment lines under the MPI
+// commands' (their stdout is their upstream tool's format). `run` keeps
+// them in its document only.
+void add_steps(const Command& command, Report& report) {
+  const auto steps = judge::attach_steps(report);
+  if (command.name() != "run" && launcher_rank() <= 0 && !steps.empty()) {
+    judge::print_step_lines(standard_output(), steps, command.collective() ? "# " : "");
   }
 }
 
@@ -91,6 +103,7 @@ int run_command(Command& command, OutputOptions output, const std::vector<std::s
   try {
     code = command.run(*report);
     if (command.name() != "run") add_peaks(command, *report);
+    add_steps(command, *report);
   } catch (const UsageError& e) {
     report->progress().clear();
     // Found only once running (e.g. a rank count the job does not have):

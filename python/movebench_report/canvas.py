@@ -1,7 +1,7 @@
 """The plot primitives every plot of the report draws with, and their one
 owner: matplotlib (headless, text kept as text in SVG, the same SVG for the
 same data), the bounds of a figure's pixels and of --dpi, the cache lines of
-a mem panel, the heat map of a matrix (movebench node's), and a figure's way out (a PNG or SVG file, an inline <svg> element). plots (the `plot` command) and pageplots (the page's small
+a mem panel, the heat map of a matrix (movebench node's), the steps of a sweep, and a figure's way out (a PNG or SVG file, an inline <svg> element). plots (the `plot` command) and pageplots (the page's small
 multiples) import this module; it imports neither."""
 
 from __future__ import annotations
@@ -60,6 +60,27 @@ def draw_caches(ax, caches: list):
                 fontsize=7,
                 color="grey",
             )
+
+
+def draw_steps(ax, steps: list):
+    """Each step a sweep's document records (its `steps`, docs/results.md#steps)
+    as a shaded band from the last size of the level before to the first of
+    the level after, labelled with its cause at the foot of the axes."""
+    for step in steps:
+        low, high = step.get("size_before"), step.get("size")
+        if not isinstance(low, (int, float)) or not isinstance(high, (int, float)) or low <= 0 or high <= low:
+            continue
+        ax.axvspan(low, high, color="tab:red", alpha=0.12, linewidth=0)
+        ax.annotate(
+            shorten(f"x{step.get('ratio', 1):.3g} {step.get('cause', '')}"),
+            ((low * high) ** 0.5, 0.0),
+            xycoords=("data", "axes fraction"),
+            rotation=90,
+            va="bottom",
+            ha="center",
+            fontsize=6,
+            color="tab:red",
+        )
 
 
 def check_plot_path(out: pathlib.Path, option: str = "-o"):

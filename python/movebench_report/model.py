@@ -427,6 +427,12 @@ class Source:
             return device["caches"]
         return self.documents[0]["host"].get("caches", [])
 
+    @property
+    def steps(self) -> list:
+        """Every sweep's steps the documents record (`steps`, written by the
+        binary: its change-point method and the causes it named), as they are."""
+        return [s for doc in self.documents for s in doc.get("steps", []) if isinstance(s, dict)]
+
 
 def labels_for(paths: list) -> list:
     """Short, distinct labels: file stems, with parent folders added on a clash."""

@@ -3,8 +3,9 @@ axes and at most MAX_SERIES series per axes; a series is one sweep (the
 records of one operation that differ only in size), so no line ever joins
 points of different sweeps or designs; points that are no sweep (one size)
 are markers without a line. One marker per statistic of the figure; the axis
-in the figure's own unit and accounting; cache sizes on mem; the peak as a
-line where the document records one. Each plot is an inline SVG with a
+in the figure's own unit and accounting; cache sizes on mem; the steps the
+document records, shaded and named; the peak as a line where the document
+records one. Each plot is an inline SVG with a
 <title> and a text alternative (<desc>)."""
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 import statistics
 from dataclasses import dataclass, field, replace
 
-from .canvas import Plot, draw_caches, plt, svg_of
+from .canvas import Plot, draw_caches, draw_steps, plt, svg_of
 from .facts import measured_link, peak_of
 from .fleet import ALL_FIGURES, fleet_of, marks
 from .labels import MAX_SHORT, shorten
@@ -221,7 +222,7 @@ def _link_peak_line(ax, link, directions: int, divisor: float):
     )
 
 
-def benchmark_plot(source_points: list, bench: str, view: str, caches: list, link=None) -> list:
+def benchmark_plot(source_points: list, bench: str, view: str, caches: list, link=None, steps=()) -> list:
     """The figures of a benchmark's view: its sweeps as small multiples of
     lines, its single-size points as labelled bars (a cloud of dots at one
     size says nothing)."""
@@ -234,7 +235,7 @@ def benchmark_plot(source_points: list, bench: str, view: str, caches: list, lin
     unit, divisor = display_unit(view, [p.value(view) for p in points])
     sweeps = [s for s in series if s.is_sweep]
     singles = [s for s in series if not s.is_sweep]
-    out = [_sweep_plot(points, bench, view, sweeps, caches, unit, divisor, link)] if sweeps else []
+    out = [_sweep_plot(points, bench, view, sweeps, caches, unit, divisor, link, steps)] if sweeps else []
     return out + ([_bar_plot(points, bench, view, singles, unit, divisor)] if singles else [])
 
 
@@ -262,6 +263,7 @@ class Panel:
     divisor: float
     link: object = None  # facts.Link of the link benchmark, for its PCIe peak
     mixed: bool = False  # the figure's series count bytes in more than one way
+    steps: list = field(default_factory=list)  # the documents' `steps` (Source.steps)
 
 
 def draw_sweeps(ax, panel: list, ctx: Panel, index: int = 0):
@@ -277,11 +279,26 @@ def draw_sweeps(ax, panel: list, ctx: Panel, index: int = 0):
     ax.set_title(_panel_title(panel, ctx.mixed), fontsize=9)
     if ctx.bench in ("mem", "all") and ctx.caches:
         draw_caches(ax, ctx.caches)
+    draw_steps(ax, steps_of(ctx, panel))
 
 
-def _sweep_plot(points, bench, view, series, caches, unit, divisor, link=None) -> Plot:
+def steps_of(ctx: Panel, panel: list) -> list:
+    """The recorded steps of the panel's sweeps: the sweeps of its benchmark
+    and operations whose figure is the view's."""
+    operations = {s.operation for s in panel}
+    return [
+        step
+        for sweep in ctx.steps
+        if sweep.get("benchmark") in (ctx.bench, None) or ctx.bench == "all"
+        if sweep.get("operation") in operations and sweep.get("figure") == ctx.view
+        for step in sweep.get("steps", [])
+        if isinstance(step, dict)
+    ]
+
+
+def _sweep_plot(points, bench, view, series, caches, unit, divisor, link=None, steps=()) -> Plot:
     panels = panels_of(series)
-    ctx = Panel(bench, view, points, caches, unit, divisor, link, len({s.accounting for s in series}) > 1)
+    ctx = Panel(bench, view, points, caches, unit, divisor, link, len({s.accounting for s in series}) > 1, list(steps))
     cols = min(2, len(panels))
     rows = (len(panels) + cols - 1) // cols
     fig, axes = plt.subplots(rows, cols, figsize=(6.2 * cols, 3.6 * rows), squeeze=False, sharex=True, sharey=True)
@@ -395,7 +412,7 @@ def benchmark_plots(source, filt: Filter) -> dict:
             continue  # fleet and node: drawn above (a node's records are cells, not sizes)
         for view in ("bandwidth", "latency"):
             kept = select([p for p in points if p.benchmark == bench], filt, view)
-            out.setdefault(bench, []).extend(benchmark_plot(kept, bench, view, source.caches, link))
+            out.setdefault(bench, []).extend(benchmark_plot(kept, bench, view, source.caches, link, source.steps))
     return out
 
 
@@ -491,6 +508,7 @@ def plot_panels(sources: list, filt: Filter, views, combined=False, per_array=Fa
                 divisor,
                 link if bench == "link" else None,
                 len({s.accounting for s in sweeps}) > 1,
+                [] if per_array else [step for s in sources for step in s.steps],
             )
             axis = _axis_text(sweeps, view, name)
             xlabel = "bytes per array" if per_array and bench in ("mem", "all") else x_label(bench, view)

@@ -4,6 +4,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdlib>
 #include <ctime>
@@ -65,6 +66,11 @@ nlohmann::json cache_facts(const std::vector<CacheLevel>& levels) {
 std::uint64_t last_level_cache_bytes() {
   auto levels = data_caches();
   return levels.empty() ? 0 : levels.back().bytes;
+}
+
+std::uint64_t last_level_caches_total_bytes() {
+  auto levels = data_caches();
+  return levels.empty() ? 0 : levels.back().bytes * static_cast<std::uint64_t>(std::max(levels.back().instances, 1));
 }
 
 bool exceeds_last_level_cache(double bytes) {

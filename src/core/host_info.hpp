@@ -23,6 +23,9 @@ std::vector<CacheLevel> data_caches();
 nlohmann::json cache_facts(const std::vector<CacheLevel>& levels);
 // Size of one instance of the last-level cache; 0 when unknown.
 std::uint64_t last_level_cache_bytes();
+// All instances of the last-level cache together (STREAM's "sum of the
+// last-level caches"); 0 when unknown.
+std::uint64_t last_level_caches_total_bytes();
 // True when `bytes` are known to exceed it (false when its size is unknown).
 bool exceeds_last_level_cache(double bytes);
 

@@ -12,6 +12,7 @@
 #include "facts/cpu_model.hpp"
 #include "facts/facts.hpp"
 #include "facts/smbios.hpp"
+#include "facts/tlb.hpp"
 
 namespace movebench::facts {
 namespace {
@@ -126,6 +127,7 @@ nlohmann::json cpu_facts(const Sources& sources) {
               {"threads_per_core", cores > 0 ? nlohmann::json(logical / cores) : nlohmann::json("unknown")},
               {"numa_nodes", host.value("numa_nodes", 0)},
               {"caches", host["caches"]},
+              {"tlb", tlb_facts()},
               {"package_numa_nodes", package_numa_nodes()},
               {"source", fmt::format("hwloc and {}/cpuinfo", sources.proc_root)}});
   return cpu;

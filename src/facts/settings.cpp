@@ -8,6 +8,7 @@
 #include <set>
 
 #include "facts/settings.hpp"
+#include "facts/tlb.hpp"
 
 namespace movebench::facts {
 namespace {
@@ -112,6 +113,7 @@ nlohmann::json setting_facts(const Sources& sources) {
           {"smt", smt(sources)},
           {"numa_balancing", numa_balancing(sources)},
           {"memlock_bytes", memlock_setting()},
+          {"page_bytes", page_size_setting()},
           {"iommu", iommu(sources)},
           {"virtualization", virtualization_setting(sources)},
           {"container", container_setting(sources)},

@@ -63,7 +63,8 @@ void MemCli::add_array_options(CLI::App& app, MemOptions& opt) {
   modes_.only(arrays_modes(),
               app.add_option("-n,--elements", elements_text_,
                              fmt::format("Array length in elements, K/M/G suffixes (default: "
-                                         "TheBandwidthBenchmark's {}, less if memory is short; "
+                                         "TheBandwidthBenchmark's {}, or 4 x the sum of the last-level "
+                                         "caches if larger (STREAM's rule), less if memory is short; "
                                          "loaded-latency: {} per loader); not latency",
                                          size_text(kDefaultElements), size_text(kLoadedLatencyElements))));
   modes_.only(arrays_modes(), app.add_option("--array-bytes", array_bytes_text_,

@@ -122,6 +122,9 @@ inline constexpr std::uint32_t kMostPassesPerLaunch = std::uint32_t{1} << 30;
 // TheBandwidthBenchmark's default array length (config.mk SIZE), elements
 // per array.
 inline constexpr std::uint64_t kDefaultElements = 125'000'000;
+// STREAM's rule for the host default: each array at least this many times
+// the sum of the last-level caches.
+inline constexpr std::uint64_t kStreamRuleCaches = 4;
 // On a device: BabelStream's default, 2^25 elements per array (256 MiB of
 // doubles), far above any GPU's last-level cache (50 MiB on an H100).
 inline constexpr std::uint64_t kDeviceDefaultElements = std::uint64_t{1} << 25;

@@ -5,7 +5,7 @@ import xml.etree.ElementTree as ET
 
 from movebench_report import pageplots
 from movebench_report.model import load_sources
-from reportkit import GPU_SUITE, imported, png_size, report, results
+from reportkit import GPU_SUITE, edited, imported, png_size, report, results
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -110,3 +110,29 @@ def test_two_files_never_share_a_line(tmp_path):
     assert code == 0, err
     assert series_per_axes(out) == [4]
     assert "copy (other)" in out.read_text() and "(sweep 2)" not in out.read_text()
+
+
+def test_recorded_steps_marked_with_their_causes(tmp_path):
+    """The document's `steps` (the binary's, docs/results.md#steps): each
+    shaded on its sweep's axes and labelled with its ratio and cause; another
+    figure's steps are not drawn."""
+
+    def with_steps(doc):
+        step = {"from": 1.5, "to": 4.5, "size_before": 32768, "size": 262144, "ratio": 3.0, "also": []}
+        doc["steps"] = [
+            {"benchmark": "mem", "operation": "latency", "figure": "latency", "unit": "ns", "points": 3,
+             "noise": 0.01, "floor_ratio": 1.1, "steps": [dict(step, cause="L1 cache (32.00 KiB)")]},
+            {"benchmark": "mem", "operation": "latency", "figure": "bandwidth", "unit": "MB/s", "points": 3,
+             "noise": 0.01, "floor_ratio": 1.1, "steps": [dict(step, cause="not this figure's")]},
+        ]  # fmt: skip
+
+    src = edited(results()["lat"], tmp_path / "lat.json", with_steps)
+    out = tmp_path / "s.svg"
+    code, _, err = report("plot", src, "--view", "latency", "-o", out)
+    assert code == 0, err
+    text = out.read_text()
+    assert "x3 L1 cache (32.00 KiB)" in text
+    assert "not this figure" not in text
+    plain = tmp_path / "plain.svg"
+    report("plot", results()["lat"], "--view", "latency", "-o", plain)
+    assert "x3 L1 cache" not in plain.read_text()

@@ -1,0 +1,84 @@
+// The steps of a sweep (docs/results.md, "Steps"): where a figure measured
+// over growing sizes changes level, found by one change-point method that
+// every sweep's result goes through (judge/steps names their causes).
+//
+// The method: the exact penalised least-squares segmentation of log(value)
+// into constant levels (optimal partitioning; PELT's answer without its
+// pruning, ruptures' Pelt(model="l2", min_size=1, jump=1)), with the penalty
+// from the noise floor:
+//   noise sigma  the median, over the sweep's points, of the robust spread
+//                (1.4826 x MAD) of log(sample) of each point's repeated
+//                samples; kDefaultNoise where no point has 3 samples; never
+//                below kLeastNoise
+//   penalty      (kFloorSigmas x sigma)^2 / 2 per change: a change between
+//                two single points pays for itself only when it moves the
+//                level by more than kFloorSigmas sigma
+// then four rules on the levels found:
+//   floor        a change smaller than max(kFloorSigmas x sigma, ln kLeastRatio)
+//                (the noise floor) is no step: its two levels are merged
+//   plateau      a level of fewer than kLevelPoints points is no level: a step
+//                has that many points on each side (a lone slow point, at an
+//                end of the sweep or inside it, is no step)
+//   transition   changes the same way in a row, with kTransitionPoints points
+//                or fewer between the first's level and the last's (the points
+//                a level is partly left at, as a cache a working set just
+//                overflows), are one step, from the level before to the level after
+//   cliff        a step is far sharper than the drift beside it: the change
+//                between the means of the (up to) kDriftPoints points of each
+//                level next to it, per point between them, at least
+//                kCliffOverDrift times the change per point within either
+//                side, so that a curve whose slope changes smoothly (a link's
+//                bandwidth over sizes, still latency-bound; a latency growing
+//                with size) is not cut into a staircase of steps: one of its
+//                sides is at least as steep as its middle
+#pragma once
+#include <cstddef>
+#include <span>
+#include <vector>
+
+namespace movebench {
+
+// One point of a sweep: its size, its figure (> 0) and the repeated samples
+// that figure came from (any unit: only their spread in log is used).
+struct SweepPoint {
+  double size = 0;
+  double value = 0;
+  std::vector<double> samples;
+};
+
+// A step: the level of the points up to `before` (its geometric mean,
+// `from`) changing to the level of the points from `after` on (`to`).
+struct Step {
+  std::size_t before = 0, after = 0;  // indices into the sweep
+  double size_before = 0, size = 0;   // their sizes
+  double from = 0, to = 0;
+  double ratio = 1;  // to / from
+};
+
+struct StepSearch {
+  double noise = 0;        // sigma of log(value), as above
+  double floor_ratio = 1;  // the least ratio (or its inverse) reported
+  std::vector<Step> steps;
+};
+
+inline constexpr double kDefaultNoise = 0.05;
+inline constexpr double kLeastNoise = 0.01;
+inline constexpr double kFloorSigmas = 4;
+inline constexpr double kLeastRatio = 1.10;
+inline constexpr double kCliffOverDrift = 2;
+inline constexpr std::size_t kDriftPoints = 2;
+inline constexpr std::size_t kLevelPoints = 2;
+inline constexpr std::size_t kTransitionPoints = 3;
+
+// The noise sigma of a sweep's log(value), as above.
+double sweep_noise(std::span<const SweepPoint> points);
+
+// The steps of a sweep whose points are in order of size. Fewer than three
+// points, or a value that is not positive: no steps.
+StepSearch find_steps(std::span<const SweepPoint> points);
+
+// The segmentation alone (exposed for its unit tests): the first index of
+// each level after the first, for values y and a penalty per change.
+std::vector<std::size_t> segment_levels(std::span<const double> y, double penalty);
+
+}  // namespace movebench

@@ -1,0 +1,58 @@
+// The steps of a run's sweeps, each named with its likely cause from the
+// facts (docs/results.md, "Steps"): core/change_points finds them, this
+// names them and writes them into the document (`steps`) and under the
+// command's tables, as apply does the peaks.
+#pragma once
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "core/change_points.hpp"
+#include "core/output.hpp"
+#include "core/report.hpp"
+
+namespace movebench::judge {
+
+// A size a step may be named after: "L2 cache (1.00 MiB)" at 1 MiB.
+struct StepCause {
+  std::string name;
+  double bytes = 0;
+};
+
+// The sizes the document's facts give for a sweep of `benchmark`: the
+// caches (host.caches, hwloc), each data TLB's reach (facts.cpu.tlb; the
+// huge-page reach only where THP is "always" or the sweep asked for huge
+// pages), the page size and THP's huge page (facts.settings.page_bytes; the
+// huge page under the same condition), the
+// pinned-memory limit (facts.settings.memlock_bytes: link, stream and the
+// MPI commands) and the MPI library's eager limits (mpi.eager_limits: the
+// MPI commands). Caches first: on a tie the cache names the step.
+std::vector<StepCause> step_causes(const nlohmann::json& document, const std::string& benchmark,
+                                   bool huge_pages = false);
+
+// The causes that fit a step from the level up to `size_before` to the level
+// from `size` on: those within a factor kCauseReach of that span, nearest
+// (in log of size) first. Empty: "unexplained".
+inline constexpr double kCauseReach = 2;
+std::vector<StepCause> causes_of(double size_before, double size, const std::vector<StepCause>& causes);
+
+// One sweep's steps as the document keeps them: [{"from", "to",
+// "size_before", "size", "ratio", "cause", "also"}], two steps in a row the
+// same way with the same cause made one.
+nlohmann::json named_steps(const StepSearch& search, const std::vector<StepCause>& causes);
+
+// Every sweep of the document (records of one benchmark, operation and
+// figure over five or more growing sizes): [{"benchmark", "operation",
+// "figure", "unit", "points", "noise", "floor_ratio", "steps"}].
+nlohmann::json sweep_steps(const nlohmann::json& document);
+
+// sweep_steps() of the report's document, written into it as "steps".
+// Returns them.
+nlohmann::json attach_steps(Report& report);
+
+// Under the tables: "steps: mem latency latency: 1.62 ns -> 4.71 ns (x2.91)
+// at 32.00 KiB..48.00 KiB: L1 cache (32.00 KiB)", or "no steps above the
+// noise floor" per sweep. `prefix` starts every line ("# " under OSU's table).
+void print_step_lines(Output& out, const nlohmann::json& steps, const std::string& prefix = "");
+
+}  // namespace movebench::judge

@@ -1,0 +1,136 @@
+// judge/steps: the causes a document's facts give, which fits a step, and
+// the steps of a document's sweeps, on made-up documents.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "core/output.hpp"
+#include "judge/steps.hpp"
+
+using namespace movebench;
+using namespace movebench::judge;
+
+namespace {
+
+// A machine: L1 32 KiB, L2 1 MiB, L3 32 MiB; a 64-entry L1 and a 2048-entry
+// L2 data TLB of 4 KiB pages (and 2 MiB ones); THP madvise; ulimit -l 8 MiB;
+// an MPI whose shared-memory eager limit is 4 KiB.
+nlohmann::json machine() {
+  return {{"host",
+           {{"caches",
+             {{{"level", 1}, {"bytes", 32768}, {"instances", 2}},
+              {{"level", 2}, {"bytes", 1048576}, {"instances", 2}},
+              {{"level", 3}, {"bytes", 33554432}, {"instances", 1}}}}}},
+          {"mpi", {{"eager_limits", {{{"name", "btl_sm_eager_limit"}, {"bytes", 4096}}}}}},
+          {"facts",
+           {{"cpu",
+             {{"tlb",
+               {{"levels",
+                 {{{"level", 1}, {"page_bytes", 4096}, {"entries", 64}},
+                  {{"level", 2}, {"page_bytes", 4096}, {"entries", 2048}},
+                  {{"level", 2}, {"page_bytes", 2097152}, {"entries", 2048}}}}}}}},
+            {"settings",
+             {{"thp", {{"value", "madvise"}}},
+              {"page_bytes", {{"value", 4096}, {"huge_bytes", 2097152}}},
+              {"memlock_bytes", {{"value", 8388608}}}}}}}};
+}
+
+std::vector<std::string> names(const std::vector<StepCause>& causes) {
+  std::vector<std::string> out;
+  for (const auto& c : causes) out.push_back(c.name);
+  return out;
+}
+
+// A chase's records over 4 KiB .. 128 MiB at powers of two: 1.5 ns in L1,
+// 4 ns in L2, 15 ns in L3, 90 ns beyond.
+nlohmann::json chase_document() {
+  nlohmann::json doc = machine();
+  doc["timings"] = nlohmann::json::array();
+  for (double size = 4096; size <= 128.0 * 1048576; size *= 2) {
+    const double ns = size <= 32768 ? 1.5 : size <= 1048576 ? 4 : size <= 33554432 ? 15 : 90;
+    doc["timings"].push_back({{"benchmark", "mem"},
+                              {"operation", "latency"},
+                              {"bytes", size},
+                              {"params", {{"huge_pages", false}}},
+                              {"samples", {ns * 1e-9, ns * 1.01e-9, ns * 0.99e-9}},
+                              {"figures", {{"latency", {{"value", ns}, {"unit", "ns"}}}}}});
+  }
+  return doc;
+}
+
+}  // namespace
+
+TEST(StepCauses, FromTheFacts) {
+  const auto mem = names(step_causes(machine(), "mem"));
+  EXPECT_EQ(mem, (std::vector<std::string>{"L1 cache (32.00 KiB)", "L2 cache (1.00 MiB)", "L3 cache (32.00 MiB)",
+                                           "L1 TLB reach (64 x 4.00 KiB pages = 256.00 KiB)",
+                                           "L2 TLB reach (2048 x 4.00 KiB pages = 8.00 MiB)", "page size (4.00 KiB)"}));
+  // The huge pages (their TLB reach, their size) where the sweep asked for huge pages.
+  const auto huge = names(step_causes(machine(), "mem", true));
+  EXPECT_EQ(huge.size(), mem.size() + 2);
+  EXPECT_EQ(huge.back(), "huge page size (2.00 MiB, THP madvise)");
+  const auto p2p = names(step_causes(machine(), "p2p"));
+  EXPECT_EQ(p2p.back(), "eager limit (btl_sm_eager_limit = 4.00 KiB)");
+  EXPECT_EQ(p2p[p2p.size() - 2], "pinned-memory limit (ulimit -l, 8.00 MiB)");
+  EXPECT_TRUE(step_causes(nlohmann::json::object(), "mem").empty());
+}
+
+TEST(StepCauses, NearestWithinReach) {
+  const auto causes = step_causes(machine(), "mem");
+  // 32 KiB -> 64 KiB: the L1 (inside the span); the page size is too far.
+  EXPECT_EQ(names(causes_of(32768, 65536, causes)), (std::vector<std::string>{"L1 cache (32.00 KiB)"}));
+  // 8 MiB -> 16 MiB: the L2 TLB's reach; the L3 is out of reach (more than twice 16 MiB).
+  EXPECT_EQ(names(causes_of(8 << 20, 16 << 20, causes)).front(), "L2 TLB reach (2048 x 4.00 KiB pages = 8.00 MiB)");
+  // 24 MiB -> 48 MiB: the L3 inside the span first, the huge page beyond reach.
+  EXPECT_EQ(names(causes_of(24 << 20, 48 << 20, causes)), (std::vector<std::string>{"L3 cache (32.00 MiB)"}));
+  EXPECT_TRUE(causes_of(1 << 30, 2u << 30, causes).empty());
+}
+
+TEST(SweepSteps, ChaseNamedAfterEveryCache) {
+  const auto steps = sweep_steps(chase_document());
+  ASSERT_EQ(steps.size(), 1u);
+  EXPECT_EQ(steps[0]["benchmark"], "mem");
+  EXPECT_EQ(steps[0]["figure"], "latency");
+  EXPECT_EQ(steps[0]["points"], 16);
+  std::vector<std::string> causes;
+  for (const auto& s : steps[0]["steps"]) causes.push_back(s["cause"]);
+  EXPECT_EQ(causes, (std::vector<std::string>{"L1 cache (32.00 KiB)", "L2 cache (1.00 MiB)", "L3 cache (32.00 MiB)"}));
+  EXPECT_DOUBLE_EQ(steps[0]["steps"][2]["size_before"].get<double>(), 33554432);
+  EXPECT_NEAR(steps[0]["steps"][2]["ratio"].get<double>(), 6, 1e-9);
+}
+
+TEST(SweepSteps, OneSizeIsNoSweepAndUnexplainedIsSaid) {
+  nlohmann::json doc = chase_document();
+  doc["host"]["caches"] = nlohmann::json::array();
+  doc["facts"] = nlohmann::json::object();
+  const auto steps = sweep_steps(doc);
+  for (const auto& s : steps[0]["steps"]) EXPECT_EQ(s["cause"], "unexplained");
+  // mem's bandwidth mode: records of one size, no sweep.
+  doc["timings"] = {doc["timings"][0], doc["timings"][0], doc["timings"][0], doc["timings"][0], doc["timings"][0]};
+  EXPECT_TRUE(sweep_steps(doc).empty());
+}
+
+TEST(SweepSteps, SameCauseTwiceInARowIsOneStep) {
+  // A transition cut in two (16 -> 32 KiB and 32 -> 64 KiB, both the L1's).
+  StepSearch search;
+  search.steps = {
+      Step{.before = 1, .after = 2, .size_before = 16384, .size = 32768, .from = 1.5, .to = 2.5, .ratio = 2.5 / 1.5},
+      Step{.before = 2, .after = 3, .size_before = 32768, .size = 65536, .from = 2.5, .to = 4, .ratio = 1.6}};
+  const auto steps = named_steps(search, step_causes(machine(), "mem"));
+  ASSERT_EQ(steps.size(), 1u);
+  EXPECT_EQ(steps[0]["cause"], "L1 cache (32.00 KiB)");
+  EXPECT_DOUBLE_EQ(steps[0]["size_before"].get<double>(), 16384);
+  EXPECT_DOUBLE_EQ(steps[0]["size"].get<double>(), 65536);
+  EXPECT_NEAR(steps[0]["ratio"].get<double>(), 4 / 1.5, 1e-12);
+}
+
+TEST(SweepSteps, PrintedUnderTheTable) {
+  CapturedOutput out;
+  print_step_lines(out, sweep_steps(chase_document()), "# ");
+  const std::string& text = out.out;
+  EXPECT_NE(text.find("# steps of mem latency latency (noise floor x1.1):\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("#   32.00 KiB -> 64.00 KiB: 1.5 -> 4 ns (x2.667): L1 cache (32.00 KiB)\n"), std::string::npos)
+      << text;
+}

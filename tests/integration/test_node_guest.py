@@ -22,7 +22,7 @@ import pytest
 PORTABLE = os.environ.get("MOVEBENCH_PORTABLE_BIN", "")
 VNG = pathlib.Path(sys.executable).parent / "vng"
 # node 0: CPU 0, node 1: CPU 1, node 2: memory only (qemu -numa node without CPUs)
-NODES = ["--numa", "384M,cpus=0", "--numa", "384M,cpus=1", "--numa", "256M"]
+NODES = ["--numa", "768M,cpus=0", "--numa", "768M,cpus=1", "--numa", "256M"]
 BOOT_SECONDS = 900  # about 80 s on a quiet machine without KVM; far longer while other builds run
 
 
@@ -58,7 +58,7 @@ def guest_run(tmp_path_factory):
     )
     script.chmod(0o755)
     env = dict(os.environ, PATH=f"{VNG.parent}:{os.environ['PATH']}")
-    cmd = [str(VNG), "--disable-kvm", "--run", kernel(), "--cpus", "2", "-m", "1G", *NODES]
+    cmd = [str(VNG), "--disable-kvm", "--run", kernel(), "--cpus", "2", "-m", "1792M", *NODES]
     cmd += ["--rwdir", str(out), "--exec", str(script)]
     boot = subprocess.run(cmd, capture_output=True, text=True, timeout=BOOT_SECONDS, env=env)
     assert (out / "rc").exists(), f"the guest did not run the script\n{boot.stdout[-3000:]}\n{boot.stderr[-3000:]}"

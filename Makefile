@@ -40,9 +40,12 @@ integration: build
 # only checked in the unit tests (PoCL keeps allocations until exit). The
 # MPI commands too: p2p, coll and beff end to end and the signal tests (stopped
 # and interrupted ranks), about two minutes; the fault-injection library is
-# left out there (ASan's runtime must be the first library loaded).
+# left out there (ASan's runtime must be the first library loaded). The
+# debug preset has no -march=native, so the NUMA guest runs the same binary
+# (make numa).
+DEBUG_CONFIGURE := cmake --preset debug -DMOVEBENCH_WITH_CUDA=OFF >/dev/null
 sanitize: setup
-	@cmake --preset debug -DMOVEBENCH_WITH_CUDA=OFF >/dev/null
+	@$(DEBUG_CONFIGURE)
 	@cmake --build --preset debug -j $(JOBS)
 	ctest --preset debug -j $(JOBS)
 	ASAN_OPTIONS=detect_leaks=0 MOVEBENCH_BIN=$(abspath build/debug/movebench) $(VENV)/bin/python -m pytest -q --durations=10 \
@@ -64,16 +67,20 @@ aarch64: setup
 
 # movebench node's NUMA matrix on a kernel with real NUMA nodes: Debian's
 # kernel under qemu without KVM (virtme-ng, one boot: three nodes with a CPU
-# each and one of memory only), running the portable build (no
-# -march=native: qemu emulates no AVX-512), its movebench target only; and
-# the sibling rule there with one node's CPU under a quota, through the
-# node fault library (tests/faults, built without -march=native anyway).
+# each and one of memory only), running the sanitize stage's build (the
+# debug preset: no -march=native, which qemu could not run, as it emulates
+# no AVX-512; ASan and UBSan check the NUMA code there too); and the sibling
+# rule there with one node's CPU under a quota, through the node fault
+# library (tests/faults, from the release build). After make sanitize (make
+# test) only that library is left to build; alone, the debug preset's
+# movebench target and the library. A third x86 build for the guest took
+# 130 s of make test's time (docs/reliability.md, "Time of make test").
 numa: setup
-	@cmake --preset portable >/dev/null
-	@cmake --build --preset portable -j $(JOBS)
+	@$(DEBUG_CONFIGURE)
+	@cmake --build --preset debug -j $(JOBS) --target movebench
 	@cmake --preset $(PRESET) -DMOVEBENCH_MPICH_TWIN=$(MPICH_TWIN) >/dev/null
 	@cmake --build --preset $(PRESET) -j $(JOBS) --target movebench_node_faults
-	MOVEBENCH_PORTABLE_BIN=$(abspath build/portable/movebench) \
+	MOVEBENCH_PORTABLE_BIN=$(abspath build/debug/movebench) \
 	MOVEBENCH_NODE_FAULTS_LIB=$(abspath $(BUILD)/tests/libnode_faults.so) \
 	  $(VENV)/bin/python -m pytest -q --durations=10 tests/integration/test_node_guest.py
 

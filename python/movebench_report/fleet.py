@@ -25,7 +25,23 @@ FIGURES = (
 )
 # Only in a run with -z, --percentiles: each pair's P99, judged as the others.
 TAIL_FIGURES = (("p2p.latency_p99", "us", "lower", "pairs"),)
-ALL_FIGURES = FIGURES + TAIL_FIGURES
+# Only in a run with --node: each unit's headlines of movebench node's bounded
+# step, as the binary names them (src/node/node_step.hpp, kStepFigures; the
+# tests hold the two lists equal).
+NODE_FIGURES = (
+    ("node.numa.local.sum", "MB/s", "higher", "units"),
+    ("node.numa.local.triad", "MB/s", "higher", "units"),
+    ("node.numa.local.chase", "ns", "lower", "units"),
+    ("node.numa.remote.sum", "MB/s", "higher", "units"),
+    ("node.numa.remote.triad", "MB/s", "higher", "units"),
+    ("node.numa.remote.chase", "ns", "lower", "units"),
+    ("node.cores.smt_sibling", "ns", "lower", "units"),
+    ("node.cores.same_l2", "ns", "lower", "units"),
+    ("node.cores.same_l3", "ns", "lower", "units"),
+    ("node.cores.same_socket", "ns", "lower", "units"),
+    ("node.cores.other_socket", "ns", "lower", "units"),
+)
+ALL_FIGURES = FIGURES + TAIL_FIGURES + NODE_FIGURES
 
 
 @dataclass

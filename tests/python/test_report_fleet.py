@@ -142,3 +142,34 @@ def test_a_malformed_fleet_section_is_one_line(tmp_path, breaks):
     for command in (["table"], ["html", "-o", tmp_path / "p.html"]):
         code, out, err = report(*command, path)
         assert code == 2 and err.count("\n") == 1 and "`fleet` is not as movebench fleet writes it" in err, err
+
+
+def test_node_figures_are_the_binarys_step_figures():
+    # The report's list is the binary's (src/node/node_step.hpp, kStepFigures), name, unit and direction.
+    header = (REPO / "src" / "node" / "node_step.hpp").read_text()
+    step = re.findall(r'\{"(node\.[\w.]+)", "([^"]+)", (true|false)\}', header)
+    assert step and [(n, u, "higher" if h == "true" else "lower") for n, u, h in step] == [
+        (f, u, b) for f, u, b, _ in fleet.NODE_FIGURES
+    ]
+    assert all(of == "units" for *_, of in fleet.NODE_FIGURES)
+
+
+def test_table_of_a_fleet_node_run_lists_the_node_figures(tmp_path):
+    # fleet --node: each unit's node headlines join its figures (docs/fleet.md).
+    # On the committed run, each unit given the step's figures (rank r's the
+    # r-th fraction of a made-up value: the table's order is then known).
+    after = doc(AFTER)
+    for i, unit in enumerate(after["fleet"]["units"]):
+        unit["figures"].update({f: 100.0 + i for f, *_ in fleet.NODE_FIGURES})
+    path = tmp_path / "fleet-node.json"
+    path.write_text(json.dumps(after))
+    code, out, err = report("table", path)
+    assert code == 0, err
+    for figure, unit, better, _ in fleet.NODE_FIGURES:
+        title = f"fleet-node: fleet {figure} per unit"
+        assert title in out, figure
+        block = out[out.index(title) :].split("\n\n")[0].splitlines()
+        assert f"{figure} [{unit}]" in block[1]
+        values = [float(re.split(r"\s{2,}", r)[1]) for r in block[2:] if r.startswith("host ")]
+        assert len(values) == len(after["fleet"]["units"])
+        assert values == sorted(values, reverse=better == "lower")

@@ -1,7 +1,8 @@
 """The plot primitives every plot of the report draws with, and their one
 owner: matplotlib (headless, text kept as text in SVG, the same SVG for the
 same data), the bounds of a figure's pixels and of --dpi, the cache lines of
-a mem panel, the heat map of a matrix (movebench node's), the steps of a sweep, and a figure's way out (a PNG or SVG file, an inline <svg> element). plots (the `plot` command) and pageplots (the page's small
+a mem panel, the heat map of a matrix (movebench node's), the steps of a sweep, a latency distribution's
+percentile plot, and a figure's way out (a PNG or SVG file, an inline <svg> element). plots (the `plot` command) and pageplots (the page's small
 multiples) import this module; it imports neither."""
 
 from __future__ import annotations
@@ -81,6 +82,37 @@ def draw_steps(ax, steps: list):
             fontsize=6,
             color="tab:red",
         )
+
+
+# The percentile axis of a latency distribution: -log10(1 - share), so that
+# 90, 99, 99.9 % stand equally apart and a tail shows as the line's rise at
+# the right (`plot --distributions` and the page's distribution panels).
+NINES_TICKS = ((0, "0"), (math.log10(2), "50"), (1, "90"), (2, "99"), (3, "99.9"), (4, "99.99"))
+
+
+def nines(share: float, total: int) -> float:
+    """The x of a cumulative share: -log10(1 - share), the last sample at
+    half a sample beyond the one before (it has no 1 - share)."""
+    return -math.log10(max(1 - share, 0.5 / total))
+
+
+def draw_percentiles(ax, title: str, curves: list):
+    """Latency distributions as percentile plots on one axes: each of
+    `curves` (label, [seconds], [cumulative share], sample count) a step
+    line, the latency against the percentile on the nines axis (NINES_TICKS)."""
+    unit, div = ("us", 1e-6) if max(max(seconds) for _, seconds, _, _ in curves) >= 1e-5 else ("ns", 1e-9)
+    top = 0
+    for i, (label, seconds, shares, count) in enumerate(curves):
+        xs = [nines(s, count) for s in shares]
+        top = max(top, xs[-1])
+        ax.step(xs, [s / div for s in seconds], where="post", color=f"C{i % 10}", label=label)
+    ticks = [t for t in NINES_TICKS if t[0] <= max(top, 2)]
+    ax.set_xticks([t for t, _ in ticks], [text for _, text in ticks])
+    ax.set_xlabel("percentile [%]", fontsize=8)
+    ax.set_ylabel(f"latency [{unit}]", fontsize=8)
+    ax.set_title(title, fontsize=8)
+    ax.grid(True, alpha=0.3)
+    ax.legend(fontsize=6)
 
 
 def check_plot_path(out: pathlib.Path, option: str = "-o"):

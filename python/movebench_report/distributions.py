@@ -2,9 +2,10 @@
 its HdrHistogram in HdrHistogram's V2 compressed encoding, decoded here with
 the standard library (zlib, struct: about forty lines, so the installed
 report needs no C extension; the tests hold it against HdrHistogram's own
-Python port), and `plot --distributions`: one percentile plot per
-benchmark and operation (small multiples, at most MAX_SERIES records per
-axes), the latency against the percentile on a "nines" axis (90, 99, 99.9 %
+Python port), and `plot --distributions` and the HTML page's distribution
+figures: one percentile plot per benchmark and operation (small multiples,
+at most MAX_SERIES records per axes; canvas.draw_percentiles draws each),
+the latency against the percentile on a "nines" axis (90, 99, 99.9 %
 equally apart), so a tail shows as the line's rise at the right."""
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import struct
 import zlib
 from dataclasses import dataclass
 
+from .canvas import Plot, draw_percentiles, plt, svg_of
 from .labels import shorten
 from .model import Filter, ReportError, format_size, names, select
 from .pageplots import MAX_SERIES
@@ -24,6 +26,7 @@ COMPRESSED_COOKIE = 0x1C849304  # | 0x10: the word size, ignored as HdrHistogram
 ENCODING_COOKIE = 0x1C849303
 HEADER = struct.Struct(">iiiiqqd")  # cookie, payload length, index offset, digits, lowest, highest, ratio
 PS = 1e-12  # the histogram's unit (`hdr.unit`), in seconds
+PAGE_PANELS = 8  # the page's distribution panels per benchmark (plot --distributions: plots.MAX_PANELS)
 
 
 @dataclass
@@ -103,60 +106,56 @@ def curve(record: dict) -> tuple:
     return seconds, shares
 
 
-def _nines(share: float, total: int) -> float:
-    """The x of a cumulative share: -log10(1 - share), the last sample at
-    half a sample beyond the one before (it has no 1 - share)."""
-    return -math.log10(max(1 - share, 0.5 / total))
-
-
 def _series_label(point, several_sources: bool) -> str:
     parts = [format_size(point.bytes)] + ([point.variant] if point.variant else [])
     return shorten(" ".join(parts) + (f" ({point.source})" if several_sources else ""))
 
 
 def _panels(sources: list, filt: Filter) -> list:
-    """[(title, [(label, record)])] per benchmark and operation, MAX_SERIES a panel."""
+    """[(benchmark, title, [(label, record)])] per benchmark and operation, MAX_SERIES a panel."""
     groups = {}
     for s in sources:
         for p in select(s.points(), filt, "latency"):
-            if (p.record.get("distribution") or {}).get("count"):
-                groups.setdefault(f"{p.benchmark} {p.operation}", []).append(p)
+            held = p.record.get("distribution")
+            if isinstance(held, dict) and held.get("count"):
+                groups.setdefault((p.benchmark, p.operation), []).append(p)
     several = len(sources) > 1
     out = []
-    for title, points in sorted(groups.items()):
+    for (bench, op), points in sorted(groups.items()):
+        title = f"{bench} {op}"
         lines = [(_series_label(p, several), p.record) for p in sorted(points, key=lambda p: (p.source, p.bytes))]
         for i in range(0, len(lines), MAX_SERIES):
-            out.append(
-                (title + (f" ({i // MAX_SERIES + 1})" if len(lines) > MAX_SERIES else ""), lines[i : i + MAX_SERIES])
-            )
+            part = f" ({i // MAX_SERIES + 1})" if len(lines) > MAX_SERIES else ""
+            out.append((bench, title + part, lines[i : i + MAX_SERIES]))
     return out
 
 
-TICKS = ((0, "0"), (1, "90"), (2, "99"), (3, "99.9"), (4, "99.99"))
-
-
 def _draw(ax, title: str, lines: list):
-    unit, div = ("us", 1e-6) if max(max(curve(r)[0]) for _, r in lines) >= 1e-5 else ("ns", 1e-9)
-    top = 0
-    for i, (label, record) in enumerate(lines):
-        seconds, shares = curve(record)
-        xs = [_nines(s, record["distribution"]["count"]) for s in shares]
-        top = max(top, xs[-1])
-        ax.step(xs, [s / div for s in seconds], where="post", color=f"C{i % 10}", label=label)
-    ticks = [t for t in TICKS if t[0] <= max(top, 2)]
-    ax.set_xticks([t for t, _ in ticks], [text for _, text in ticks])
-    ax.set_xlabel("percentile [%]", fontsize=8)
-    ax.set_ylabel(f"latency [{unit}]", fontsize=8)
+    """One panel: its records' distributions on canvas' percentile axes."""
+    curves = [(label, *curve(record), int(record["distribution"]["count"])) for label, record in lines]
     event = shorten(lines[0][1]["distribution"]["event"])
-    ax.set_title(f"{shorten(title)}: one sample per {event}", fontsize=8)
-    ax.grid(True, alpha=0.3)
-    ax.legend(fontsize=6)
+    draw_percentiles(ax, f"{shorten(title)}: one sample per {event}", curves)
+
+
+def _figure(panels: list, where: str):
+    """The panels as small multiples, two columns; a histogram that is no
+    histogram (or a distribution not as movebench writes it) is a ReportError."""
+    cols = min(2, len(panels))
+    rows = (len(panels) + cols - 1) // cols
+    fig, axes = plt.subplots(rows, cols, figsize=(6.4 * cols, 4.2 * rows), squeeze=False)
+    for ax, (_, title, lines) in zip(axes.flat, panels):
+        try:
+            _draw(ax, title, lines)
+        except (ValueError, KeyError, TypeError, AttributeError) as e:
+            plt.close(fig)
+            raise ReportError(f"{where}: {title}: its distribution's histogram: {e}") from None
+    for ax in list(axes.flat)[len(panels) :]:
+        ax.set_visible(False)
+    return fig
 
 
 def figure_for(sources: list, filt: Filter, max_panels: int):
     """One figure: a percentile plot per benchmark and operation."""
-    from .canvas import plt
-
     panels = _panels(sources, filt)
     if not panels:
         raise ReportError(f"{names(sources)}: no record with a latency distribution left after filtering")
@@ -165,16 +164,47 @@ def figure_for(sources: list, filt: Filter, max_panels: int):
             f"{names(sources)}: {len(panels)} panels is more than one plot holds ({max_panels}): "
             "choose with -b, --op or --sizes"
         )
-    cols = min(2, len(panels))
-    rows = (len(panels) + cols - 1) // cols
-    fig, axes = plt.subplots(rows, cols, figsize=(6.4 * cols, 4.2 * rows), squeeze=False)
-    for ax, (title, lines) in zip(axes.flat, panels):
-        try:
-            _draw(ax, title, lines)
-        except ValueError as e:
-            plt.close(fig)
-            raise ReportError(f"{names(sources)}: {title}: its distribution's histogram: {e}") from None
-    for ax in list(axes.flat)[len(panels) :]:
-        ax.set_visible(False)
+    fig = _figure(panels, names(sources))
     fig.tight_layout()
     return fig
+
+
+def _alt_text(title: str, panels: list) -> str:
+    """Each record's P50, P99 and largest sample, in words."""
+    parts = []
+    for _, panel, lines in panels:
+        for label, record in lines:
+            decoded = decode(record["distribution"]["hdr"]["histogram"])
+            p50, p99, top = (decoded.percentile(q) * PS for q in (50, 99, 100))
+            parts.append(
+                f"{shorten(panel)} {label}: P50 {format_time(p50)}, P99 {format_time(p99)}, "
+                f"max {format_time(top)} ({decoded.total} samples)"
+            )
+    return f"{title}. " + "; ".join(parts)
+
+
+def format_time(seconds: float) -> str:
+    return f"{seconds / 1e-6:.4g} us" if seconds >= 1e-5 else f"{seconds / 1e-9:.4g} ns"
+
+
+def page_plots(source, filt: Filter) -> dict:
+    """{benchmark: [Plot]} of one source for the HTML page: per benchmark
+    one figure of its distributions' percentile plots (the panels `plot
+    --distributions` draws), at most PAGE_PANELS panels; more are counted
+    in the title, and `plot --distributions -b B --op O` draws them."""
+    by_bench = {}
+    for panel in _panels([source], filt):
+        by_bench.setdefault(panel[0], []).append(panel)
+    out = {}
+    for bench, panels in by_bench.items():
+        shown, left = panels[:PAGE_PANELS], len(panels) - PAGE_PANELS
+        records = sum(len(lines) for _, _, lines in panels)
+        title = f"{shorten(bench)}: latency distributions ({records} records, percentile axis 50/90/99/99.9)"
+        if left > 0:
+            title += f"; {left} more panels not drawn (plot --distributions -b {shorten(bench)} --op ...)"
+        fig = _figure(shown, source.label)
+        alt = _alt_text(title, shown)
+        fig.suptitle(title, fontsize=11)
+        fig.tight_layout()
+        out[bench] = [Plot(title, alt, svg_of(fig, title, alt), [len(lines) for _, _, lines in shown])]
+    return out

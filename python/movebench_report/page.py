@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from html import escape
 
-from . import fleet, node, pageplots
+from . import distributions, fleet, node, pageplots
 from .compare import MARKS, compare, compare_table
 from .facts import facts_of, warnings_of, whose_facts_text
 from .labels import shorten
@@ -316,10 +316,14 @@ def _bench_tables(sources: list, filt: Filter, threshold: float) -> str:
 
 
 def _bench_plots(sources: list, filt: Filter) -> dict:
-    """{benchmark: html of its plots}, each source's own plots labelled."""
+    """{benchmark: html of its plots}, each source's own plots labelled: its
+    sweeps (and strips, heat maps), then its latency distributions."""
     out = {}
     for s in sources:
-        for bench, plots in pageplots.benchmark_plots(s, filt).items():
+        tails = distributions.page_plots(s, filt)
+        drawn = pageplots.benchmark_plots(s, filt)
+        for bench in dict.fromkeys([*drawn, *tails]):
+            plots = drawn.get(bench, []) + tails.get(bench, [])
             label = f"<p class='note'>{shown(s.label)}</p>" if len(sources) > 1 else ""
             out[bench] = out.get(bench, "") + label + "".join(p.svg for p in plots)
     return out

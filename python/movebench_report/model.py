@@ -430,8 +430,23 @@ class Source:
     @property
     def steps(self) -> list:
         """Every sweep's steps the documents record (`steps`, written by the
-        binary: its change-point method and the causes it named), as they are."""
-        return [s for doc in self.documents for s in doc.get("steps", []) if isinstance(s, dict)]
+        binary: its change-point method and the causes it named), as they
+        are; a peer tool's imported output has none: its sweeps' steps are
+        found here by the same method (steps.sweep_steps)."""
+        out = []
+        for doc in self.documents:
+            recorded = doc.get("steps", [])
+            if "steps" not in doc and is_imported(doc):
+                from .steps import sweep_steps  # ruptures loads only where an imported sweep is drawn
+
+                recorded = sweep_steps(doc)
+            out += [s for s in recorded if isinstance(s, dict)]
+        return out
+
+
+def is_imported(doc: dict) -> bool:
+    """A document `movebench-report import` wrote from another tool's output."""
+    return doc.get("command_line", [""])[:2] == ["movebench-report", "import"]
 
 
 def labels_for(paths: list) -> list:

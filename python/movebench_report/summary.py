@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from .compare import judge
 from .facts import NO_PEAK, facts_of, links_of, peak_of, peak_why, verdicts_of
 from .labels import shorten
-from .model import BANDWIDTH_UNITS, TIME_UNITS, format_size, point_from_record
+from .model import BANDWIDTH_UNITS, TIME_UNITS, format_size, is_imported, point_from_record
 from .render import Table
 
 
@@ -365,11 +365,6 @@ def document_facts(doc: dict) -> dict:
         "date": doc.get("execution_time", ""),
         "commit": doc.get("git_commit", ""),
     }
-
-
-def is_imported(doc: dict) -> bool:
-    """A document `movebench-report import` wrote from another tool's output."""
-    return doc.get("command_line", [""])[:2] == ["movebench-report", "import"]
 
 
 def origin_text(doc: dict) -> str:

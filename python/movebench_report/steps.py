@@ -1,0 +1,289 @@
+"""The steps of a sweep (docs/results.md, "Steps") for the documents the
+binary did not judge: a peer tool's output that `import` read (OSU, IMB,
+mpiBench, STREAM ...) has records over growing sizes but no `steps`. Found
+here by the binary's own method (src/core/change_points: the penalised
+least-squares segmentation of log(value) into levels, which is PELT's
+answer, found by ruptures' Pelt(model="l2", min_size=1, jump=1); the penalty
+(4 sigma)^2 / 2 from the noise floor; then its four rules: floor, plateau,
+transition, cliff), and named as src/judge/steps names them, from the facts
+the document holds (caches, TLBs, pages, the pinned-memory limit, MPI's eager
+limits), else "unexplained". The constants and every rule are the C++'s;
+tests/python/test_steps.py holds the two equal on the C++'s own cases and
+on documents the binary judged."""
+
+from __future__ import annotations
+
+import math
+import statistics
+from dataclasses import dataclass
+
+# src/core/change_points.hpp
+DEFAULT_NOISE = 0.05
+LEAST_NOISE = 0.01
+FLOOR_SIGMAS = 4
+LEAST_RATIO = 1.10
+CLIFF_OVER_DRIFT = 2
+DRIFT_POINTS = 2
+LEVEL_POINTS = 2
+TRANSITION_POINTS = 3
+# src/judge/steps.hpp and steps.cpp
+CAUSE_REACH = 2
+LEAST_SWEEP_POINTS = 5
+SWEPT_FIGURES = ("bandwidth", "latency", "throughput")
+MPI_BENCHMARKS = ("p2p", "coll", "beff")
+
+
+@dataclass
+class SweepPoint:
+    size: float
+    value: float
+    samples: list
+
+
+def _log_sample_spread(samples: list) -> float:
+    """1.4826 x the MAD of log(samples); -1 when fewer than three are positive."""
+    logs = [math.log(s) for s in samples if isinstance(s, (int, float)) and s > 0]
+    if len(logs) < 3:
+        return -1
+    mid = statistics.median(logs)
+    return 1.4826 * statistics.median(abs(v - mid) for v in logs)
+
+
+def sweep_noise(points: list) -> float:
+    """The noise sigma of a sweep's log(value): the median of its points' spreads."""
+    spreads = [s for s in (_log_sample_spread(p.samples) for p in points) if s >= 0]
+    return max(statistics.median(spreads) if spreads else DEFAULT_NOISE, LEAST_NOISE)
+
+
+def segment_levels(y: list, penalty: float) -> list:
+    """The first index of each level after the first: ruptures' PELT, l2 cost."""
+    import numpy as np
+    import ruptures  # loads in a second: only where an imported sweep is drawn
+
+    found = ruptures.Pelt(model="l2", min_size=1, jump=1).fit(np.array(y).reshape(-1, 1)).predict(pen=penalty)
+    return [int(b) for b in found[:-1]]
+
+
+def _mean(y: list, start: int, end: int) -> float:
+    return sum(y[start:end]) / (end - start)
+
+
+def _beside(y: list, level_start: int, last: int, first: int, level_end: int) -> tuple:
+    """(drift, rate) beside a step: the larger change per point within the
+    (up to) DRIFT_POINTS points of either side, and the change between
+    their means per point between their middles."""
+    lo = max(level_start, last + 1 - DRIFT_POINTS if last + 1 >= DRIFT_POINTS else 0)
+    hi = min(level_end, first + DRIFT_POINTS)
+
+    def per_point(side):
+        return (max(side) - min(side)) / (len(side) - 1) if len(side) > 1 else 0.0
+
+    apart = (first + hi - 1) / 2 - (lo + last) / 2
+    drift = max(per_point(y[lo : last + 1]), per_point(y[first:hi]))
+    return drift, abs(_mean(y, first, hi) - _mean(y, lo, last + 1)) / apart
+
+
+@dataclass
+class _Candidate:
+    first_boundary: int
+    boundaries: int
+    before: int
+    after: int
+    start: float  # the mean log of the level before
+    end: float  # and after
+    plateaus: bool
+    drift: float
+    rate: float
+
+
+def _candidates(y: list, bounds: list) -> list:
+    """One step per boundary, or per run of changes the same way with
+    TRANSITION_POINTS points or fewer between them (a transition)."""
+    starts = [0, *bounds, len(y)]
+    means = [_mean(y, starts[i], starts[i + 1]) for i in range(len(starts) - 1)]
+    out, b = [], 0
+    while b < len(bounds):
+        first, level_start, before = b, starts[b], starts[b + 1] - 1
+        start, end, after = means[b], means[b + 1], starts[b + 1]
+        while (
+            b + 1 < len(bounds)
+            and starts[b + 2] - before - 1 <= TRANSITION_POINTS
+            and (means[b + 2] - means[b + 1]) * (end - start) > 0
+        ):
+            b += 1
+            after, end = starts[b + 1], means[b + 1]
+        plateaus = before + 1 - level_start >= LEVEL_POINTS and starts[b + 2] - after >= LEVEL_POINTS
+        drift, rate = _beside(y, level_start, before, after, starts[b + 2])
+        out.append(_Candidate(first, b + 1 - first, before, after, start, end, plateaus, drift, rate))
+        b += 1
+    return out
+
+
+def find_steps(points: list) -> tuple:
+    """(noise, floor_ratio, [{"before", "after", "size_before", "size",
+    "from", "to", "ratio"}]) of a sweep whose points are in order of size."""
+    noise = sweep_noise(points)
+    floor = max(FLOOR_SIGMAS * noise, math.log(LEAST_RATIO))
+    values = [p.value for p in points]
+    if len(values) < 3 or not all(isinstance(v, (int, float)) and v > 0 and math.isfinite(v) for v in values):
+        return noise, math.exp(floor), []
+    y = [math.log(v) for v in values]
+    bounds = segment_levels(y, (FLOOR_SIGMAS * noise) ** 2 / 2)
+    while True:  # take away the weakest failing step until every one holds
+        candidates = _candidates(y, bounds)
+        weakest, weakest_margin = None, 1
+        for c in candidates:
+            drift = CLIFF_OVER_DRIFT * c.drift
+            margin = min(abs(c.end - c.start) / floor, c.rate / drift if drift > 0 else 1.0) if c.plateaus else 0.0
+            if margin < weakest_margin:
+                weakest, weakest_margin = c, margin
+        if weakest is None:
+            break
+        del bounds[weakest.first_boundary : weakest.first_boundary + weakest.boundaries]
+    steps = [
+        {
+            "before": c.before,
+            "after": c.after,
+            "size_before": points[c.before].size,
+            "size": points[c.after].size,
+            "from": math.exp(c.start),
+            "to": math.exp(c.end),
+            "ratio": math.exp(c.end - c.start),
+        }
+        for c in candidates
+    ]
+    return noise, math.exp(floor), steps
+
+
+def _bytes_text(n: float) -> str:
+    """The binary's format_bytes (src/core/sizes.cpp), so that a cause reads as the binary names it."""
+    units, u = ("B", "KiB", "MiB", "GiB", "TiB"), 0
+    while n >= 1024 and u < 4:
+        n /= 1024
+        u += 1
+    return f"{n:.0f} B" if u == 0 else f"{n:.2f} {units[u]}"
+
+
+def _number(value) -> float:
+    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else 0.0
+
+
+def _at(doc, *keys):
+    for k in keys:
+        doc = doc.get(k) if isinstance(doc, dict) else None
+    return doc
+
+
+def step_causes(doc: dict, benchmark: str, huge_pages: bool) -> list:
+    """[(name, bytes)] the document's facts offer as causes (src/judge/steps.cpp, step_causes)."""
+    device = doc.get("mem_device") if benchmark == "mem" else None
+    on_device = isinstance(device, dict) and "caches" in device
+    caches = device["caches"] if on_device else _at(doc, "host", "caches")
+    out = [
+        (f"L{c.get('level', 0)} cache ({_bytes_text(_number(c.get('bytes')))})", _number(c.get("bytes")))
+        for c in (caches if isinstance(caches, list) else [])
+        if isinstance(c, dict) and _number(c.get("bytes")) > 0
+    ]
+    if on_device:
+        return out
+    facts = doc.get("facts") if isinstance(doc.get("facts"), dict) else {}
+    thp = _at(facts, "settings", "thp", "value")
+    huge_used = huge_pages or thp == "always"
+    for level in _at(facts, "cpu", "tlb", "levels") or []:
+        page, entries = _number(_at(level, "page_bytes")), _number(_at(level, "entries"))
+        if page > 0 and entries > 0 and (page <= 4096 or huge_used):
+            reach = f"{entries:.0f} x {_bytes_text(page)} pages = {_bytes_text(page * entries)}"
+            out.append((f"L{_number(level.get('level')):.0f} TLB reach ({reach})", page * entries))
+    page = _number(_at(facts, "settings", "page_bytes", "value"))
+    if page > 0:
+        out.append((f"page size ({_bytes_text(page)})", page))
+    huge = _number(_at(facts, "settings", "page_bytes", "huge_bytes"))
+    if huge > 0 and huge_used:
+        out.append(
+            (f"huge page size ({_bytes_text(huge)}, THP {thp if isinstance(thp, str) and thp else 'unknown'})", huge)
+        )
+    memlock = _number(_at(facts, "settings", "memlock_bytes", "value"))
+    if memlock > 0 and benchmark in ("link", "stream", *MPI_BENCHMARKS):
+        out.append((f"pinned-memory limit (ulimit -l, {_bytes_text(memlock)})", memlock))
+    if benchmark in MPI_BENCHMARKS:
+        for e in _at(doc, "mpi", "eager_limits") or []:
+            if isinstance(e, dict) and _number(e.get("bytes")) > 0:
+                out.append(
+                    (f"eager limit ({e.get('name', '?')} = {_bytes_text(_number(e['bytes']))})", _number(e["bytes"]))
+                )
+    return out
+
+
+def causes_of(size_before: float, size: float, causes: list) -> list:
+    """The causes within a factor CAUSE_REACH of the step's span, nearest (in log of size) first."""
+    fit = []
+    for name, n in causes:
+        if n < size_before / CAUSE_REACH or n > size * CAUSE_REACH:
+            continue
+        distance = math.log(size_before / n) if n < size_before else math.log(n / size) if n > size else 0.0
+        fit.append((distance, name))
+    return [name for _, name in sorted(fit, key=lambda f: f[0])]
+
+
+def named_steps(steps: list, causes: list) -> list:
+    """The document's form of a sweep's steps (src/judge/steps.cpp, named_steps)."""
+    out = []
+    for s in steps:
+        fit = causes_of(s["size_before"], s["size"], causes)
+        cause = fit[0] if fit else "unexplained"
+        if out and out[-1]["cause"] == cause != "unexplained" and (out[-1]["ratio"] > 1) == (s["ratio"] > 1):
+            last = out[-1]  # one transition, cut in two: one step
+            last.update(to=s["to"], size=s["size"], ratio=s["to"] / last["from"])
+            continue
+        out.append(
+            {k: s[k] for k in ("from", "to", "size_before", "size", "ratio")} | {"cause": cause, "also": fit[1:]}
+        )
+    return out
+
+
+def _series(timings: list) -> list:
+    """[(benchmark, operation, figure, unit, huge_pages, [SweepPoint])] of
+    the records of one benchmark, operation and figure over growing sizes."""
+    done, open_ = [], {}
+    for t in timings:
+        if not isinstance(t, dict):
+            continue
+        figures = t.get("figures") if isinstance(t.get("figures"), dict) else {}
+        for name in SWEPT_FIGURES:
+            figure = figures.get(name)
+            if not isinstance(figure, dict) or not isinstance(figure.get("value"), (int, float)):
+                continue
+            if isinstance(figure["value"], bool):
+                continue
+            key = (str(t.get("benchmark", "")), str(t.get("operation", "")), name)
+            size = _number(t.get("bytes"))
+            series = open_.setdefault(key, [key, "", False, []])
+            if series[3] and series[3][-1].size >= size:
+                done.append(series)
+                series = open_[key] = [key, "", False, []]
+            series[1] = str(figure.get("unit", ""))
+            series[2] = _at(t, "params", "huge_pages") is True
+            samples = t.get("samples") if isinstance(t.get("samples"), list) else []
+            series[3].append(SweepPoint(size, float(figure["value"]), samples))
+    done += [open_[key] for key in sorted(open_)]  # the binary's order: broken off first, then by key
+    return [(*key, unit, huge, pts) for key, unit, huge, pts in done if len(pts) >= LEAST_SWEEP_POINTS]
+
+
+def sweep_steps(doc: dict) -> list:
+    """Every sweep's steps, as the binary writes a document's `steps`."""
+    out = []
+    for bench, op, figure, unit, huge, points in _series(doc.get("timings") or []):
+        noise, floor_ratio, steps = find_steps(points)
+        out.append(
+            {
+                "benchmark": bench,
+                "operation": op,
+                "figure": figure,
+                "unit": unit,
+                "points": len(points),
+                "noise": noise,
+                "floor_ratio": floor_ratio,
+                "steps": named_steps(steps, step_causes(doc, bench, huge)),
+            }
+        )
+    return out

@@ -1,0 +1,149 @@
+"""The report's steps of an imported sweep (python/movebench_report/steps.py)
+are the binary's (src/core/change_points, src/judge/steps): the C++ unit
+tests' sweeps with known steps give the same steps here, a document the
+binary judged gives its own `steps` back, and an imported peer sweep's steps
+are drawn on the page as the binary's are, named from the facts the document
+holds, else "unexplained"."""
+
+import json
+import math
+import random
+
+import pytest
+
+from conftest import run_movebench
+from movebench_report import steps
+from movebench_report.steps import SweepPoint, find_steps
+from reportkit import report
+
+
+def sweep(levels, sigma=0.0, seed=1):
+    """tests/unit/test_change_points.cpp's sweep(): sizes 1K, 2K, 4K ...;
+    nine samples per point spread by log-normal noise, the value their median."""
+    rng = random.Random(seed)
+    out, size = [], 1024
+    for level in levels:
+        samples = [level * math.exp(rng.gauss(0, sigma) if sigma > 0 else 0.0) for _ in range(9)]
+        out.append(SweepPoint(size, sorted(samples)[4], samples))
+        size *= 2
+    return out
+
+
+def repeat(*runs):
+    return [value for value, count in runs for _ in range(count)]
+
+
+def test_flat_sweep_has_no_steps():
+    assert find_steps(sweep(repeat((5.0, 12))))[2] == []
+
+
+def test_known_steps_without_noise():
+    noise, _, found = find_steps(sweep(repeat((1.5, 6), (4.0, 6), (90.0, 6))))
+    assert [(s["before"], s["after"]) for s in found] == [(5, 6), (11, 12)]
+    assert found[0]["size_before"] == 1024 * 32 and found[0]["size"] == 1024 * 64
+    assert found[0]["from"] == pytest.approx(1.5) and found[0]["to"] == pytest.approx(4.0)
+    assert found[0]["ratio"] == pytest.approx(4.0 / 1.5) and found[1]["ratio"] == pytest.approx(22.5)
+    assert noise == steps.LEAST_NOISE  # identical samples: the least noise
+
+
+def test_known_steps_under_noise_on_every_seed():
+    for seed in range(1, 41):
+        noise, _, found = find_steps(sweep(repeat((100.0, 7), (40.0, 7), (20.0, 7)), 0.05, seed))
+        assert [s["after"] for s in found] == [7, 14], seed
+        assert found[0]["ratio"] == pytest.approx(0.4, abs=0.04) and noise == pytest.approx(0.05, abs=0.03)
+
+
+def test_noise_alone_and_steps_below_the_floor_are_no_steps():
+    for seed in range(1, 41):
+        assert find_steps(sweep(repeat((50.0, 20)), 0.1, seed))[2] == [], seed
+        _, floor_ratio, found = find_steps(sweep(repeat((10.0, 6), (12.0, 6)), 0.10, seed))
+        assert found == [] and floor_ratio > 1.2, seed
+    assert find_steps(sweep(repeat((10.0, 6), (10.5, 6))))[2] == []  # 5%: under the least ratio
+
+
+def test_transitions_are_one_step():
+    found = find_steps(sweep(repeat((2.0, 5), (5.0, 1), (12.0, 5))))[2]
+    assert [(s["before"], s["after"]) for s in found] == [(4, 6)] and found[0]["ratio"] == pytest.approx(6.0)
+    found = find_steps(sweep([4, 4, 4, 4, 4, 7, 29, 95, 130, 130, 130, 130]))[2]
+    assert [(s["before"], s["after"]) for s in found] == [(4, 8)] and found[0]["ratio"] == pytest.approx(32.5)
+
+
+def test_a_steady_climb_a_lone_point_and_a_short_sweep_are_no_steps():
+    climb = [1.6**i for i in range(12)] + [1.6**11] * 6
+    assert find_steps(sweep(climb))[2] == [] and find_steps(sweep(climb, 0.02, 3))[2] == []
+    assert find_steps(sweep(repeat((5.0, 1), (1.0, 8))))[2] == []
+    assert find_steps(sweep(repeat((1.0, 5), (9.0, 1), (1.0, 5))))[2] == []
+    assert find_steps(sweep([1.0, 100.0]))[2] == [] and find_steps(sweep([1.0, 1.0, 0.0, 100.0, 100.0]))[2] == []
+
+
+def test_noise_floor_from_the_samples():
+    assert steps.sweep_noise([SweepPoint(1, 1, [])]) == steps.DEFAULT_NOISE
+    spread = [SweepPoint(1, 1, [1.0, math.exp(0.2), math.exp(-0.2)])]
+    assert steps.sweep_noise(spread) == pytest.approx(1.4826 * 0.2)
+
+
+def _split(d: dict, skip=("steps",)) -> tuple:
+    """(its numbers, the rest) of a dict: numbers compared to rounding, the rest exactly."""
+    numbers = {k: v for k, v in d.items() if isinstance(v, float) and k not in skip}
+    return numbers, {k: v for k, v in d.items() if k not in numbers and k not in skip}
+
+
+def _same(ours, theirs):
+    """Two documents' `steps`: equal, numbers to rounding."""
+    assert len(ours) == len(theirs)
+    for a, b in zip(ours, theirs):
+        (an, ar), (bn, br) = _split(a), _split(b)
+        assert ar == br and an == pytest.approx(bn, rel=1e-9)
+        assert len(a["steps"]) == len(b["steps"]), (a, b)
+        for x, y in zip(a["steps"], b["steps"]):
+            (xn, xr), (yn, yr) = _split(x, ()), _split(y, ())
+            assert xr == yr and xn == pytest.approx(yn, rel=1e-9)
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["mem", "latency", "--sizes", "4K:16M:x2", "--point-time", "0.002"],
+        ["mem", "seq", "--sizes", "4K:2M:x2", "--point-time", "0.002", "--kernels", "copy,triad"],
+    ],
+    ids=["mem-latency", "mem-seq"],
+)
+def test_a_document_the_binary_judged_gives_its_own_steps(tmp_path, args):
+    """Whatever this machine measured: the report finds and names the steps the binary wrote."""
+    path = tmp_path / "sweep.json"
+    run_movebench(*args, "--json", path, check=0)
+    doc = json.loads(path.read_text())
+    assert doc["steps"], "the binary judges every sweep of five points or more"
+    _same(steps.sweep_steps(doc), doc["steps"])
+
+
+# osu_latency's text with a step from 64 B to 128 B (made up: the sizes and
+# layout of tests/data/peers/osu_latency.txt, the latency eight times higher
+# from 128 B on).
+OSU_STEP = "# OSU MPI Latency Test v7.4\n# Datatype: MPI_CHAR.\n# Size       Avg Latency(us)\n" + "".join(
+    f"{2**i:<24}{1.0 if i < 7 else 8.0:.2f}\n" for i in range(13)
+)
+
+
+def test_an_imported_sweeps_step_is_found_named_and_drawn(tmp_path):
+    (tmp_path / "osu_latency.txt").write_text(OSU_STEP)
+    code, _, err = report("import", tmp_path / "osu_latency.txt", "--outdir", tmp_path)
+    assert code == 0, err
+    imported = tmp_path / "osu_latency.json"
+    doc = json.loads(imported.read_text())
+    assert "steps" not in doc
+    (sweep_found,) = steps.sweep_steps(doc)
+    assert sweep_found["noise"] == steps.DEFAULT_NOISE  # OSU prints one value per size: no samples
+    (step,) = sweep_found["steps"]
+    assert (step["size_before"], step["size"], step["cause"], step["also"]) == (64, 128, "unexplained", [])
+    assert step["ratio"] == pytest.approx(8.0)
+    # A fact the document holds names it: a cache of 128 B (made up) and an eager limit of 64 B.
+    doc["host"]["caches"] = [{"level": 1, "bytes": 128, "instances": 1}]
+    doc["mpi"] = {"eager_limits": [{"name": "made_up_eager_limit", "bytes": 64}]}
+    (named,) = steps.sweep_steps(doc)[0]["steps"]
+    assert named["cause"] == "L1 cache (128 B)" and named["also"] == ["eager limit (made_up_eager_limit = 64 B)"]
+    # The page marks it on the sweep's plot as it marks the binary's.
+    page = tmp_path / "osu.html"
+    code, _, err = report("html", imported, "-o", page)
+    assert code == 0, err
+    assert ">x8 unexplained<" in page.read_text()

@@ -12,6 +12,7 @@ shortened and escaped. How much is drawn is bounded (node.py, below)."""
 from __future__ import annotations
 
 from html import escape
+from types import SimpleNamespace
 
 from .labels import shorten
 from .model import format_size
@@ -125,6 +126,29 @@ def node_map_svg(doc: dict, node: Node) -> str:
     numa, devices, pairs = _layout(node)
     if not numa and not devices:
         return ""
+    g = _geometry(doc, node, numa, devices, pairs)
+    parts, said = [], []
+    _draw_numa(node, g, parts, said)
+    _draw_devices(node, g, parts, said)
+    bottom = g.top + g.pitch * max(len(numa), len(devices))
+    notes = _notes(node, numa, devices, len(g.measured) - len(g.device_edges))
+    for n, (line, bad) in enumerate(notes):
+        parts.append(svg_text(10, bottom + 14 + 16 * n, line, 11, fill=FINDING if bad else "#222"))
+    said += [line for line, _ in notes]
+    width, height = g.width, bottom + 16 * len(notes) + 24
+    host = shorten(doc.get("host", {}).get("hostname", ""))
+    title = f"The node {host}: NUMA nodes and devices, every path measured (movebench node)"
+    return (
+        f"<svg xmlns='http://www.w3.org/2000/svg' role='img' class='node-map' width='{width}' height='{height}' "
+        f"viewBox='0 0 {width} {height}' font-family='sans-serif'><title>{escape(title)}</title>"
+        f"<desc>{escape('. '.join(shorten(s) for s in said))}</desc>{''.join(parts)}</svg>"
+    )
+
+
+def _geometry(doc: dict, node: Node, numa: list, devices: list, pairs: list) -> SimpleNamespace:
+    """Where the map's boxes and edges go: the boxes' lines and height, the
+    column of NUMA nodes (mid), of devices (dev_x), each NUMA node's row, and
+    the device edges drawn (none beyond MOST_DEVICE_EDGES)."""
     local = {}
     for (_, i, t), fs in numa_marks(node).items():
         if i == t:
@@ -146,53 +170,52 @@ def node_map_svg(doc: dict, node: Node) -> str:
     measured = [(d, k) for d in devices for k in numa if _device_words(node, d.index, k)]
     device_edges = measured if len(measured) <= MOST_DEVICE_EDGES else []
     dev_x = mid + BOX_W + 6 + LABEL_W + 10 * len(device_edges) + 20
-    width = (dev_x + BOX_W + 10) if devices else mid + BOX_W + 10
-    row = {k: top + n * pitch for n, k in enumerate(numa)}
-    parts, said = [], []
-    for k in numa:
-        ident = f"numa-node-{k}"
-        parts.append(_box(mid, row[k], box_h, numa_lines[k], ident, bool(local.get(k)), "#eef2fb"))
-        said.append("; ".join(numa_lines[k]))
+    return SimpleNamespace(
+        numa=numa, devices=devices, pairs=pairs, local=local, by_device=by_device, partners=partners,
+        numa_lines=numa_lines, dev_lines=dev_lines, box_h=box_h, pitch=pitch, top=top, mid=mid,
+        measured=measured, device_edges=device_edges, dev_x=dev_x,
+        width=(dev_x + BOX_W + 10) if devices else mid + BOX_W + 10,
+        row={k: top + n * pitch for n, k in enumerate(numa)},
+    )  # fmt: skip
+
+
+def _draw_numa(node: Node, g: SimpleNamespace, parts: list, said: list) -> None:
+    """A box per NUMA node and an edge per remote pair measured."""
+    for k in g.numa:
+        parts.append(_box(g.mid, g.row[k], g.box_h, g.numa_lines[k], f"numa-node-{k}", bool(g.local.get(k)), "#eef2fb"))
+        said.append("; ".join(g.numa_lines[k]))
     marked_pairs = pair_marks(node)
-    for e, (a, b) in enumerate(pairs):
+    for e, (a, b) in enumerate(g.pairs):
         gx = 10 + 10 * e
-        ya = row[a] + PORT * (partners[a].index(b) + 1)
-        yb = row[b] + PORT * (partners[b].index(a) + 1)
+        ya = g.row[a] + PORT * (g.partners[a].index(b) + 1)
+        yb = g.row[b] + PORT * (g.partners[b].index(a) + 1)
         labels = [
-            (mid - 6, y - 4, f"node {i} to node {t}: {_cell_words(node, i, t)}", "end")
+            (g.mid - 6, y - 4, f"node {i} to node {t}: {_cell_words(node, i, t)}", "end")
             for i, t, y in ((a, b, ya), (b, a, yb))
             if _cell_words(node, i, t)
         ]
         marked = frozenset((a, b)) in marked_pairs
-        parts.append(_edge(f"numa-edge-{a}-{b}", [(mid, ya), (gx, ya), (gx, yb), (mid, yb)], marked, labels))
+        parts.append(_edge(f"numa-edge-{a}-{b}", [(g.mid, ya), (gx, ya), (gx, yb), (g.mid, yb)], marked, labels))
         said += [text for _, _, text, _ in labels]
-    for n, d in enumerate(devices):
-        y = top + n * pitch
-        marked = bool(by_device.get(("own", d.index)))
-        parts.append(_box(dev_x, y, box_h, dev_lines[d.index], f"device-{d.index}", marked, "#fbf4ec"))
-        said.append("; ".join(dev_lines[d.index]))
-    for e, (d, k) in enumerate(device_edges):
-        gx = mid + BOX_W + 6 + LABEL_W + 10 * e + 10
-        yk = row[k] + PORT * (devices.index(d) + 1)
-        yd = top + devices.index(d) * pitch + PORT * (numa.index(k) + 1)
+
+
+def _draw_devices(node: Node, g: SimpleNamespace, parts: list, said: list) -> None:
+    """A box per device and an edge per NUMA node its links were measured from."""
+    for n, d in enumerate(g.devices):
+        y = g.top + n * g.pitch
+        marked = bool(g.by_device.get(("own", d.index)))
+        parts.append(_box(g.dev_x, y, g.box_h, g.dev_lines[d.index], f"device-{d.index}", marked, "#fbf4ec"))
+        said.append("; ".join(g.dev_lines[d.index]))
+    for e, (d, k) in enumerate(g.device_edges):
+        gx = g.mid + BOX_W + 6 + LABEL_W + 10 * e + 10
+        yk = g.row[k] + PORT * (g.devices.index(d) + 1)
+        yd = g.top + g.devices.index(d) * g.pitch + PORT * (g.numa.index(k) + 1)
         text = f"device {d.index}: {_device_words(node, d.index, k)}"
-        marked = any((w, d.index) in by_device for w in ("read", "write"))
-        corners = [(mid + BOX_W, yk), (gx, yk), (gx, yd), (dev_x, yd)]
-        parts.append(_edge(f"device-edge-{d.index}-{k}", corners, marked, [(mid + BOX_W + 6, yk - 4, text, "start")]))
+        marked = any((w, d.index) in g.by_device for w in ("read", "write"))
+        corners = [(g.mid + BOX_W, yk), (gx, yk), (gx, yd), (g.dev_x, yd)]
+        label = [(g.mid + BOX_W + 6, yk - 4, text, "start")]
+        parts.append(_edge(f"device-edge-{d.index}-{k}", corners, marked, label))
         said.append(text)
-    bottom = top + pitch * max(len(numa), len(devices))
-    notes = _notes(node, numa, devices, len(measured) - len(device_edges))
-    for n, (line, bad) in enumerate(notes):
-        parts.append(svg_text(10, bottom + 14 + 16 * n, line, 11, fill=FINDING if bad else "#222"))
-    said += [line for line, _ in notes]
-    height = bottom + 16 * len(notes) + 24
-    host = shorten(doc.get("host", {}).get("hostname", ""))
-    title = f"The node {host}: NUMA nodes and devices, every path measured (movebench node)"
-    return (
-        f"<svg xmlns='http://www.w3.org/2000/svg' role='img' class='node-map' width='{width}' height='{height}' "
-        f"viewBox='0 0 {width} {height}' font-family='sans-serif'><title>{escape(title)}</title>"
-        f"<desc>{escape('. '.join(shorten(s) for s in said))}</desc>{''.join(parts)}</svg>"
-    )
 
 
 def _notes(node: Node, numa: list, devices: list, links_left_out: int) -> list:

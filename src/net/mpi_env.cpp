@@ -117,8 +117,12 @@ std::optional<long long> cvar_integer(int index, MPI_Datatype type) {
 // The MPI library's eager limits, as its own control variables (MPI_T) name
 // and hold them: Open MPI's btl_<transport>_eager_limit, MPICH's
 // MPIR_CVAR_..._EAGER_MAX_MSG_SIZE; [{"name", "bytes"}], empty where the
-// library has none readable (judge/steps names a step after them).
-nlohmann::json eager_limits() {
+// library has none readable (judge/steps names a step after them). Read
+// once per process (eager_limits below): MPICH 4.0 crashes in
+// MPI_T_cvar_get_num after a second MPI_T_init_thread that follows an
+// MPI_T_finalize (seen under `movebench run`, whose coll and p2p steps each
+// gathered the MPI facts in one process).
+nlohmann::json read_eager_limits() {
   nlohmann::json out = nlohmann::json::array();
   int provided = 0, count = 0;
   if (MPI_T_init_thread(MPI_THREAD_SINGLE, &provided) != MPI_SUCCESS) return out;
@@ -143,6 +147,11 @@ nlohmann::json eager_limits() {
   }
   MPI_T_finalize();
   return out;
+}
+
+nlohmann::json eager_limits() {
+  static const nlohmann::json limits = read_eager_limits();
+  return limits;
 }
 
 }  // namespace

@@ -69,19 +69,14 @@ aarch64: setup
 # kernel under qemu without KVM (virtme-ng, one boot: three nodes with a CPU
 # each and one of memory only), running the sanitize stage's build (the
 # debug preset: no -march=native, which qemu could not run, as it emulates
-# no AVX-512; ASan and UBSan check the NUMA code there too); and the sibling
-# rule there with one node's CPU under a quota, through the node fault
-# library (tests/faults, from the release build). After make sanitize (make
-# test) only that library is left to build; alone, the debug preset's
-# movebench target and the library. A third x86 build for the guest took
-# 130 s of make test's time (docs/reliability.md, "Time of make test").
+# no AVX-512; ASan and UBSan check the NUMA code there too). After make
+# sanitize (make test) nothing is left to build; alone, the debug preset's
+# movebench target. A third x86 build for the guest took 130 s of make
+# test's time (docs/reliability.md, "Time of make test").
 numa: setup
 	@$(DEBUG_CONFIGURE)
 	@cmake --build --preset debug -j $(JOBS) --target movebench
-	@cmake --preset $(PRESET) -DMOVEBENCH_MPICH_TWIN=$(MPICH_TWIN) >/dev/null
-	@cmake --build --preset $(PRESET) -j $(JOBS) --target movebench_node_faults
 	MOVEBENCH_PORTABLE_BIN=$(abspath build/debug/movebench) \
-	MOVEBENCH_NODE_FAULTS_LIB=$(abspath $(BUILD)/tests/libnode_faults.so) \
 	  $(VENV)/bin/python -m pytest -q --durations=10 tests/integration/test_node_guest.py
 
 # The C++ parsers (sizes, lists, CPU lists) under libFuzzer with Debian's

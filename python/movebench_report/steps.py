@@ -8,7 +8,7 @@ answer, found by ruptures' Pelt(model="l2", min_size=1, jump=1); the penalty
 transition, cliff), and named as src/judge/steps names them, from the facts
 the document holds (caches, TLBs, pages, the pinned-memory limit, MPI's eager
 limits), else "unexplained". The constants and every rule are the C++'s;
-tests/python/test_steps.py holds the two equal on the C++'s own cases and
+tests/python/test_report_steps.py holds the two equal on the C++'s own cases and
 on documents the binary judged."""
 
 from __future__ import annotations

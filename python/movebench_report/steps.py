@@ -176,6 +176,12 @@ def _at(doc, *keys):
 
 def step_causes(doc: dict, benchmark: str, huge_pages: bool) -> list:
     """[(name, bytes)] the document's facts offer as causes (src/judge/steps.cpp, step_causes)."""
+    # An MPI command's eager limits first: on a tie (a 4 KiB limit and the page size) the limit names the step.
+    eager = [
+        (f"eager limit ({e.get('name', '?')} = {_bytes_text(_number(e['bytes']))})", _number(e["bytes"]))
+        for e in (_at(doc, "mpi", "eager_limits") or [] if benchmark in MPI_BENCHMARKS else [])
+        if isinstance(e, dict) and _number(e.get("bytes")) > 0
+    ]
     device = doc.get("mem_device") if benchmark == "mem" else None
     on_device = isinstance(device, dict) and "caches" in device
     caches = device["caches"] if on_device else _at(doc, "host", "caches")
@@ -205,13 +211,7 @@ def step_causes(doc: dict, benchmark: str, huge_pages: bool) -> list:
     memlock = _number(_at(facts, "settings", "memlock_bytes", "value"))
     if memlock > 0 and benchmark in ("link", "stream", *MPI_BENCHMARKS):
         out.append((f"pinned-memory limit (ulimit -l, {_bytes_text(memlock)})", memlock))
-    if benchmark in MPI_BENCHMARKS:
-        for e in _at(doc, "mpi", "eager_limits") or []:
-            if isinstance(e, dict) and _number(e.get("bytes")) > 0:
-                out.append(
-                    (f"eager limit ({e.get('name', '?')} = {_bytes_text(_number(e['bytes']))})", _number(e["bytes"]))
-                )
-    return out
+    return eager + out
 
 
 def causes_of(size_before: float, size: float, causes: list) -> list:

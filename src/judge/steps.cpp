@@ -39,10 +39,24 @@ void add_tlb_causes(std::vector<StepCause>& out, const nlohmann::json& facts, bo
   }
 }
 
+// The MPI library's eager limits (mpi.eager_limits, read through MPI_T).
+void add_eager_causes(std::vector<StepCause>& out, const nlohmann::json& document) {
+  if (!document.contains("mpi") || !document["mpi"].is_object()) return;
+  for (const auto& e : document["mpi"].value("eager_limits", nlohmann::json::array())) {
+    const double bytes = e.value("bytes", 0.0);
+    if (bytes > 0) {
+      out.push_back({fmt::format("eager limit ({} = {})", e.value("name", "?"), format_bytes(bytes)), bytes});
+    }
+  }
+}
+
 }  // namespace
 
 std::vector<StepCause> step_causes(const nlohmann::json& document, const std::string& benchmark, bool huge_pages) {
   std::vector<StepCause> out;
+  // An MPI command's messages switch protocol at the eager limit: on a tie
+  // (a 4 KiB limit and the page size) the limit names the step.
+  if (mpi_benchmark(benchmark)) add_eager_causes(out, document);
   // mem --backend opencl|cuda: the device's own caches, and none of the host's pages.
   const nlohmann::json device = benchmark == "mem" ? document.value("mem_device", nlohmann::json()) : nlohmann::json();
   const bool on_device = device.is_object() && device.contains("caches");
@@ -72,14 +86,6 @@ std::vector<StepCause> step_causes(const nlohmann::json& document, const std::st
   const double memlock = fact_number(facts, "/settings/memlock_bytes/value"_json_pointer);
   if (memlock > 0 && (benchmark == "link" || benchmark == "stream" || mpi_benchmark(benchmark))) {
     out.push_back({fmt::format("pinned-memory limit (ulimit -l, {})", format_bytes(memlock)), memlock});
-  }
-  if (mpi_benchmark(benchmark) && document.contains("mpi") && document["mpi"].is_object()) {
-    for (const auto& e : document["mpi"].value("eager_limits", nlohmann::json::array())) {
-      const double bytes = e.value("bytes", 0.0);
-      if (bytes > 0) {
-        out.push_back({fmt::format("eager limit ({} = {})", e.value("name", "?"), format_bytes(bytes)), bytes});
-      }
-    }
   }
   return out;
 }

@@ -20,13 +20,14 @@ struct StepCause {
 };
 
 // The sizes the document's facts give for a sweep of `benchmark`: the
+// MPI library's eager limits (mpi.eager_limits: the MPI commands), the
 // caches (host.caches, hwloc), each data TLB's reach (facts.cpu.tlb; the
 // huge-page reach only where THP is "always" or the sweep asked for huge
 // pages), the page size and THP's huge page (facts.settings.page_bytes; the
-// huge page under the same condition), the
-// pinned-memory limit (facts.settings.memlock_bytes: link, stream and the
-// MPI commands) and the MPI library's eager limits (mpi.eager_limits: the
-// MPI commands). Caches first: on a tie the cache names the step.
+// huge page under the same condition) and the pinned-memory limit
+// (facts.settings.memlock_bytes: link, stream and the MPI commands). In that
+// order: on a tie the first names the step (an MPI command's eager limit
+// before a cache or the page size, a cache before a TLB).
 std::vector<StepCause> step_causes(const nlohmann::json& document, const std::string& benchmark,
                                    bool huge_pages = false);
 

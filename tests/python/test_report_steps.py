@@ -137,11 +137,12 @@ def test_an_imported_sweeps_step_is_found_named_and_drawn(tmp_path):
     (step,) = sweep_found["steps"]
     assert (step["size_before"], step["size"], step["cause"], step["also"]) == (64, 128, "unexplained", [])
     assert step["ratio"] == pytest.approx(8.0)
-    # A fact the document holds names it: a cache of 128 B (made up) and an eager limit of 64 B.
+    # A fact the document holds names it: a cache of 128 B (made up) and an eager limit of 64 B,
+    # both at the step's ends; in an MPI command's sweep the eager limit first.
     doc["host"]["caches"] = [{"level": 1, "bytes": 128, "instances": 1}]
     doc["mpi"] = {"eager_limits": [{"name": "made_up_eager_limit", "bytes": 64}]}
     (named,) = steps.sweep_steps(doc)[0]["steps"]
-    assert named["cause"] == "L1 cache (128 B)" and named["also"] == ["eager limit (made_up_eager_limit = 64 B)"]
+    assert named["cause"] == "eager limit (made_up_eager_limit = 64 B)" and named["also"] == ["L1 cache (128 B)"]
     # The page marks it on the sweep's plot as it marks the binary's.
     page = tmp_path / "osu.html"
     code, _, err = report("html", imported, "-o", page)

@@ -72,8 +72,10 @@ TEST(StepCauses, FromTheFacts) {
   EXPECT_EQ(huge.size(), mem.size() + 2);
   EXPECT_EQ(huge.back(), "huge page size (2.00 MiB, THP madvise)");
   const auto p2p = names(step_causes(machine(), "p2p"));
-  EXPECT_EQ(p2p.back(), "eager limit (btl_sm_eager_limit = 4.00 KiB)");
-  EXPECT_EQ(p2p[p2p.size() - 2], "pinned-memory limit (ulimit -l, 8.00 MiB)");
+  // An MPI command's eager limits first, the pinned-memory limit last.
+  EXPECT_EQ(p2p.front(), "eager limit (btl_sm_eager_limit = 4.00 KiB)");
+  EXPECT_EQ(p2p.back(), "pinned-memory limit (ulimit -l, 8.00 MiB)");
+  EXPECT_EQ(p2p.size(), mem.size() + 2);
   EXPECT_TRUE(step_causes(nlohmann::json::object(), "mem").empty());
 }
 
@@ -86,6 +88,9 @@ TEST(StepCauses, NearestWithinReach) {
   // 24 MiB -> 48 MiB: the L3 inside the span first, the huge page beyond reach.
   EXPECT_EQ(names(causes_of(24 << 20, 48 << 20, causes)), (std::vector<std::string>{"L3 cache (32.00 MiB)"}));
   EXPECT_TRUE(causes_of(1 << 30, 2u << 30, causes).empty());
+  // 2 KiB -> 4 KiB in p2p: the 4 KiB eager limit and the page size tie; the eager limit names it.
+  EXPECT_EQ(names(causes_of(2048, 4096, step_causes(machine(), "p2p"))),
+            (std::vector<std::string>{"eager limit (btl_sm_eager_limit = 4.00 KiB)", "page size (4.00 KiB)"}));
 }
 
 TEST(SweepSteps, ChaseNamedAfterEveryCache) {

@@ -114,10 +114,41 @@ std::optional<long long> cvar_integer(int index, MPI_Datatype type) {
   return value;
 }
 
+// MPICH's device, as its library version names it ("MPICH Device:\tch4:ucx"),
+// lower case; empty for another library.
+std::string mpich_device() {
+  char library[MPI_MAX_LIBRARY_VERSION_STRING] = {};
+  int length = 0;
+  MPI_Get_library_version(library, &length);
+  const std::string text(library, static_cast<std::size_t>(length));
+  const auto at = text.find("MPICH Device:");
+  if (at == std::string::npos) return "";
+  std::string device;
+  for (std::size_t i = at + 13; i < text.size() && text[i] != '\n'; ++i) {
+    if (!std::isspace(static_cast<unsigned char>(text[i]))) device += static_cast<char>(std::tolower(text[i]));
+  }
+  return device;
+}
+
+// An MPICH control variable of a device or network module this library does
+// not run: MPICH keeps every device's variables (ch4:ucx still holds
+// MPIR_CVAR_CH3_EAGER_MAX_MSG_SIZE, and it follows its environment variable),
+// but only its own device's limits move its messages' protocol.
+bool other_devices_variable(const std::string& lower_name, const std::string& device) {
+  if (device.empty()) return false;
+  const auto has = [&](const char* part) { return lower_name.find(part) != std::string::npos; };
+  const bool ch3 = device.starts_with("ch3"), ch4 = device.starts_with("ch4");
+  if ((has("_ch3_") || has("nemesis")) && !ch3) return true;
+  if (has("_ch4_") && !ch4) return true;
+  const auto runs = [&](const char* part) { return device.find(part) != std::string::npos; };
+  return (has("_ch4_ofi_") && !runs("ofi")) || (has("_ch4_ucx_") && !runs("ucx"));
+}
+
 // The MPI library's eager limits, as its own control variables (MPI_T) name
 // and hold them: Open MPI's btl_<transport>_eager_limit, MPICH's
 // MPIR_CVAR_..._EAGER_MAX_MSG_SIZE; [{"name", "bytes"}], empty where the
-// library has none readable (judge/steps names a step after them). Read
+// library has none readable (judge/steps names a step after them); MPICH's
+// variables of other devices left out (other_devices_variable). Read
 // once per process (eager_limits below): MPICH 4.0 crashes in
 // MPI_T_cvar_get_num after a second MPI_T_init_thread that follows an
 // MPI_T_finalize (seen under `movebench run`, whose coll and p2p steps each
@@ -125,6 +156,7 @@ std::optional<long long> cvar_integer(int index, MPI_Datatype type) {
 nlohmann::json read_eager_limits() {
   nlohmann::json out = nlohmann::json::array();
   int provided = 0, count = 0;
+  const std::string device = mpich_device();
   if (MPI_T_init_thread(MPI_THREAD_SINGLE, &provided) != MPI_SUCCESS) return out;
   if (MPI_T_cvar_get_num(&count) != MPI_SUCCESS) count = 0;
   for (int i = 0; i < count && out.size() < 32; ++i) {
@@ -141,7 +173,7 @@ nlohmann::json read_eager_limits() {
     std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
     const bool eager = lower.find("eager") != std::string::npos &&
                        (lower.find("limit") != std::string::npos || lower.find("max_msg") != std::string::npos);
-    if (!eager) continue;
+    if (!eager || other_devices_variable(lower, device)) continue;
     if (const auto value = cvar_integer(i, type); value && *value > 0)
       out.push_back({{"name", name}, {"bytes", *value}});
   }

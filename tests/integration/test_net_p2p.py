@@ -3,7 +3,10 @@
 import re
 
 import pytest
-from net_mpi import assert_validation_skipped, load, movebench_errors, mpirun, needs_mpirun, ok
+from net_mpi import assert_validation_skipped, env_args, load, movebench_errors, mpirun, needs_mpirun, ok
+from step_naming import assert_named_by_the_rule, assert_printed
+
+from movebench_report.steps import causes_of, step_causes
 
 pytestmark = needs_mpirun
 OSU_ROW = re.compile(r"^(\d+) *(\d+\.\d\d)$")
@@ -81,3 +84,44 @@ def test_skip_validation_records_the_skip_with_its_reason(tmp_path):
     proc, _ = mpirun(2, "p2p", "-m", "1,1K", "-i", "10", "-x", "2", "--skip-validation", "--json", out)
     doc = assert_validation_skipped(proc, out, "p2p", "--skip-validation")
     assert doc["settings"]["p2p"]["validation"] == "none" and doc["timings"]
+
+
+def _eager_run(tmp_path, name, env=None):
+    """A short p2p latency sweep (1 KiB .. 64 KiB: seven sizes, a sweep) with ENV set for every rank."""
+    out = tmp_path / f"{name}.json"
+    launcher = [a for k, v in (env or {}).items() for a in env_args(k, v)]
+    proc, _ = mpirun(2, *launcher, "p2p", "--tests", "latency", "-m", "1K:64K", "-i", "20", "-x", "2",
+                     "--json", out, launcher_args=bool(launcher))  # fmt: skip
+    ok(proc)
+    return proc, load(out)
+
+
+def test_the_eager_limit_read_through_mpi_t_follows_the_librarys_setting_and_names_its_step(tmp_path):
+    """The eager limit MPI_T gives (mpi.eager_limits) is the library's own
+    setting: set four times higher through the environment the library reads
+    (Open MPI's OMPI_MCA_<variable>, MPICH's MPIR_CVAR_<variable> as named), it
+    is read back so, and a step across it is named after it first (before a
+    cache or the page size at the same distance). Whether a ping-pong on this
+    machine shows the step is its own doing (docs/beff.md: not on the shared
+    2-core VM, tests/data/steps/p2p-eager); every step found is named by the rule."""
+    _, doc = _eager_run(tmp_path, "default")
+    limits = doc["mpi"]["eager_limits"]
+    library = doc["mpi"]["library"]
+    if "MPICH Device:" in library:
+        device = library.split("MPICH Device:")[1].split()[0].lower()
+        other = "_ch3_" if device.startswith("ch4") else "_ch4_"
+        assert not any(other in e["name"].lower() for e in limits), "another device's variables are not this one's"
+    if not limits:
+        pytest.skip(f"this MPI has no eager limit readable through MPI_T ({library.splitlines()[0]})")
+    # Open MPI's shared-memory transport's own limit where there is one (two ranks of one node use it).
+    [first] = [e for e in limits if re.fullmatch(r"btl_(vader|sm)_eager_limit", e["name"])] or limits[:1]
+    raised = 4 * first["bytes"]
+    variable = first["name"] if first["name"].startswith("MPIR_CVAR_") else f"OMPI_MCA_{first['name']}"
+    proc, moved = _eager_run(tmp_path, "raised", {variable: raised})
+    assert {"name": first["name"], "bytes": raised} in moved["mpi"]["eager_limits"], moved["mpi"]["eager_limits"]
+    [sweep] = [s for s in moved["steps"] if s["benchmark"] == "p2p" and s["figure"] == "latency"]
+    assert_named_by_the_rule(moved, sweep)
+    assert_printed(proc.stdout, sweep, "# ")
+    # A step from half the raised limit up to it is named after it.
+    fit = causes_of(raised / 2, raised, step_causes(moved, "p2p", False))
+    assert fit[0].startswith(f"eager limit ({first['name']} = "), fit

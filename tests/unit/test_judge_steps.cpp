@@ -2,6 +2,7 @@
 // the steps of a document's sweeps, on made-up documents.
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -138,4 +139,25 @@ TEST(SweepSteps, PrintedUnderTheTable) {
   EXPECT_NE(text.find("# steps of mem latency latency (noise floor x1.1):\n"), std::string::npos) << text;
   EXPECT_NE(text.find("#   32.00 KiB -> 64.00 KiB: 1.5 -> 4 ns (x2.667): L1 cache (32.00 KiB)\n"), std::string::npos)
       << text;
+}
+
+// Real p2p documents (tests/data/steps/run.sh: Open MPI 4.1.4, two ranks on
+// the development VM), their eager limits as MPI_T read them at Open MPI's
+// default and with OMPI_MCA_btl_vader_eager_limit=16384. No step was measured
+// there (docs/beff.md); a step across either limit is named after it, and the
+// binary judges the recorded sweep as it did when it ran.
+nlohmann::json recorded(const std::string& name) {
+  std::ifstream in(std::string(MOVEBENCH_TEST_DATA) + "/steps/" + name);
+  EXPECT_TRUE(in) << "tests/data/steps/" << name;
+  return nlohmann::json::parse(in);
+}
+
+TEST(SweepSteps, RecordedEagerLimitsNameTheirSteps) {
+  const auto at_default = recorded("p2p-eager-default-1.json");
+  const auto raised = recorded("p2p-eager-16k-1.json");
+  EXPECT_EQ(names(causes_of(2048, 4096, step_causes(at_default, "p2p"))).front(),
+            "eager limit (btl_vader_eager_limit = 4.00 KiB)");
+  EXPECT_EQ(names(causes_of(8192, 16384, step_causes(raised, "p2p"))).front(),
+            "eager limit (btl_vader_eager_limit = 16.00 KiB)");
+  for (const auto& doc : {at_default, raised}) EXPECT_EQ(sweep_steps(doc), doc["steps"]);
 }

@@ -1,0 +1,32 @@
+#!/bin/sh
+# The raw runs behind docs/beff.md's "p2p's eager limit" and docs/mem.md's
+# "the chase's L3" and seq example: run from this folder with MOVEBENCH set to the binary
+# (build/release/movebench). Each output starts with its command and the load.
+set -u
+MOVEBENCH=${MOVEBENCH:-../../../build/release/movebench}
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+record() {  # record NAME COMMAND...: the command, the load, then what it printed
+  name=$1; shift
+  { echo "\$ $*"; uptime; "$@" 2>&1; } > "$name.txt"
+}
+# mem seq's load kernel, 4 KiB to 4 MiB (four times the L2) at two sizes per
+# octave, as tests/integration/test_sweep_steps.py sweeps it.
+seq=$(python3 -c "print(','.join(str(s) for p in range(12, 22) for s in (2**p, 3 * 2**p // 2) if s < 2**22) + ',' + str(2**22))")
+record seq-sum "$MOVEBENCH" mem seq -k sum --sizes-bytes "$seq" --point-time 0.01 --samples 7 --outdir /tmp/seq-dat
+# p2p's eager-to-rendezvous switch, Open MPI's shared-memory transport at its
+# default eager limit (4 KiB) and set to 16 KiB through its MCA variable.
+for run in 1 2; do
+  record p2p-eager-default-$run mpirun.openmpi -np 2 --bind-to none \
+    "$MOVEBENCH" p2p --tests latency -m 1K:64K -i 500 -x 50 -z --json p2p-eager-default-$run.json
+  record p2p-eager-16k-$run env OMPI_MCA_btl_vader_eager_limit=16384 mpirun.openmpi -np 2 --bind-to none \
+    "$MOVEBENCH" p2p --tests latency -m 1K:64K -i 500 -x 50 -z --json p2p-eager-16k-$run.json
+done
+# The chase past the L3 hwloc reports (32 MiB on the development VM): 4 KiB to
+# 256 MiB, two sizes per octave, with 4 KiB pages (THP madvise: the chase does
+# not ask) and with huge pages; then 512 KiB to 8 MiB at four sizes per octave.
+wide=$(python3 -c "print(','.join(str(s) for p in range(12, 29) for s in (2**p, 3 * 2**p // 2) if s < 2**28) + ',' + str(2**28))")
+fine=$(python3 -c "print(','.join(str(int(2**19 * 2**(i / 4)) // 4096 * 4096) for i in range(17)))")
+record chase-4k-pages "$MOVEBENCH" mem latency --sizes-bytes "$wide" --point-time 0.02 --samples 7
+record chase-huge-pages "$MOVEBENCH" mem latency --sizes-bytes "$wide" --point-time 0.02 --samples 7 --huge-pages
+record chase-fine-4k-pages "$MOVEBENCH" mem latency --sizes-bytes "$fine" --point-time 0.02 --samples 7
+record chase-fine-huge-pages "$MOVEBENCH" mem latency --sizes-bytes "$fine" --point-time 0.02 --samples 7 --huge-pages

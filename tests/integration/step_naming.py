@@ -1,0 +1,29 @@
+"""What the sweep-step tests hold every recorded step to (docs/results.md,
+"Steps"): the naming rule, through the report's mirror of judge/steps
+(python/movebench_report/steps.py, held equal to the binary's by
+tests/python/test_report_steps.py), and the lines under the tables."""
+
+import pytest
+
+from movebench_report.steps import causes_of, step_causes
+
+
+def assert_named_by_the_rule(doc, sweep, huge_pages=False):
+    """Each step's cause is the nearest cause of the document's facts that fits
+    its span (the first that fits where two steps were made one), the others
+    that fit are `also`; a step none fits is "unexplained"."""
+    causes = step_causes(doc, sweep["benchmark"], huge_pages)
+    for s in sweep["steps"]:
+        fit = causes_of(s["size_before"], s["size"], causes)
+        if s["cause"] == "unexplained":
+            assert fit == [], s
+        else:
+            assert s["cause"] in fit and set(s["also"]) <= set(fit), s
+        assert s["size_before"] < s["size"] and s["ratio"] == pytest.approx(s["to"] / s["from"], rel=1e-6)
+
+
+def assert_printed(stdout, sweep, prefix=""):
+    heading = f"{prefix}steps of {sweep['benchmark']} {sweep['operation']} {sweep['figure']}"
+    assert heading in stdout, stdout
+    for s in sweep["steps"]:
+        assert s["cause"] in stdout[stdout.index(heading) :]

@@ -9,7 +9,12 @@
  *                          negative: none, only count
  *   MOVEBENCH_FAULT_EVERY  and then every Nth one after it (default 0: only that one)
  *   MOVEBENCH_FAULT_MODE   drop (default): nothing is copied;
- *                          flip: copied, with one byte in the middle changed
+ *                          flip: copied, with one byte in the middle changed;
+ *                          slow: every copy of MOVEBENCH_FAULT_BYTES or more is
+ *                          made MOVEBENCH_FAULT_REPEAT times (default 8), right
+ *                          each time: a link that slows above a size, a step
+ *                          at a known size for the steps' tests
+ *                          (tests/integration/test_sweep_steps.py)
  *
  * At exit it prints "memcpy_faults: C copies of B bytes, S spoiled" on stderr,
  * so a test can learn how many copies a run makes and then spoil each in turn.
@@ -17,6 +22,7 @@
  * `restrict` (either lets the compiler turn memmove, or a loop, back into a
  * call to memcpy: this very function). Not for sanitizer builds (their runtime must be
  * the first library loaded). */
+#include <algorithm>
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
@@ -29,6 +35,7 @@ struct Config {
   std::size_t bytes = 0;
   long at = 0, every = 0;
   bool flip = false;
+  long repeat = 0;  // slow: the copies of `bytes` or more, made this many times
 };
 
 Config config;
@@ -48,12 +55,18 @@ __attribute__((constructor(101))) void configure() {
   c.every = env_long("MOVEBENCH_FAULT_EVERY", 0);
   const char* mode = std::getenv("MOVEBENCH_FAULT_MODE");
   c.flip = mode && std::strcmp(mode, "flip") == 0;
+  if (mode && std::strcmp(mode, "slow") == 0) c.repeat = std::max(1L, env_long("MOVEBENCH_FAULT_REPEAT", 8));
   c.on = c.bytes > 0;
   config = c;
 }
 
 __attribute__((destructor)) void summary() {
   if (!config.on) return;
+  if (config.repeat > 0) {
+    std::fprintf(stderr, "memcpy_faults: %ld copies of %zu bytes or more, each made %ld times\n", counted.load(),
+                 config.bytes, config.repeat);
+    return;
+  }
   std::fprintf(stderr, "memcpy_faults: %ld copies of %zu bytes, %ld spoiled\n", counted.load(), config.bytes,
                spoiled.load());
 }
@@ -65,6 +78,11 @@ bool chosen(long k) {
 }
 
 void* copy(void* dst, const void* src, std::size_t n) {
+  if (config.on && config.repeat > 0 && n >= config.bytes) {
+    counted.fetch_add(1);
+    for (long i = 1; i < config.repeat; ++i) std::memmove(dst, src, n);
+    return std::memmove(dst, src, n);
+  }
   if (!config.on || n != config.bytes) return std::memmove(dst, src, n);
   if (!chosen(counted.fetch_add(1))) return std::memmove(dst, src, n);
   spoiled.fetch_add(1);

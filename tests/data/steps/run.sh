@@ -13,6 +13,14 @@ record() {  # record NAME COMMAND...: the command, the load, then what it printe
 # octave, as tests/integration/test_sweep_steps.py sweeps it.
 seq=$(python3 -c "print(','.join(str(s) for p in range(12, 22) for s in (2**p, 3 * 2**p // 2) if s < 2**22) + ',' + str(2**22))")
 record seq-sum "$MOVEBENCH" mem seq -k sum --sizes-bytes "$seq" --point-time 0.01 --samples 7 --outdir /tmp/seq-dat
+# An artificial step at a known size: link's host sweep with every copy of
+# 64 KiB or more made eight times (tests/faults/memcpy_faults.cpp, mode slow).
+faults=${FAULTS:-../../../build/release/tests/libmemcpy_faults.so}
+for run in 1 2 3; do
+  record link-slow-from-64k-$run env LD_PRELOAD="$faults" MOVEBENCH_FAULT_MODE=slow MOVEBENCH_FAULT_BYTES=65536 \
+    "$MOVEBENCH" link bandwidth --backend host --directions read --paths copy --host-memory pageable \
+    --sizes 4K:256K --fine 2 --time-budget 0.02
+done
 # p2p's eager-to-rendezvous switch, Open MPI's shared-memory transport at its
 # default eager limit (4 KiB) and set to 16 KiB through its MCA variable.
 for run in 1 2; do

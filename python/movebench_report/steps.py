@@ -23,9 +23,10 @@ LEAST_NOISE = 0.01
 FLOOR_SIGMAS = 4
 LEAST_RATIO = 1.10
 CLIFF_OVER_DRIFT = 2
-DRIFT_POINTS = 2
-LEVEL_POINTS = 2
+DRIFT_POINTS = 4
+LEVEL_POINTS = 3
 TRANSITION_POINTS = 3
+DRIFT_NOISE_SIGMAS = 2
 # src/judge/steps.hpp and steps.cpp
 CAUSE_REACH = 2
 LEAST_SWEEP_POINTS = 5
@@ -55,6 +56,14 @@ def sweep_noise(points: list) -> float:
     return max(statistics.median(spreads) if spreads else DEFAULT_NOISE, LEAST_NOISE)
 
 
+def scatter_noise(y: list) -> float:
+    """The scatter between neighbouring points: 1.4826 x the median of
+    |y[i] - 2 y[i-1] + y[i-2]| over sqrt 6; 0 with fewer than three points."""
+    if len(y) < 3:
+        return 0.0
+    return 1.4826 * statistics.median(abs(y[i] - 2 * y[i - 1] + y[i - 2]) for i in range(2, len(y))) / math.sqrt(6)
+
+
 def segment_levels(y: list, penalty: float) -> list:
     """The first index of each level after the first: ruptures' PELT, l2 cost."""
     import numpy as np
@@ -68,18 +77,24 @@ def _mean(y: list, start: int, end: int) -> float:
     return sum(y[start:end]) / (end - start)
 
 
-def _beside(y: list, level_start: int, last: int, first: int, level_end: int) -> tuple:
-    """(drift, rate) beside a step: the larger change per point within the
-    (up to) DRIFT_POINTS points of either side, and the change between
+def _beside(y: list, level_start: int, last: int, first: int, level_end: int, noise: float) -> tuple:
+    """(drift, rate) beside a step: the steeper of the least-squares slopes
+    of the (up to) DRIFT_POINTS points of either side, less DRIFT_NOISE_SIGMAS
+    standard errors of that slope under the noise, and the change between
     their means per point between their middles."""
     lo = max(level_start, last + 1 - DRIFT_POINTS if last + 1 >= DRIFT_POINTS else 0)
     hi = min(level_end, first + DRIFT_POINTS)
 
-    def per_point(side):
-        return (max(side) - min(side)) / (len(side) - 1) if len(side) > 1 else 0.0
+    def slope_beyond_noise(side):
+        m = len(side)
+        if m < 2:
+            return 0.0
+        mid, mean = (m - 1) / 2, sum(side) / m
+        slope = sum((i - mid) * (v - mean) for i, v in enumerate(side)) / (m * (m * m - 1) / 12)
+        return max(0.0, abs(slope) - DRIFT_NOISE_SIGMAS * noise * math.sqrt(12 / (m * (m * m - 1))))
 
     apart = (first + hi - 1) / 2 - (lo + last) / 2
-    drift = max(per_point(y[lo : last + 1]), per_point(y[first:hi]))
+    drift = max(slope_beyond_noise(y[lo : last + 1]), slope_beyond_noise(y[first:hi]))
     return drift, abs(_mean(y, first, hi) - _mean(y, lo, last + 1)) / apart
 
 
@@ -91,12 +106,13 @@ class _Candidate:
     after: int
     start: float  # the mean log of the level before
     end: float  # and after
-    plateaus: bool
+    n_before: int  # the points of the level before
+    n_after: int  # and after
     drift: float
     rate: float
 
 
-def _candidates(y: list, bounds: list) -> list:
+def _candidates(y: list, bounds: list, noise: float) -> list:
     """One step per boundary, or per run of changes the same way with
     TRANSITION_POINTS points or fewer between them (a transition)."""
     starts = [0, *bounds, len(y)]
@@ -112,34 +128,70 @@ def _candidates(y: list, bounds: list) -> list:
         ):
             b += 1
             after, end = starts[b + 1], means[b + 1]
-        plateaus = before + 1 - level_start >= LEVEL_POINTS and starts[b + 2] - after >= LEVEL_POINTS
-        drift, rate = _beside(y, level_start, before, after, starts[b + 2])
-        out.append(_Candidate(first, b + 1 - first, before, after, start, end, plateaus, drift, rate))
+        n_before, n_after = before + 1 - level_start, starts[b + 2] - after
+        drift, rate = _beside(y, level_start, before, after, starts[b + 2], noise)
+        out.append(_Candidate(first, b + 1 - first, before, after, start, end, n_before, n_after, drift, rate))
         b += 1
     return out
+
+
+def _step_floor(noise: float, n_before: int, n_after: int) -> float:
+    """The least change in log between two levels of n_before and n_after points."""
+    return max(FLOOR_SIGMAS * noise * math.sqrt(1 / n_before + 1 / n_after), math.log(LEAST_RATIO))
+
+
+def _above_the_floor(y: list, bounds: list, noise: float) -> list:
+    """The boundaries left once each one whose two levels differ by less than
+    their floor is taken away, the weakest first."""
+    bounds = list(bounds)
+    while bounds:
+        starts = [0, *bounds, len(y)]
+        means = [_mean(y, starts[i], starts[i + 1]) for i in range(len(starts) - 1)]
+        margins = [
+            abs(means[b + 1] - means[b]) / _step_floor(noise, starts[b + 1] - starts[b], starts[b + 2] - starts[b + 1])
+            for b in range(len(bounds))
+        ]
+        weakest = min(range(len(bounds)), key=lambda b: margins[b])
+        if margins[weakest] >= 1:
+            break
+        del bounds[weakest]
+    return bounds
+
+
+def _least_change(y: list, bounds: list, first: int, count: int) -> int:
+    """Of the boundaries first .. first + count - 1, the one whose two levels differ least."""
+    starts = [0, *bounds, len(y)]
+
+    def change(b):
+        return abs(_mean(y, starts[b + 1], starts[b + 2]) - _mean(y, starts[b], starts[b + 1]))
+
+    return min(range(first, first + count), key=change)
 
 
 def find_steps(points: list) -> tuple:
     """(noise, floor_ratio, [{"before", "after", "size_before", "size",
     "from", "to", "ratio"}]) of a sweep whose points are in order of size."""
-    noise = sweep_noise(points)
-    floor = max(FLOOR_SIGMAS * noise, math.log(LEAST_RATIO))
     values = [p.value for p in points]
-    if len(values) < 3 or not all(isinstance(v, (int, float)) and v > 0 and math.isfinite(v) for v in values):
-        return noise, math.exp(floor), []
-    y = [math.log(v) for v in values]
-    bounds = segment_levels(y, (FLOOR_SIGMAS * noise) ** 2 / 2)
+    valid = len(values) >= 3 and all(isinstance(v, (int, float)) and v > 0 and math.isfinite(v) for v in values)
+    y = [math.log(v) for v in values] if valid else []
+    noise = max(sweep_noise(points), scatter_noise(y))
+    floor_ratio = math.exp(_step_floor(noise, LEVEL_POINTS, LEVEL_POINTS))
+    if not valid:
+        return noise, floor_ratio, []
+    bounds = _above_the_floor(y, segment_levels(y, (FLOOR_SIGMAS * noise) ** 2 / 2), noise)
     while True:  # take away the weakest failing step until every one holds
-        candidates = _candidates(y, bounds)
+        candidates = _candidates(y, bounds, noise)
         weakest, weakest_margin = None, 1
         for c in candidates:
+            floor = _step_floor(noise, c.n_before, c.n_after)
             drift = CLIFF_OVER_DRIFT * c.drift
-            margin = min(abs(c.end - c.start) / floor, c.rate / drift if drift > 0 else 1.0) if c.plateaus else 0.0
+            plateaus = min(c.n_before, c.n_after) >= LEVEL_POINTS
+            margin = min(abs(c.end - c.start) / floor, c.rate / drift if drift > 0 else 1.0) if plateaus else 0.0
             if margin < weakest_margin:
                 weakest, weakest_margin = c, margin
         if weakest is None:
             break
-        del bounds[weakest.first_boundary : weakest.first_boundary + weakest.boundaries]
+        del bounds[_least_change(y, bounds, weakest.first_boundary, weakest.boundaries)]
     steps = [
         {
             "before": c.before,
@@ -152,7 +204,7 @@ def find_steps(points: list) -> tuple:
         }
         for c in candidates
     ]
-    return noise, math.exp(floor), steps
+    return noise, floor_ratio, steps
 
 
 def _bytes_text(n: float) -> str:

@@ -32,25 +32,32 @@ double level_mean(std::span<const double> y, std::size_t from, std::size_t to) {
   return s / static_cast<double>(to - from);
 }
 
+// The least-squares slope of `side` over its points, less kDriftNoiseSigmas
+// standard errors of that slope under a noise of sigma `noise`; 0 when none.
+double slope_beyond_noise(std::span<const double> side, double noise) {
+  const double m = static_cast<double>(side.size());
+  if (side.size() < 2) return 0;
+  const double mid = (m - 1) / 2, mean = level_mean(side, 0, side.size()), sxx = m * (m * m - 1) / 12;
+  double sxy = 0;
+  for (std::size_t i = 0; i < side.size(); ++i) sxy += (static_cast<double>(i) - mid) * (side[i] - mean);
+  return std::max(0.0, std::abs(sxy / sxx) - kDriftNoiseSigmas * noise * std::sqrt(1 / sxx));
+}
+
 // Beside a step: the last up to kDriftPoints points of the level before it,
 // [level_start, last], and the first of the level after it, [first,
-// level_end). The drift is the larger of the two sides' change per point
-// (their spread over their points less one), the rate the change between
-// their means per point between their middles.
+// level_end). The drift is the steeper of the two sides' slopes beyond the
+// noise, the rate the change between their means per point between their middles.
 struct Beside {
   double drift = 0, rate = 0;
 };
 
 Beside points_beside(std::span<const double> y, std::size_t level_start, std::size_t last, std::size_t first,
-                     std::size_t level_end) {
+                     std::size_t level_end, double noise) {
   const std::size_t lo = std::max(level_start, last + 1 >= kDriftPoints ? last + 1 - kDriftPoints : 0);
   const std::size_t hi = std::min(level_end, first + kDriftPoints);
-  const auto per_point = [](std::span<const double> side) {
-    const auto [least, most] = std::minmax_element(side.begin(), side.end());
-    return side.size() > 1 ? (*most - *least) / static_cast<double>(side.size() - 1) : 0.0;
-  };
   const double apart = static_cast<double>(first + hi - 1) / 2 - static_cast<double>(lo + last) / 2;
-  return {.drift = std::max(per_point(y.subspan(lo, last + 1 - lo)), per_point(y.subspan(first, hi - first))),
+  return {.drift = std::max(slope_beyond_noise(y.subspan(lo, last + 1 - lo), noise),
+                            slope_beyond_noise(y.subspan(first, hi - first), noise)),
           .rate = std::abs(level_mean(y, first, hi) - level_mean(y, lo, last + 1)) / apart};
 }
 
@@ -59,16 +66,17 @@ Beside points_beside(std::span<const double> y, std::size_t level_start, std::si
 struct StepCandidate {
   std::size_t first_boundary = 0, boundaries = 1;
   std::size_t before = 0, after = 0;
-  double from = 0, to = 0;  // the mean log of the level before and after
-  double jump = 0;          // between the levels' means
-  bool plateaus = true;     // both levels hold kLevelPoints points or more
-  Beside near;              // the points beside it
+  double from = 0, to = 0;                          // the mean log of the level before and after
+  double jump = 0;                                  // between the levels' means
+  std::size_t points_before = 0, points_after = 0;  // the levels' points
+  Beside near;                                      // the points beside it
 };
 
 // The steps the boundaries make: one per boundary, or one per run of
 // changes the same way whose levels between them hold kTransitionPoints
 // points in all or fewer (a transition).
-std::vector<StepCandidate> step_candidates(std::span<const double> y, const std::vector<std::size_t>& bounds) {
+std::vector<StepCandidate> step_candidates(std::span<const double> y, const std::vector<std::size_t>& bounds,
+                                           double noise) {
   std::vector<std::size_t> starts{0};
   starts.insert(starts.end(), bounds.begin(), bounds.end());
   starts.push_back(y.size());
@@ -91,11 +99,82 @@ std::vector<StepCandidate> step_candidates(std::span<const double> y, const std:
       c.to = means[b + 1];
     }
     c.jump = c.to - c.from;
-    c.plateaus = c.before + 1 - level_start >= kLevelPoints && starts[b + 2] - c.after >= kLevelPoints;
-    c.near = points_beside(y, level_start, c.before, c.after, starts[b + 2]);
+    c.points_before = c.before + 1 - level_start;
+    c.points_after = starts[b + 2] - c.after;
+    c.near = points_beside(y, level_start, c.before, c.after, starts[b + 2], noise);
     out.push_back(c);
   }
   return out;
+}
+
+// The level means of y cut at `bounds`, and where each level starts (and the end).
+struct Levels {
+  std::vector<std::size_t> starts;
+  std::vector<double> means;
+};
+
+Levels levels_of(std::span<const double> y, const std::vector<std::size_t>& bounds) {
+  Levels l{.starts = {0}, .means = {}};
+  l.starts.insert(l.starts.end(), bounds.begin(), bounds.end());
+  l.starts.push_back(y.size());
+  for (std::size_t i = 0; i + 1 < l.starts.size(); ++i) l.means.push_back(level_mean(y, l.starts[i], l.starts[i + 1]));
+  return l;
+}
+
+// The least change in log between two levels of n_before and n_after points.
+double step_floor(double noise, std::size_t n_before, std::size_t n_after) {
+  const double spread = std::sqrt(1 / static_cast<double>(n_before) + 1 / static_cast<double>(n_after));
+  return std::max(kFloorSigmas * noise * spread, std::log(kLeastRatio));
+}
+
+// The boundaries left once each one whose two levels differ by less than
+// their floor is taken away, the weakest first.
+std::vector<std::size_t> above_the_floor(std::span<const double> y, std::vector<std::size_t> bounds, double noise) {
+  while (!bounds.empty()) {
+    const Levels l = levels_of(y, bounds);
+    std::size_t weakest = 0;
+    double weakest_margin = std::numeric_limits<double>::infinity();
+    for (std::size_t b = 0; b < bounds.size(); ++b) {
+      const double margin = std::abs(l.means[b + 1] - l.means[b]) /
+                            step_floor(noise, l.starts[b + 1] - l.starts[b], l.starts[b + 2] - l.starts[b + 1]);
+      if (margin < weakest_margin) {
+        weakest_margin = margin;
+        weakest = b;
+      }
+    }
+    if (weakest_margin >= 1) break;
+    bounds.erase(bounds.begin() + static_cast<std::ptrdiff_t>(weakest));
+  }
+  return bounds;
+}
+
+// Of the boundaries first .. first + count - 1, the one whose two levels differ least.
+std::size_t least_change(std::span<const double> y, const std::vector<std::size_t>& bounds, std::size_t first,
+                         std::size_t count) {
+  const Levels l = levels_of(y, bounds);
+  std::size_t least = first;
+  for (std::size_t b = first + 1; b < first + count; ++b) {
+    if (std::abs(l.means[b + 1] - l.means[b]) < std::abs(l.means[least + 1] - l.means[least])) least = b;
+  }
+  return least;
+}
+
+// The failing candidate with the least margin (1 and over: it holds), or none.
+const StepCandidate* weakest_step(const std::vector<StepCandidate>& steps, double noise) {
+  const StepCandidate* weakest = nullptr;
+  double weakest_margin = 1;
+  for (const auto& c : steps) {
+    const double drift = kCliffOverDrift * c.near.drift;
+    const bool plateaus = std::min(c.points_before, c.points_after) >= kLevelPoints;
+    const double margin = plateaus ? std::min(std::abs(c.jump) / step_floor(noise, c.points_before, c.points_after),
+                                              drift > 0 ? c.near.rate / drift : 1.0)
+                                   : 0.0;
+    if (margin < weakest_margin) {
+      weakest_margin = margin;
+      weakest = &c;
+    }
+  }
+  return weakest;
 }
 
 }  // namespace
@@ -108,6 +187,13 @@ double sweep_noise(std::span<const SweepPoint> points) {
   }
   const double sigma = spreads.empty() ? kDefaultNoise : sorted_median(spreads);
   return std::max(sigma, kLeastNoise);
+}
+
+double scatter_noise(std::span<const double> y) {
+  if (y.size() < 3) return 0;
+  std::vector<double> curve;
+  for (std::size_t i = 2; i < y.size(); ++i) curve.push_back(std::abs(y[i] - 2 * y[i - 1] + y[i - 2]));
+  return 1.4826 * sorted_median(curve) / std::sqrt(6.0);
 }
 
 std::vector<std::size_t> segment_levels(std::span<const double> y, double penalty) {
@@ -142,45 +228,33 @@ std::vector<std::size_t> segment_levels(std::span<const double> y, double penalt
 
 StepSearch find_steps(std::span<const SweepPoint> points) {
   StepSearch out;
-  out.noise = sweep_noise(points);
-  const double floor = std::max(kFloorSigmas * out.noise, std::log(kLeastRatio));
-  out.floor_ratio = std::exp(floor);
   std::vector<double> y;
   for (const auto& p : points) {
-    if (!(p.value > 0) || !std::isfinite(p.value)) return out;
-    y.push_back(std::log(p.value));
+    if (p.value > 0 && std::isfinite(p.value)) y.push_back(std::log(p.value));
   }
-  if (y.size() < 3) return out;
+  const bool valid = y.size() == points.size() && y.size() >= 3;
+  if (!valid) y.clear();
+  out.noise = std::max(sweep_noise(points), scatter_noise(y));
+  out.floor_ratio = std::exp(step_floor(out.noise, kLevelPoints, kLevelPoints));
+  if (!valid) return out;
   const double spread = kFloorSigmas * out.noise;
-  std::vector<std::size_t> bounds = segment_levels(y, spread * spread / 2);
-  // Take away the weakest failing step (and its levels' boundary) until every one holds.
-  for (;;) {
-    const auto steps = step_candidates(y, bounds);
-    const StepCandidate* weakest = nullptr;
-    double weakest_margin = 1;
-    for (const auto& c : steps) {
-      const double drift = kCliffOverDrift * c.near.drift;
-      const double margin =
-          c.plateaus ? std::min(std::abs(c.jump) / floor, drift > 0 ? c.near.rate / drift : 1.0) : 0.0;
-      if (margin < weakest_margin) {
-        weakest_margin = margin;
-        weakest = &c;
-      }
-    }
-    if (weakest == nullptr) {
-      for (const auto& c : steps) {
-        out.steps.push_back(Step{.before = c.before,
-                                 .after = c.after,
-                                 .size_before = points[c.before].size,
-                                 .size = points[c.after].size,
-                                 .from = std::exp(c.from),
-                                 .to = std::exp(c.to),
-                                 .ratio = std::exp(c.jump)});
-      }
-      break;
-    }
-    bounds.erase(bounds.begin() + static_cast<std::ptrdiff_t>(weakest->first_boundary),
-                 bounds.begin() + static_cast<std::ptrdiff_t>(weakest->first_boundary + weakest->boundaries));
+  std::vector<std::size_t> bounds = above_the_floor(y, segment_levels(y, spread * spread / 2), out.noise);
+  // Take away the weakest failing step's least change until every step holds.
+  std::vector<StepCandidate> steps = step_candidates(y, bounds, out.noise);
+  for (const StepCandidate* weakest = weakest_step(steps, out.noise); weakest != nullptr;
+       weakest = weakest_step(steps, out.noise)) {
+    bounds.erase(bounds.begin() +
+                 static_cast<std::ptrdiff_t>(least_change(y, bounds, weakest->first_boundary, weakest->boundaries)));
+    steps = step_candidates(y, bounds, out.noise);
+  }
+  for (const auto& c : steps) {
+    out.steps.push_back(Step{.before = c.before,
+                             .after = c.after,
+                             .size_before = points[c.before].size,
+                             .size = points[c.after].size,
+                             .from = std::exp(c.from),
+                             .to = std::exp(c.to),
+                             .ratio = std::exp(c.jump)});
   }
   return out;
 }

@@ -6,19 +6,28 @@
 // into constant levels (optimal partitioning; PELT's answer without its
 // pruning, ruptures' Pelt(model="l2", min_size=1, jump=1)), with the penalty
 // from the noise floor:
-//   noise sigma  the median, over the sweep's points, of the robust spread
-//                (1.4826 x MAD) of log(sample) of each point's repeated
-//                samples; kDefaultNoise where no point has 3 samples; never
-//                below kLeastNoise
-//   penalty      (kFloorSigmas x sigma)^2 / 2 per change: a change between
-//                two single points pays for itself only when it moves the
-//                level by more than kFloorSigmas sigma
-// then four rules on the levels found:
-//   floor        a change smaller than max(kFloorSigmas x sigma, ln kLeastRatio)
-//                (the noise floor) is no step: its two levels are merged
+//   noise sigma  the larger of two robust spreads, never below kLeastNoise:
+//                within  the median, over the sweep's points, of 1.4826 x
+//                        the MAD of log(sample) of each point's repeated
+//                        samples (kDefaultNoise where no point has 3)
+//                scatter 1.4826 x the median of |second difference| of
+//                        log(value), over sqrt 6 (the spread of y[i] -
+//                        2 y[i-1] + y[i-2] of independent points is sqrt 6
+//                        sigma): how far neighbouring points scatter, whatever
+//                        their own samples say; a steady slope makes no
+//                        second difference and a step only two, which the
+//                        median passes over
+//   penalty      (kFloorSigmas x sigma)^2 / 2 per change
+// then the rules on the levels found:
+//   floor        two levels of n1 and n2 points whose means differ by less
+//                than max(kFloorSigmas x sigma x sqrt(1/n1 + 1/n2), ln
+//                kLeastRatio) (kFloorSigmas standard errors of that
+//                difference) are one level: such boundaries are taken away,
+//                the weakest first, before the rules below, and a step
+//                (a transition: between its outer levels) is held to the same
 //   plateau      a level of fewer than kLevelPoints points is no level: a step
-//                has that many points on each side (a lone slow point, at an
-//                end of the sweep or inside it, is no step)
+//                has that many points on each side (a lone slow point, or two,
+//                at an end of the sweep or inside it, is no step)
 //   transition   changes the same way in a row, with kTransitionPoints points
 //                or fewer between the first's level and the last's (the points
 //                a level is partly left at, as a cache a working set just
@@ -26,11 +35,14 @@
 //   cliff        a step is far sharper than the drift beside it: the change
 //                between the means of the (up to) kDriftPoints points of each
 //                level next to it, per point between them, at least
-//                kCliffOverDrift times the change per point within either
-//                side, so that a curve whose slope changes smoothly (a link's
+//                kCliffOverDrift times the steeper least-squares slope of
+//                those sides less kDriftNoiseSigmas standard errors of it, so
+//                that a curve whose slope changes smoothly (a link's
 //                bandwidth over sizes, still latency-bound; a latency growing
-//                with size) is not cut into a staircase of steps: one of its
-//                sides is at least as steep as its middle
+//                with size) is not cut into a staircase of steps, while the
+//                scatter of a few points is no slope
+// A step failing a rule loses its weakest boundary (of a transition: the one
+// whose levels differ least) and the rules run again until every step holds.
 #pragma once
 #include <cstddef>
 #include <span>
@@ -57,7 +69,7 @@ struct Step {
 
 struct StepSearch {
   double noise = 0;        // sigma of log(value), as above
-  double floor_ratio = 1;  // the least ratio (or its inverse) reported
+  double floor_ratio = 1;  // the floor between two levels of kLevelPoints points (the highest any step meets)
   std::vector<Step> steps;
 };
 
@@ -66,12 +78,15 @@ inline constexpr double kLeastNoise = 0.01;
 inline constexpr double kFloorSigmas = 4;
 inline constexpr double kLeastRatio = 1.10;
 inline constexpr double kCliffOverDrift = 2;
-inline constexpr std::size_t kDriftPoints = 2;
-inline constexpr std::size_t kLevelPoints = 2;
+inline constexpr double kDriftNoiseSigmas = 2;
+inline constexpr std::size_t kDriftPoints = 4;
+inline constexpr std::size_t kLevelPoints = 3;
 inline constexpr std::size_t kTransitionPoints = 3;
 
-// The noise sigma of a sweep's log(value), as above.
+// The two parts of the noise sigma, as above: within each point's samples,
+// and the scatter between neighbouring log(value)s y (0 with fewer than three).
 double sweep_noise(std::span<const SweepPoint> points);
+double scatter_noise(std::span<const double> y);
 
 // The steps of a sweep whose points are in order of size. Fewer than three
 // points, or a value that is not positive: no steps.

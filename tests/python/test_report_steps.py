@@ -8,6 +8,8 @@ holds, else "unexplained"."""
 import json
 import math
 import random
+import re
+from pathlib import Path
 
 import pytest
 
@@ -15,6 +17,8 @@ from conftest import run_movebench
 from movebench_report import steps
 from movebench_report.steps import SweepPoint, find_steps
 from reportkit import report
+
+DATA = Path(__file__).resolve().parents[1] / "data"
 
 
 def sweep(levels, sigma=0.0, seed=1):
@@ -56,7 +60,7 @@ def test_known_steps_under_noise_on_every_seed():
 def test_noise_alone_and_steps_below_the_floor_are_no_steps():
     for seed in range(1, 41):
         assert find_steps(sweep(repeat((50.0, 20)), 0.1, seed))[2] == [], seed
-        _, floor_ratio, found = find_steps(sweep(repeat((10.0, 6), (12.0, 6)), 0.10, seed))
+        _, floor_ratio, found = find_steps(sweep(repeat((10.0, 6), (11.0, 6)), 0.10, seed))
         assert found == [] and floor_ratio > 1.2, seed
     assert find_steps(sweep(repeat((10.0, 6), (10.5, 6))))[2] == []  # 5%: under the least ratio
 
@@ -64,8 +68,10 @@ def test_noise_alone_and_steps_below_the_floor_are_no_steps():
 def test_transitions_are_one_step():
     found = find_steps(sweep(repeat((2.0, 5), (5.0, 1), (12.0, 5))))[2]
     assert [(s["before"], s["after"]) for s in found] == [(4, 6)] and found[0]["ratio"] == pytest.approx(6.0)
+    # The transition's own curvature sets the scatter; 95 falls within the floor from 130 after it.
     found = find_steps(sweep([4, 4, 4, 4, 4, 7, 29, 95, 130, 130, 130, 130]))[2]
-    assert [(s["before"], s["after"]) for s in found] == [(4, 8)] and found[0]["ratio"] == pytest.approx(32.5)
+    after = math.exp((math.log(95) + 4 * math.log(130)) / 5)
+    assert [(s["before"], s["after"]) for s in found] == [(4, 7)] and found[0]["ratio"] == pytest.approx(after / 4)
 
 
 def test_a_steady_climb_a_lone_point_and_a_short_sweep_are_no_steps():
@@ -76,10 +82,33 @@ def test_a_steady_climb_a_lone_point_and_a_short_sweep_are_no_steps():
     assert find_steps(sweep([1.0, 100.0]))[2] == [] and find_steps(sweep([1.0, 1.0, 0.0, 100.0, 100.0]))[2] == []
 
 
-def test_noise_floor_from_the_samples():
+def test_noise_floor_from_the_samples_and_the_scatter():
     assert steps.sweep_noise([SweepPoint(1, 1, [])]) == steps.DEFAULT_NOISE
     spread = [SweepPoint(1, 1, [1.0, math.exp(0.2), math.exp(-0.2)])]
     assert steps.sweep_noise(spread) == pytest.approx(1.4826 * 0.2)
+    assert steps.scatter_noise([0, 0.5, 1, 1.5, 2, 2.5]) == 0 and steps.scatter_noise([0, 0, 0, 0, 3, 3, 3, 3, 3]) == 0
+    assert steps.scatter_noise([0, 0.2, 0, 0.2, 0, 0.2, 0]) == pytest.approx(1.4826 * 0.4 / math.sqrt(6))
+    alternating = [SweepPoint(1024 * (i + 1), v, [v, v * 1.01, v * 0.99]) for i, v in enumerate([1.0, 2.0] * 4 + [1.0])]
+    noise, _, found = find_steps(alternating)
+    assert noise == pytest.approx(1.4826 * 2 * math.log(2) / math.sqrt(6)) and found == []
+
+
+def test_the_kept_slow_copy_sweeps_fall_at_64_kib():
+    """tests/unit/test_change_points.cpp's KeptSlowCopySweepsFallAt64KiB: link's
+    host sweeps with every copy of 64 KiB or more made eight times, each point's
+    samples spread as the run printed (noise floor x f: sigma ln f / 4)."""
+    for run in (1, 2, 3):
+        text = (DATA / "steps" / f"link-slow-from-64k-{run}.txt").read_text()
+        rows = re.findall(r"^\s+(\d+)\s+\d+\s+([\d.]+)\s+[\d.]+\s+[\d.]+\s+[\d.]+\s+[\d.]+\s+copy\.read$", text, re.M)
+        sigma = math.log(float(re.search(r"noise floor x([\d.]+)", text)[1])) / steps.FLOOR_SIGMAS
+        d = sigma / 1.4826
+        points = [
+            SweepPoint(float(b), float(v), [float(v) * math.exp(-d), float(v), float(v) * math.exp(d)]) for b, v in rows
+        ]
+        assert len(points) == 13
+        noise, _, found = find_steps(points)
+        assert [(s["size_before"], s["size"]) for s in found] == [(46340, 65536)], run
+        assert found[0]["ratio"] < 0.25 and noise > sigma, run
 
 
 def _split(d: dict, skip=("steps",)) -> tuple:

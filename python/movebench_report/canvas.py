@@ -63,17 +63,24 @@ def draw_caches(ax, caches: list):
             )
 
 
+def _memory_text(step: dict) -> str:
+    """ "pinned: " before a link step's label, first so that no cut takes it away."""
+    memory = step.get("memory")
+    return f"{memory}: " if isinstance(memory, str) and memory else ""
+
+
 def draw_steps(ax, steps: list):
     """Each step a sweep's document records (its `steps`, docs/results.md#steps)
     as a shaded band from the last size of the level before to the first of
-    the level after, labelled with its cause at the foot of the axes."""
+    the level after, labelled with its cause (and its sweep's memory kind,
+    link's, where it has one) at the foot of the axes."""
     for step in steps:
         low, high = step.get("size_before"), step.get("size")
         if not isinstance(low, (int, float)) or not isinstance(high, (int, float)) or low <= 0 or high <= low:
             continue
         ax.axvspan(low, high, color="tab:red", alpha=0.12, linewidth=0)
         ax.annotate(
-            shorten(f"x{step.get('ratio', 1):.3g} {step.get('cause', '')}"),
+            shorten(f"{_memory_text(step)}x{step.get('ratio', 1):.3g} {step.get('cause', '')}"),
             ((low * high) ** 0.5, 0.0),
             xycoords=("data", "axes fraction"),
             rotation=90,

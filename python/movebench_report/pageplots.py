@@ -284,10 +284,11 @@ def draw_sweeps(ax, panel: list, ctx: Panel, index: int = 0):
 
 def steps_of(ctx: Panel, panel: list) -> list:
     """The recorded steps of the panel's sweeps: the sweeps of its benchmark
-    and operations whose figure is the view's."""
+    and operations whose figure is the view's, each with its sweep's memory
+    kind (`memory`, link's) where it has one, so that its label says which."""
     operations = {s.operation for s in panel}
     return [
-        step
+        dict(step, memory=sweep["memory"]) if isinstance(sweep.get("memory"), str) else step
         for sweep in ctx.steps
         if sweep.get("benchmark") in (ctx.bench, None) or ctx.bench == "all"
         if sweep.get("operation") in operations and sweep.get("figure") == ctx.view

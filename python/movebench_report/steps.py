@@ -294,8 +294,9 @@ def named_steps(steps: list, causes: list) -> list:
 
 
 def _series(timings: list) -> list:
-    """[(benchmark, operation, figure, unit, huge_pages, [SweepPoint])] of
-    the records of one benchmark, operation and figure over growing sizes."""
+    """[(benchmark, operation, figure, memory, unit, huge_pages, [SweepPoint])]
+    of the records of one benchmark, operation, figure and memory kind
+    (params.host_memory, "" where none) over growing sizes."""
     done, open_ = [], {}
     for t in timings:
         if not isinstance(t, dict):
@@ -307,7 +308,13 @@ def _series(timings: list) -> list:
                 continue
             if isinstance(figure["value"], bool):
                 continue
-            key = (str(t.get("benchmark", "")), str(t.get("operation", "")), name)
+            memory = _at(t, "params", "host_memory")
+            key = (
+                str(t.get("benchmark", "")),
+                str(t.get("operation", "")),
+                name,
+                memory if isinstance(memory, str) else "",
+            )
             size = _number(t.get("bytes"))
             series = open_.setdefault(key, [key, "", False, []])
             if series[3] and series[3][-1].size >= size:
@@ -324,7 +331,7 @@ def _series(timings: list) -> list:
 def sweep_steps(doc: dict) -> list:
     """Every sweep's steps, as the binary writes a document's `steps`."""
     out = []
-    for bench, op, figure, unit, huge, points in _series(doc.get("timings") or []):
+    for bench, op, figure, memory, unit, huge, points in _series(doc.get("timings") or []):
         noise, floor_ratio, steps = find_steps(points)
         out.append(
             {
@@ -337,5 +344,6 @@ def sweep_steps(doc: dict) -> list:
                 "floor_ratio": floor_ratio,
                 "steps": named_steps(steps, step_causes(doc, bench, huge)),
             }
+            | ({"memory": memory} if memory else {})
         )
     return out

@@ -139,6 +139,7 @@ namespace {
 // The points of one benchmark, operation and figure over growing sizes.
 struct SweepSeries {
   std::string benchmark, operation, figure, unit;
+  std::string memory;  // params.host_memory: a link sweep's memory kind; "" where none
   bool huge_pages = false;
   std::vector<SweepPoint> points;
 };
@@ -147,20 +148,23 @@ constexpr const char* kSweptFigures[] = {"bandwidth", "latency", "throughput"};
 
 std::vector<SweepSeries> sweep_series(const nlohmann::json& timings) {
   std::vector<SweepSeries> done;
-  std::map<std::tuple<std::string, std::string, std::string>, SweepSeries> open;
+  std::map<std::tuple<std::string, std::string, std::string, std::string>, SweepSeries> open;
   for (const auto& t : timings) {
     const auto figures = t.value("figures", nlohmann::json::object());
     for (const char* name : kSweptFigures) {
       if (!figures.contains(name) || !figures[name].value("value", nlohmann::json()).is_number()) continue;
-      const auto key = std::make_tuple(t.value("benchmark", ""), t.value("operation", ""), std::string(name));
+      const auto params = t.value("params", nlohmann::json::object());
+      const auto memory = params.value("host_memory", nlohmann::json());
+      const auto key = std::make_tuple(t.value("benchmark", ""), t.value("operation", ""), std::string(name),
+                                       memory.is_string() ? memory.get<std::string>() : std::string());
       const double size = t.value("bytes", 0.0);
       auto& s = open[key];
       if (!s.points.empty() && s.points.back().size >= size) done.push_back(std::exchange(s, SweepSeries{}));
       s.benchmark = std::get<0>(key);
       s.operation = std::get<1>(key);
       s.figure = name;
+      s.memory = std::get<3>(key);
       s.unit = figures[name].value("unit", "");
-      const auto params = t.value("params", nlohmann::json::object());
       s.huge_pages = params.value("huge_pages", false);
       std::vector<double> samples;
       if (t.contains("samples") && t["samples"].is_array()) samples = t["samples"].get<std::vector<double>>();
@@ -178,14 +182,16 @@ nlohmann::json sweep_steps(const nlohmann::json& document) {
   nlohmann::json out = nlohmann::json::array();
   for (const auto& s : sweep_series(document.value("timings", nlohmann::json::array()))) {
     const StepSearch search = find_steps(s.points);
-    out.push_back({{"benchmark", s.benchmark},
-                   {"operation", s.operation},
-                   {"figure", s.figure},
-                   {"unit", s.unit},
-                   {"points", s.points.size()},
-                   {"noise", search.noise},
-                   {"floor_ratio", search.floor_ratio},
-                   {"steps", named_steps(search, step_causes(document, s.benchmark, s.huge_pages))}});
+    nlohmann::json sweep = {{"benchmark", s.benchmark},
+                            {"operation", s.operation},
+                            {"figure", s.figure},
+                            {"unit", s.unit},
+                            {"points", s.points.size()},
+                            {"noise", search.noise},
+                            {"floor_ratio", search.floor_ratio},
+                            {"steps", named_steps(search, step_causes(document, s.benchmark, s.huge_pages))}};
+    if (!s.memory.empty()) sweep["memory"] = s.memory;
+    out.push_back(std::move(sweep));
   }
   return out;
 }
@@ -199,8 +205,10 @@ nlohmann::json attach_steps(Report& report) {
 void print_step_lines(Output& out, const nlohmann::json& steps, const std::string& prefix) {
   for (const auto& sweep : steps) {
     const std::string unit = sweep.value("unit", "");
-    out.text(fmt::format("{}steps of {} {} {} (noise floor x{}):{}\n", prefix, sweep.value("benchmark", ""),
+    const std::string memory = sweep.value("memory", "");
+    out.text(fmt::format("{}steps of {} {} {}{} (noise floor x{}):{}\n", prefix, sweep.value("benchmark", ""),
                          sweep.value("operation", ""), sweep.value("figure", ""),
+                         memory.empty() ? "" : ", " + memory + " host memory",
                          significant_text(sweep.value("floor_ratio", 1.0)),
                          sweep["steps"].empty() ? " none above the noise floor" : ""));
     for (const auto& s : sweep["steps"]) {

@@ -42,18 +42,21 @@ std::vector<StepCause> causes_of(double size_before, double size, const std::vec
 // same way with the same cause made one.
 nlohmann::json named_steps(const StepSearch& search, const std::vector<StepCause>& causes);
 
-// Every sweep of the document (records of one benchmark, operation and
-// figure over five or more growing sizes): [{"benchmark", "operation",
-// "figure", "unit", "points", "noise", "floor_ratio", "steps"}].
+// Every sweep of the document (records of one benchmark, operation, figure
+// and memory kind over five or more growing sizes): [{"benchmark",
+// "operation", "figure", "unit", "points", "noise", "floor_ratio", "steps"},
+// and "memory" (params.host_memory: link's "pageable", "pinned" ...) where
+// the records name one, so that two link sweeps of one operation are told apart].
 nlohmann::json sweep_steps(const nlohmann::json& document);
 
 // sweep_steps() of the report's document, written into it as "steps".
 // Returns them.
 nlohmann::json attach_steps(Report& report);
 
-// Under the tables: "steps: mem latency latency: 1.62 ns -> 4.71 ns (x2.91)
-// at 32.00 KiB..48.00 KiB: L1 cache (32.00 KiB)", or "no steps above the
-// noise floor" per sweep. `prefix` starts every line ("# " under OSU's table).
+// Under the tables: "steps of mem latency latency (noise floor x1.1):" (of
+// link's: "steps of link copy.read bandwidth, pinned host memory (...)"),
+// then a line per step ("32.00 KiB -> 48.00 KiB: 1.62 -> 4.71 ns (x2.91): L1
+// cache (32.00 KiB)"), or "none above the noise floor" per sweep. `prefix` starts every line ("# " under OSU's table).
 void print_step_lines(Output& out, const nlohmann::json& steps, const std::string& prefix = "");
 
 }  // namespace movebench::judge

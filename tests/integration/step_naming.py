@@ -23,7 +23,8 @@ def assert_named_by_the_rule(doc, sweep, huge_pages=False):
 
 
 def assert_printed(stdout, sweep, prefix=""):
-    heading = f"{prefix}steps of {sweep['benchmark']} {sweep['operation']} {sweep['figure']}"
+    memory = f", {sweep['memory']} host memory" if "memory" in sweep else ""
+    heading = f"{prefix}steps of {sweep['benchmark']} {sweep['operation']} {sweep['figure']}{memory} ("
     assert heading in stdout, stdout
     for s in sweep["steps"]:
         assert s["cause"] in stdout[stdout.index(heading) :]

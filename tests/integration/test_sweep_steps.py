@@ -79,8 +79,8 @@ def test_mem_seq_steps_fall_at_a_cache_and_are_named_after_it(tmp_path, caches):
 @pytest.mark.parametrize("backend", ["host", "opencl"])
 def test_link_size_sweeps_record_their_steps_named_by_the_rule(tmp_path, backend):
     """link's copy read over 4 KiB .. 4 MiB, two sizes per octave, on pageable and
-    pinned host memory: one sweep per memory kind in `steps` (the records of the
-    second kind start again at 4 KiB), each step named from the facts a link
+    pinned host memory: one sweep per memory kind in `steps`, each saying its
+    kind (`memory`, and in its heading under the tables), each step named from the facts a link
     sweep may be named after (never an MPI eager limit), printed under the tables."""
     out = tmp_path / "link.json"
     proc = run_movebench(
@@ -91,7 +91,7 @@ def test_link_size_sweeps_record_their_steps_named_by_the_rule(tmp_path, backend
     doc = load_result(out)
     sizes = sorted({t["bytes"] for t in doc["timings"] if t["operation"] == "copy.read"})
     sweeps = sweep_entries(doc, "link", "bandwidth")
-    assert [s["operation"] for s in sweeps] == ["copy.read", "copy.read"], doc["steps"]
+    assert [(s["operation"], s["memory"]) for s in sweeps] == [("copy.read", "pageable"), ("copy.read", "pinned")]
     for sweep in sweeps:
         assert sweep["points"] == len(sizes) and sweep["floor_ratio"] >= 1.1 and sweep["noise"] > 0
         assert_named_by_the_rule(doc, sweep)

@@ -115,7 +115,7 @@ def test_two_files_never_share_a_line(tmp_path):
 def test_recorded_steps_marked_with_their_causes(tmp_path):
     """The document's `steps` (the binary's, docs/results.md#steps): each
     shaded on its sweep's axes and labelled with its ratio and cause; another
-    figure's steps are not drawn."""
+    figure's steps are not drawn; a sweep of one memory kind (link's) says which."""
 
     def with_steps(doc):
         step = {"from": 1.5, "to": 4.5, "size_before": 32768, "size": 262144, "ratio": 3.0, "also": []}
@@ -124,6 +124,8 @@ def test_recorded_steps_marked_with_their_causes(tmp_path):
              "noise": 0.01, "floor_ratio": 1.1, "steps": [dict(step, cause="L1 cache (32.00 KiB)")]},
             {"benchmark": "mem", "operation": "latency", "figure": "bandwidth", "unit": "MB/s", "points": 3,
              "noise": 0.01, "floor_ratio": 1.1, "steps": [dict(step, cause="not this figure's")]},
+            {"benchmark": "mem", "operation": "latency", "figure": "latency", "unit": "ns", "points": 3,
+             "noise": 0.01, "floor_ratio": 1.1, "memory": "pinned", "steps": [dict(step, ratio=2.0, cause="unexplained")]},
         ]  # fmt: skip
 
     src = edited(results()["lat"], tmp_path / "lat.json", with_steps)
@@ -131,7 +133,7 @@ def test_recorded_steps_marked_with_their_causes(tmp_path):
     code, _, err = report("plot", src, "--view", "latency", "-o", out)
     assert code == 0, err
     text = out.read_text()
-    assert "x3 L1 cache (32.00 KiB)" in text
+    assert "x3 L1 cache (32.00 KiB)" in text and "pinned: x2 unexplained" in text
     assert "not this figure" not in text
     plain = tmp_path / "plain.svg"
     report("plot", results()["lat"], "--view", "latency", "-o", plain)

@@ -170,3 +170,30 @@ TEST(SweepSteps, RecordedEagerLimitsNameTheirSteps) {
     }
   }
 }
+
+TEST(SweepSteps, EachMemoryKindIsItsOwnSweepAndSaysWhich) {
+  // link's copy read over 4 KiB .. 128 KiB on pinned memory, then on pageable:
+  // two sweeps of one operation and figure, each with its `memory`.
+  nlohmann::json doc = machine();
+  doc["timings"] = nlohmann::json::array();
+  for (const char* kind : {"pinned", "pageable"}) {
+    for (double size = 4096; size <= 131072; size *= 2) {
+      doc["timings"].push_back({{"benchmark", "link"},
+                                {"operation", "copy.read"},
+                                {"bytes", size},
+                                {"params", {{"host_memory", kind}}},
+                                {"figures", {{"bandwidth", {{"value", size < 32768 ? 3e4 : 3e3}, {"unit", "MB/s"}}}}}});
+    }
+  }
+  const auto steps = sweep_steps(doc);
+  ASSERT_EQ(steps.size(), 2u);
+  EXPECT_EQ(steps[0]["memory"], "pageable");
+  EXPECT_EQ(steps[1]["memory"], "pinned");
+  for (const auto& s : steps) EXPECT_EQ(s["steps"].size(), 1u) << s;
+  CapturedOutput out;
+  print_step_lines(out, steps);
+  EXPECT_NE(out.out.find("steps of link copy.read bandwidth, pageable host memory (noise floor"), std::string::npos)
+      << out.out;
+  EXPECT_NE(out.out.find("steps of link copy.read bandwidth, pinned host memory (noise floor"), std::string::npos);
+  EXPECT_FALSE(sweep_steps(chase_document())[0].contains("memory"));
+}

@@ -10,7 +10,7 @@ its cause is certain, and every step found is held to the naming rule
 import pytest
 from step_naming import assert_named_by_the_rule, assert_printed
 
-from conftest import load_result, run_movebench
+from conftest import binary_path, load_result, run_movebench
 from movebench_report.steps import step_causes
 
 
@@ -116,3 +116,34 @@ def test_stream_chunk_sweeps_record_their_steps_in_latency_and_throughput(tmp_pa
         assert sweep["operation"] == "chunked" and sweep["points"] == 11
         assert_named_by_the_rule(doc, sweep)
         assert_printed(proc.stdout, sweep)
+
+
+def test_link_slowed_above_a_size_steps_there(tmp_path):
+    """An artificial step at a known size by a real means: every copy of 64 KiB
+    or more made eight times by tests/faults/memcpy_faults.cpp (LD_PRELOAD, mode
+    `slow`), link's host sweep of 4 .. 256 KiB, two sizes per octave, falls
+    there (about x0.1): the step is found across 64 KiB, bandwidth falling, and
+    named by the rule (whatever the facts put within reach: the L1 on a CPU
+    whose L1 is 32 KiB). The raw runs behind it: tests/data/steps/link-slow-*."""
+    shim = binary_path().parent / "tests" / "libmemcpy_faults.so"
+    if not shim.exists():
+        pytest.skip(f"no fault-injection library at {shim}")
+    env = {"LD_PRELOAD": str(shim), "MOVEBENCH_FAULT_MODE": "slow", "MOVEBENCH_FAULT_BYTES": str(64 * 1024)}
+    out = tmp_path / "link.json"
+    for _ in range(ATTEMPTS):
+        proc = run_movebench(
+            "link", "bandwidth", "--backend", "host", "--directions", "read", "--paths", "copy",
+            "--host-memory", "pageable", "--sizes", "4K:256K", "--fine", "2", "--time-budget", "0.02",
+            "--json", out, env=env, check=0, timeout=60,
+        )  # fmt: skip
+        doc = load_result(out)
+        [sweep] = sweep_entries(doc, "link", "bandwidth")
+        across = [s for s in sweep["steps"] if s["size_before"] < 64 * 1024 <= s["size"]]
+        if across:
+            break
+    assert "each made 8 times" in proc.stderr, proc.stderr
+    assert sweep["memory"] == "pageable" and sweep["points"] == 13
+    assert across, f"no step across 64 KiB in {ATTEMPTS} sweeps: {sweep}"
+    assert across[0]["ratio"] < 0.5, across
+    assert_named_by_the_rule(doc, sweep)
+    assert_printed(proc.stdout, sweep)

@@ -3,9 +3,10 @@ binary did not judge: a peer tool's output that `import` read (OSU, IMB,
 mpiBench, STREAM ...) has records over growing sizes but no `steps`. Found
 here by the binary's own method (src/core/change_points: the penalised
 least-squares segmentation of log(value) into levels, which is PELT's
-answer, found by ruptures' Pelt(model="l2", min_size=1, jump=1); the penalty
-(4 sigma)^2 / 2 from the noise floor; then its four rules: floor, plateau,
-transition, cliff), and named as src/judge/steps names them, from the facts
+answer, found by ruptures' Pelt(model="l2", min_size=1, jump=1); sigma the
+larger of the points' sample spread and the scatter between neighbouring
+points, the penalty (4 sigma)^2 / 2; then its rules: floor (4 standard errors
+between two levels), plateau, transition, cliff), and named as src/judge/steps names them, from the facts
 the document holds (caches, TLBs, pages, the pinned-memory limit, MPI's eager
 limits), else "unexplained". The constants and every rule are the C++'s;
 tests/python/test_report_steps.py holds the two equal on the C++'s own cases and

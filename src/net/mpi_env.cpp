@@ -148,7 +148,9 @@ bool other_devices_variable(const std::string& lower_name, const std::string& de
 // and hold them: Open MPI's btl_<transport>_eager_limit, MPICH's
 // MPIR_CVAR_..._EAGER_MAX_MSG_SIZE; [{"name", "bytes"}], empty where the
 // library has none readable (judge/steps names a step after them); MPICH's
-// variables of other devices left out (other_devices_variable). Read
+// variables of other devices left out (other_devices_variable), and Open
+// MPI's btl_self_ ones (the loopback transport carries only a rank's messages
+// to itself, never one between two ranks: its 1 KiB limit named p2p steps). Read
 // once per process (eager_limits below): MPICH 4.0 crashes in
 // MPI_T_cvar_get_num after a second MPI_T_init_thread that follows an
 // MPI_T_finalize (seen under `movebench run`, whose coll and p2p steps each
@@ -173,7 +175,7 @@ nlohmann::json read_eager_limits() {
     std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
     const bool eager = lower.find("eager") != std::string::npos &&
                        (lower.find("limit") != std::string::npos || lower.find("max_msg") != std::string::npos);
-    if (!eager || other_devices_variable(lower, device)) continue;
+    if (!eager || other_devices_variable(lower, device) || lower.starts_with("btl_self_")) continue;
     if (const auto value = cvar_integer(i, type); value && *value > 0)
       out.push_back({{"name", name}, {"bytes", *value}});
   }

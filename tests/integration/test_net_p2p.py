@@ -125,3 +125,30 @@ def test_the_eager_limit_read_through_mpi_t_follows_the_librarys_setting_and_nam
     # A step from half the raised limit up to it is named after it.
     fit = causes_of(raised / 2, raised, step_causes(moved, "p2p", False))
     assert fit[0].startswith(f"eager limit ({first['name']} = "), fit
+
+
+def test_the_switch_at_the_shared_memory_eager_limit_is_found_and_named_after_it(tmp_path):
+    """Above the eager limit a message waits for its receiver (a rendezvous:
+    at least one more round trip before the data moves), so a latency sweep
+    at two sizes per octave around the shared-memory transport's own limit
+    (MPI_T's, as read) steps up where it sits, and the step found (on the
+    mean, the swept figure) is named after that limit. On a shared machine a
+    preempted point can hide it, so up to three sweeps."""
+    _, doc = _eager_run(tmp_path, "limits")
+    shared = [e for e in doc["mpi"]["eager_limits"] if re.fullmatch(r"btl_(vader|sm)_eager_limit", e["name"])]
+    if not shared:
+        pytest.skip(f"no shared-memory eager limit readable through MPI_T ({doc['mpi']['library'].splitlines()[0]})")
+    limit = shared[0]["bytes"]
+    sizes = ",".join(str(round(limit * 2 ** (i / 2))) for i in range(-8, 9))  # limit/16 .. 16 x limit
+    for attempt in range(3):
+        out = tmp_path / f"sweep{attempt}.json"
+        proc, _ = mpirun(2, "p2p", "--tests", "latency", "-m", sizes, "-i", "200", "-x", "20", "--json", out)
+        ok(proc)
+        moved = load(out)
+        [sweep] = [s for s in moved["steps"] if s["benchmark"] == "p2p" and s["figure"] == "latency"]
+        at = [s for s in sweep["steps"] if s["size_before"] < limit <= s["size"]]
+        if at:
+            break
+    assert at, f"no step across {limit} B in three sweeps: {sweep}"
+    assert at[0]["ratio"] > 1 and at[0]["cause"].startswith(f"eager limit ({shared[0]['name']} = "), at[0]
+    assert_named_by_the_rule(moved, sweep)

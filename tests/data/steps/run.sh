@@ -29,6 +29,14 @@ for run in 1 2; do
   record p2p-eager-16k-$run env OMPI_MCA_btl_vader_eager_limit=16384 mpirun.openmpi -np 2 --bind-to none \
     "$MOVEBENCH" p2p --tests latency -m 1K:64K -i 500 -x 50 -z --json p2p-eager-16k-$run.json
 done
+# The same switch swept at two sizes per octave from 256 B to 64 KiB (limit/16 ..
+# 16 x limit, as test_net_p2p.py's switch test sweeps it), three runs: the steps
+# rule of change_points (the scatter between points in its noise) on the mean.
+dense=$(python3 -c "print(','.join(str(round(4096 * 2 ** (i / 2))) for i in range(-8, 9)))")
+for run in 1 2 3; do
+  record p2p-eager-dense-$run mpirun.openmpi -np 2 --bind-to none \
+    "$MOVEBENCH" p2p --tests latency -m "$dense" -i 200 -x 20 --json p2p-eager-dense-$run.json
+done
 # The chase past the L3 hwloc reports (32 MiB on the development VM): 4 KiB to
 # 256 MiB, two sizes per octave, with 4 KiB pages (THP madvise: the chase does
 # not ask) and with huge pages; then 512 KiB to 8 MiB at four sizes per octave.

@@ -101,9 +101,9 @@ def test_the_eager_limit_read_through_mpi_t_follows_the_librarys_setting_and_nam
     setting: set four times higher through the environment the library reads
     (Open MPI's OMPI_MCA_<variable>, MPICH's MPIR_CVAR_<variable> as named), it
     is read back so, and a step across it is named after it first (before a
-    cache or the page size at the same distance). Whether a ping-pong on this
-    machine shows the step is its own doing (docs/beff.md: not on the shared
-    2-core VM, tests/data/steps/p2p-eager); every step found is named by the rule."""
+    cache or the page size at the same distance). This short sweep (one size
+    per octave) need not show the step (the next test sweeps densely for it);
+    every step found is named by the rule."""
     _, doc = _eager_run(tmp_path, "default")
     limits = doc["mpi"]["eager_limits"]
     library = doc["mpi"]["library"]

@@ -79,14 +79,17 @@ def suite_run(tmp_path_factory):
     MOVEBENCH_BIN is one per pytest run) for every test that only reads what
     it printed and wrote: (proc, path of its --json). A suite run takes up to
     a minute here, and several tests ask the same one (docs/reliability.md,
-    "Time of make test"). Any exit code is kept: each test checks its own."""
+    "Time of make test"). Any exit code is kept: each test checks its own.
+    With `store`, the run also stores its document (--store) in the SQLite
+    file beside it, out.with_suffix(".sqlite")."""
     runs = {}
 
-    def run(only, env=None, timeout=150):
-        key = (only, tuple(sorted((env or {}).items())))
+    def run(only, env=None, timeout=150, store=False):
+        key = (only, tuple(sorted((env or {}).items())), store)
         if key not in runs:
             out = tmp_path_factory.mktemp("suite") / "run.json"
-            runs[key] = (run_movebench("run", "--only", only, "--json", out, env=env, timeout=timeout), out)
+            extra = ["--store", out.with_suffix(".sqlite")] if store else []
+            runs[key] = (run_movebench("run", "--only", only, "--json", out, *extra, env=env, timeout=timeout), out)
         return runs[key]
 
     return run

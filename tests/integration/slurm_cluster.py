@@ -32,6 +32,11 @@ def _free_port():
         return s.getsockname()[1]
 
 
+# MinJobAge=0: a finished job's record is never purged (a throwaway
+# cluster), and so `sbatch --wait` polls the job every 2 s: it sleeps 2 s,
+# then 8 s and more while its sleep is under MinJobAge / 2 (sbatch.c,
+# _job_wait), which at the default 300 s made every sbatch test 10 s long
+# whatever the job took (docs/reliability.md, "Time of make test").
 def _conf(folder):
     ctld, slurmd = _free_port(), _free_port()
     host = socket.gethostname()
@@ -63,6 +68,7 @@ MpiDefault=none
 ReturnToService=2
 InactiveLimit=0
 KillWait=5
+MinJobAge=0
 NodeName={NODE} NodeHostname={host} NodeAddr=127.0.0.1 CPUs={cpus} State=UNKNOWN
 PartitionName=debug Nodes=ALL Default=YES MaxTime=INFINITE State=UP OverSubscribe=YES
 """

@@ -132,22 +132,6 @@ DRAIN = re.compile(
 )
 
 
-def wrapper(tmp_path):
-    """The program mpirun starts: the chosen rank moves itself into the
-    quota'd cgroup, then every rank becomes movebench."""
-    script = tmp_path / "rank.sh"
-    script.write_text(
-        "#!/bin/sh\n"
-        'rank=${OMPI_COMM_WORLD_RANK:-${PMI_RANK:-${PMIX_RANK:-$SLURM_PROCID}}}\n'
-        'if [ -n "$FLEET_SLOW_PROCS" ] && [ "$rank" = "$FLEET_SLOW_RANK" ]; then\n'
-        '  echo $$ > "$FLEET_SLOW_PROCS" || exit 3\n'
-        "fi\n"
-        f'exec "{binary_path()}" "$@"\n'
-    )
-    script.chmod(0o755)
-    return script
-
-
 def fleet_job(tmp_path, np, *args, slow_procs=None):
     """The command line and environment of a fleet job of `np` ranks (rank
     SLOW_RANK moved into the cgroup of `slow_procs`, when given)."""
@@ -156,13 +140,13 @@ def fleet_job(tmp_path, np, *args, slow_procs=None):
     cmd = [MPIRUN, "-np", str(np)]
     if MPI_FAMILY == "openmpi":
         cmd += ["--oversubscribe", "--bind-to", "none"]
-    cmd += [str(wrapper(tmp_path)), "fleet", *map(str, args)]
-    env = dict(os.environ, **ROOT_ENV, FLEET_SLOW_RANK=str(SLOW_RANK))
+    cmd += [str(cgroup_quota.rank_wrapper(tmp_path, binary_path())), "fleet", *map(str, args)]
+    env = dict(os.environ, **ROOT_ENV, SLOW_RANK=str(SLOW_RANK))
     if slow_procs:
-        env["FLEET_SLOW_PROCS"] = str(slow_procs)
+        env["SLOW_PROCS"] = str(slow_procs)
         # Open MPI passes only OMPI_* and what -x names; hydra passes all.
         if MPI_FAMILY == "openmpi":
-            cmd[1:1] = ["-x", "FLEET_SLOW_PROCS", "-x", "FLEET_SLOW_RANK"]
+            cmd[1:1] = ["-x", "SLOW_PROCS", "-x", "SLOW_RANK"]
     return cmd, env
 
 

@@ -92,14 +92,10 @@ def test_no_progress_with_quiet(terminal, flag):
     assert "Solution Validates" in screens[-1]
 
 
-def test_suite_names_each_benchmark_with_its_place(tmp_path):
-    """Not on a terminal: no live line, but each benchmark's start says i of n."""
-    proc = subprocess.run(
-        [str(binary_path()), "run", "--only", "link", "--json", str(tmp_path / "r.json")],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+def test_suite_names_each_benchmark_with_its_place(suite_run):
+    """Not on a terminal: no live line, but each benchmark's start says i of n.
+    The run test_suite_mpi.py compares with (suite_run: measured once)."""
+    proc, _ = suite_run("link", timeout=120)
     assert proc.returncode == 0, proc.stderr
     assert "movebench run: link (1 of 1, 0:00 elapsed)" in proc.stderr
     assert "\r" not in proc.stderr and "\x1b" not in proc.stderr

@@ -12,6 +12,7 @@ import sqlite3
 import pytest
 from net_mpi import built_with_mpi, load, needs_mpirun
 from test_fleet import SMALL, fleet, report
+from test_verdicts import SUITE_TIMEOUT
 
 from conftest import load_result, run_movebench
 from movebench_report.figurerows import document_hash, figure_rows
@@ -103,11 +104,11 @@ def test_no_report_tool_is_a_usage_error_before_anything_is_measured(tmp_path):
     assert not out.exists()
 
 
-def test_the_suite_stores_one_document(tmp_path):
-    """`movebench run`: its one document (every benchmark's records, the headline figures with their verdicts)."""
-    db = tmp_path / "results.sqlite"
-    out = tmp_path / "run.json"
-    proc = run_movebench("run", "--only", "mem", "--json", out, "--store", db, timeout=300)
+def test_the_suite_stores_one_document(suite_run):
+    """`movebench run`: its one document (every benchmark's records, the headline
+    figures with their verdicts). The run test_verdicts.py reads (suite_run)."""
+    proc, out = suite_run("mem", timeout=SUITE_TIMEOUT, store=True)
+    db = out.with_suffix(".sqlite")
     assert proc.returncode in (0, 1), proc.stderr  # 1: a path's verdict may fail a check on a loaded machine
     assert "cannot store" not in proc.stderr
     doc = load_result(out)

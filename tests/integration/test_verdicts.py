@@ -21,9 +21,11 @@ def verdict_lines(stdout):
 
 
 @pytest.fixture(scope="module")
-def mem_suite(tmp_path_factory):
-    out = tmp_path_factory.mktemp("verdicts") / "run.json"
-    proc = run_movebench("run", "--only", "mem", "--json", out, check=0, timeout=SUITE_TIMEOUT)
+def mem_suite(suite_run):
+    """The mem suite, measured once for these tests and test_store_option.py's
+    (which reads what it stored): tests/conftest.py, suite_run."""
+    proc, out = suite_run("mem", timeout=SUITE_TIMEOUT, store=True)
+    assert proc.returncode == 0, f"exit {proc.returncode}\nstdout:\n{proc.stdout}\nstderr:\n{proc.stderr}"
     return proc, load_result(out)
 
 

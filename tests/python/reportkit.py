@@ -170,6 +170,18 @@ SUITE = REPO / "tests" / "data" / "results" / "run.json"
 GPU_SUITE = REPO / "tests" / "data" / "results" / "run-h200.json"
 
 
+@functools.cache
+def suite_page() -> pathlib.Path:
+    """The page `movebench-report html` makes of SUITE, made once per session:
+    it takes about 12 s here (its plots), and the page and browser tests read
+    the same page (docs/reliability.md, "Time of make test"). Read only: a
+    test that changes it changes it for the others."""
+    out = _scratch("suite-page") / "r.html"
+    code, _, err = report("html", SUITE, "-o", out)
+    assert code == 0, err
+    return out
+
+
 def as_run(host=None, when=None, factor=1.0):
     """A change for edited(): the document as another run of the same
     command, on `host`, started at `when` (a datetime, UTC), every timing and

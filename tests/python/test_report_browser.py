@@ -11,7 +11,7 @@ import subprocess
 
 import pytest
 
-from reportkit import GPU_SUITE, SUITE, chromium, png_size, report, with_facts
+from reportkit import GPU_SUITE, SUITE, chromium, png_size, report, suite_page, with_facts
 
 WIDTH, HEIGHT = 1400, 900
 
@@ -84,7 +84,7 @@ def check_layout(seen: dict):
 
 
 def test_real_suite_first_screen(tmp_path):
-    html = page(tmp_path, SUITE)
+    html = suite_page()
     check_layout(measured(tmp_path, html))
     shot = tmp_path / "shot.png"
     subprocess.run(browser_flags(tmp_path) + [f"--screenshot={shot}", html.as_uri()], capture_output=True, timeout=120)

@@ -13,11 +13,11 @@ from movebench_report import pageplots
 from movebench_report.facts import NO_PEAK
 from movebench_report.model import Filter, load_sources
 from movebench_report.summary import rows_of
-from reportkit import REPO, SUITE, edited, report, report_json, scale_timings, with_facts
+from reportkit import REPO, SUITE, edited, report, report_json, scale_timings, suite_page, with_facts
 
 
-def html_of(tmp_path, *files, name="r.html"):
-    out = tmp_path / name
+def html_of(tmp_path, *files):
+    out = tmp_path / "r.html"
     code, _, err = report("html", *files, "-o", out)
     assert code == 0, err
     return out.read_text()
@@ -28,13 +28,13 @@ def first_screen(html: str) -> str:
     return html[: html.index("<h2>The node</h2>")]
 
 
-def test_suite_without_verdicts_is_unknown_with_the_reason(tmp_path):
+def test_suite_without_verdicts_is_unknown_with_the_reason():
     doc = json.loads(SUITE.read_text())
     rows = rows_of(doc)
     paths = {r.path for r in rows}
     assert {"dram", "network"} <= paths or {"cache", "network"} <= paths, paths
     assert all(r.verdict == "unknown" and r.reasons == [NO_PEAK] for r in rows)
-    html = first_screen(html_of(tmp_path, SUITE))
+    html = first_screen(suite_page().read_text())
     assert "<table id='summary'>" in html and html.count(NO_PEAK) == len(rows)
     assert doc["host"]["cpu_model"] in html and doc["git_commit"][:10] in html and doc["host"]["hostname"] in html
 
@@ -115,8 +115,8 @@ def test_no_line_joins_two_points_of_one_size():
                 assert not s.is_sweep or len(sizes) == len(set(sizes)), (bench, view, s.label)
 
 
-def test_every_plot_is_inline_svg_with_title_and_text(tmp_path):
-    html = html_of(tmp_path, SUITE)
+def test_every_plot_is_inline_svg_with_title_and_text():
+    html = suite_page().read_text()
     svgs = re.findall(r"<svg\b.*?</svg>", html, re.S)
     assert len(svgs) >= 3
     for svg in svgs:
@@ -124,8 +124,8 @@ def test_every_plot_is_inline_svg_with_title_and_text(tmp_path):
     assert "data:image" not in html and "<img" not in html
 
 
-def test_drill_down_sections_collapsed_and_linked(tmp_path):
-    html = html_of(tmp_path, SUITE)
+def test_drill_down_sections_collapsed_and_linked():
+    html = suite_page().read_text()
     doc = json.loads(SUITE.read_text())
     for bench in {rec["benchmark"] for rec in doc["timings"]}:
         assert f"<details><summary id='bench-{bench}'>" in html
@@ -134,8 +134,8 @@ def test_drill_down_sections_collapsed_and_linked(tmp_path):
     assert "<details open" not in html
 
 
-def test_page_is_small_and_fetches_nothing(tmp_path):
-    html = html_of(tmp_path, SUITE)
+def test_page_is_small_and_fetches_nothing():
+    html = suite_page().read_text()
     assert len(html.encode()) < 2 * 2**20
     assert not re.search(r"""(src|href)\s*=\s*['"]?\s*(https?:|//|file:|ftp:)""", html, re.I)
     assert not re.search(r"url\(\s*['\"]?(https?:|//)|@import|<script|<link\b|<iframe", html, re.I)
@@ -203,4 +203,4 @@ def test_facts_from_a_file_are_drawn_as_the_files_machine_not_this_host(tmp_path
         "accelerators, NICs, memory tiers, settings</figcaption>"
     ) in node
     # a document of this machine's own facts says nothing of the kind
-    assert "facts of the machine" not in html_of(tmp_path, SUITE, name="suite.html")
+    assert "facts of the machine" not in suite_page().read_text()

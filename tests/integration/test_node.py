@@ -61,14 +61,19 @@ def best(values):
 def test_one_cell_is_mems_figure_for_the_same_kernel_and_cores(tmp_path):
     """Same kernels (mem's sum and triad, the plain loop), same threads on the
     same CPUs, same arrays, same chase: node's local cell and mem differ only
-    by noise. The bound is generous (30%, the best of two runs each) because
-    this machine is shared with other builds; a node part that bound memory
-    elsewhere, used other cores or counted other bytes would be off by far more."""
+    by noise. The bound is generous (30% between the best of each side's
+    runs) and the runs alternate, two rounds and up to six until the bests
+    agree, because a shared machine's load can slow one side's runs (at load
+    9 to 12 the best of two stood up to 1.8x apart); a node part that bound
+    memory elsewhere, used other cores or counted other bytes stays off by far
+    more however many rounds it gets."""
     node_local = {"sum": [], "triad": [], "chase": []}
     mem_runs = {"sum": [], "triad": [], "chase": []}
     local = nodes_with_cpus()[0]
     cpus = open(f"/sys/devices/system/node/node{local}/cpulist").read().strip()
-    for i in range(2):
+    for i in range(6):
+        if i >= 2 and all(0.7 < agree(node_local[k], mem_runs[k]) < 1 / 0.7 for k in node_local):
+            break
         (tmp_path / str(i)).mkdir()
         _, out = node_numa(tmp_path / str(i))
         doc = json.loads(out.read_text())
@@ -109,8 +114,12 @@ def test_one_cell_is_mems_figure_for_the_same_kernel_and_cores(tmp_path):
         )
         mem_runs["chase"].append(-json.loads(lat_json.read_text())["timings"][0]["figures"]["latency"]["value"])
     for k in node_local:
-        a, b = abs(best(node_local[k])), abs(best(mem_runs[k]))
-        assert 0.7 < a / b < 1 / 0.7, (k, node_local[k], mem_runs[k])
+        assert 0.7 < agree(node_local[k], mem_runs[k]) < 1 / 0.7, (k, node_local[k], mem_runs[k])
+
+
+def agree(node_runs, mem_runs):
+    """The best of node's runs over the best of mem's (chase latencies negated: best is the largest)."""
+    return abs(best(node_runs)) / abs(best(mem_runs))
 
 
 def fault_library():

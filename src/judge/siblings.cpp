@@ -38,19 +38,33 @@ Whole whole_of(std::span<const double> per_unit) {
   return w;
 }
 
-std::vector<Outlier> find_outliers(std::span<const double> values, bool higher_is_better, const OutlierRule& rule) {
-  std::vector<Outlier> out;
-  if (values.size() < 3) return out;
+Judgement judge_outliers(std::span<const double> values, bool higher_is_better, const OutlierRule& rule,
+                         std::span<const double> relative_spreads) {
+  Judgement j;
+  if (values.size() < 3) return j;
   const Spread s = robust_spread(values);
-  const double allowed = std::max(rule.k * s.mad, rule.floor * std::abs(s.median));
+  j.spread = s;
+  if (!relative_spreads.empty()) j.noise = robust_spread(relative_spreads).median;
+  j.allowed = std::max({rule.k * s.mad, rule.floor * std::abs(s.median), rule.k_noise * j.noise * std::abs(s.median)});
   for (std::size_t i = 0; i < values.size(); ++i) {
     const double worse = higher_is_better ? s.median - values[i] : values[i] - s.median;
-    if (worse > allowed && worse > 0) {
+    if (worse > j.allowed && worse > 0) {
       const double by = s.median != 0 ? worse / std::abs(s.median) : 0;
-      out.push_back({i, values[i], s.median, by});
+      j.outliers.push_back({i, values[i], s.median, by});
     }
   }
-  return out;
+  return j;
+}
+
+std::vector<Outlier> find_outliers(std::span<const double> values, bool higher_is_better, const OutlierRule& rule,
+                                   std::span<const double> relative_spreads) {
+  return judge_outliers(values, higher_is_better, rule, relative_spreads).outliers;
+}
+
+double relative_spread(std::span<const double> samples) {
+  if (samples.size() < 2) return 0;
+  const Spread s = robust_spread(samples);
+  return s.median != 0 ? (s.max - s.min) / std::abs(s.median) : 0;
 }
 
 }  // namespace movebench::judge

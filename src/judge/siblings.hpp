@@ -13,12 +13,18 @@ namespace movebench::judge {
 inline constexpr double kMadToSigma = 1.4826;
 
 // A unit is an outlier when it is worse than the median (lower bandwidth,
-// higher latency) by more than max(k x MAD x 1.4826, floor x |median|).
-// k alone would flag tiny differences on a very quiet fleet (MAD near 0);
-// the floor alone would ignore how noisy the fleet is.
+// higher latency) by more than max(k x MAD x 1.4826, floor x |median|,
+// k_noise x noise x |median|). k alone would flag tiny differences on a
+// very quiet fleet (MAD near 0); the floor alone would ignore how noisy the
+// fleet is. The noise is the units' own measured spread, where the caller
+// has one (each unit's repeated samples): the median over the units of each
+// one's relative spread ((max - min) / median of its samples). With few
+// units the MAD says little about how much one unit's figure moves between
+// runs; its samples do.
 struct OutlierRule {
   double k = 5;         // --outlier-k
   double floor = 0.10;  // --outlier-floor, a fraction of the median
+  double k_noise = 2;   // --outlier-noise-k, times the units' measured spread
 };
 
 struct Spread {
@@ -42,8 +48,27 @@ struct Outlier {
   double value = 0, median = 0;
   double worse_by = 0;  // fraction of the median, > 0: how much worse
 };
+// One set of units judged: what the rule compared with and what it named.
+struct Judgement {
+  Spread spread;       // of the values
+  double noise = 0;    // the median of the given relative spreads; 0 when none given
+  double allowed = 0;  // how much worse than the median a unit may be, in the values' unit
+  std::vector<Outlier> outliers;
+};
 // The outliers among `values` (one per unit), in index order. Fewer than 3
-// values have no majority to compare with: none.
-std::vector<Outlier> find_outliers(std::span<const double> values, bool higher_is_better, const OutlierRule& rule);
+// values have no majority to compare with: none (and allowed 0).
+// `relative_spreads`: the units' measured spreads, each a fraction of its
+// own figure ((max - min) / median of its samples), as many as are known;
+// none: no noise term.
+Judgement judge_outliers(std::span<const double> values, bool higher_is_better, const OutlierRule& rule,
+                         std::span<const double> relative_spreads = {});
+std::vector<Outlier> find_outliers(std::span<const double> values, bool higher_is_better, const OutlierRule& rule,
+                                   std::span<const double> relative_spreads = {});
+
+// The relative spread of repeated samples: (max - min) / median; 0 of
+// fewer than 2 samples or a median of 0. The range, not the MAD: of 3 to 20
+// samples the MAD is biased low (of 3, the smaller of two deviations), and
+// a unit that drifts between rounds should count its whole drift.
+double relative_spread(std::span<const double> samples);
 
 }  // namespace movebench::judge

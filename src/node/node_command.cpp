@@ -162,6 +162,10 @@ void NodeCommand::add_options(CLI::App& app) {
       ->capture_default_str();
   app.add_option("--outlier-floor", floor_text_, "Outlier: and by more than this share of the median")
       ->capture_default_str();
+  app.add_option("--outlier-noise-k", opt_.rule.k_noise,
+                 "Outlier: and by more than this many times the siblings' measured spread (the median of each "
+                 "endpoint's (max - min) / median of its repeated samples; numa's cells)")
+      ->capture_default_str();
   app.add_option("--core-sample", core_sample_,
                  "cores: the cache domains' pairs and this many drawn at random, whatever the CPUs (default: every "
                  "pair up to 64 CPUs, beyond it the domains' and 256)");
@@ -191,6 +195,7 @@ void NodeCommand::check_options() {
     opt_.core_sample = static_cast<std::size_t>(core_sample_);
   }
   check_range(opt_.rule.k, "--outlier-k", 0.0, kMostOutlierK);
+  check_range(opt_.rule.k_noise, "--outlier-noise-k", 0.0, kMostOutlierK);
   opt_.rule.floor = parse_percent(floor_text_, "--outlier-floor");
   if (!opt_.hwloc_xml.empty()) {
     if (!opt_.parts.empty() && std::find(opt_.parts.begin(), opt_.parts.end(), "numa") == opt_.parts.end())
@@ -236,6 +241,7 @@ int NodeCommand::run(Report& report) {
   settings["time_budget"] = opt_.time_budget;
   settings["outlier_k"] = opt_.rule.k;
   settings["outlier_floor"] = opt_.rule.floor;
+  settings["outlier_noise_k"] = opt_.rule.k_noise;
   const auto parts = chosen_parts();
   settings["parts"] = nlohmann::json::array();
   for (const auto* p : parts) settings["parts"].push_back(p->name);

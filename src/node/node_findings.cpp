@@ -8,20 +8,55 @@
 #include "node/node_parts.hpp"
 
 namespace movebench::node {
+namespace {
+
+void add_judged(NodeContext& ctx, std::string_view part, std::string_view figure, std::span<const Endpoint> endpoints,
+                const judge::Judgement& j) {
+  auto& list = ctx.report.extra("judged");
+  if (!list.is_array()) list = nlohmann::json::array();
+  nlohmann::json units = nlohmann::json::array();
+  for (const auto& e : endpoints) {
+    units.push_back(
+        {{"endpoint", e.name}, {"value", e.value}, {"spread", e.spread ? nlohmann::json(*e.spread) : nullptr}});
+  }
+  list.push_back({{"part", part},
+                  {"figure", figure},
+                  {"median", j.spread.median},
+                  {"mad", j.spread.mad},
+                  {"noise", j.noise},
+                  {"allowed", j.allowed},
+                  {"named", j.outliers.size()},
+                  {"endpoints", std::move(units)}});
+}
+
+}  // namespace
 
 std::vector<Finding> judge_siblings(NodeContext& ctx, std::string_view part, std::string_view figure,
                                     std::string_view unit, std::span<const Endpoint> endpoints, bool higher_is_better,
                                     const std::function<std::string(std::size_t)>& explain) {
-  std::vector<double> values;
-  for (const auto& e : endpoints) values.push_back(e.value);
+  std::vector<double> values, spreads;
+  for (const auto& e : endpoints) {
+    values.push_back(e.value);
+    if (e.spread) spreads.push_back(*e.spread);
+  }
+  const judge::Judgement j = judge::judge_outliers(values, higher_is_better, ctx.opt.rule, spreads);
+  if (values.size() >= 3) add_judged(ctx, part, figure, endpoints, j);
   std::vector<Finding> out;
-  for (const auto& o : judge::find_outliers(values, higher_is_better, ctx.opt.rule)) {
-    Finding f{std::string(part), std::string(figure), endpoints[o.index].name, o.value,
-              o.median,          o.worse_by,          std::string(unit),       ""};
+  for (const auto& o : j.outliers) {
+    Finding f{std::string(part),
+              std::string(figure),
+              endpoints[o.index].name,
+              o.value,
+              o.median,
+              o.worse_by,
+              std::string(unit),
+              "",
+              j.noise};
     f.text =
         fmt::format("{}: {} {} {}, {}% {} than its {} siblings' median {} {}", f.part, f.endpoint, f.figure,
                     significant_text(f.value), significant_text(f.worse_by * 100),
                     higher_is_better ? "lower" : "higher", endpoints.size() - 1, significant_text(f.reference), f.unit);
+    if (j.noise > 0) f.text += fmt::format(" (their measured spread {}%)", significant_text(j.noise * 100));
     if (explain) f.text += "; " + explain(o.index);
     add_finding(ctx, f);
     out.push_back(std::move(f));
@@ -39,6 +74,7 @@ void add_finding(NodeContext& ctx, Finding f) {
                   {"reference", f.reference},
                   {"worse_by", f.worse_by},
                   {"unit", f.unit},
+                  {"noise", f.noise},
                   {"text", f.text}});
   ctx.findings.push_back(std::move(f));
 }

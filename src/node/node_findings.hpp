@@ -25,6 +25,9 @@ inline constexpr double kMadToSigma = judge::kMadToSigma;
 struct Endpoint {
   std::string name;  // "node 1", "node 0 -> node 1", "gpu 3"
   double value = 0;
+  // Its samples' relative spread ((max - min) / median, judge::relative_spread)
+  // where it has repeated samples: the noise term of the rule.
+  std::optional<double> spread{};
 };
 
 // Something the node command names: an endpoint worse than its siblings or
@@ -39,11 +42,15 @@ struct Finding {
   double worse_by = 0;   // a fraction of the reference, > 0
   std::string unit;      // "MB/s", "ns", "x"
   std::string text;      // one line, what it is and what could explain it
+  double noise = 0;      // the siblings' measured spread the rule used (a fraction), 0 none
 };
 
 // The outliers among `endpoints` by the rule in ctx's options, each as a
 // Finding kept in ctx (printed after the matrices, written under the result
 // document's "findings"). Fewer than 3 endpoints have no majority: none.
+// Each set of 3 or more is also written under "judged" (the median, MAD,
+// measured noise and allowed deviation, each endpoint's value and spread),
+// so a reader sees why something was or was not named.
 // `explain`, when given, says what facts could explain endpoint i ("its link
 // PCIe Gen4 x8"), added to its finding's text.
 std::vector<Finding> judge_siblings(NodeContext& ctx, std::string_view part, std::string_view figure,

@@ -14,6 +14,7 @@
 #include "core/interrupt.hpp"
 #include "core/sizes.hpp"
 #include "core/stats.hpp"
+#include "judge/siblings.hpp"
 #include "mem/latency.hpp"
 #include "mem/measure.hpp"
 #include "mem/runner.hpp"
@@ -122,6 +123,7 @@ void measure_bandwidth(NodeContext& ctx, const Where& w, double seconds, Cell& c
                                   runner.nontemporal(kKernels[i]), times[i]);
     as_node_record(r, w, mem::info(kKernels[i]).name);
     (i == 0 ? cell.sum : cell.triad) = r.figures.front().value();
+    (i == 0 ? cell.sum_spread : cell.triad_spread) = judge::relative_spread(times[i]);
     ctx.report.add(std::move(r));
   }
 }
@@ -143,6 +145,7 @@ void measure_latency(NodeContext& ctx, const Where& w, double seconds, Cell& cel
   std::vector<double> per_load = mem::time_chase(ring, samples, kChaseSampleSeconds, disturbed);
   if (per_load.empty()) return;  // interrupted
   const Summary st = summarize(per_load);
+  cell.latency_spread = judge::relative_spread(per_load);
   Record r;
   r.bytes = bytes;
   r.params = {{"stride", kChaseStride},

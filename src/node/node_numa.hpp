@@ -13,9 +13,13 @@
 namespace movebench::node {
 
 // One initiator x target cell: read-only (sum) and triad bandwidth in
-// MB/s, the chase's latency in ns; none where not measured.
+// MB/s, the chase's latency in ns; none where not measured. Each with the
+// relative spread of its repeated samples (judge::relative_spread of the
+// rounds' call times, of the chase's samples): the noise the sibling rule
+// allows for.
 struct Cell {
   std::optional<double> sum, triad, latency;
+  std::optional<double> sum_spread{}, triad_spread{}, latency_spread{};
 };
 
 struct NumaGrid {
@@ -35,8 +39,9 @@ std::string numa_matrices_text(const NumaGrid& grid);
 // Each initiator's local triad against its node's DRAM peak (the facts'
 // numa_node_peaks, by mem's band), each initiator's local bandwidth and
 // latency against its sibling nodes', and each pair's NUMA factor against
-// the other pairs at the same distance (node_findings.hpp). Also writes the
-// factors to the result document.
+// the other pairs at the same distance (node_findings.hpp), allowing for the
+// cells' measured spread (a factor's: its two cells' spreads added). Also
+// writes the factors to the result document.
 void judge_numa(NodeContext& ctx, const NumaGrid& grid);
 
 // The part's headlines, each the median over the initiators of a kernel's

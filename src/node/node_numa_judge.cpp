@@ -14,14 +14,16 @@ namespace {
 
 struct Quantity {
   std::optional<double> Cell::*field;
-  std::string_view name;    // as findings and titles say it
-  std::string_view kernel;  // as the records' `kernel` and the headlines' names say it
+  std::optional<double> Cell::*spread;  // its samples' relative spread
+  std::string_view name;                // as findings and titles say it
+  std::string_view kernel;              // as the records' `kernel` and the headlines' names say it
   std::string_view unit;
   bool higher_is_better;
 };
-constexpr std::array<Quantity, 3> kQuantities = {{{&Cell::sum, "read bandwidth (sum)", "sum", "MB/s", true},
-                                                  {&Cell::triad, "triad bandwidth", "triad", "MB/s", true},
-                                                  {&Cell::latency, "idle latency (chase)", "chase", "ns", false}}};
+constexpr std::array<Quantity, 3> kQuantities = {
+    {{&Cell::sum, &Cell::sum_spread, "read bandwidth (sum)", "sum", "MB/s", true},
+     {&Cell::triad, &Cell::triad_spread, "triad bandwidth", "triad", "MB/s", true},
+     {&Cell::latency, &Cell::latency_spread, "idle latency (chase)", "chase", "ns", false}}};
 
 std::string node_name(int os_index) { return fmt::format("node {}", os_index); }
 
@@ -32,6 +34,15 @@ std::optional<double> factor(const Quantity& q, const Cell& local, const Cell& r
   const auto& r = remote.*q.field;
   if (!l || !r || *l <= 0 || *r <= 0) return std::nullopt;
   return q.higher_is_better ? *l / *r : *r / *l;
+}
+
+// A factor's relative spread: its two cells' added (a ratio's relative
+// errors add, to first order); none unless both are known.
+std::optional<double> factor_spread(const Quantity& q, const Cell& local, const Cell& remote) {
+  const auto& l = local.*q.spread;
+  const auto& r = remote.*q.spread;
+  if (!l || !r) return std::nullopt;
+  return *l + *r;
 }
 
 Matrix grid_matrix(const NumaGrid& g, std::string title,
@@ -137,13 +148,14 @@ void judge_numa(NodeContext& ctx, const NumaGrid& g) {
     for (std::size_t r = 0; r < g.initiators.size(); ++r) {
       const Cell* l = g.local(r);
       if (l == nullptr) continue;
-      if (const auto& v = (*l).*q.field) locals.push_back({node_name(g.initiators[r]), *v});
+      if (const auto& v = (*l).*q.field) locals.push_back({node_name(g.initiators[r]), *v, (*l).*q.spread});
       for (std::size_t c = 0; c < g.targets.size(); ++c) {
         if (g.targets[c] == g.initiators[r]) continue;
         const auto f = factor(q, *l, g.cells[r][c]);
         if (!f) continue;
         by_distance[g.distance[r][c]].push_back(
-            {fmt::format("{} -> {}", node_name(g.initiators[r]), node_name(g.targets[c])), *f});
+            {fmt::format("{} -> {}", node_name(g.initiators[r]), node_name(g.targets[c])), *f,
+             factor_spread(q, *l, g.cells[r][c])});
         factors.push_back({{"initiator", g.initiators[r]},
                            {"target", g.targets[c]},
                            {"distance", g.distance[r][c]},

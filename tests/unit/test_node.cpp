@@ -88,6 +88,35 @@ TEST(NodeNuma, SlowLocalNodeAndSlowPairAreNamed) {
   EXPECT_EQ(j.report.document()["numa_factors"].size(), 3u * 12u);
 }
 
+// four_nodes() with every cell's samples spread by `spread` (a fraction).
+NumaGrid four_nodes_spread(double spread) {
+  NumaGrid g = four_nodes();
+  for (auto& row : g.cells) {
+    for (auto& c : row) c.sum_spread = c.triad_spread = c.latency_spread = spread;
+  }
+  return g;
+}
+
+TEST(NodeNuma, TheCellsMeasuredSpreadDecidesWhatIsNamed) {
+  Judged quiet;  // 5%: the slow node (40% under) and the slow pair (factor 5 against 2) are named
+  judge_numa(quiet.ctx, four_nodes_spread(0.05));
+  ASSERT_EQ(quiet.ctx.findings.size(), 2u);
+  EXPECT_DOUBLE_EQ(quiet.ctx.findings[0].noise, 0.05);
+  EXPECT_DOUBLE_EQ(quiet.ctx.findings[1].noise, 0.10);  // a factor's: its two cells' added
+  EXPECT_NE(quiet.ctx.findings[0].text.find("measured spread 5%"), std::string::npos) << quiet.ctx.findings[0].text;
+  Judged noisy;  // 60%: 2 x 60% allows 120% for a node, 2 x 120% for a pair: none
+  judge_numa(noisy.ctx, four_nodes_spread(0.60));
+  EXPECT_TRUE(noisy.ctx.findings.empty());
+  // What was judged, and with what noise, is written either way.
+  const auto& judged = noisy.report.document()["judged"];
+  ASSERT_FALSE(judged.empty());
+  EXPECT_EQ(judged[0]["figure"], "local read bandwidth (sum)");
+  EXPECT_DOUBLE_EQ(judged[0]["noise"].get<double>(), 0.60);
+  EXPECT_EQ(judged[0]["named"], 0);
+  EXPECT_EQ(judged[0]["endpoints"].size(), 4u);
+  EXPECT_DOUBLE_EQ(judged[0]["endpoints"][2]["spread"].get<double>(), 0.60);
+}
+
 // Made-up facts: a Milan (whose DRAM band is normal from 75%) with one NUMA
 // node per socket, node 0's socket with empty channels.
 nlohmann::json milan_facts() {

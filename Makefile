@@ -39,14 +39,15 @@ integration: build
 # nothing CUDA runs here), so the test that asks for it is too; leaks are
 # only checked in the unit tests (PoCL keeps allocations until exit). The
 # MPI commands too: p2p, coll and beff end to end and the signal tests (stopped
-# and interrupted ranks), about two minutes; the fault-injection library is
-# left out there (ASan's runtime must be the first library loaded). The
+# and interrupted ranks), about two minutes; the fault-injection libraries are
+# left out there (ASan's runtime must be the first library loaded), so the
+# stage builds only movebench and the unit tests (movebench_unit_tests). The
 # debug preset has no -march=native, so the NUMA guest runs the same binary
 # (make numa).
 DEBUG_CONFIGURE := cmake --preset debug -DMOVEBENCH_WITH_CUDA=OFF >/dev/null
 sanitize: setup
 	@$(DEBUG_CONFIGURE)
-	@cmake --build --preset debug -j $(JOBS)
+	@cmake --build --preset debug -j $(JOBS) --target movebench movebench_unit_tests
 	ctest --preset debug -j $(JOBS)
 	ASAN_OPTIONS=detect_leaks=0 MOVEBENCH_BIN=$(abspath build/debug/movebench) $(VENV)/bin/python -m pytest -q --durations=10 \
 	  tests/integration/test_link_modes.py tests/integration/test_stream_designs.py tests/integration/test_mem.py \

@@ -28,3 +28,14 @@ def assert_printed(stdout, sweep, prefix=""):
     assert heading in stdout, stdout
     for s in sweep["steps"]:
         assert s["cause"] in stdout[stdout.index(heading) :]
+
+
+def two_per_octave(low: int, top: int) -> list:
+    """low up to top at powers of two and half way between (mem latency's own default grid)."""
+    sizes, p = [], low
+    while p <= top:
+        sizes.append(p)
+        if p * 3 // 2 <= top:
+            sizes.append(p * 3 // 2)
+        p *= 2
+    return sizes

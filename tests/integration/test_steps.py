@@ -6,6 +6,7 @@ the L3's size named after it. Small points (seven samples of 1.4 ms), so
 the whole test takes seconds on a quiet machine."""
 
 import pytest
+from step_naming import two_per_octave
 
 from conftest import load_result, run_movebench
 
@@ -15,14 +16,8 @@ MOST_CHASE = 256 << 20
 
 
 def chase_sizes(top: int) -> list:
-    """4 KiB up to `top`, at powers of two and half way between (mem latency's own default grid)."""
-    sizes, p = [], 4096
-    while p <= top:
-        sizes.append(p)
-        if p * 3 // 2 <= top:
-            sizes.append(p * 3 // 2)
-        p *= 2
-    return sizes
+    """4 KiB up to `top`, at mem latency's own default grid."""
+    return two_per_octave(4096, top)
 
 
 # A chase that another process disturbed at most of its points (this

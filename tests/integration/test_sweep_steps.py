@@ -8,7 +8,7 @@ its cause is certain, and every step found is held to the naming rule
 (docs/results.md, "Steps"). Small sweeps: seconds each."""
 
 import pytest
-from step_naming import assert_named_by_the_rule, assert_printed
+from step_naming import assert_named_by_the_rule, assert_printed, two_per_octave
 
 from conftest import binary_path, load_result, run_movebench
 from movebench_report.steps import step_causes
@@ -16,17 +16,6 @@ from movebench_report.steps import step_causes
 
 def sweep_entries(doc, benchmark, figure=None):
     return [s for s in doc["steps"] if s["benchmark"] == benchmark and figure in (None, s["figure"])]
-
-
-def two_per_octave(low: int, top: int) -> list:
-    """low up to top at powers of two and half way between (mem latency's own grid)."""
-    sizes, p = [], low
-    while p <= top:
-        sizes.append(p)
-        if p * 3 // 2 <= top:
-            sizes.append(p * 3 // 2)
-        p *= 2
-    return sizes
 
 
 @pytest.fixture(scope="module")

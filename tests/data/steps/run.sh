@@ -21,6 +21,12 @@ for run in 1 2 3; do
     "$MOVEBENCH" link bandwidth --backend host --directions read --paths copy --host-memory pageable \
     --sizes 4K:256K --fine 2 --time-budget 0.02
 done
+# The same sweep ten times more, the steps rule with the scatter term (docs/results.md).
+for run in 1 2 3 4 5 6 7 8 9 10; do
+  record link-slow-live-$run env LD_PRELOAD="$faults" MOVEBENCH_FAULT_MODE=slow MOVEBENCH_FAULT_BYTES=65536 \
+    "$MOVEBENCH" link bandwidth --backend host --directions read --paths copy --host-memory pageable \
+    --sizes 4K:256K --fine 2 --time-budget 0.02
+done
 # p2p's eager-to-rendezvous switch, Open MPI's shared-memory transport at its
 # default eager limit (4 KiB) and set to 16 KiB through its MCA variable.
 for run in 1 2; do
@@ -33,7 +39,7 @@ done
 # 16 x limit, as test_net_p2p.py's switch test sweeps it), three runs: the steps
 # rule of change_points (the scatter between points in its noise) on the mean.
 dense=$(python3 -c "print(','.join(str(round(4096 * 2 ** (i / 2))) for i in range(-8, 9)))")
-for run in 1 2 3; do
+for run in 1 2 3 4 5 6 7 8; do
   record p2p-eager-dense-$run mpirun.openmpi -np 2 --bind-to none \
     "$MOVEBENCH" p2p --tests latency -m "$dense" -i 200 -x 20 --json p2p-eager-dense-$run.json
 done

@@ -73,14 +73,20 @@ def draw_steps(ax, steps: list):
     """Each step a sweep's document records (its `steps`, docs/results.md#steps)
     as a shaded band from the last size of the level before to the first of
     the level after, labelled with its cause (and its sweep's memory kind,
-    link's, where it has one) at the foot of the axes."""
+    link's, where it has one) at the foot of the axes. Steps of several sweeps
+    over the same span (link's memory kinds) share one band, their labels side
+    by side in it rather than written over each other."""
+    spans: dict = {}
     for step in steps:
         low, high = step.get("size_before"), step.get("size")
         if not isinstance(low, (int, float)) or not isinstance(high, (int, float)) or low <= 0 or high <= low:
             continue
+        label = shorten(f"{_memory_text(step)}x{step.get('ratio', 1):.3g} {step.get('cause', '')}")
+        spans.setdefault((low, high), []).append(label)
+    for (low, high), labels in spans.items():
         ax.axvspan(low, high, color="tab:red", alpha=0.12, linewidth=0)
         ax.annotate(
-            shorten(f"{_memory_text(step)}x{step.get('ratio', 1):.3g} {step.get('cause', '')}"),
+            "\n".join(labels),
             ((low * high) ** 0.5, 0.0),
             xycoords=("data", "axes fraction"),
             rotation=90,

@@ -1,6 +1,7 @@
 """`plot`: valid PNG of the expected pixel size and parseable SVG, drawn as
 the page draws its plots (pageplots: at most 8 series per axes)."""
 
+import re
 import xml.etree.ElementTree as ET
 
 from movebench_report import pageplots
@@ -134,6 +135,12 @@ def test_recorded_steps_marked_with_their_causes(tmp_path):
     assert code == 0, err
     text = out.read_text()
     assert "x3 L1 cache (32.00 KiB)" in text and "pinned: x2 unexplained" in text
+    # The two sweeps' steps over one span: their labels side by side, not one over the other.
+    at = {
+        label: re.search(rf'<text [^>]*transform="translate\(([^)]*)\)[^>]*>[^<]*{re.escape(label)}', text)
+        for label in ("x3 L1 cache", "pinned: x2 unexplained")
+    }
+    assert all(at.values()) and len({m[1] for m in at.values()}) == 2, at
     assert "not this figure" not in text
     plain = tmp_path / "plain.svg"
     report("plot", results()["lat"], "--view", "latency", "-o", plain)

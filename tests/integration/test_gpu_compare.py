@@ -268,6 +268,7 @@ def test_the_gpu_job_dry_runs_on_pocl_with_stand_ins(tmp_path):
         "LINK_SIZES": "64K",
         "WINDOW": "16K",
         "BUDGET": "0.02",
+        "STREAM_CHUNKS": "4",
     }
     env = {**os.environ, **small, "BABELSTREAM": str(babel), "PATH": f"{bin_dir}:{os.environ['PATH']}"}
     out = tmp_path / "job"
@@ -288,8 +289,9 @@ def test_the_gpu_job_dry_runs_on_pocl_with_stand_ins(tmp_path):
         "08-mem-seq-one-pass",
         "09-facts",
         "10-link",
-        "11-clocks-after",
-        "12-smi-q-after",
+        "11-stream",
+        "12-clocks-after",
+        "13-smi-q-after",
     ]
     assert all(c[1] == "rc=0" for c in commands), commands
     assert all((out / f"{t}.out").exists() for t in tags)

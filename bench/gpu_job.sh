@@ -6,7 +6,8 @@
 # movebench's own beside it (bench/gpu_compare.py, rounds); the latency chase
 # in device memory; the seq sweep with a sample's calls in one launch, then one
 # launch per call; movebench's facts and link; stream's designs at 1 MiB chunks
-# and link's chase; the device's reports after.
+# and link's chase; the persistent design over chunk sizes; the device's
+# reports after.
 # Builds nothing: MOVEBENCH is a portable build carried there, BABELSTREAM
 # BabelStream's CUDA model built outside the repository
 # (docs/performance.md says how to build and carry both).
@@ -24,7 +25,8 @@
 # where a launch is under 0.5 % of a call), REPS, ROUNDS, SEQ_SIZES,
 # SEQ_ONE_SIZES, LATENCY_SIZES (default: mem's own, 4 KiB to 256 MiB),
 # LINK_SIZES (default: link's own), STREAM_CHUNKS (1 MiB chunks per
-# stream pass, default 64), WINDOW (the TLB window, 2M) and BUDGET (each sweep point's
+# stream pass, default 64), PERSISTENT_SIZES (the persistent design's chunk
+# sizes, default 16K:16M:x4), WINDOW (the TLB window, 2M) and BUDGET (each sweep point's
 # --time-budget).
 set -u
 out=${1:?usage: gpu_job.sh OUTDIR [MOVEBENCH]}
@@ -37,6 +39,7 @@ SEQ_SIZES=${SEQ_SIZES:-1K:1G:x2}
 SEQ_ONE_SIZES=${SEQ_ONE_SIZES:-1K:64M:x4}
 BUDGET=${BUDGET:-0.1}
 STREAM_CHUNKS=${STREAM_CHUNKS:-64}
+PERSISTENT_SIZES=${PERSISTENT_SIZES:-16K:16M:x4}
 WINDOW=${WINDOW:-2M}
 here=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$out"
@@ -66,12 +69,12 @@ step clocks-before 20 nvidia-smi $clocks
 step compare 160 "$here/gpu_compare.py" --movebench "$BIN" --backend "$BACKEND" --only mem,babelstream "${peer[@]}" \
   --rounds "$ROUNDS" --elements "$ELEMENTS" --repetitions "$REPS" --timeout 60 --out "$out/compare"
 # 2. the latency chase in device memory, every working set; then with a TLB window (2 MiB)
-step mem-latency 60 "$BIN" mem latency --backend "$BACKEND" "${latency_sizes[@]}" --time-budget "$BUDGET" \
+step mem-latency 40 "$BIN" mem latency --backend "$BACKEND" "${latency_sizes[@]}" --time-budget "$BUDGET" \
   --json "$out/mem-latency.json"
 step mem-latency-window 40 "$BIN" mem latency --backend "$BACKEND" "${latency_sizes[@]}" --tlb-window-bytes "$WINDOW" \
   --time-budget "$BUDGET" --json "$out/mem-latency-window.json"
 # 3. the seq sweep, a sample's calls in one launch (the L2 plateau), then one launch per call beside it
-step mem-seq 65 "$BIN" mem seq --backend "$BACKEND" -k init,copy,triad --sizes-bytes "$SEQ_SIZES" \
+step mem-seq 45 "$BIN" mem seq --backend "$BACKEND" -k init,copy,triad --sizes-bytes "$SEQ_SIZES" \
   --time-budget "$BUDGET" --outdir "$out/dat-seq" --json "$out/mem-seq.json"
 step mem-seq-one-pass 40 "$BIN" mem seq --backend "$BACKEND" -k copy --sizes-bytes "$SEQ_ONE_SIZES" \
   --passes-per-launch 1 --time-budget "$BUDGET" --outdir "$out/dat-seq-one" --json "$out/mem-seq-one-pass.json"
@@ -81,6 +84,10 @@ step link 45 "$BIN" link --backend "$BACKEND" "${link_sizes[@]}" --json "$out/li
 # 5. stream's designs at 1 MiB chunks and their small-chunk round trips; link's chase on a host ring
 step stream 50 "$here/gpu_compare.py" --movebench "$BIN" --backend "$BACKEND" --only stream,link-lat \
   --rounds 2 --stream-chunks "$STREAM_CHUNKS" --timeout 20 --out "$out/compare-stream"
+# 6. the persistent design against offload over chunk sizes at one total: how its
+# time per chunk grows with the chunk (a fixed cost per chunk, or the bytes)
+step stream-persistent 25 "$BIN" stream --backend "$BACKEND" --designs offload,persistent --chunks "$STREAM_CHUNKS" \
+  --chunk-elements 262144 --sizes-bytes "$PERSISTENT_SIZES" --json "$out/stream-persistent.json"
 step clocks-after 20 nvidia-smi $clocks
 step smi-q-after 20 nvidia-smi -q
 exit 0

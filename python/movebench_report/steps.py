@@ -28,6 +28,8 @@ DRIFT_POINTS = 4
 LEVEL_POINTS = 3
 TRANSITION_POINTS = 3
 DRIFT_NOISE_SIGMAS = 2
+BOUND_TIME_RATIO = 2
+BOUND_SLOPE = 0.75
 # src/judge/steps.hpp and steps.cpp
 CAUSE_REACH = 2
 LEAST_SWEEP_POINTS = 5
@@ -169,16 +171,47 @@ def _least_change(y: list, bounds: list, first: int, count: int) -> int:
     return min(range(first, first + count), key=change)
 
 
-def find_steps(points: list) -> tuple:
+def overhead_bound_points(points: list) -> int:
+    """The leading points of a rate's sweep bound by a fixed cost per call:
+    each one's time per call (size / value) under BOUND_TIME_RATIO x the least
+    up to it, LEVEL_POINTS or more of them, the least-squares slope of
+    log(value) over log(size) across them BOUND_SLOPE or more; 0: none."""
+    x, y, least_time = [], [], math.inf
+    for p in points:
+        if not (_positive(p.value) and _positive(p.size)):
+            return 0
+        time = math.log(p.size) - math.log(p.value)
+        least_time = min(least_time, time)
+        if x and time - least_time >= math.log(BOUND_TIME_RATIO):
+            break
+        x.append(math.log(p.size))
+        y.append(math.log(p.value))
+    if len(x) < LEVEL_POINTS:
+        return 0
+    mx, my = sum(x) / len(x), sum(y) / len(y)
+    sxy = sum((a - mx) * (b - my) for a, b in zip(x, y))
+    sxx = sum((a - mx) ** 2 for a in x)
+    return len(x) if sxx > 0 and sxy / sxx >= BOUND_SLOPE else 0
+
+
+def _positive(v) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and v > 0 and math.isfinite(v)
+
+
+def find_steps(points: list, rate: bool = False) -> tuple:
     """(noise, floor_ratio, [{"before", "after", "size_before", "size",
-    "from", "to", "ratio"}]) of a sweep whose points are in order of size."""
+    "from", "to", "ratio"}], bound_points) of a sweep whose points are in
+    order of size; of a rate (rate=True: bandwidth, throughput) past the
+    leading points a fixed cost per call binds (bound_points)."""
+    bound = overhead_bound_points(points) if rate else 0
+    points = points[bound:]
     values = [p.value for p in points]
     valid = len(values) >= 3 and all(isinstance(v, (int, float)) and v > 0 and math.isfinite(v) for v in values)
     y = [math.log(v) for v in values] if valid else []
     noise = max(sweep_noise(points), scatter_noise(y))
     floor_ratio = math.exp(_step_floor(noise, LEVEL_POINTS, LEVEL_POINTS))
     if not valid:
-        return noise, floor_ratio, []
+        return noise, floor_ratio, [], bound
     bounds = _above_the_floor(y, segment_levels(y, (FLOOR_SIGMAS * noise) ** 2 / 2), noise)
     while True:  # take away the weakest failing step until every one holds
         candidates = _candidates(y, bounds, noise)
@@ -195,8 +228,8 @@ def find_steps(points: list) -> tuple:
         del bounds[_least_change(y, bounds, weakest.first_boundary, weakest.boundaries)]
     steps = [
         {
-            "before": c.before,
-            "after": c.after,
+            "before": bound + c.before,
+            "after": bound + c.after,
             "size_before": points[c.before].size,
             "size": points[c.after].size,
             "from": math.exp(c.start),
@@ -205,7 +238,7 @@ def find_steps(points: list) -> tuple:
         }
         for c in candidates
     ]
-    return noise, floor_ratio, steps
+    return noise, floor_ratio, steps, bound
 
 
 def _bytes_text(n: float) -> str:
@@ -333,7 +366,7 @@ def sweep_steps(doc: dict) -> list:
     """Every sweep's steps, as the binary writes a document's `steps`."""
     out = []
     for bench, op, figure, memory, unit, huge, points in _series(doc.get("timings") or []):
-        noise, floor_ratio, steps = find_steps(points)
+        noise, floor_ratio, steps, bound = find_steps(points, rate=figure != "latency")
         out.append(
             {
                 "benchmark": bench,
@@ -346,5 +379,70 @@ def sweep_steps(doc: dict) -> list:
                 "steps": named_steps(steps, step_causes(doc, bench, huge)),
             }
             | ({"memory": memory} if memory else {})
+            | ({"overhead_bound": {"points": bound, "through": points[bound - 1].size}} if bound else {})
         )
     return out
+
+
+def _significant(value: float) -> str:
+    """The binary's significant_text (src/core/figure.cpp): four significant digits, no trailing zeros."""
+    if not math.isfinite(value):
+        return str(value)
+    if value == 0:
+        return "0"
+    text = f"{value:.{max(0, 3 - math.floor(math.log10(abs(value))))}f}"
+    if "." in text:
+        text = text.rstrip("0").rstrip(".")
+    return "0" if text == "-0" else text
+
+
+def step_lines(sweeps: list) -> list:
+    """The lines the binary prints under its tables (src/judge/steps.cpp, print_step_lines)."""
+    out = []
+    for sweep in sweeps:
+        memory = f", {sweep['memory']} host memory" if sweep.get("memory") else ""
+        none = " none above the noise floor" if not sweep["steps"] else ""
+        out.append(
+            f"steps of {sweep['benchmark']} {sweep['operation']} {sweep['figure']}{memory}"
+            f" (noise floor x{_significant(sweep['floor_ratio'])}):{none}"
+        )
+        if "overhead_bound" in sweep:
+            bound = sweep["overhead_bound"]
+            out.append(
+                f"  up to {_bytes_text(bound['through'])} ({bound['points']} points): bound by a fixed cost per call"
+                f" (a launch, a pass, a transfer's set-up), each call's time within x{_significant(BOUND_TIME_RATIO)}"
+                " of the least; no steps sought there"
+            )
+        for s in sweep["steps"]:
+            line = (
+                f"  {_bytes_text(s['size_before'])} -> {_bytes_text(s['size'])}: {_significant(s['from'])} ->"
+                f" {_significant(s['to'])} {sweep['unit']} (x{_significant(s['ratio'])}): {s['cause']}"
+            )
+            out.append(line + (f"; also fits: {', '.join(s['also'])}" if s["also"] else ""))
+    return out
+
+
+def main(argv=None) -> int:
+    """python -m movebench_report.steps FILE...: each result file's sweeps
+    judged again by this rule (whatever `steps` it holds), printed as the binary prints them."""
+    import argparse
+    import json
+    import sys
+
+    parser = argparse.ArgumentParser(prog="python -m movebench_report.steps", description=main.__doc__)
+    parser.add_argument("files", nargs="+")
+    args = parser.parse_args(argv)
+    for name in args.files:
+        try:
+            with open(name, encoding="utf-8") as f:
+                doc = json.load(f)
+        except (OSError, ValueError) as e:
+            print(f"movebench_report.steps: {name}: {e}", file=sys.stderr)
+            return 2
+        print(f"== {name}")
+        print("\n".join(step_lines(sweep_steps(doc))))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

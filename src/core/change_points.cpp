@@ -226,8 +226,32 @@ std::vector<std::size_t> segment_levels(std::span<const double> y, double penalt
   return bounds;
 }
 
-StepSearch find_steps(std::span<const SweepPoint> points) {
+std::size_t overhead_bound_points(std::span<const SweepPoint> points) {
+  std::vector<double> x, y;  // log(size), log(value)
+  double least_time = std::numeric_limits<double>::infinity();
+  for (const auto& p : points) {
+    if (!(p.value > 0 && p.size > 0 && std::isfinite(p.value))) return 0;
+    const double time = std::log(p.size) - std::log(p.value);  // log of the time per call, in any unit
+    least_time = std::min(least_time, time);
+    if (!x.empty() && time - least_time >= std::log(kBoundTimeRatio)) break;
+    x.push_back(std::log(p.size));
+    y.push_back(std::log(p.value));
+  }
+  if (x.size() < kLevelPoints) return 0;
+  const double mx = level_mean(x, 0, x.size()), my = level_mean(y, 0, y.size());
+  double sxy = 0, sxx = 0;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    sxy += (x[i] - mx) * (y[i] - my);
+    sxx += (x[i] - mx) * (x[i] - mx);
+  }
+  return sxx > 0 && sxy / sxx >= kBoundSlope ? x.size() : 0;
+}
+
+StepSearch find_steps(std::span<const SweepPoint> points, SweepFigure figure) {
+  const std::size_t bound = figure == SweepFigure::kRate ? overhead_bound_points(points) : 0;
+  points = points.subspan(bound);
   StepSearch out;
+  out.bound_points = bound;
   std::vector<double> y;
   for (const auto& p : points) {
     if (p.value > 0 && std::isfinite(p.value)) y.push_back(std::log(p.value));
@@ -248,8 +272,8 @@ StepSearch find_steps(std::span<const SweepPoint> points) {
     steps = step_candidates(y, bounds, out.noise);
   }
   for (const auto& c : steps) {
-    out.steps.push_back(Step{.before = c.before,
-                             .after = c.after,
+    out.steps.push_back(Step{.before = bound + c.before,
+                             .after = bound + c.after,
                              .size_before = points[c.before].size,
                              .size = points[c.after].size,
                              .from = std::exp(c.from),

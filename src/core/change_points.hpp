@@ -43,6 +43,21 @@
 //                scatter of a few points is no slope
 // A step failing a rule loses its weakest boundary (of a transition: the one
 // whose levels differ least) and the rules run again until every step holds.
+// Before all of it, on a sweep of a rate (bytes over time: bandwidth,
+// throughput) only:
+//   ramp         the leading points bound by a fixed cost per call (a
+//                launch, a pass's start, a transfer's set-up) are left out:
+//                each point's time per call (size / value) under
+//                kBoundTimeRatio x the least of the points up to it, at least
+//                kLevelPoints of them, the least-squares slope of log(value)
+//                over log(size) across them kBoundSlope or more (a time per
+//                call that hardly grows: the rate grows with the size). Their
+//                levels are the fixed cost's, no cache's: left in, their mean
+//                pulls the first level down (an H200's L2 plateau of 8.4 TB/s
+//                read as 1.1 TB/s, its fall to HBM as a rise). The noise is
+//                then the rest's. Sizes double in a sweep: a flat rate's time
+//                doubles at the next size, a latency-bound one (slope 0.7)
+//                fails the slope.
 #pragma once
 #include <cstddef>
 #include <span>
@@ -68,10 +83,16 @@ struct Step {
 };
 
 struct StepSearch {
-  double noise = 0;        // sigma of log(value), as above
-  double floor_ratio = 1;  // the floor between two levels of kLevelPoints points (the highest any step meets)
+  double noise = 0;              // sigma of log(value), as above
+  double floor_ratio = 1;        // the floor between two levels of kLevelPoints points (the highest any step meets)
+  std::size_t bound_points = 0;  // the leading points of the ramp, left out (0: none)
   std::vector<Step> steps;
 };
+
+// What a sweep's figure is: a rate of bytes over time (bandwidth,
+// throughput), which a fixed cost per call makes grow with the size, or a
+// time (a latency), which it leaves flat.
+enum class SweepFigure { kTime, kRate };
 
 inline constexpr double kDefaultNoise = 0.05;
 inline constexpr double kLeastNoise = 0.01;
@@ -82,15 +103,21 @@ inline constexpr double kDriftNoiseSigmas = 2;
 inline constexpr std::size_t kDriftPoints = 4;
 inline constexpr std::size_t kLevelPoints = 3;
 inline constexpr std::size_t kTransitionPoints = 3;
+inline constexpr double kBoundTimeRatio = 2;
+inline constexpr double kBoundSlope = 0.75;
 
 // The two parts of the noise sigma, as above: within each point's samples,
 // and the scatter between neighbouring log(value)s y (0 with fewer than three).
 double sweep_noise(std::span<const SweepPoint> points);
 double scatter_noise(std::span<const double> y);
 
-// The steps of a sweep whose points are in order of size. Fewer than three
-// points, or a value that is not positive: no steps.
-StepSearch find_steps(std::span<const SweepPoint> points);
+// The leading points of a rate's sweep bound by a fixed cost per call (the
+// ramp above; 0: none, or a value that is not positive).
+std::size_t overhead_bound_points(std::span<const SweepPoint> points);
+
+// The steps of a sweep whose points are in order of size (of a rate, past
+// its ramp). Fewer than three points, or a value that is not positive: no steps.
+StepSearch find_steps(std::span<const SweepPoint> points, SweepFigure figure = SweepFigure::kTime);
 
 // The segmentation alone (exposed for its unit tests): the first index of
 // each level after the first, for values y and a penalty per change.

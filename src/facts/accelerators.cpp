@@ -96,6 +96,32 @@ std::string device_line(const nlohmann::json& d, const nlohmann::json& pcie) {
 
 }  // namespace
 
+// NVIDIA, CUDA C++ Programming Guide (the legacy guide, as of CUDA 12.9 and
+// 13.0), chapter 20 "Compute Capabilities", each architecture's "Shared
+// Memory" section: "the unified data cache has a size of 128 KB" (7.0; 96 KB
+// for 7.5: 20.6.4), "192 KB for devices of compute capability 8.0 and 8.7
+// and 128 KB for devices of compute capabilities 8.6 and 8.9" (20.7.3), "256
+// KB for devices of compute capability 9.0" (20.8.3), "256 KB for devices of
+// compute capability 10.0" (20.9.3); KB there is 1024 bytes (the note above
+// its Table 27). 12.0 is left out: its 20.10.3 gives 100 KB for the whole
+// cache, and shared memory alone may take 100 KB of it.
+// https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#compute-capabilities
+const char* const kCudaSmDataCacheSource =
+    "CUDA C++ Programming Guide, Compute Capabilities (20.6.4, 20.7.3, 20.8.3, 20.9.3): unified data cache per SM";
+
+std::uint64_t cuda_sm_data_cache_bytes(int major, int minor) {
+  struct Row {
+    int major, minor;
+    std::uint64_t kib;
+  };
+  constexpr Row kRows[] = {{7, 0, 128}, {7, 5, 96},  {8, 0, 192}, {8, 6, 128},
+                           {8, 7, 192}, {8, 9, 128}, {9, 0, 256}, {10, 0, 256}};
+  for (const auto& r : kRows) {
+    if (r.major == major && r.minor == minor) return r.kib * 1024;
+  }
+  return 0;
+}
+
 double device_memory_peak(double memory_clock_khz, int memory_bus_bits) {
   return 2.0 * memory_clock_khz * 1e3 * memory_bus_bits / 8;
 }

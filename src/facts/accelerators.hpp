@@ -8,6 +8,7 @@
 // sets the device layer's), and collect() calls it. Without one (the facts
 // unit tests, the fuzz targets) the section says why it is unknown.
 #pragma once
+#include <cstdint>
 #include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -34,6 +35,15 @@ struct AcceleratorInfo {
 // DDR and HBM move data on both clock edges: clock x 2 x bus width / 8
 // bytes per second. The one formula; the CUDA device's facts use it too.
 double device_memory_peak(double memory_clock_khz, int memory_bus_bits);
+
+// One SM's unified data cache (its L1 and shared memory in one array: the L1
+// is what the kernel's shared-memory carve-out leaves of it) by CUDA compute
+// capability, in bytes; 0 where the table has no row. No runtime attribute
+// gives it (cudaDevAttrL2CacheSize is the L2's, and
+// cudaDevAttrMaxSharedMemoryPerMultiprocessor the carve-out's largest), so
+// the CUDA device names its L1 from this table, which kCudaSmDataCacheSource cites.
+std::uint64_t cuda_sm_data_cache_bytes(int major, int minor);
+extern const char* const kCudaSmDataCacheSource;
 
 // {"backend", "index", "name", "type", "memory_bytes" (null: not told),
 //  "memory_peak": {"bytes_per_second", "formula", "source"} or

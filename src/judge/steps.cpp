@@ -181,7 +181,8 @@ std::vector<SweepSeries> sweep_series(const nlohmann::json& timings) {
 nlohmann::json sweep_steps(const nlohmann::json& document) {
   nlohmann::json out = nlohmann::json::array();
   for (const auto& s : sweep_series(document.value("timings", nlohmann::json::array()))) {
-    const StepSearch search = find_steps(s.points);
+    // A rate (bandwidth, throughput) grows with the size where a fixed cost per call binds it.
+    const StepSearch search = find_steps(s.points, s.figure == "latency" ? SweepFigure::kTime : SweepFigure::kRate);
     nlohmann::json sweep = {{"benchmark", s.benchmark},
                             {"operation", s.operation},
                             {"figure", s.figure},
@@ -191,6 +192,9 @@ nlohmann::json sweep_steps(const nlohmann::json& document) {
                             {"floor_ratio", search.floor_ratio},
                             {"steps", named_steps(search, step_causes(document, s.benchmark, s.huge_pages))}};
     if (!s.memory.empty()) sweep["memory"] = s.memory;
+    if (search.bound_points > 0) {
+      sweep["overhead_bound"] = {{"points", search.bound_points}, {"through", s.points[search.bound_points - 1].size}};
+    }
     out.push_back(std::move(sweep));
   }
   return out;
@@ -211,6 +215,14 @@ void print_step_lines(Output& out, const nlohmann::json& steps, const std::strin
                          memory.empty() ? "" : ", " + memory + " host memory",
                          significant_text(sweep.value("floor_ratio", 1.0)),
                          sweep["steps"].empty() ? " none above the noise floor" : ""));
+    if (sweep.contains("overhead_bound")) {
+      const auto& bound = sweep["overhead_bound"];
+      out.text(
+          fmt::format("{}  up to {} ({} points): bound by a fixed cost per call (a launch, a pass, a transfer's "
+                      "set-up), each call's time within x{} of the least; no steps sought there\n",
+                      prefix, format_bytes(bound.value("through", 0.0)), bound.value("points", 0),
+                      significant_text(kBoundTimeRatio)));
+    }
     for (const auto& s : sweep["steps"]) {
       std::string line = fmt::format("{}  {} -> {}: {} -> {} {} (x{}): {}", prefix,
                                      format_bytes(s.value("size_before", 0.0)), format_bytes(s.value("size", 0.0)),

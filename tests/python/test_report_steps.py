@@ -42,7 +42,7 @@ def test_flat_sweep_has_no_steps():
 
 
 def test_known_steps_without_noise():
-    noise, _, found = find_steps(sweep(repeat((1.5, 6), (4.0, 6), (90.0, 6))))
+    noise, _, found, _ = find_steps(sweep(repeat((1.5, 6), (4.0, 6), (90.0, 6))))
     assert [(s["before"], s["after"]) for s in found] == [(5, 6), (11, 12)]
     assert found[0]["size_before"] == 1024 * 32 and found[0]["size"] == 1024 * 64
     assert found[0]["from"] == pytest.approx(1.5) and found[0]["to"] == pytest.approx(4.0)
@@ -52,7 +52,7 @@ def test_known_steps_without_noise():
 
 def test_known_steps_under_noise_on_every_seed():
     for seed in range(1, 41):
-        noise, _, found = find_steps(sweep(repeat((100.0, 7), (40.0, 7), (20.0, 7)), 0.05, seed))
+        noise, _, found, _ = find_steps(sweep(repeat((100.0, 7), (40.0, 7), (20.0, 7)), 0.05, seed))
         assert [s["after"] for s in found] == [7, 14], seed
         assert found[0]["ratio"] == pytest.approx(0.4, abs=0.04) and noise == pytest.approx(0.05, abs=0.03)
 
@@ -60,7 +60,7 @@ def test_known_steps_under_noise_on_every_seed():
 def test_noise_alone_and_steps_below_the_floor_are_no_steps():
     for seed in range(1, 41):
         assert find_steps(sweep(repeat((50.0, 20)), 0.1, seed))[2] == [], seed
-        _, floor_ratio, found = find_steps(sweep(repeat((10.0, 6), (11.0, 6)), 0.10, seed))
+        _, floor_ratio, found, _ = find_steps(sweep(repeat((10.0, 6), (11.0, 6)), 0.10, seed))
         assert found == [] and floor_ratio > 1.2, seed
     assert find_steps(sweep(repeat((10.0, 6), (10.5, 6))))[2] == []  # 5%: under the least ratio
 
@@ -89,7 +89,7 @@ def test_noise_floor_from_the_samples_and_the_scatter():
     assert steps.scatter_noise([0, 0.5, 1, 1.5, 2, 2.5]) == 0 and steps.scatter_noise([0, 0, 0, 0, 3, 3, 3, 3, 3]) == 0
     assert steps.scatter_noise([0, 0.2, 0, 0.2, 0, 0.2, 0]) == pytest.approx(1.4826 * 0.4 / math.sqrt(6))
     alternating = [SweepPoint(1024 * (i + 1), v, [v, v * 1.01, v * 0.99]) for i, v in enumerate([1.0, 2.0] * 4 + [1.0])]
-    noise, _, found = find_steps(alternating)
+    noise, _, found, _ = find_steps(alternating)
     assert noise == pytest.approx(1.4826 * 2 * math.log(2) / math.sqrt(6)) and found == []
 
 
@@ -106,9 +106,105 @@ def test_the_kept_slow_copy_sweeps_fall_at_64_kib():
             SweepPoint(float(b), float(v), [float(v) * math.exp(-d), float(v), float(v) * math.exp(d)]) for b, v in rows
         ]
         assert len(points) == 13
-        noise, _, found = find_steps(points)
+        noise, _, found, _ = find_steps(points)
         assert [(s["size_before"], s["size"]) for s in found] == [(46340, 65536)], run
+        assert find_steps(points, rate=True)[2:] == (found, 0), "no ramp: link's rate hardly grows below 64 KiB"
         assert found[0]["ratio"] < 0.25 and noise > sigma, run
+
+
+def rate_with_fixed_cost(fixed_s, fast, slow, edge):
+    """tests/unit/test_change_points.cpp's rate_with_fixed_cost(): 1 KiB .. 1 GiB
+    by doubling, each call a fixed cost plus its bytes at `fast` up to `edge`,
+    `slow` beyond; no noise."""
+    out, size = [], 1024
+    while size <= 1 << 30:
+        rate = size / (fixed_s + size / (fast if size <= edge else slow))
+        out.append(SweepPoint(size, rate, [rate] * 3))
+        size *= 2
+    return out
+
+
+def test_a_ramp_bound_by_a_fixed_cost_is_left_out():
+    """The C++'s RampBoundByAFixedCostIsLeftOut and NoRampWhereTheTimePerCallGrows."""
+    points = rate_with_fixed_cost(100e-9, 8e12, 4e12, 64 << 20)
+    assert steps.overhead_bound_points(points) == 10
+    _, _, as_levels, bound = find_steps(points)
+    assert len(as_levels) == 1 and as_levels[0]["ratio"] > 1 and bound == 0
+    _, _, found, bound = find_steps(points, rate=True)
+    assert bound == 10 and [(s["before"], s["after"]) for s in found] == [(16, 17)]
+    assert found[0]["size_before"] == 64 << 20 and found[0]["ratio"] < 0.75
+    assert found[0]["from"] > 0.75 * 8e12 and found[0]["to"] == pytest.approx(4e12, rel=0.05)
+    climb = [1.6**i for i in range(12)]
+    for flat_or_climbing in (sweep(repeat((5.0, 12))), sweep(climb), sweep([1, 2]), sweep([1, 2, 4, 0, 16])):
+        assert steps.overhead_bound_points(flat_or_climbing) == 0
+    _, _, found, bound = find_steps(sweep([1, 2, 4, 8, 16, 32]), rate=True)
+    assert bound == 6 and found == []
+
+
+RUN3 = DATA / "gpu" / "2026-11-28-h200" / "run3"
+
+
+def seq_sweep(doc, kernel):
+    return [
+        SweepPoint(t["bytes"], t["figures"]["bandwidth"]["value"], t["samples"])
+        for t in doc["timings"]
+        if t["operation"] == kernel
+    ]
+
+
+def test_h200_seq_sweeps_fall_from_their_l2_level():
+    """The C++'s H200SeqSweepsFallFromTheirL2Level, on the same committed run."""
+    doc = json.loads((RUN3 / "mem-seq.json").read_text())
+    for kernel in ("copy", "triad", "init"):
+        points = seq_sweep(doc, kernel)
+        assert len(points) == 21
+        _, _, found, bound = find_steps(points, rate=True)
+        assert bound >= 8 and points[bound - 1].size <= 3 << 20, kernel
+        falls = [s for s in found if s["ratio"] < 1]
+        if kernel == "init":
+            assert falls == []
+            continue
+        (fall,) = falls
+        assert fall["size_before"] == (64 << 20 if kernel == "copy" else 48 << 20), kernel
+        assert fall["size"] <= 4 * fall["size_before"] and fall["to"] < 4.5e6
+        assert fall["from"] > (7e6 if kernel == "copy" else 1e7), kernel
+
+
+def h200_run3(name):
+    """A document of the run, its device's caches as the CUDA device now
+    reports them: the SM's L1 (256 KiB on compute capability 9.0: src/facts/accelerators.cpp's
+    table) beside the recorded L2; the C++'s h200_run3()."""
+    doc = json.loads((RUN3 / name).read_text())
+    device = doc["mem_device"]
+    assert device["compute_capability"] == "9.0"
+    device["caches"].insert(0, {"level": 1, "bytes": 256 * 1024, "instances": device["multiprocessors"]})
+    return doc
+
+
+def test_h200_steps_named_after_the_l1_and_the_l2():
+    """The C++'s H200ChaseRisesAtTheL1AndTheL2 and H200SeqSweepsSayTheirRampAndFallAtTheL2."""
+    (chase,) = steps.sweep_steps(h200_run3("mem-latency.json"))
+    assert chase["steps"][0]["cause"] == "L1 cache (256.00 KiB)" and chase["steps"][0]["size_before"] == 131072
+    assert "overhead_bound" not in chase
+    (windowed,) = steps.sweep_steps(h200_run3("mem-latency-window.json"))
+    assert [s["cause"] for s in windowed["steps"]] == ["L1 cache (256.00 KiB)", "L2 cache (60.00 MiB)"]
+    seq = steps.sweep_steps(h200_run3("mem-seq.json"))
+    assert [s["operation"] for s in seq] == ["copy", "init", "triad"]
+    for sweep_found in seq:
+        assert sweep_found["overhead_bound"]["points"] >= 8
+        falls = [s for s in sweep_found["steps"] if s["ratio"] < 1]
+        assert [s["cause"] for s in falls] == ([] if sweep_found["operation"] == "init" else ["L2 cache (60.00 MiB)"])
+
+
+def test_the_module_prints_a_files_steps_as_the_binary_does(capsys):
+    """python -m movebench_report.steps FILE (docs/mem.md quotes it on the H200 run)."""
+    assert steps.main([str(RUN3 / "mem-seq.json")]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == f"== {RUN3 / 'mem-seq.json'}"
+    assert out[1].startswith("steps of mem copy bandwidth (noise floor x")
+    assert out[2].startswith("  up to 1.00 MiB (10 points): bound by a fixed cost per call")
+    assert out[3].startswith("  64.00 MiB -> 128.00 MiB: ") and out[3].endswith("(x0.5024): L2 cache (60.00 MiB)")
+    assert steps.main([str(RUN3 / "no-such-file.json")]) == 2
 
 
 def _split(d: dict, skip=("steps",)) -> tuple:
@@ -140,10 +236,12 @@ def _same(ours, theirs):
 def test_a_document_the_binary_judged_gives_its_own_steps(tmp_path, args):
     """Whatever this machine measured: the report finds and names the steps the binary wrote."""
     path = tmp_path / "sweep.json"
-    run_movebench(*args, "--json", path, check=0)
+    proc = run_movebench(*args, "--json", path, check=0)
     doc = json.loads(path.read_text())
     assert doc["steps"], "the binary judges every sweep of five points or more"
     _same(steps.sweep_steps(doc), doc["steps"])
+    for line in steps.step_lines(doc["steps"]):  # and prints them as the binary does
+        assert line in proc.stdout.splitlines(), line
 
 
 # osu_latency's text with a step from 64 B to 128 B (made up: the sizes and

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <iterator>
 #include <nlohmann/json.hpp>
 #include <random>
 #include <regex>
@@ -285,5 +286,112 @@ TEST(ChangePoints, KeptSlowCopySweepsFallAt64KiB) {
     EXPECT_DOUBLE_EQ(r.steps[0].size, 65536) << name;
     EXPECT_LT(r.steps[0].ratio, 0.25) << name;
     EXPECT_GT(r.noise, sigma) << name << ": the scatter between points, not the samples, sets the floor";
+    // A bandwidth, but no ramp: link's rate hardly grows below 64 KiB.
+    EXPECT_EQ(find_steps(points, SweepFigure::kRate).bound_points, 0u) << name;
+  }
+}
+
+namespace {
+
+// A rate over sizes 1 KiB .. 1 GiB by doubling where each call pays a fixed
+// cost of `fixed_s` on top of its bytes at `fast` B/s up to `edge` and
+// `slow` B/s beyond (a device's passes: a launch or a pass's start, then the
+// L2, then HBM); no noise.
+std::vector<SweepPoint> rate_with_fixed_cost(double fixed_s, double fast, double slow, double edge) {
+  std::vector<SweepPoint> out;
+  for (double size = 1024; size <= 1024.0 * 1024 * 1024; size *= 2) {
+    const double rate = size / (fixed_s + size / (size <= edge ? fast : slow));
+    out.push_back({.size = size, .value = rate, .samples = {rate, rate, rate}});
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST(ChangePoints, RampBoundByAFixedCostIsLeftOut) {
+  // 100 ns a call, 8 TB/s to 64 MiB, 4 TB/s beyond: the time per call stays
+  // under twice the least up to 512 KiB (100 + 66 ns), 1 MiB takes 231 ns.
+  const auto points = rate_with_fixed_cost(100e-9, 8e12, 4e12, 64.0 * 1024 * 1024);
+  EXPECT_EQ(overhead_bound_points(points), 10u);
+  // Taken as levels, the ramp's mean is the level before the fall, which reads as a rise.
+  const auto as_levels = find_steps(points, SweepFigure::kTime);
+  ASSERT_EQ(as_levels.steps.size(), 1u);
+  EXPECT_GT(as_levels.steps[0].ratio, 1);
+  EXPECT_EQ(as_levels.bound_points, 0u);
+  // Left out, the fall is the one step: from the plateau's level (its first
+  // points still partly bound) to the slow one, at 64 MiB.
+  const auto r = find_steps(points, SweepFigure::kRate);
+  EXPECT_EQ(r.bound_points, 10u);
+  ASSERT_EQ(r.steps.size(), 1u);
+  EXPECT_EQ(r.steps[0].before, 16u);
+  EXPECT_EQ(r.steps[0].after, 17u);
+  EXPECT_DOUBLE_EQ(r.steps[0].size_before, 64.0 * 1024 * 1024);
+  EXPECT_LT(r.steps[0].ratio, 0.75);
+  EXPECT_GT(r.steps[0].from, 0.75 * 8e12);
+  EXPECT_NEAR(r.steps[0].to, 4e12, 0.05 * 4e12);
+}
+
+TEST(ChangePoints, NoRampWhereTheTimePerCallGrows) {
+  // A flat rate (its time doubles with the size), a latency-bound climb
+  // (x1.6 a doubling: slope 0.68), a short sweep and a value not positive.
+  EXPECT_EQ(overhead_bound_points(sweep(repeat({{5.0, 12}}), 0)), 0u);
+  std::vector<double> climb;
+  for (int i = 0; i < 12; ++i) climb.push_back(std::pow(1.6, i));
+  EXPECT_EQ(overhead_bound_points(sweep(climb, 0)), 0u);
+  EXPECT_EQ(overhead_bound_points(sweep({1, 2}, 0)), 0u);
+  EXPECT_EQ(overhead_bound_points(sweep({1, 2, 4, 0, 16}, 0)), 0u);
+  // A rate doubling with the size throughout: every point bound, no steps sought.
+  const auto bound = find_steps(sweep({1, 2, 4, 8, 16, 32}, 0), SweepFigure::kRate);
+  EXPECT_EQ(bound.bound_points, 6u);
+  EXPECT_TRUE(bound.steps.empty());
+}
+
+namespace {
+
+// The bandwidth sweep of one kernel in a committed mem seq document: each
+// record's size, its figure and its samples.
+std::vector<SweepPoint> seq_sweep(const nlohmann::json& doc, const std::string& kernel) {
+  std::vector<SweepPoint> out;
+  for (const auto& t : doc["timings"]) {
+    if (t["operation"] != kernel) continue;
+    out.push_back({.size = t["bytes"].get<double>(),
+                   .value = t["figures"]["bandwidth"]["value"].get<double>(),
+                   .samples = t["samples"].get<std::vector<double>>()});
+  }
+  return out;
+}
+
+}  // namespace
+
+// The H200 run (tests/data/gpu/2026-11-28-h200/run3/mem-seq.json, mem seq
+// --backend cuda, a sample's calls in one launch, 1 KiB .. 1 GiB per array):
+// each kernel's rate doubles with the size below about 1 MiB (the per-pass
+// cost), then the L2's plateau, then HBM. The ramp left out, copy and triad
+// fall from their L2 level (above 7 and 10 TB/s) to HBM's (under 4.5 TB/s)
+// where the arrays outgrow the 60 MiB L2; init (stores only: no L2 plateau)
+// falls nowhere. Before, copy's fall read as a rise from the ramp's mean
+// (64 -> 128 MiB x3.7) and triad's was not found.
+TEST(ChangePoints, H200SeqSweepsFallFromTheirL2Level) {
+  std::ifstream in(std::string(MOVEBENCH_TEST_DATA) + "/gpu/2026-11-28-h200/run3/mem-seq.json");
+  ASSERT_TRUE(in) << "tests/data/gpu/2026-11-28-h200/run3/mem-seq.json";
+  const auto doc = nlohmann::json::parse(in);
+  constexpr double kMiB = 1024.0 * 1024;
+  for (const char* kernel : {"copy", "triad", "init"}) {
+    const auto points = seq_sweep(doc, kernel);
+    ASSERT_EQ(points.size(), 21u) << kernel;
+    const auto r = find_steps(points, SweepFigure::kRate);
+    EXPECT_GE(r.bound_points, 8u) << kernel;
+    EXPECT_LE(points[r.bound_points - 1].size, 3 * kMiB) << kernel;
+    std::vector<Step> falls;
+    std::copy_if(r.steps.begin(), r.steps.end(), std::back_inserter(falls), [](const Step& s) { return s.ratio < 1; });
+    if (std::string(kernel) == "init") {
+      EXPECT_TRUE(falls.empty()) << kernel;
+      continue;
+    }
+    ASSERT_EQ(falls.size(), 1u) << kernel;
+    EXPECT_DOUBLE_EQ(falls[0].size_before, std::string(kernel) == "copy" ? 64 * kMiB : 48 * kMiB) << kernel;
+    EXPECT_LE(falls[0].size, 4 * falls[0].size_before) << kernel;
+    EXPECT_GT(falls[0].from, std::string(kernel) == "copy" ? 7e6 : 1e7) << kernel;  // MB/s
+    EXPECT_LT(falls[0].to, 4.5e6) << kernel;
   }
 }

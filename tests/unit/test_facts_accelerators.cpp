@@ -170,3 +170,16 @@ TEST(FactsAccelerators, C2cPeakFromTheListersLinks) {
       << section;
   set_accelerator_lister(nullptr);
 }
+
+// The unified data cache per SM the CUDA device names its L1 after (the
+// CUDA C++ Programming Guide's sizes, cited beside the table): Hopper's 256
+// KiB, Ampere's two sizes, and none for a compute capability it has no row for.
+TEST(FactsAccelerators, CudaSmDataCacheByComputeCapability) {
+  EXPECT_EQ(cuda_sm_data_cache_bytes(9, 0), 256u * 1024);
+  EXPECT_EQ(cuda_sm_data_cache_bytes(8, 0), 192u * 1024);
+  EXPECT_EQ(cuda_sm_data_cache_bytes(8, 6), 128u * 1024);
+  EXPECT_EQ(cuda_sm_data_cache_bytes(7, 5), 96u * 1024);
+  EXPECT_EQ(cuda_sm_data_cache_bytes(6, 0), 0u);
+  EXPECT_EQ(cuda_sm_data_cache_bytes(12, 0), 0u);
+  EXPECT_NE(std::string(kCudaSmDataCacheSource).find("Programming Guide"), std::string::npos);
+}

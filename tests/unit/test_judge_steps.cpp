@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/output.hpp"
+#include "facts/accelerators.hpp"
 #include "judge/steps.hpp"
 
 using namespace movebench;
@@ -196,4 +197,69 @@ TEST(SweepSteps, EachMemoryKindIsItsOwnSweepAndSaysWhich) {
       << out.out;
   EXPECT_NE(out.out.find("steps of link copy.read bandwidth, pinned host memory (noise floor"), std::string::npos);
   EXPECT_FALSE(sweep_steps(chase_document())[0].contains("memory"));
+}
+
+namespace {
+
+// A document of the H200 run (tests/data/gpu/2026-11-28-h200/run3), its
+// device's caches as the CUDA device now reports them: each SM's L1 from
+// its compute capability (facts::cuda_sm_data_cache_bytes) beside the L2 the
+// run recorded (cudaDevAttrL2CacheSize); the run predates the L1.
+nlohmann::json h200_run3(const std::string& name) {
+  std::ifstream in(std::string(MOVEBENCH_TEST_DATA) + "/gpu/2026-11-28-h200/run3/" + name);
+  EXPECT_TRUE(in) << name;
+  nlohmann::json doc = nlohmann::json::parse(in);
+  auto& device = doc["mem_device"];
+  const std::string cc = device["compute_capability"];
+  const auto l1 = facts::cuda_sm_data_cache_bytes(std::stoi(cc), std::stoi(cc.substr(cc.find('.') + 1)));
+  EXPECT_GT(l1, 0u) << cc;
+  const nlohmann::json l1_entry = {{"level", 1}, {"bytes", l1}, {"instances", device["multiprocessors"]}};
+  device["caches"].insert(device["caches"].begin(), l1_entry);
+  return doc;
+}
+
+std::vector<std::string> causes_in(const nlohmann::json& sweep) {
+  std::vector<std::string> out;
+  for (const auto& s : sweep["steps"]) out.push_back(s["cause"]);
+  return out;
+}
+
+}  // namespace
+
+// The chase: 20 ns to 128 KiB, 30 at 192 KiB, about 145 from 512 KiB; with
+// a 2 MiB TLB window about 190 beyond 24 MiB (the L2's far partition). The
+// rise at 128 -> 256 KiB is the SM's L1 (256 KiB on compute capability 9.0),
+// which the naming did not know.
+TEST(SweepSteps, H200ChaseRisesAtTheL1AndTheL2) {
+  const auto chase = sweep_steps(h200_run3("mem-latency.json"));
+  ASSERT_EQ(chase.size(), 1u);
+  ASSERT_FALSE(chase[0]["steps"].empty());
+  EXPECT_EQ(chase[0]["steps"][0]["cause"], "L1 cache (256.00 KiB)");
+  EXPECT_DOUBLE_EQ(chase[0]["steps"][0]["size_before"].get<double>(), 131072);
+  EXPECT_GT(chase[0]["steps"][0]["ratio"].get<double>(), 4);
+  EXPECT_FALSE(chase[0].contains("overhead_bound"));  // a latency: no ramp sought
+  const auto windowed = sweep_steps(h200_run3("mem-latency-window.json"));
+  EXPECT_EQ(causes_in(windowed[0]), (std::vector<std::string>{"L1 cache (256.00 KiB)", "L2 cache (60.00 MiB)"}));
+}
+
+// mem seq's three kernels: the ramp below about 1 MiB recorded and printed,
+// copy's and triad's fall to HBM named after the L2 (see ChangePoints.H200SeqSweepsFallFromTheirL2Level).
+TEST(SweepSteps, H200SeqSweepsSayTheirRampAndFallAtTheL2) {
+  const auto seq = sweep_steps(h200_run3("mem-seq.json"));
+  ASSERT_EQ(seq.size(), 3u);
+  for (const auto& sweep : seq) {
+    ASSERT_TRUE(sweep.contains("overhead_bound")) << sweep;
+    EXPECT_GE(sweep["overhead_bound"]["points"].get<int>(), 8) << sweep;
+    if (sweep["operation"] == "init") continue;
+    std::vector<nlohmann::json> falls;
+    for (const auto& s : sweep["steps"]) {
+      if (s["ratio"].get<double>() < 1) falls.push_back(s);
+    }
+    ASSERT_EQ(falls.size(), 1u) << sweep;
+    EXPECT_EQ(falls[0]["cause"], "L2 cache (60.00 MiB)") << sweep;
+  }
+  CapturedOutput out;
+  print_step_lines(out, seq);
+  EXPECT_NE(out.out.find("bound by a fixed cost per call"), std::string::npos) << out.out;
+  EXPECT_NE(out.out.find("64.00 MiB -> 128.00 MiB"), std::string::npos) << out.out;
 }

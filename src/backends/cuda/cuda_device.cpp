@@ -141,6 +141,19 @@ int CudaDevice::persistent_groups(std::size_t chunk_words) const {
   return static_cast<int>(std::clamp<std::size_t>(wanted, 1, static_cast<std::size_t>(sms_)));
 }
 
+// Each SM's L1 (its unified data cache, from the compute capability's
+// published size: facts::cuda_sm_data_cache_bytes; none where the table has
+// no row) and the L2 all SMs share (50 MB on an H100): what a device sweep
+// (mem latency's chase, mem seq) shows, and the report marks, as the host's are.
+std::vector<CacheLevel> CudaDevice::caches() const {
+  std::vector<CacheLevel> out;
+  if (const auto l1 = facts::cuda_sm_data_cache_bytes(prop_.major, prop_.minor); l1 > 0) out.push_back({1, l1, sms_});
+  int l2_bytes = 0;
+  cudaDeviceGetAttribute(&l2_bytes, cudaDevAttrL2CacheSize, index_);
+  if (l2_bytes > 0) out.push_back({2, static_cast<std::uint64_t>(l2_bytes), 1});
+  return out;
+}
+
 nlohmann::json CudaDevice::facts() const {
   int runtime = 0, driver = 0, memory_khz = 0, memory_bits = 0;
   cudaRuntimeGetVersion(&runtime);
@@ -151,14 +164,10 @@ nlohmann::json CudaDevice::facts() const {
   // clock): what mem --backend cuda's rates are held against.
   cudaDeviceGetAttribute(&memory_khz, cudaDevAttrMemoryClockRate, index_);
   cudaDeviceGetAttribute(&memory_bits, cudaDevAttrGlobalMemoryBusWidth, index_);
-  // The L2 is the one cache all SMs share (50 MB on an H100): what a mem seq
-  // sweep in device memory shows, and the report marks, as the host's are.
-  int l2_bytes = 0;
-  cudaDeviceGetAttribute(&l2_bytes, cudaDevAttrL2CacheSize, index_);
-  const std::vector<CacheLevel> caches =
-      l2_bytes > 0 ? std::vector<CacheLevel>{{2, static_cast<std::uint64_t>(l2_bytes), 1}} : std::vector<CacheLevel>{};
   return {{"backend", "cuda"},
-          {"caches", cache_facts(caches)},
+          {"caches", cache_facts(caches())},
+          {"caches_source", fmt::format("L1: {} (compute capability {}.{}); L2: cudaDevAttrL2CacheSize",
+                                        facts::kCudaSmDataCacheSource, prop_.major, prop_.minor)},
           {"memory_clock_khz", memory_khz},
           {"memory_bus_bits", memory_bits},
           {"memory_peak_bytes_per_s", facts::device_memory_peak(memory_khz, memory_bits)},

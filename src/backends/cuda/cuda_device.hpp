@@ -15,6 +15,7 @@
 
 #include "backends/cuda/cuda_kernels.hpp"
 #include "core/buffer.hpp"
+#include "core/host_info.hpp"
 #include "device/device.hpp"
 #include "device/persistent.hpp"
 #include "device/wait.hpp"
@@ -206,6 +207,8 @@ class CudaDevice : public Device, public PersistentKernel {
   const MemOps* memops() const { return has_memops_ ? &memops_ : nullptr; }
 
  private:
+  std::vector<CacheLevel> caches() const;  // the L1 per SM and the L2, as facts() records them
+
   int index_;
   cudaDeviceProp prop_{};
   int clock_khz_ = 0, sms_ = 1, cooperative_ = 0, transform_blocks_ = 1;

@@ -364,8 +364,12 @@ nlohmann::json ClDevice::facts() const {
   // marks. A CPU device (PoCL) is this CPU: its caches are the host's. Any
   // other gives its global memory cache, which OpenCL names by no level; on
   // GPUs it is the L2 all compute units share, and is recorded as level 2.
+  // Local memory (a work-group's scratchpad: CUDA's shared memory) is
+  // recorded but names no step: it is not a cache of global memory, and
+  // OpenCL gives no size of the L1 beside it.
   const auto global_cache = device_value<cl_ulong>(device_, CL_DEVICE_GLOBAL_MEM_CACHE_SIZE);
   j["global_mem_cache_bytes"] = global_cache;
+  j["local_mem_bytes"] = device_value<cl_ulong>(device_, CL_DEVICE_LOCAL_MEM_SIZE);
   if (j["device_type"] == "cpu") {
     j["caches"] = cache_facts(data_caches());
   } else {

@@ -61,7 +61,8 @@ cudaError_t launch_census(std::uint32_t* seen, std::uint32_t ids, int blocks, st
 // The chase probe (kProbeChase) from SM `sm` (%smid): `blocks` one-thread
 // blocks, of which the first to find itself on that SM claims the chase
 // (atomicCAS on *claim, device memory, cleared here first) and the rest
-// return at once. out->ran_on stays kNotRun when no block landed there.
+// return at once. out->ran_on stays kNotRun when no block landed there; it
+// is the SM at the chase's end, which the caller checks is still `sm`.
 cudaError_t launch_placed_chase(std::uint32_t* ring, std::uint64_t n, std::uint32_t sm, int blocks,
                                 std::uint32_t* claim, std::uint64_t calib_ns, ProbeOut* out, cudaStream_t stream);
 // The persistent kernel of stream: `groups` blocks launched cooperatively

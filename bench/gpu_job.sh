@@ -5,9 +5,11 @@
 # reports before; mem against BabelStream in BabelStream's convention with
 # movebench's own beside it (bench/gpu_compare.py, rounds); the latency chase
 # in device memory; the seq sweep with a sample's calls in one launch, then one
-# launch per call; movebench's facts and link; stream's designs at 1 MiB chunks
-# and link's chase; the persistent design over chunk sizes; the device's
-# reports after.
+# launch per call; movebench's facts and link; link's chase from each SM in
+# turn at nvbandwidth's ring and loads per SM (host_device_latency_sm: 2 MiB,
+# 7575 loads from each of 132 SMs); stream's designs at 1 MiB chunks and
+# link's chase; the persistent design over chunk sizes; the device's reports
+# after.
 # Builds nothing: MOVEBENCH is a portable build carried there, BABELSTREAM
 # BabelStream's CUDA model built outside the repository
 # (docs/performance.md says how to build and carry both).
@@ -71,20 +73,24 @@ step compare 160 "$here/gpu_compare.py" --movebench "$BIN" --backend "$BACKEND" 
 # 2. the latency chase in device memory, every working set; then with a TLB window (2 MiB)
 step mem-latency 40 "$BIN" mem latency --backend "$BACKEND" "${latency_sizes[@]}" --time-budget "$BUDGET" \
   --json "$out/mem-latency.json"
-step mem-latency-window 40 "$BIN" mem latency --backend "$BACKEND" "${latency_sizes[@]}" --tlb-window-bytes "$WINDOW" \
+step mem-latency-window 30 "$BIN" mem latency --backend "$BACKEND" "${latency_sizes[@]}" --tlb-window-bytes "$WINDOW" \
   --time-budget "$BUDGET" --json "$out/mem-latency-window.json"
 # 3. the seq sweep, a sample's calls in one launch (the L2 plateau), then one launch per call beside it
 step mem-seq 45 "$BIN" mem seq --backend "$BACKEND" -k init,copy,triad --sizes-bytes "$SEQ_SIZES" \
   --time-budget "$BUDGET" --outdir "$out/dat-seq" --json "$out/mem-seq.json"
-step mem-seq-one-pass 40 "$BIN" mem seq --backend "$BACKEND" -k copy --sizes-bytes "$SEQ_ONE_SIZES" \
+step mem-seq-one-pass 30 "$BIN" mem seq --backend "$BACKEND" -k copy --sizes-bytes "$SEQ_ONE_SIZES" \
   --passes-per-launch 1 --time-budget "$BUDGET" --outdir "$out/dat-seq-one" --json "$out/mem-seq-one-pass.json"
 # 4. the machine's facts and the link, as in the earlier jobs
 step facts 20 "$BIN" facts --json "$out/facts.json"
 step link 45 "$BIN" link --backend "$BACKEND" "${link_sizes[@]}" --json "$out/link.json"
-# 5. stream's designs at 1 MiB chunks and their small-chunk round trips; link's chase on a host ring
+# 5. the chase from each SM in turn (latency.chase_per_unit), nvbandwidth's 2 MiB ring and its
+# loads per SM (10^6 over 132 SMs), 5 chases of each length per SM: about 7 s on an H200
+step link-chase-sms 30 "$BIN" link latency --backend "$BACKEND" --ring-bytes 2M --steps 7575 --repetitions 5 \
+  --json "$out/link-chase-sms.json"
+# 6. stream's designs at 1 MiB chunks and their small-chunk round trips; link's chase on a host ring
 step stream 50 "$here/gpu_compare.py" --movebench "$BIN" --backend "$BACKEND" --only stream,link-lat \
   --rounds 2 --stream-chunks "$STREAM_CHUNKS" --timeout 20 --out "$out/compare-stream"
-# 6. the persistent design against offload over chunk sizes at one total: how its
+# 7. the persistent design against offload over chunk sizes at one total: how its
 # time per chunk grows with the chunk (a fixed cost per chunk, or the bytes)
 step stream-persistent 25 "$BIN" stream --backend "$BACKEND" --designs offload,persistent --chunks "$STREAM_CHUNKS" \
   --chunk-elements 262144 --sizes-bytes "$PERSISTENT_SIZES" --json "$out/stream-persistent.json"

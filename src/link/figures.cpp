@@ -41,6 +41,23 @@ std::string engine_lines(const std::string& label, const RateStats& s) {
       s.count);
 }
 
+UnitSpread unit_spread(std::span<const UnitLatency> units) {
+  UnitSpread s;
+  std::vector<double> ns;
+  for (const auto& u : units) {
+    if (u.ns <= 0) continue;
+    ns.push_back(u.ns);
+    if (s.count == 0 || u.ns < s.fastest.ns) s.fastest = u;
+    if (s.count == 0 || u.ns > s.slowest.ns) s.slowest = u;
+    ++s.count;
+  }
+  if (ns.empty()) return s;
+  const Summary sum = summarize(ns);
+  s.median = sum.median;
+  s.mean = sum.mean;
+  return s;
+}
+
 std::vector<std::uint64_t> sweep_sizes(std::uint64_t lo, std::uint64_t hi, int steps_per_octave) {
   std::vector<std::uint64_t> out;
   if (lo == 0 || hi < lo) return out;

@@ -25,6 +25,24 @@ RateStats rate_stats(double bytes_per_test, std::span<const double> seconds);
 // plus the median.
 std::string engine_lines(const std::string& label, const RateStats& s);
 
+// One unit's chase (latency.chase_per_unit): the SM or work-group slot and
+// its latency per dependent load in ns; 0 or less is below the clock's
+// resolution.
+struct UnitLatency {
+  std::uint32_t unit = 0;
+  double ns = 0;
+};
+// The spread over the units whose latency the clock resolved (ns > 0):
+// their count, median (the headline), mean (nvbandwidth's statistic: its
+// host_device_latency_sm is the time of every SM's chase over all loads),
+// and the fastest and slowest unit. count 0: no unit was resolved.
+struct UnitSpread {
+  std::size_t count = 0;
+  double median = 0, mean = 0;
+  UnitLatency fastest, slowest;
+};
+UnitSpread unit_spread(std::span<const UnitLatency> units);
+
 // Sizes of a sweep: powers of two from lo to hi, and with `steps_per_octave`
 // > 1 that many geometric steps per octave between them (rounded to 4 bytes).
 std::vector<std::uint64_t> sweep_sizes(std::uint64_t lo, std::uint64_t hi, int steps_per_octave);

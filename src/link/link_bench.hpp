@@ -60,6 +60,7 @@ struct LinkOptions {
   bool bandwidth = true, latency = true;
   std::uint64_t ring_bytes = 4ull << 20;  // latency: host memory chased
   std::uint64_t steps = 256;              // latency: dependent loads per chase
+  bool chase_per_unit = true;             // latency: the chase from each SM or work-group slot too
   std::uint64_t write_bytes = 4096;       // latency: the device's write burst (hdl_single_engine's 4 KiB)
   std::vector<std::uint64_t> roundtrip_sizes{4, 64, 4096};
   int roundtrip_repetitions = 100;

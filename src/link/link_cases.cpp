@@ -14,7 +14,7 @@ constexpr auto kAnyKind = "each host memory kind asked for (--host-memory)";
 constexpr auto kReachedKind = "the first kind asked for that device kernels reach";
 constexpr auto kRoundtripKind = "pinned when asked for, else the first kind asked for";
 
-constexpr std::array<LinkCase, 11> kCases{{
+constexpr std::array<LinkCase, 12> kCases{{
     {"copy.read", "copy engine, host to device", Routine::kBandwidth, Direction::kRead, Path::kCopy, kAnyKind,
      "link.copy.read.<kind>"},
     {"copy.write", "copy engine, device to host", Routine::kBandwidth, Direction::kWrite, Path::kCopy, kAnyKind,
@@ -31,6 +31,10 @@ constexpr std::array<LinkCase, 11> kCases{{
      Direction::kRead, Path::kKernel, kReachedKind, "link.latency.first_word"},
     {"latency.chase", "device pointer chase through host memory, per dependent load", Routine::kChase, Direction::kRead,
      Path::kKernel, kReachedKind, "link.latency.chase"},
+    {"latency.chase_per_unit",
+     "the same chase from each SM (CUDA) or work-group slot (OpenCL) in turn, per dependent load: the median over "
+     "them (the spread and every unit's figure in the record)",
+     Routine::kUnitChase, Direction::kRead, Path::kKernel, kReachedKind, "link.latency.chase_per_unit"},
     {"latency.write_first_word", "device store of one word into host memory, until performed", Routine::kWrite,
      Direction::kWrite, Path::kKernel, kReachedKind, "link.latency.write_first_word"},
     {"latency.write_burst", "device write burst of --write-bytes into host memory", Routine::kWrite, Direction::kWrite,

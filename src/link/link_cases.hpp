@@ -16,8 +16,9 @@ enum class Path { kCopy, kKernel };
 
 // The routine that measures a case: bandwidth cases are one combination of
 // direction and path each (run_combo); one latency probe gives one or two
-// cases (the chase: its first word and the chase per word).
-enum class Routine { kBandwidth, kChase, kWrite, kRoundtrip };
+// cases (the chase: its first word and the chase per word); the chase from
+// each unit of the device in turn is a routine of its own.
+enum class Routine { kBandwidth, kChase, kUnitChase, kWrite, kRoundtrip };
 
 struct LinkCase {
   std::string_view name;         // "copy.read": the record operation; "link." + name is its --list name

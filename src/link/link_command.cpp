@@ -34,6 +34,10 @@ constexpr const char* kTimeBudgetHelp =
     "--repetitions. The default run took 34 s with --backend host and 50 s with --backend opencl (PoCL) on a busy "
     "2-core VM (docs/link.md; before the budget, 69 s and 402 s)";
 
+constexpr const char* kModeHelp =
+    "all (default), bandwidth or latency (latency: a device pointer chase through host memory, then the same chase "
+    "from each SM or OpenCL work-group slot in turn, the device's writes, the round trip)";
+
 class LinkCommand : public Command {
  public:
   std::string name() const override { return "link"; }
@@ -47,8 +51,7 @@ class LinkCommand : public Command {
   }
 
   void add_options(CLI::App& app) override {
-    app.add_option("mode", mode_, "all (default), bandwidth or latency")
-        ->check(CLI::IsMember({"all", "bandwidth", "latency"}));
+    app.add_option("mode", mode_, kModeHelp)->check(CLI::IsMember({"all", "bandwidth", "latency"}));
     app.footer(fmt::format("Cases (movebench --list, docs/link.md): {}", case_names()));
     device::add_common_options(app, opt_.common);
     // Each option that one mode only uses names it (and all, which runs
@@ -75,7 +78,9 @@ class LinkCommand : public Command {
                                           "finer sweep)")
                                ->capture_default_str());
     app.add_option(vocabulary::names("-c", vocabulary::kRepetitions, "--count"), opt_.repetitions,
-                   vocabulary::help(vocabulary::kRepetitions, "tests per size (hdl_single_engine's -c)"))
+                   vocabulary::help(vocabulary::kRepetitions,
+                                    "tests per size (hdl_single_engine's -c); latency: probes of each length, from "
+                                    "each unit in the chase per unit"))
         ->capture_default_str();
     modes_.only(bandwidth, app.add_option("--batch", opt_.batch, "bandwidth: transfers queued behind the gate per test")
                                ->capture_default_str());
@@ -85,7 +90,8 @@ class LinkCommand : public Command {
     modes_.only(
         latency,
         app.add_option("--ring-bytes", ring_, "latency: host memory chased by the device")->capture_default_str());
-    modes_.only(latency, app.add_option("--steps", opt_.steps, "latency: dependent loads of the N-word chase")
+    modes_.only(latency, app.add_option("--steps", opt_.steps,
+                                        "latency: dependent loads of the N-word chase (and of each unit's)")
                              ->check(CLI::Range(1.0, 1073741824.0))
                              ->capture_default_str());
     modes_.only(latency,

@@ -1,4 +1,5 @@
-// link latency: a pointer chase from the device through host memory, the
+// link latency: a pointer chase from the device through host memory (from
+// the unit the device picks, then from each of its units in turn), the
 // device's writes into host memory, and the small-copy round trip seen by
 // the host.
 //
@@ -21,9 +22,11 @@
 #include "core/distribution.hpp"
 #include "core/interrupt.hpp"
 #include "core/stats.hpp"
+#include "device/pattern.hpp"
+#include "device/unit_chase.hpp"
+#include "link/figures.hpp"
 #include "link/link_bench.hpp"
 #include "link/link_output.hpp"
-#include "device/pattern.hpp"
 
 namespace movebench::link {
 namespace {
@@ -33,18 +36,30 @@ using device::first_difference;
 
 constexpr std::size_t kLineWords = 16;  // one 64-byte line per node
 
-// Word 16*k holds the word index of the next node of one random cycle
-// through every line of the buffer, starting at word 0.
-void build_ring(std::uint32_t* words, std::size_t bytes) {
-  const std::size_t nodes = bytes / (kLineWords * 4);
-  std::vector<std::uint32_t> order(nodes);
-  std::iota(order.begin(), order.end(), 0u);
-  std::mt19937 rng(42);
-  std::shuffle(order.begin() + 1, order.end(), rng);
-  for (std::size_t i = 0; i < nodes; ++i) {
-    words[order[i] * kLineWords] = static_cast<std::uint32_t>(order[(i + 1) % nodes] * kLineWords);
+// One random cycle through every 64-byte line of a ring of `bytes`, starting
+// at word 0: word 16*k holds the word index of the next node. Drawn once;
+// write() puts it into the ring, which the host does before every chase
+// (cheaply: a chase per SM is thousands of chases).
+class RingCycle {
+ public:
+  explicit RingCycle(std::size_t bytes) : next_(bytes / (kLineWords * 4)) {
+    const std::size_t nodes = next_.size();
+    std::vector<std::uint32_t> order(nodes);
+    std::iota(order.begin(), order.end(), 0u);
+    std::mt19937 rng(42);
+    std::shuffle(order.begin() + 1, order.end(), rng);
+    for (std::size_t i = 0; i < nodes; ++i) {
+      next_[order[i]] = static_cast<std::uint32_t>(order[(i + 1) % nodes] * kLineWords);
+    }
   }
-}
+  void write(Buffer& ring) const {
+    auto* words = ring.as<std::uint32_t>();
+    for (std::size_t k = 0; k < next_.size(); ++k) words[k * kLineWords] = next_[k];
+  }
+
+ private:
+  std::vector<std::uint32_t> next_;  // by node: the word index of the next node
+};
 
 MemKind chase_kind(Device& device, const LinkOptions& o) {
   const auto kinds = o.kinds.empty() ? device.host_kinds() : o.kinds;
@@ -61,17 +76,28 @@ std::uint32_t chase_end(const std::uint32_t* ring, std::size_t steps) {
   return at;
 }
 
+// One chase of `steps` loads from word 0 through `ring`, where the caller
+// puts it (the device's own choice, or one unit); std::nullopt when nothing
+// ran.
+using ChaseRun = std::function<std::optional<Timed>(Buffer& ring, std::size_t steps)>;
+
+ChaseRun anywhere(Device& device) {
+  return [&device](Buffer& ring, std::size_t steps) { return device.probe(Probe::kChase, ring, steps, 0); };
+}
+
 // `count` chases of `steps` loads; the ring is rewritten by the host before
 // each (untimed), so each chase reads lines the host has just written. Each
 // chase must end where the host's own walk ends.
-std::vector<double> chases(Device& device, Buffer& ring, std::size_t steps, int count, bool& ok) {
+std::vector<double> chases(const ChaseRun& run, Buffer& ring, const RingCycle& cycle, std::size_t steps, int count,
+                           bool& ok) {
   std::vector<double> out;
   const std::uint32_t expected = chase_end(ring.as<std::uint32_t>(), steps);
   for (int i = 0; i < count && !interrupted(); ++i) {
-    build_ring(ring.as<std::uint32_t>(), ring.bytes());
-    const Timed t = device.probe(Probe::kChase, ring, steps, 0);
-    ok = ok && t.end == expected;
-    out.push_back(t.seconds);
+    cycle.write(ring);
+    const std::optional<Timed> t = run(ring, steps);
+    if (!t) continue;
+    ok = ok && t->end == expected;
+    out.push_back(t->seconds);
   }
   return out;
 }
@@ -118,13 +144,15 @@ void run_chase(Device& device, const LinkOptions& o, Report& report, Output& out
     return;
   }
   auto ring = alloc_host(device, o, kind, o.ring_bytes);
-  build_ring(ring->as<std::uint32_t>(), ring->bytes());
+  const RingCycle cycle(ring->bytes());
+  cycle.write(*ring);
   const std::string clock = device.probe(Probe::kChase, *ring, 1, 0).clock;  // warm-up, and which clock
   if (placed_elsewhere(report, o, *ring, "chase")) return;
   bool ok = true;
-  const auto empties = chases(device, *ring, 0, o.repetitions, ok);
-  auto one = chases(device, *ring, 1, o.repetitions, ok);
-  auto many = chases(device, *ring, o.steps, o.repetitions, ok);
+  const ChaseRun run = anywhere(device);
+  const auto empties = chases(run, *ring, cycle, 0, o.repetitions, ok);
+  auto one = chases(run, *ring, cycle, 1, o.repetitions, ok);
+  auto many = chases(run, *ring, cycle, o.steps, o.repetitions, ok);
   if (empties.empty() || one.empty() || many.empty()) return;
   const double empty = summarize(empties).median;
   report.validation(ok, ok ? "link latency chase ended on the right word"
@@ -148,6 +176,120 @@ void run_chase(Device& device, const LinkOptions& o, Report& report, Output& out
   // 0 ns: it gets no figure (a zero would read as an infinitely fast link).
   if (first > 0) report.set_result(Figure::latency(list_name(first_word), first * 1e-9, Stat::kMedian));
   if (per > 0) report.set_result(Figure::latency(list_name(chase), per * 1e-9, Stat::kMedian));
+}
+
+// One unit's chases: T(0) and T(steps), `-c` of each; none where no launch
+// reached the unit.
+struct UnitChases {
+  std::uint32_t unit = 0;
+  std::vector<double> empties, many;
+};
+
+std::vector<UnitChases> chase_each_unit(device::UnitChase& units, const std::vector<std::uint32_t>& ids, Buffer& ring,
+                                        const RingCycle& cycle, const LinkOptions& o, bool& ok) {
+  std::vector<UnitChases> out;
+  for (const std::uint32_t id : ids) {
+    if (interrupted()) break;
+    const ChaseRun on = [&units, id](Buffer& r, std::size_t n) { return units.chase_on(id, r, n); };
+    UnitChases u{id, {}, {}};
+    u.empties = chases(on, ring, cycle, 0, o.repetitions, ok);
+    u.many = chases(on, ring, cycle, o.steps, o.repetitions, ok);
+    out.push_back(std::move(u));
+  }
+  return out;
+}
+
+// Each unit's latency per load, (median T(steps) - median T(0)) / steps as
+// latency.chase's, into r (the spread, the units not reached) and its entry
+// of params.units (the figure and the raw T(0) and T(steps), in seconds).
+nlohmann::json unit_entries(const std::vector<UnitChases>& measured, std::uint64_t steps, UnitChaseResult& r) {
+  nlohmann::json entries = nlohmann::json::array();
+  std::vector<UnitLatency> latencies;
+  for (const auto& u : measured) {
+    if (u.empties.empty() || u.many.empty()) {
+      r.unreached.push_back(u.unit);
+      continue;
+    }
+    const double empty = summarize(u.empties).median;
+    const double ns = (summarize(u.many).median - empty) / static_cast<double>(steps) * 1e9;
+    latencies.push_back({u.unit, ns});
+    entries.push_back({{"unit", u.unit},
+                       {"resolved", ns > 0},
+                       {"latency_ns", ns > 0 ? nlohmann::json(ns) : nlohmann::json(nullptr)},
+                       {"empty_chase_s", empty},
+                       {"chase_samples_s", u.many},
+                       {"empty_samples_s", u.empties}});
+  }
+  r.units = latencies.size();
+  r.spread = unit_spread(latencies);
+  return entries;
+}
+
+// The record: samples are the resolved units' latencies per load (seconds,
+// in the units' order), its figures their median, least, greatest and mean;
+// the headline result is the median.
+void add_unit_record(Report& report, const LinkOptions& o, nlohmann::json params, const UnitChaseResult& r) {
+  const LinkCase& row = link_case("latency.chase_per_unit", Routine::kUnitChase);
+  Record rec;
+  rec.benchmark = "link";
+  rec.operation = std::string(row.name);
+  rec.bytes = o.ring_bytes;
+  for (const auto& u : params["units"]) {
+    if (u["resolved"].get<bool>()) rec.samples.push_back(u["latency_ns"].get<double>() * 1e-9);
+  }
+  params["unreached"] = r.unreached;
+  params["resolved"] = r.spread.count > 0;
+  if (r.spread.count > 0) {
+    params["fastest_unit"] = r.spread.fastest.unit;
+    params["slowest_unit"] = r.spread.slowest.unit;
+    rec.figures = {Figure::latency("latency", r.spread.median * 1e-9, Stat::kMedian),
+                   Figure::latency("latency_min", r.spread.fastest.ns * 1e-9, Stat::kMin),
+                   Figure::latency("latency_max", r.spread.slowest.ns * 1e-9, Stat::kMax),
+                   Figure::latency("latency_mean", r.spread.mean * 1e-9, Stat::kMean)};
+    report.set_result(Figure::latency(list_name(row), r.spread.median * 1e-9, Stat::kMedian));
+  }
+  rec.params = std::move(params);
+  report.add(std::move(rec));
+}
+
+// The chase from every unit of the device in turn, as nvbandwidth's
+// host_device_latency_sm chases from each SM: the same ring, clock and
+// T(n) - T(0) as latency.chase, on backends that can place a chase
+// (device/unit_chase.hpp).
+void run_unit_chase(Device& device, const LinkOptions& o, Report& report, Output& out) {
+  auto* units = device::capability<device::UnitChase>(device);
+  const MemKind kind = chase_kind(device, o);
+  if (!units || kind == MemKind::kDevice) {
+    write_unit_chase_skipped(
+        out, units ? fmt::format("{} kernels reach none of the host memory kinds asked for", device.backend())
+                   : fmt::format("the {} backend has no units to place it on", device.backend()));
+    return;
+  }
+  auto ring = alloc_host(device, o, kind, o.ring_bytes);
+  const RingCycle cycle(ring->bytes());
+  cycle.write(*ring);
+  const auto ids = units->chase_units();
+  const auto warm = ids.empty() ? std::nullopt : units->chase_on(ids.front(), *ring, 1);  // warm-up, and which clock
+  if (!warm) {
+    report.validation(false, "link latency chase per unit: no unit of the device took the chase");
+    return;
+  }
+  if (placed_elsewhere(report, o, *ring, "chase per unit")) return;
+  bool ok = true;
+  const auto measured = chase_each_unit(*units, ids, *ring, cycle, o, ok);
+  report.validation(ok, ok ? "link latency chase per unit ended on the right word from every unit"
+                           : "link latency chase per unit ended on a wrong word: the device did not read what the host "
+                             "wrote");
+  const device::UnitPlacement placement = units->unit_placement();
+  UnitChaseResult r{kind, warm->clock, placement.unit, o.steps, 0, {}, {}};
+  nlohmann::json params = {{"backend", device.backend()},    {"host_memory", kind_name(kind)},
+                           {"clock", warm->clock},           {"steps", o.steps},
+                           {"stride_bytes", kLineWords * 4}, {"unit", placement.unit},
+                           {"placement", placement.how},     {"units_reported", placement.reported},
+                           {"units_found", ids.size()}};
+  params["units"] = unit_entries(measured, o.steps, r);
+  add_unit_record(report, o, std::move(params), r);
+  write_unit_chase(out, r);
 }
 
 // `count` write probes of n words: the host clears the words before each
@@ -255,9 +397,13 @@ void run_roundtrip(Device& device, const LinkOptions& o, Report& report, Output&
 }  // namespace
 
 void run_link_latency(Device& device, const LinkOptions& o, Report& report, Output& out) {
-  report.progress().begin("link latency", 3);
+  report.progress().begin("link latency", o.chase_per_unit ? 4 : 3);
   report.progress().step("read (chase)");
   run_chase(device, o, report, out);
+  if (o.chase_per_unit && !interrupted()) {
+    report.progress().step("read (chase from each unit)");
+    run_unit_chase(device, o, report, out);
+  }
   report.progress().step("write");
   if (!interrupted()) run_write(device, o, report, out);
   report.progress().step("round trip");

@@ -83,6 +83,27 @@ void write_chase_skipped(Output& out, const std::string& backend) {
                         backend));
 }
 
+void write_unit_chase(Output& out, const UnitChaseResult& r) {
+  out.text(fmt::sprintf("\n== link latency chase from each %s in turn through %s host memory (%s, T(n) - T(0)) ==\n",
+                        r.unit, kind_text(r.kind), r.clock));
+  const auto steps = static_cast<unsigned long long>(r.steps);
+  const UnitSpread& s = r.spread;
+  std::string line = fmt::sprintf("%llu dependent words from %zu %ss: ", steps, r.units, r.unit);
+  if (s.count > 0) {
+    line += fmt::sprintf("median %.1f ns per word, fastest %.1f (%s %u), slowest %.1f (%s %u), mean %.1f", s.median,
+                         s.fastest.ns, r.unit, s.fastest.unit, s.slowest.ns, r.unit, s.slowest.unit, s.mean);
+  } else {
+    line += fmt::sprintf("below the resolution of the %s on every one", r.clock);
+  }
+  if (s.count > 0 && s.count < r.units) line += fmt::sprintf("; %zu below the clock's resolution", r.units - s.count);
+  if (!r.unreached.empty()) line += fmt::sprintf("; %zu not reached by any launch", r.unreached.size());
+  out.text(line + " (each one in the JSON)\n");
+}
+
+void write_unit_chase_skipped(Output& out, const std::string& why) {
+  out.text(fmt::sprintf("\n(link latency chase per unit skipped: %s)\n", why));
+}
+
 void write_write_latency(Output& out, const WriteResult& r) {
   out.text(fmt::sprintf("\n== link write latency from the device into %s host memory (%s, T(n) - T(0)) ==\n",
                         kind_text(r.kind), r.clock));

@@ -11,6 +11,7 @@
 
 #include "core/output.hpp"
 #include "core/stats.hpp"
+#include "link/figures.hpp"
 #include "link/link_bench.hpp"
 
 namespace movebench::link {
@@ -60,8 +61,22 @@ struct WriteResult {
   double burst_ns = 0;  // all `burst_bytes` written
   std::uint64_t burst_bytes = 0;
 };
+// The chase from each unit in turn: its heading and one line, the spread
+// over the units (every unit's figure is in the record, not the text).
+struct UnitChaseResult {
+  MemKind kind;
+  std::string clock;
+  std::string unit;  // "SM", "work-group"
+  std::uint64_t steps = 0;
+  std::size_t units = 0;                 // units chased from
+  std::vector<std::uint32_t> unreached;  // units no launch reached
+  UnitSpread spread;                     // over the units the clock resolved
+};
 void write_chase(Output& out, const ChaseResult& r);
 void write_chase_skipped(Output& out, const std::string& backend);
+void write_unit_chase(Output& out, const UnitChaseResult& r);
+// Why no chase per unit ran: `why` ends "(link latency chase per unit skipped: ...)".
+void write_unit_chase_skipped(Output& out, const std::string& why);
 void write_write_latency(Output& out, const WriteResult& r);
 void write_write_failed(Output& out);
 // The host-timed round trip: its heading, a row per size (seconds), a

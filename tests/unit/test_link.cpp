@@ -56,6 +56,26 @@ TEST(LinkStats, EngineAverageIsAllBytesOverAllTime) {
   EXPECT_NE(text.find("( 250.000 MB/s, 1000.000 MB/s, 140625.000 )"), std::string::npos);
 }
 
+TEST(LinkUnitSpread, MedianMeanAndWhichUnitsOverThoseResolved) {
+  // Units 7, 3, 9, 1 resolved at 110, 100, 130, 120 ns; unit 5 below the
+  // clock's resolution: left out of every figure, not counted as 0 ns.
+  const std::vector<UnitLatency> units{{7, 110}, {3, 100}, {5, 0}, {9, 130}, {1, 120}};
+  const UnitSpread s = unit_spread(units);
+  EXPECT_EQ(s.count, 4u);
+  EXPECT_DOUBLE_EQ(s.median, 115);
+  EXPECT_DOUBLE_EQ(s.mean, 115);
+  EXPECT_EQ(s.fastest.unit, 3u);
+  EXPECT_DOUBLE_EQ(s.fastest.ns, 100);
+  EXPECT_EQ(s.slowest.unit, 9u);
+  EXPECT_DOUBLE_EQ(s.slowest.ns, 130);
+  // Odd count: the middle one; a tie: the first unit in order.
+  const UnitSpread odd = unit_spread(std::vector<UnitLatency>{{0, 5}, {1, 9}, {2, 5}});
+  EXPECT_DOUBLE_EQ(odd.median, 5);
+  EXPECT_EQ(odd.fastest.unit, 0u);
+  EXPECT_EQ(unit_spread(std::vector<UnitLatency>{{0, -1}, {1, 0}}).count, 0u);
+  EXPECT_EQ(unit_spread({}).count, 0u);
+}
+
 TEST(LinkPattern, CatchesOneFlippedBitAndStaleData) {
   std::vector<std::uint32_t> w(1000);
   fill_pattern(w.data(), w.size(), 5);
@@ -191,6 +211,7 @@ TEST(LinkCases, EveryDirectionAndPathHasOneBandwidthRow) {
     }
   }
   EXPECT_EQ(cases_of(Routine::kChase).size(), 2u);
+  EXPECT_EQ(cases_of(Routine::kUnitChase).size(), 1u);
   EXPECT_EQ(cases_of(Routine::kWrite).size(), 2u);
   EXPECT_EQ(cases_of(Routine::kRoundtrip).size(), 1u);
 }
@@ -199,6 +220,7 @@ TEST(LinkCases, RoutinesFindTheirRowsByNameOnly) {
   // The names link_latency.cpp binds its figures to, each a row of its routine.
   EXPECT_EQ(link_case("latency.chase", Routine::kChase).name, "latency.chase");
   EXPECT_EQ(link_case("latency.write_burst", Routine::kWrite).name, "latency.write_burst");
+  EXPECT_EQ(link_case("latency.chase_per_unit", Routine::kUnitChase).name, "latency.chase_per_unit");
   EXPECT_THROW(link_case("latency.chase", Routine::kWrite), std::logic_error);
   EXPECT_THROW(link_case("latency.nothing", Routine::kChase), std::logic_error);
   EXPECT_EQ(direction_label(Direction::kRead), "Read (Host->Device)");

@@ -130,3 +130,34 @@ TEST(LinkOutput, WriteLatencyLinesAndRoundTrips) {
             "\nvalidation: PASSED\n"
             "\nvalidation: FAILED\n");
 }
+
+TEST(LinkOutput, ChasePerUnitIsOneLineOfItsSpread) {
+  CapturedOutput out;
+  UnitChaseResult r{MemKind::kMapped, "gpu clock", "SM", 256, 132, {}, {}};
+  r.spread = {132, 1103.1, 1110.04, {12, 1080.2}, {97, 1190.5}};
+  write_unit_chase(out, r);
+  EXPECT_EQ(out.out,
+            "\n== link latency chase from each SM in turn through mapped host memory (gpu clock, T(n) - T(0)) ==\n"
+            "256 dependent words from 132 SMs: median 1103.1 ns per word, fastest 1080.2 (SM 12), slowest 1190.5 (SM "
+            "97), mean 1110.0 (each one in the JSON)\n");
+  out.out.clear();
+  // Some below the clock's resolution, some never reached: counted, not hidden.
+  r = {MemKind::kMapped, "opencl event profiling", "work-group", 16, 3, {4}, {}};
+  r.spread = {2, 50, 50, {0, 40}, {2, 60}};
+  write_unit_chase(out, r);
+  EXPECT_TRUE(
+      out.out.ends_with("16 dependent words from 3 work-groups: median 50.0 ns per word, fastest 40.0 "
+                        "(work-group 0), slowest 60.0 (work-group 2), mean 50.0; 1 below the clock's "
+                        "resolution; 1 not reached by any launch (each one in the JSON)\n"))
+      << out.out;
+  out.out.clear();
+  r.spread = {};
+  write_unit_chase(out, r);
+  EXPECT_TRUE(
+      out.out.ends_with("16 dependent words from 3 work-groups: below the resolution of the opencl event "
+                        "profiling on every one; 1 not reached by any launch (each one in the JSON)\n"))
+      << out.out;
+  out.out.clear();
+  write_unit_chase_skipped(out, "the host backend has no units to place it on");
+  EXPECT_EQ(out.out, "\n(link latency chase per unit skipped: the host backend has no units to place it on)\n");
+}

@@ -182,25 +182,93 @@ nlohmann::json CudaDevice::facts() const {
           {"clock", "cuda events; latency probes: SM clock64, its rate measured against %globaltimer in every probe"}};
 }
 
+ProbeOut* CudaDevice::fresh_probe_out() {
+  if (!probe_out_) probe_out_ = std::make_unique<CudaBuffer>(MemKind::kMapped, sizeof(ProbeOut));
+  auto* out = probe_out_->as<ProbeOut>();
+  out->ran_on = kNotRun;
+  return out;
+}
+
+namespace {
+
+constexpr std::uint64_t kCalibNs = 100'000;
+// One-thread blocks per SM of a placed chase and of the census: enough that
+// every SM gets one however the scheduler spreads them; a placed chase whose
+// SM got none (or that ended on another SM) is launched again, up to
+// kPlacedLaunches times.
+constexpr int kBlocksPerSm = 4;
+constexpr int kPlacedLaunches = 4;
+// %smid is below %nsmid, which is a few hundred at most on any GPU so far.
+constexpr std::uint32_t kMostSmIds = 4096;
+
 // A probe on the SM's cycle counter (fine-grained: the global timer may
 // step by 1 us, about one load across PCIe), converted at the rate the SM
 // ran at during that probe, measured against the global nanosecond timer
 // over kCalibNs around it: the peak rate the GPU reports is not what a busy
 // or power-capped SM runs at.
+Timed probe_time(const ProbeOut& out) {
+  if (out.calib_ns == 0 || out.calib_cycles == 0) throw std::runtime_error("CUDA probe: a GPU clock did not advance");
+  const double cycles_per_ns = static_cast<double>(out.calib_cycles) / static_cast<double>(out.calib_ns);
+  return {static_cast<double>(out.cycles) / cycles_per_ns * 1e-9,
+          fmt::format("gpu clock64 at {:.0f} MHz (measured on %globaltimer)", cycles_per_ns * 1e3),
+          static_cast<std::uint32_t>(out.end)};
+}
+
+}  // namespace
+
 Timed CudaDevice::probe(Probe what, Buffer& buf, std::size_t n, std::uint32_t value) {
-  constexpr std::uint64_t kCalibNs = 100'000;
-  if (!probe_out_) probe_out_ = std::make_unique<CudaBuffer>(MemKind::kMapped, sizeof(ProbeOut));
-  CudaQueue q;
-  const auto* out = probe_out_->as<ProbeOut>();
+  const auto* out = fresh_probe_out();
   auto* device_out = reinterpret_cast<ProbeOut*>(probe_out_->kernel_ptr());
+  CudaQueue q;
   const int mode = what == Probe::kWrite ? kProbeWrite : what == Probe::kCachedChase ? kProbeCachedChase : kProbeChase;
   check(launch_probe(cb(buf).kernel_ptr(), n, mode, value, kCalibNs, device_out, q.get()), "probe kernel");
   q.finish(60);
-  if (out->calib_ns == 0 || out->calib_cycles == 0) throw std::runtime_error("CUDA probe: a GPU clock did not advance");
-  const double cycles_per_ns = static_cast<double>(out->calib_cycles) / static_cast<double>(out->calib_ns);
-  return {static_cast<double>(out->cycles) / cycles_per_ns * 1e-9,
-          fmt::format("gpu clock64 at {:.0f} MHz (measured on %globaltimer)", cycles_per_ns * 1e3),
-          static_cast<std::uint32_t>(out->end)};
+  return probe_time(*out);
+}
+
+UnitPlacement CudaDevice::unit_placement() const {
+  return {"sm",
+          fmt::format("a grid of {} one-thread blocks per SM; the first block that finds itself on the SM asked for "
+                      "(%smid) chases, the others return at once; the SMs are the %smid values a census launch "
+                      "reached",
+                      kBlocksPerSm),
+          sms_};
+}
+
+// Three census launches of kBlocksPerSm blocks per SM, each block holding
+// its SM 20 us: the SM ids a launch reaches, which need not be 0..SMs-1.
+std::vector<std::uint32_t> CudaDevice::chase_units() {
+  CudaBuffer seen(MemKind::kMapped, kMostSmIds * 4);
+  auto* marks = seen.as<std::uint32_t>();
+  std::fill(marks, marks + kMostSmIds, 0u);
+  CudaQueue q;
+  for (int i = 0; i < 3; ++i) {
+    check(launch_census(seen.kernel_ptr(), kMostSmIds, kBlocksPerSm * sms_, 20'000, q.get()), "census kernel");
+  }
+  q.finish(60);
+  std::vector<std::uint32_t> ids;
+  for (std::uint32_t id = 0; id < kMostSmIds; ++id) {
+    if (marks[id] != 0) ids.push_back(id);
+  }
+  return ids;
+}
+
+std::optional<Timed> CudaDevice::chase_on(std::uint32_t sm, Buffer& ring, std::size_t n) {
+  if (!claim_) claim_ = std::make_unique<CudaBuffer>(MemKind::kDevice, 4);
+  for (int launch = 0; launch < kPlacedLaunches; ++launch) {
+    const auto* out = fresh_probe_out();
+    auto* device_out = reinterpret_cast<ProbeOut*>(probe_out_->kernel_ptr());
+    CudaQueue q;
+    check(launch_placed_chase(cb(ring).kernel_ptr(), n, sm, kBlocksPerSm * sms_, claim_->kernel_ptr(), kCalibNs,
+                              device_out, q.get()),
+          "placed chase kernel");
+    q.finish(60);
+    // Read at the chase's end: another SM there means the block was moved
+    // (PTX: %smid may change during a thread's life), so it is not kept.
+    if (out->ran_on != sm) continue;
+    return probe_time(*out);
+  }
+  return std::nullopt;
 }
 
 // persistent_groups() blocks; the launch is cooperative (see launch_serve), so the

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -18,6 +19,7 @@
 #include "core/host_info.hpp"
 #include "device/device.hpp"
 #include "device/persistent.hpp"
+#include "device/unit_chase.hpp"
 #include "device/wait.hpp"
 
 #if CUDART_VERSION < 12000
@@ -167,7 +169,7 @@ struct MemOps {
 
 class FlagPool;
 
-class CudaDevice : public Device, public PersistentKernel {
+class CudaDevice : public Device, public PersistentKernel, public UnitChase {
  public:
   explicit CudaDevice(int index);
   ~CudaDevice() override;
@@ -205,6 +207,10 @@ class CudaDevice : public Device, public PersistentKernel {
   std::shared_ptr<Event> launch_persistent(const PersistentJob& job) override;
   // The driver's stream memory operations; nullptr when it lacks them.
   const MemOps* memops() const { return has_memops_ ? &memops_ : nullptr; }
+  // The chase from one SM in turn (link's latency.chase_per_unit).
+  UnitPlacement unit_placement() const override;
+  std::vector<std::uint32_t> chase_units() override;
+  std::optional<Timed> chase_on(std::uint32_t sm, Buffer& ring, std::size_t n) override;
 
  private:
   std::vector<CacheLevel> caches() const;  // the L1 per SM and the L2, as facts() records them
@@ -217,6 +223,10 @@ class CudaDevice : public Device, public PersistentKernel {
   bool has_memops_ = false;
   std::unique_ptr<CudaQueue> persistent_queue_;
   std::unique_ptr<CudaBuffer> probe_out_;  // mapped: a cuda::ProbeOut
+  std::unique_ptr<CudaBuffer> claim_;      // device memory: the placed chase's claim word
+
+  // The probe's output, ran_on set to kNotRun, for a launch to fill.
+  ProbeOut* fresh_probe_out();
 };
 
 }  // namespace movebench::device::cuda

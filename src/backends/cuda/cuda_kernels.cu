@@ -119,10 +119,16 @@ __device__ std::uint32_t store(std::uint32_t* words, std::uint64_t n, std::uint3
   return n ? value + static_cast<std::uint32_t>(n - 1) : 0u;
 }
 
-// One thread: the probe timed by clock64, the SM clock's rate measured
-// against %globaltimer around it over at least calib_ns.
-__global__ void probe(std::uint32_t* buf, std::uint64_t n, int mode, std::uint32_t value, std::uint64_t calib_ns,
-                      ProbeOut* out) {
+__device__ __forceinline__ std::uint32_t sm_id() {
+  std::uint32_t id;
+  asm volatile("mov.u32 %0, %%smid;" : "=r"(id));
+  return id;
+}
+
+// The probe in the calling thread, timed by clock64, the SM clock's rate
+// measured against %globaltimer around it over at least calib_ns.
+__device__ void run_probe(std::uint32_t* buf, std::uint64_t n, int mode, std::uint32_t value, std::uint64_t calib_ns,
+                          ProbeOut* out) {
   long long c0 = 0, c1 = 0;
   const std::uint64_t n0 = next_tick(global_ns(), c0);
   const long long start = clock64();
@@ -136,6 +142,32 @@ __global__ void probe(std::uint32_t* buf, std::uint64_t n, int mode, std::uint32
   out->end = last;
   out->calib_cycles = static_cast<std::uint64_t>(c1 - c0);
   out->calib_ns = n1 - n0;
+  out->ran_on = sm_id();
+}
+
+// One thread, on whichever SM the launch gives it.
+__global__ void probe(std::uint32_t* buf, std::uint64_t n, int mode, std::uint32_t value, std::uint64_t calib_ns,
+                      ProbeOut* out) {
+  run_probe(buf, n, mode, value, calib_ns, out);
+}
+
+// Every block marks the SM it runs on and holds it a while, so that the
+// scheduler spreads the grid over the SMs instead of reusing a few.
+__global__ void census(std::uint32_t* seen, std::uint32_t ids, std::uint64_t hold_ns) {
+  const std::uint32_t id = sm_id();
+  if (id < ids) seen[id] = 1;
+  const std::uint64_t start = global_ns();
+  while (global_ns() - start < hold_ns) {
+  }
+}
+
+// The chase from SM `sm` alone: the first block there claims it (device
+// memory atomics: those on mapped host memory are not promised across PCIe),
+// every other block returns before the chase starts.
+__global__ void placed_chase(std::uint32_t* ring, std::uint64_t n, std::uint32_t sm, std::uint32_t* claim,
+                             std::uint64_t calib_ns, ProbeOut* out) {
+  if (sm_id() != sm || atomicCAS(claim, 0u, 1u) != 0u) return;
+  run_probe(ring, n, kProbeChase, 0, calib_ns, out);
 }
 
 __global__ void serve(const std::uint32_t* in, std::uint32_t* out, std::uint32_t* flags, std::size_t words,
@@ -175,7 +207,8 @@ int blocks_for(std::size_t units, int most) {
 // wait for work that waits for this very thread.
 cudaError_t kernel_image_status() {
   const void* kernels[] = {reinterpret_cast<const void*>(transform), reinterpret_cast<const void*>(blocker),
-                           reinterpret_cast<const void*>(probe), reinterpret_cast<const void*>(serve)};
+                           reinterpret_cast<const void*>(probe),     reinterpret_cast<const void*>(serve),
+                           reinterpret_cast<const void*>(census),    reinterpret_cast<const void*>(placed_chase)};
   for (const void* kernel : kernels) {
     cudaFuncAttributes attributes{};
     if (const cudaError_t err = cudaFuncGetAttributes(&attributes, kernel); err != cudaSuccess) return err;
@@ -208,6 +241,19 @@ cudaError_t launch_blocker(const std::uint32_t* flag, std::uint64_t timeout_ns, 
 cudaError_t launch_probe(std::uint32_t* buf, std::uint64_t n, int mode, std::uint32_t value, std::uint64_t calib_ns,
                          ProbeOut* out, cudaStream_t stream) {
   probe<<<1, 1, 0, stream>>>(buf, n, mode, value, calib_ns, out);
+  return cudaGetLastError();
+}
+
+cudaError_t launch_census(std::uint32_t* seen, std::uint32_t ids, int blocks, std::uint64_t hold_ns,
+                          cudaStream_t stream) {
+  census<<<blocks, 1, 0, stream>>>(seen, ids, hold_ns);
+  return cudaGetLastError();
+}
+
+cudaError_t launch_placed_chase(std::uint32_t* ring, std::uint64_t n, std::uint32_t sm, int blocks,
+                                std::uint32_t* claim, std::uint64_t calib_ns, ProbeOut* out, cudaStream_t stream) {
+  if (const cudaError_t err = cudaMemsetAsync(claim, 0, sizeof *claim, stream); err != cudaSuccess) return err;
+  placed_chase<<<blocks, 1, 0, stream>>>(ring, n, sm, claim, calib_ns, out);
   return cudaGetLastError();
 }
 

@@ -37,8 +37,12 @@ struct ProbeOut {
   std::uint64_t end;           // the word index the chase ended on, or the last value stored
   std::uint64_t calib_cycles;  // clock64 cycles over calib_ns nanoseconds of %globaltimer:
   std::uint64_t calib_ns;      //   the SM clock rate while the probe ran
+  std::uint64_t ran_on;        // the SM (%smid) the probe ran on
   std::uint64_t sink;          // never written (keeps the last load's use)
 };
+// What ran_on holds until a probe writes it: a placed probe whose SM got no
+// block leaves it so.
+constexpr std::uint64_t kNotRun = ~std::uint64_t{0};
 // The probe's modes: follow n links of the ring in `buf` from word 0 with
 // uncached loads (host memory), store value + i to its words 0..n-1 and wait
 // for them at system scope, or follow n links from word `value` with plain
@@ -49,6 +53,18 @@ constexpr int kProbeChase = 0, kProbeWrite = 1, kProbeCachedChase = 2;
 // least calib_ns.
 cudaError_t launch_probe(std::uint32_t* buf, std::uint64_t n, int mode, std::uint32_t value, std::uint64_t calib_ns,
                          ProbeOut* out, cudaStream_t stream);
+// The SMs a launch reaches: `blocks` one-thread blocks, each holding its SM
+// for hold_ns (so that the grid is spread, not run one block after another
+// on a few SMs), set seen[%smid] = 1 for every %smid below `ids`.
+cudaError_t launch_census(std::uint32_t* seen, std::uint32_t ids, int blocks, std::uint64_t hold_ns,
+                          cudaStream_t stream);
+// The chase probe (kProbeChase) from SM `sm` (%smid): `blocks` one-thread
+// blocks, of which the first to find itself on that SM claims the chase
+// (atomicCAS on *claim, device memory, cleared here first) and the rest
+// return at once. out->ran_on stays kNotRun when no block landed there; it
+// is the SM at the chase's end, which the caller checks is still `sm`.
+cudaError_t launch_placed_chase(std::uint32_t* ring, std::uint64_t n, std::uint32_t sm, int blocks,
+                                std::uint32_t* claim, std::uint64_t calib_ns, ProbeOut* out, cudaStream_t stream);
 // The persistent kernel of stream: `groups` blocks launched cooperatively
 // (all co-resident, or the launch fails); chunk c starts when flags[c] != 0;
 // block b ends it with flags[chunks + c * groups + b] = 1.

@@ -12,12 +12,14 @@ __kernel void transform(__global uint* dst, ulong doff, __global const uint* src
   for (ulong i = get_global_id(0); i < n; i += get_global_size(0)) dst[doff + i] = src[soff + i] * mul + add;
 }
 
-// One work-item: mode 0 follows `n` links of the ring from word 0 (volatile
-// loads: host memory); mode 2 follows them from word `value` with plain
-// loads (device memory, through its caches); mode 1 stores value + i to words
-// 0..n-1 (the kernel ends once they are performed). out[0]: the word the
-// chase ended on, or the last value stored.
-__kernel void probe(__global volatile uint* buf, ulong n, uint mode, uint value, __global uint* out) {
+// One work-item, that of work-group `target` (the others return at once):
+// mode 0 follows `n` links of the ring from word 0 (volatile loads: host
+// memory); mode 2 follows them from word `value` with plain loads (device
+// memory, through its caches); mode 1 stores value + i to words 0..n-1 (the
+// kernel ends once they are performed). out[0]: the word the chase ended on,
+// or the last value stored.
+__kernel void probe(__global volatile uint* buf, ulong n, uint mode, uint value, __global uint* out, uint target) {
+  if (get_group_id(0) != target) return;
   uint last = 0;
   if (mode == 0) {
     for (ulong i = 0; i < n; ++i) last = buf[last];

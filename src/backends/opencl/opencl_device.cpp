@@ -12,6 +12,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <numeric>
+#include <optional>
 #include <stdexcept>
 
 #include "backends/opencl/kernels.cl.hpp"
@@ -21,6 +24,7 @@
 #include "core/host_info.hpp"
 #include "device/persistent.hpp"
 #include "device/registry.hpp"
+#include "device/unit_chase.hpp"
 #include "device/wait.hpp"
 #include "facts/accelerators.hpp"
 
@@ -291,7 +295,7 @@ Candidate choose(const DeviceChoice& choice, bool accelerators_only) {
   return all[pick_index(choice.device, names, accelerators_only ? "OpenCL GPU or accelerator" : "OpenCL device")];
 }
 
-class ClDevice : public Device, public PersistentKernel, public Handles {
+class ClDevice : public Device, public PersistentKernel, public UnitChase, public Handles {
  public:
   explicit ClDevice(const Candidate& c) : platform_(c.platform), device_(c.device), name_(c.name) {
     cl_int err = CL_SUCCESS;
@@ -327,8 +331,16 @@ class ClDevice : public Device, public PersistentKernel, public Handles {
   cl_context context() const override { return context_; }
   cl_device_id id() const override { return device_; }
   std::shared_ptr<Event> launch_persistent(const PersistentJob& job) override;
+  UnitPlacement unit_placement() const override;
+  std::vector<std::uint32_t> chase_units() override;
+  std::optional<Timed> chase_on(std::uint32_t group, Buffer& ring, std::size_t n) override;
 
  private:
+  // The probe kernel in `groups` work-groups of one work-item, only group
+  // `target` running it; timed by the kernel's own profiling start and end.
+  Timed probe_in(cl_uint mode, Buffer& buf, std::size_t n, std::uint32_t value, std::size_t groups,
+                 std::uint32_t target);
+
   void build() {
     program_ = build_program(context_, device_, kSource, "-cl-std=CL1.2");
     transform_ = make_kernel(program_, "transform");
@@ -383,18 +395,44 @@ nlohmann::json ClDevice::facts() const {
 
 // The kernel's own start-to-end time on the profiling clock; the caller
 // subtracts an empty probe, which removes the launch.
-Timed ClDevice::probe(Probe what, Buffer& buf, std::size_t n, std::uint32_t value) {
+Timed ClDevice::probe_in(cl_uint mode, Buffer& buf, std::size_t n, std::uint32_t value, std::size_t groups,
+                         std::uint32_t target) {
   if (!probe_out_) probe_out_ = alloc(MemKind::kMapped, 4);
   cl_mem b = mem_of(buf), o = mem_of(*probe_out_);
-  const cl_uint mode = what == Probe::kChase ? 0u : what == Probe::kWrite ? 1u : 2u;
-  set_args(probe_, b, cl_ulong{n}, mode, cl_uint{value}, o);
+  set_args(probe_, b, cl_ulong{n}, mode, cl_uint{value}, o, cl_uint{target});
   const std::size_t one = 1;
   cl_event e = nullptr;
-  check(clEnqueueNDRangeKernel(setup_->get(), probe_, 1, nullptr, &one, &one, 0, nullptr, &e), "probe");
+  check(clEnqueueNDRangeKernel(setup_->get(), probe_, 1, nullptr, &groups, &one, 0, nullptr, &e), "probe");
   ClEvent event(e, setup_->get());
   event.wait(60);
   return {static_cast<double>(event.end_ns() - event.start_ns()) * 1e-9, "opencl event profiling",
           *probe_out_->as<std::uint32_t>()};
+}
+
+Timed ClDevice::probe(Probe what, Buffer& buf, std::size_t n, std::uint32_t value) {
+  const cl_uint mode = what == Probe::kChase ? 0u : what == Probe::kWrite ? 1u : 2u;
+  return probe_in(mode, buf, n, value, 1, 0);
+}
+
+// nvbandwidth's placement (ptrChasingKernel: as many one-thread blocks as
+// SMs, only block `target` chasing), which is all OpenCL allows: it has no
+// way to ask for a compute unit, nor to learn which one ran a work-group.
+UnitPlacement ClDevice::unit_placement() const {
+  return {"work-group",
+          "as many one-work-item work-groups as compute units, only group i chasing (nvbandwidth's placement); "
+          "OpenCL neither says which compute unit runs a work-group nor promises that the groups go to different "
+          "units",
+          static_cast<int>(device_value<cl_uint>(device_, CL_DEVICE_MAX_COMPUTE_UNITS))};
+}
+
+std::vector<std::uint32_t> ClDevice::chase_units() {
+  std::vector<std::uint32_t> groups(static_cast<std::size_t>(std::max(1, unit_placement().reported)));
+  std::iota(groups.begin(), groups.end(), 0u);
+  return groups;
+}
+
+std::optional<Timed> ClDevice::chase_on(std::uint32_t group, Buffer& ring, std::size_t n) {
+  return probe_in(0u, ring, n, 0, chase_units().size(), group);
 }
 
 std::shared_ptr<Event> ClDevice::launch_persistent(const PersistentJob& job) {

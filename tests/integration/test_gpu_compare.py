@@ -256,6 +256,21 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path, args, message):
 
 
 JOB = REPO / "bench" / "gpu_job.sh"
+# The job's knobs at PoCL's scale: small sizes, one round, short budgets.
+JOB_SMALL = {
+    "BACKEND": "opencl",
+    "ELEMENTS": "1048576",
+    "REPS": "3",
+    "ROUNDS": "1",
+    "SEQ_SIZES": "1K:16K:x4",
+    "SEQ_ONE_SIZES": "1K:4K:x4",
+    "LATENCY_SIZES": "4K,64K",
+    "LINK_SIZES": "64K",
+    "WINDOW": "16K",
+    "BUDGET": "0.02",
+    "STREAM_CHUNKS": "4",
+    "PERSISTENT_SIZES": "64K:1M:x4",
+}
 
 
 def test_the_gpu_job_dry_runs_on_pocl_with_stand_ins(tmp_path):
@@ -269,21 +284,7 @@ def test_the_gpu_job_dry_runs_on_pocl_with_stand_ins(tmp_path):
     smi.write_text("#!/bin/sh\necho stand-in nvidia-smi \"$@\"\n")
     smi.chmod(0o755)
     babel = stand_in(tmp_path / "cuda-stream", BABELSTREAM_CSV, ["--csv", "--arraysize", "1048576", "--numtimes", "3"])
-    small = {
-        "BACKEND": "opencl",
-        "ELEMENTS": "1048576",
-        "REPS": "3",
-        "ROUNDS": "1",
-        "SEQ_SIZES": "1K:16K:x4",
-        "SEQ_ONE_SIZES": "1K:4K:x4",
-        "LATENCY_SIZES": "4K,64K",
-        "LINK_SIZES": "64K",
-        "WINDOW": "16K",
-        "BUDGET": "0.02",
-        "STREAM_CHUNKS": "4",
-        "PERSISTENT_SIZES": "64K:1M:x4",
-    }
-    env = {**os.environ, **small, "BABELSTREAM": str(babel), "PATH": f"{bin_dir}:{os.environ['PATH']}"}
+    env = {**os.environ, **JOB_SMALL, "BABELSTREAM": str(babel), "PATH": f"{bin_dir}:{os.environ['PATH']}"}
     out = tmp_path / "job"
     proc = subprocess.run(
         ["bash", str(JOB), str(out), str(binary_path())], env=env, capture_output=True, text=True, timeout=400

@@ -43,7 +43,8 @@ integration: build
 # left out there (ASan's runtime must be the first library loaded), so the
 # stage builds only movebench and the unit tests (movebench_unit_tests). The
 # debug preset has no -march=native, so the NUMA guest runs the same binary
-# (make numa).
+# (make numa). Clang builds it: the same sanitizers for about two thirds of
+# GCC's CPU time (docs/reliability.md).
 DEBUG_CONFIGURE := cmake --preset debug -DMOVEBENCH_WITH_CUDA=OFF >/dev/null
 sanitize: setup
 	@$(DEBUG_CONFIGURE)

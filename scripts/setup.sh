@@ -26,8 +26,9 @@ packages=(
   iproute2
   # a real terminal for the progress-line test
   tmux
-  # libFuzzer for the C++ parsers (tests/fuzz, part of make test)
-  clang-14 libclang-rt-14-dev
+  # libFuzzer for the C++ parsers (tests/fuzz, part of make test), and the
+  # sanitized debug build (make sanitize) with LLVM's OpenMP runtime
+  clang-14 libclang-rt-14-dev libomp-14-dev
   # the C++ style (.clang-format; scripts/check_format.sh)
   clang-format
 )

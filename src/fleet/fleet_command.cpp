@@ -73,9 +73,10 @@ class FleetCommand : public net::MpiCommand {
     app.add_option(vocabulary::names(vocabulary::kTimeBudget), opt_.time_budget,
                    vocabulary::help(vocabulary::kTimeBudget,
                                     "the pairs' turns together (warm-up, rounds, bisection), shared evenly, each turn "
-                                    "at most a quarter of --timeout: a pair whose first short round says its "
-                                    "--latency-iterations or --bandwidth-iterations would not fit its share runs "
-                                    "fewer, and the result says how many (fleet.pairs[].latency_iterations ...)"))
+                                    "at most a quarter of --timeout: each repeat of a pair runs what fits its share "
+                                    "(sized by a first short round, then by the repeat before), at most "
+                                    "--latency-iterations and --bandwidth-iterations, and the result says how many "
+                                    "(fleet.pairs[].latency_iterations ...)"))
         ->capture_default_str();
     app.add_option("--rounds", opt_.random_rounds, "Random pairing rounds after the ring's")->capture_default_str();
     app.add_option(vocabulary::names(vocabulary::kSeed), opt_.seed,

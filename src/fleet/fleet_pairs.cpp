@@ -16,14 +16,14 @@ namespace movebench::fleet {
 namespace {
 
 constexpr int kAgain = 3;  // the most times a suspect pair is measured again
-// The first short round that sizes a pair's turn: ping-pongs and windows.
+// The first short round that sizes a pair's first repeat: ping-pongs and windows.
 constexpr int kProbeRoundTrips = 16;
 constexpr int kProbeWindows = 1;
 constexpr int kCountsTag = 211;  // the first rank's counts to the second (p2p's tags are 1 and 101)
 
 struct Timed {
   double latency = 0, bw = 0;      // seconds on the pair's first rank, 0 elsewhere
-  PairCounts ran;                  // what each repeat ran, on the first rank
+  PairCounts ran;                  // what the repeat each figure is of ran, on the first rank
   std::vector<double> iterations;  // --percentiles: every repeat's ping-pongs, one way, on the first rank
 };
 

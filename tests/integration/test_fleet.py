@@ -43,7 +43,8 @@ SMALL = [
     "--timeout",
     "120",
     # The pairs' turns together (src/fleet/fleet_logic.hpp, pair_counts):
-    # 20000 ping-pongs take 0.1 to 0.3 s quiet, each turn has 2.2 s; beside
+    # each turn has 2.2 s, and 20000 ping-pongs of 1 to 5 us (at a load of
+    # 8 from other work) take 0.02 to 0.1 s of a repeat's 0.37; beside
     # two CPU hogs a round trip took 3 ms and 20000 of them outlasted the
     # 120 s watchdog (docs/reliability.md, session 14): there each repeat
     # runs what fits its share, and the result says how many.

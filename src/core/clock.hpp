@@ -56,7 +56,8 @@ enum class Fill { kAtLeast, kWithin };
 // coarse for the calls) gives `most`. Every benchmark that sizes a loop to a
 // time uses it, each with its upstream tool's own estimate of `seconds`:
 // mpiBench's five-call estimate (coll), HPCC's time per iteration at the
-// previous size (beff), or a probe (calls_for_budget, mem).
+// previous size (beff), a probe (calls_for_budget, mem), or a pair's first
+// short round and then its previous repeat (fleet's pairs, pair_counts).
 std::uint64_t calls_to_fill(double budget_s, double seconds, std::uint64_t calls, std::uint64_t least,
                             std::uint64_t most, Fill fill = Fill::kAtLeast);
 

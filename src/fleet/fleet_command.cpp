@@ -30,6 +30,7 @@ constexpr Repetitions kLatencyRepetitions{"--latency-iterations", "latency_itera
 constexpr Repetitions kBandwidthRepetitions{"--bandwidth-iterations", "bandwidth_iterations", 1'000'000};
 constexpr int kMostRandomRounds = 1000;
 constexpr double kMostOutlierK = 1000;
+constexpr double kMostTimeBudget = 86400;
 
 class FleetCommand : public net::MpiCommand {
  public:
@@ -69,6 +70,14 @@ class FleetCommand : public net::MpiCommand {
     app.add_option("--bandwidth-iterations", opt_.bandwidth_iterations,
                    fmt::format("Windows of {} messages per pair", kPairWindow))
         ->capture_default_str();
+    app.add_option(vocabulary::names(vocabulary::kTimeBudget), opt_.time_budget,
+                   vocabulary::help(vocabulary::kTimeBudget,
+                                    "the pairs' turns together (warm-up, rounds, bisection), shared evenly, each turn "
+                                    "at most a quarter of --timeout: each repeat of a pair runs what fits its share "
+                                    "(sized by a first short round, then by the repeat before), at most "
+                                    "--latency-iterations and --bandwidth-iterations, and the result says how many "
+                                    "(fleet.pairs[].latency_iterations ...)"))
+        ->capture_default_str();
     app.add_option("--rounds", opt_.random_rounds, "Random pairing rounds after the ring's")->capture_default_str();
     app.add_option(vocabulary::names(vocabulary::kSeed), opt_.seed,
                    vocabulary::help(vocabulary::kSeed, "of the random pairings"))
@@ -107,6 +116,7 @@ class FleetCommand : public net::MpiCommand {
     kLatencyRepetitions.check(opt_.latency_iterations);
     kBandwidthRepetitions.check(opt_.bandwidth_iterations);
     check_range(opt_.random_rounds, "--rounds", 0, kMostRandomRounds);
+    check_seconds(opt_.time_budget, "--time-budget", kMostTimeBudget);
     check_range(opt_.rule.k, "--outlier-k", 0.0, kMostOutlierK);
     opt_.rule.floor = parse_percent(floor_text_, "--outlier-floor");
     opt_.baseline_threshold = parse_percent(baseline_threshold_text_, "--baseline-threshold");

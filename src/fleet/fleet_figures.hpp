@@ -29,8 +29,9 @@ struct PairFigures {
   double latency_us = 0;                       // one way, 8 bytes
   double bw_mbs = 0;                           // opt.message_bytes, one way
   double latency_seconds = 0, bw_seconds = 0;  // the timed loops
-  std::vector<double> latency_iterations;      // --percentiles: every ping-pong's, one way, seconds
-  double latency_p99_us = 0;                   // --percentiles: their P99 (0: not measured or not supported)
+  PairCounts ran;  // what each loop ran: --latency-iterations, --bandwidth-iterations or fewer (--time-budget)
+  std::vector<double> latency_iterations;  // --percentiles: every ping-pong's, one way, seconds
+  double latency_p99_us = 0;               // --percentiles: their P99 (0: not measured or not supported)
 };
 
 struct Bisection {

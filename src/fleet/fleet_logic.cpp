@@ -5,6 +5,8 @@
 #include <set>
 #include <utility>
 
+#include "core/clock.hpp"
+
 namespace movebench::fleet {
 namespace {
 
@@ -112,6 +114,37 @@ std::vector<std::vector<int>> partners(int units, const std::vector<Round>& sche
   }
   std::vector<std::vector<int>> out;
   for (const auto& s : sets) out.emplace_back(s.begin(), s.end());
+  return out;
+}
+
+double turn_seconds(double time_budget, int turns, double step_timeout) {
+  return std::min(time_budget / std::max(turns, 1), kTurnShareOfTimeout * step_timeout);
+}
+
+int latency_warmup(int round_trips) { return std::max(10, round_trips / 10); }
+
+PairCounts pair_counts(double seconds, PairCounts asked, int probe_trips, double trip_seconds, int probe_windows,
+                       double window_seconds) {
+  const bool latency = asked.round_trips > 0 && probe_trips > 0;
+  const double repeat = seconds / kPairRepeats;
+  PairCounts out;
+  if (latency) {
+    // n timed and latency_warmup(n) untimed fit the `fit` that fill the share.
+    const auto most = static_cast<std::uint64_t>(asked.round_trips + latency_warmup(asked.round_trips));
+    const std::uint64_t fit =
+        calls_to_fill(repeat / 2, trip_seconds, static_cast<std::uint64_t>(probe_trips), 0, most, Fill::kWithin);
+    std::uint64_t n = fit * 10 / 11;
+    if (n / 10 < 10) n = fit > 10 ? fit - 10 : 0;
+    out.round_trips = static_cast<int>(
+        std::clamp<std::uint64_t>(n, static_cast<std::uint64_t>(std::min(asked.round_trips, kLeastRoundTrips)),
+                                  static_cast<std::uint64_t>(asked.round_trips)));
+  }
+  const auto most = static_cast<std::uint64_t>(asked.windows + kBandwidthWarmup);
+  const std::uint64_t fit =
+      calls_to_fill(latency ? repeat / 2 : repeat, window_seconds,
+                    static_cast<std::uint64_t>(std::max(probe_windows, 1)), 0, most, Fill::kWithin);
+  const std::uint64_t n = fit > kBandwidthWarmup ? fit - kBandwidthWarmup : 0;
+  out.windows = static_cast<int>(std::clamp<std::uint64_t>(n, 1, static_cast<std::uint64_t>(asked.windows)));
   return out;
 }
 

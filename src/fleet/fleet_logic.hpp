@@ -36,6 +36,43 @@ std::vector<Round> host_turns(const Round& round, const std::vector<int>& host_o
 // The partners every unit gets (the sorted distinct units it is paired with).
 std::vector<std::vector<int>> partners(int units, const std::vector<Round>& schedule);
 
+// ---- the pairs' work, sized by time ----
+
+// A pair measures the fastest of this many repeats of its loops per turn.
+inline constexpr int kPairRepeats = 3;
+// The fewest ping-pongs a time budget cuts a pair's repeat to (when it
+// asked for more): fewer is no latency figure at all.
+inline constexpr int kLeastRoundTrips = 10;
+// A turn of the pairs never takes more than this share of the watchdog's
+// --timeout, whatever --time-budget says: a pair sized by a probe that
+// happened to run fast still ends its turn inside the step's watchdog.
+inline constexpr double kTurnShareOfTimeout = 0.25;
+
+// Seconds one turn of the pairs may take: the pairs' `time_budget` over
+// the `turns` planned (the warm-up's, every round's, the bisection's), and
+// at most kTurnShareOfTimeout of `step_timeout`.
+double turn_seconds(double time_budget, int turns, double step_timeout);
+
+// What a pair runs in each of its repeats: at most what was asked.
+struct PairCounts {
+  int round_trips = 0;  // ping-pongs (0: none, the bisection)
+  int windows = 0;      // bandwidth windows
+};
+// The counts of a pair's next repeat in a turn of `seconds`, from what the
+// pair timed last (a first short round, then the repeat before):
+// `probe_trips` ping-pongs took `trip_seconds` (0 trips: no latency loop,
+// the turn is all windows), `probe_windows` windows `window_seconds`.
+// Each repeat gets its share; of it, latency and bandwidth half each, a
+// latency loop's warm-up (a tenth of it, at least 10) and the windows'
+// (2) inside it. Each count is at most `asked`'s and at least
+// kLeastRoundTrips ping-pongs (or `asked`'s if fewer) and one window
+// (core's calls_to_fill, Fill::kWithin).
+PairCounts pair_counts(double seconds, PairCounts asked, int probe_trips, double trip_seconds, int probe_windows,
+                       double window_seconds);
+// A latency loop's untimed round trips before it (OSU's warm-up, scaled).
+int latency_warmup(int round_trips);
+inline constexpr int kBandwidthWarmup = 2;
+
 // ---- blame ----
 
 struct PairValue {

@@ -21,6 +21,7 @@ struct FleetOptions {
   bool percentiles = false;               // -z: every ping-pong timed, the pair's distribution kept
   int bandwidth_iterations = 10;          // windows of kPairWindow messages per pair
   int random_rounds = 4;                  // after the ring's rounds
+  double time_budget = 60;                // --time-budget: seconds of the pairs' turns together (pair_turn_seconds)
   std::uint64_t seed = 42;
   judge::OutlierRule rule;
   bool fail_on_outlier = false;

@@ -91,6 +91,28 @@ std::string pairs_line(const std::vector<PairFigures>& pairs) {
       pairs.size(), l.min, l.median, l.max, b.min, b.median, b.max);
 }
 
+std::string cut_line(const std::vector<PairFigures>& pairs, const Bisection& bisection, PairCounts asked) {
+  int trips_cut = 0, windows_cut = 0, least_trips = asked.round_trips, least_windows = asked.windows;
+  const auto windows = [&](const PairFigures& p) {
+    if (p.ran.windows >= asked.windows) return;
+    ++windows_cut;
+    least_windows = std::min(least_windows, p.ran.windows);
+  };
+  for (const auto& p : pairs) {
+    windows(p);
+    if (p.ran.round_trips >= asked.round_trips) continue;
+    ++trips_cut;
+    least_trips = std::min(least_trips, p.ran.round_trips);
+  }
+  for (const auto& p : bisection.pairs) windows(p);
+  if (trips_cut == 0 && windows_cut == 0) return {};
+  return fmt::sprintf(
+      "# cut to fit --time-budget: %d of %zu pairs ran fewer ping-pongs than the %d asked (fewest %d); %d of %zu "
+      "pairs and bisection pairs fewer windows than the %d asked (fewest %d)\n",
+      trips_cut, pairs.size(), asked.round_trips, least_trips, windows_cut, pairs.size() + bisection.pairs.size(),
+      asked.windows, least_windows);
+}
+
 std::string triad_line(const judge::Whole& triad, int measured, int units) {
   if (measured == 0) return "memory triad: no unit measured\n";
   const std::string over =
@@ -178,7 +200,7 @@ void FleetWriter::heading(const FleetOptions& opt, const Layout& layout, const s
 void FleetWriter::results(const FleetResults& r) {
   const auto measured =
       r.units.size() - static_cast<std::size_t>(std::count(r.no_memory.begin(), r.no_memory.end(), true));
-  out_.text(unit_table(r.layout, r.units, r.no_memory) + pairs_line(r.pairs) +
+  out_.text(unit_table(r.layout, r.units, r.no_memory) + pairs_line(r.pairs) + cut_line(r.pairs, r.bisection, r.asked) +
             triad_line(r.triad, static_cast<int>(measured), r.layout.units) + bisection_line(r.bisection) +
             (r.node != nullptr ? node_lines(r.layout, *r.node) : "") + outlier_lines(r.layout, r.outliers));
 }

@@ -25,6 +25,9 @@ std::string unit_table(const Layout& layout, const std::vector<MemoryFigures>& u
                        const std::vector<bool>& no_memory = {});
 // The pairs' spread in one line; nothing when no pair was measured.
 std::string pairs_line(const std::vector<PairFigures>& pairs);
+// How many of the pairs and the bisection's ran fewer than `asked`
+// (--time-budget cut them), the fewest each; nothing when none did.
+std::string cut_line(const std::vector<PairFigures>& pairs, const Bisection& bisection, PairCounts asked);
 // `measured` of the `units` have memory figures ("over 3 of 4 units");
 // none: "no unit measured".
 std::string triad_line(const judge::Whole& triad, int measured, int units);
@@ -54,6 +57,7 @@ struct FleetResults {
   const Bisection& bisection;
   const std::vector<FleetOutlier>& outliers;
   const std::vector<NodeStepFigures>* node = nullptr;  // per unit with --node; else none
+  PairCounts asked{};                                  // --latency-iterations, --bandwidth-iterations
 };
 
 // The heading leaves at once, the rest when the run is written (end()):

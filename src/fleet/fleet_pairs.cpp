@@ -15,11 +15,15 @@
 namespace movebench::fleet {
 namespace {
 
-constexpr int kPairRepeats = 3;
 constexpr int kAgain = 3;  // the most times a suspect pair is measured again
+// The first short round that sizes a pair's first repeat: ping-pongs and windows.
+constexpr int kProbeRoundTrips = 16;
+constexpr int kProbeWindows = 1;
+constexpr int kCountsTag = 211;  // the first rank's counts to the second (p2p's tags are 1 and 101)
 
 struct Timed {
   double latency = 0, bw = 0;      // seconds on the pair's first rank, 0 elsewhere
+  PairCounts ran;                  // what the repeat each figure is of ran, on the first rank
   std::vector<double> iterations;  // --percentiles: every repeat's ping-pongs, one way, on the first rank
 };
 
@@ -39,58 +43,117 @@ struct PairRun {
   Steps& steps;
   net::Watchdog& dog;
   double step_timeout;
+  double turn_seconds;  // what one turn's pairs may take (pair_turn_seconds)
 };
+
+// What the pair's first rank timed last: `trips` ping-pongs in
+// `trip_seconds`, `windows` windows in `window_seconds`.
+struct Timing {
+  int trips = 0, windows = 0;
+  double trip_seconds = 0, window_seconds = 0;
+};
+
+// The counts of the next repeat: the first rank sizes them from what it
+// timed last (pair_counts: what fits a repeat's share of the turn) and
+// sends them to the second, which times nothing.
+PairCounts next_counts(const PairRun& run, const net::P2pPair& ranks, PairCounts asked, const Timing& last) {
+  int counts[2] = {0, 0};
+  if (net::world_rank() == ranks.a) {
+    const PairCounts c =
+        pair_counts(run.turn_seconds, asked, last.trips, last.trip_seconds, last.windows, last.window_seconds);
+    counts[0] = c.round_trips;
+    counts[1] = c.windows;
+    MPI_Send(counts, 2, MPI_INT, ranks.b, kCountsTag, MPI_COMM_WORLD);
+  } else {
+    MPI_Recv(counts, 2, MPI_INT, ranks.a, kCountsTag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  }
+  return {counts[0], counts[1]};
+}
+
+// A first short round of each loop, for the sizing only, after as many
+// untimed: the partner may be waking from the barrier's sleep (about a
+// millisecond, which made 16 quiet round trips look 40 times as slow).
+Timing probe(const PairRun& run, const net::P2pPair& ranks, net::P2pTest bw_test, PairCounts asked) {
+  std::byte* s = run.buffers->send();
+  std::byte* r = run.buffers->recv();
+  Timing t{std::min(asked.round_trips, kProbeRoundTrips), kProbeWindows};
+  if (t.trips > 0) {
+    t.trip_seconds = net::p2p_seconds(net::P2pTest::kLatency, ranks, s, r, kPairLatencyBytes, t.trips, t.trips, 1);
+  }
+  t.window_seconds = net::p2p_seconds(bw_test, ranks, s, r, run.opt.message_bytes, t.windows, t.windows, kPairWindow);
+  return t;
+}
+
+// The fastest of a few repeats: a slow link is slow in every one, a
+// passing burst of other work on a node in one only. Each repeat runs what
+// fits its share of the turn, sized by the repeat before it (the first by
+// a probe): a pair under load runs fewer, and a probe that ran fast (a
+// rate limiter's burst) costs one repeat, not the turn. Each figure keeps
+// its fastest repeat's count.
+Timed time_repeats(const PairRun& run, const net::P2pPair& ranks, net::P2pTest bw_test) {
+  std::byte* s = run.buffers->send();
+  std::byte* r = run.buffers->recv();
+  const PairCounts asked{bw_test == net::P2pTest::kBw ? run.opt.latency_iterations : 0, run.opt.bandwidth_iterations};
+  Timing last = probe(run, ranks, bw_test, asked);
+  Timed t;
+  for (int repeat = 0; repeat < kPairRepeats; ++repeat) {
+    const PairCounts n = next_counts(run, ranks, asked, last);
+    last = {n.round_trips, n.windows, 0, 0};
+    if (n.round_trips > 0) {
+      std::vector<double> each;
+      last.trip_seconds = net::p2p_seconds(net::P2pTest::kLatency, ranks, s, r, kPairLatencyBytes, n.round_trips,
+                                           latency_warmup(n.round_trips), 1, run.opt.percentiles ? &each : nullptr);
+      if (repeat == 0 || last.trip_seconds * t.ran.round_trips < t.latency * n.round_trips) {
+        t.latency = last.trip_seconds;
+        t.ran.round_trips = n.round_trips;
+      }
+      t.iterations.insert(t.iterations.end(), each.begin(), each.end());
+    }
+    last.window_seconds =
+        net::p2p_seconds(bw_test, ranks, s, r, run.opt.message_bytes, n.windows, kBandwidthWarmup, kPairWindow);
+    if (repeat == 0 || last.window_seconds * t.ran.windows < t.bw * n.windows) {
+      t.bw = last.window_seconds;
+      t.ran.windows = n.windows;
+    }
+  }
+  return t;
+}
 
 // This rank's part of one round: the pair its unit is in, if any. A failed
 // check is this unit's failure in `step`.
 Timed run_my_pair(const PairRun& run, const Round& round, net::P2pTest bw_test, const std::string& step) {
-  const auto& [opt, layout, buffers, steps, dog, step_timeout] = run;
   const int me = net::world_rank();
   Timed t;
   for (const auto& p : round) {
-    const net::P2pPair ranks{layout.leader[static_cast<std::size_t>(p.a)],
-                             layout.leader[static_cast<std::size_t>(p.b)]};
+    const net::P2pPair ranks{run.layout.leader[static_cast<std::size_t>(p.a)],
+                             run.layout.leader[static_cast<std::size_t>(p.b)]};
     if (me != ranks.a && me != ranks.b) continue;
-    std::byte* s = buffers->send();
-    std::byte* r = buffers->recv();
     const ScopedAffinity restore;
-    if (layout.host[static_cast<std::size_t>(p.a)] == layout.host[static_cast<std::size_t>(p.b)]) {
+    if (run.layout.host[static_cast<std::size_t>(p.a)] == run.layout.host[static_cast<std::size_t>(p.b)]) {
       apart_on_one_host(me == ranks.a);
     }
-    // The fastest of a few repeats: a slow link is slow in every one, a
-    // passing burst of other work on a node in one only.
-    for (int repeat = 0; repeat < kPairRepeats; ++repeat) {
-      if (bw_test == net::P2pTest::kBw) {
-        const int warmup = std::max(10, opt.latency_iterations / 10);
-        std::vector<double> each;
-        const double lat = net::p2p_seconds(net::P2pTest::kLatency, ranks, s, r, kPairLatencyBytes,
-                                            opt.latency_iterations, warmup, 1, opt.percentiles ? &each : nullptr);
-        t.latency = repeat == 0 ? lat : std::min(t.latency, lat);
-        t.iterations.insert(t.iterations.end(), each.begin(), each.end());
-      }
-      const double bw =
-          net::p2p_seconds(bw_test, ranks, s, r, opt.message_bytes, opt.bandwidth_iterations, 2, kPairWindow);
-      t.bw = repeat == 0 ? bw : std::min(t.bw, bw);
-    }
-    const bool corrupt = opt.corrupt_for_test && me == net::world_size() - 1;
-    const auto wrong = net::p2p_check(bw_test, ranks, s, r, opt.message_bytes, 1, corrupt);
-    if (!wrong.empty()) steps.fail(step, "validation failed: " + wrong);
+    t = time_repeats(run, ranks, bw_test);
+    const bool corrupt = run.opt.corrupt_for_test && me == net::world_size() - 1;
+    const auto wrong =
+        net::p2p_check(bw_test, ranks, run.buffers->send(), run.buffers->recv(), run.opt.message_bytes, 1, corrupt);
+    if (!wrong.empty()) run.steps.fail(step, "validation failed: " + wrong);
   }
   return t;
 }
 
 PairFigures figures_of(const FleetOptions& opt, const UnitPair& p, int round, double lat_s, double bw_s, int directions,
-                       std::vector<double> iterations = {}) {
+                       PairCounts ran, std::vector<double> iterations = {}) {
   PairFigures f;
   f.pair = p;
   f.round = round;
+  f.ran = ran;
   f.latency_iterations = std::move(iterations);
   f.latency_p99_us = pair_latency_p99_us(f.latency_iterations);
   f.latency_seconds = lat_s;
   f.bw_seconds = bw_s;
-  if (lat_s > 0) f.latency_us = net::pingpong_latency_us(lat_s, opt.latency_iterations);
-  if (bw_s > 0)
-    f.bw_mbs = net::window_bandwidth_mbs(opt.message_bytes, opt.bandwidth_iterations, kPairWindow, directions, bw_s);
+  if (lat_s > 0 && ran.round_trips > 0) f.latency_us = net::pingpong_latency_us(lat_s, ran.round_trips);
+  if (bw_s > 0 && ran.windows > 0)
+    f.bw_mbs = net::window_bandwidth_mbs(opt.message_bytes, ran.windows, kPairWindow, directions, bw_s);
   return f;
 }
 
@@ -106,6 +169,8 @@ std::vector<PairFigures> measure_round(const PairRun& run, const Round& round, i
   quiet_barrier();
   const auto lat = net::gather_to_root(t.latency);
   const auto bw = net::gather_to_root(t.bw);
+  const auto trips = net::gather_to_root(t.ran.round_trips);
+  const auto windows = net::gather_to_root(t.ran.windows);
   auto each = run.opt.percentiles ? net::vectors_to_root(t.iterations) : std::vector<std::vector<double>>{};
   run.steps.settle();
   std::vector<PairFigures> out;
@@ -113,7 +178,8 @@ std::vector<PairFigures> measure_round(const PairRun& run, const Round& round, i
   const int directions = bw_test == net::P2pTest::kBibw ? 2 : 1;
   for (const auto& p : live_pairs(live, run.steps.out())) {
     const auto a = static_cast<std::size_t>(run.layout.leader[static_cast<std::size_t>(p.a)]);
-    out.push_back(figures_of(run.opt, p, index, lat[a], bw[a], directions,
+    const PairCounts ran{static_cast<int>(trips[a]), static_cast<int>(windows[a])};
+    out.push_back(figures_of(run.opt, p, index, lat[a], bw[a], directions, ran,
                              each.empty() ? std::vector<double>{} : std::move(each[a])));
   }
   return out;
@@ -185,12 +251,21 @@ bool measure_suspects_again(const PairRun& run, std::vector<PairFigures>& all) {
     const auto got = measure_round(run, Round{pairs[i]}, 0, net::P2pTest::kBw, what);
     if (net::world_rank() != 0 || got.empty()) continue;
     auto& f = all[static_cast<std::size_t>(which[i])];
-    // The better latency keeps its own iterations.
-    const bool again_better = got[0].latency_seconds > 0 && got[0].latency_seconds < f.latency_seconds;
-    const double lat = again_better ? got[0].latency_seconds : f.latency_seconds;
-    const double bw = got[0].bw_seconds > 0 ? std::min(f.bw_seconds, got[0].bw_seconds) : f.bw_seconds;
-    f = figures_of(run.opt, f.pair, f.round, lat, bw, 1,
-                   again_better ? got[0].latency_iterations : std::move(f.latency_iterations));
+    const PairFigures& g = got[0];
+    // Each figure's better measurement, with the count it ran (and the
+    // latency its own iterations).
+    if (g.latency_us > 0 && g.latency_us < f.latency_us) {
+      f.latency_us = g.latency_us;
+      f.latency_seconds = g.latency_seconds;
+      f.ran.round_trips = g.ran.round_trips;
+      f.latency_iterations = g.latency_iterations;
+      f.latency_p99_us = g.latency_p99_us;
+    }
+    if (g.bw_mbs > f.bw_mbs) {
+      f.bw_mbs = g.bw_mbs;
+      f.bw_seconds = g.bw_seconds;
+      f.ran.windows = g.ran.windows;
+    }
   }
   return true;
 }
@@ -201,10 +276,19 @@ PairBuffers::PairBuffers(const FleetOptions& opt)
     : send_(written_buffer(std::max<std::uint64_t>(opt.message_bytes, 8), 64)),
       recv_(written_buffer(std::max<std::uint64_t>(opt.message_bytes, 8), 64)) {}
 
+double pair_turn_seconds(const FleetOptions& opt, const Layout& layout, const std::vector<Round>& schedule,
+                         double step_timeout) {
+  const auto host_of = host_numbers(layout);
+  std::size_t turns = 1;  // the bisection's
+  if (!schedule.empty()) turns += host_turns(schedule.front(), host_of).size();
+  for (const auto& round : schedule) turns += host_turns(round, host_of).size();
+  return turn_seconds(opt.time_budget, static_cast<int>(turns), step_timeout);
+}
+
 std::vector<PairFigures> measure_pairs(const FleetOptions& opt, const Layout& layout,
                                        const std::vector<Round>& schedule, net::Watchdog& dog, double step_timeout,
-                                       const PairBuffers* buffers, Steps& steps) {
-  const PairRun run{opt, layout, buffers, steps, dog, step_timeout};
+                                       double turn_seconds, const PairBuffers* buffers, Steps& steps) {
+  const PairRun run{opt, layout, buffers, steps, dog, step_timeout, turn_seconds};
   std::vector<PairFigures> all;
   const auto host_of = host_numbers(layout);
   // The first round once untimed: first contact between ranks, and what the
@@ -235,7 +319,7 @@ std::vector<PairFigures> measure_pairs(const FleetOptions& opt, const Layout& la
 }
 
 Bisection measure_bisection(const FleetOptions& opt, const Layout& layout, net::Watchdog& dog, double step_timeout,
-                            const PairBuffers* buffers, Steps& steps) {
+                            double turn_seconds, const PairBuffers* buffers, Steps& steps) {
   Round cut;
   const int half = layout.units / 2;
   for (int u = 0; u < half; ++u) cut.push_back({u, u + half});
@@ -244,7 +328,8 @@ Bisection measure_bisection(const FleetOptions& opt, const Layout& layout, net::
   const std::string what = "bisection (half the units against the other half)";
   steps.begin("bisection");
   net::WatchedStep step(dog, step_timeout, "fleet " + what);
-  b.pairs = measure_round({opt, layout, buffers, steps, dog, step_timeout}, cut, -1, net::P2pTest::kBibw, "bisection");
+  b.pairs = measure_round({opt, layout, buffers, steps, dog, step_timeout, turn_seconds}, cut, -1, net::P2pTest::kBibw,
+                          "bisection");
   for (const auto& p : b.pairs) b.total_mbs += p.bw_mbs;
   return b;
 }

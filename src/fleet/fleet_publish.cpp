@@ -101,9 +101,13 @@ nlohmann::json pair_params(const Layout& layout, const PairFigures& p) {
 void add_pair_records(const FleetOptions& opt, const Layout& layout, const std::vector<PairFigures>& pairs,
                       const Bisection& bisection, Report& report) {
   for (const auto& p : pairs) {
-    const auto params = pair_params(layout, p);
+    // The counts each record's seconds are of, as p2p's records (`iters`).
+    auto params = pair_params(layout, p);
+    params["iters"] = p.ran.round_trips;
     Record latency{"fleet", "pair_latency",      8,
                    params,  {p.latency_seconds}, {Figure::latency("latency", p.latency_us * 1e-6, Stat::kMean)}};
+    params["iters"] = p.ran.windows;
+    params["window"] = kPairWindow;
     if (p.latency_iterations.empty()) {
       report.add(std::move(latency));
     } else {  // --percentiles: as p2p's -z, over the pair's three repeats
@@ -120,10 +124,13 @@ void add_pair_records(const FleetOptions& opt, const Layout& layout, const std::
                 {mbs("bandwidth", p.bw_mbs, Stat::kMean, Of::kTime)}});
   }
   for (const auto& p : bisection.pairs) {
+    auto params = pair_params(layout, p);
+    params["iters"] = p.ran.windows;
+    params["window"] = kPairWindow;
     report.add({"fleet",
                 "bisection_pair",
                 opt.message_bytes,
-                pair_params(layout, p),
+                params,
                 {p.bw_seconds},
                 {mbs("bandwidth", p.bw_mbs, Stat::kMean, Of::kTime, 2)}});
   }
@@ -199,6 +206,9 @@ nlohmann::json pairs_json(const Layout& layout, const std::vector<PairFigures>& 
   for (const auto& p : pairs) {
     auto j = pair_params(layout, p);
     j["figures"] = {{"p2p.latency", p.latency_us}, {"p2p.bw", p.bw_mbs}};
+    // What the figures are of: the counts asked, or fewer (--time-budget).
+    j["latency_iterations"] = p.ran.round_trips;
+    j["bandwidth_iterations"] = p.ran.windows;
     if (p.latency_p99_us > 0) j["figures"]["p2p.latency_p99"] = p.latency_p99_us;
     out.push_back(std::move(j));
   }
@@ -218,7 +228,15 @@ int publish(const FleetOptions& opt, const Layout& layout, const Gathered& got, 
   report.extra("fleet") = std::move(fleet);  // whole: no `in_progress` any more
   report.extra("outliers") = verdict.json;
   report.extra("failed_units") = failures_json(layout, got.failures);
-  out.results({layout, got.units, got.no_memory, got.pairs, triad, got.bisection, verdict.outliers, &got.node});
+  out.results({layout,
+               got.units,
+               got.no_memory,
+               got.pairs,
+               triad,
+               got.bisection,
+               verdict.outliers,
+               &got.node,
+               {opt.latency_iterations, opt.bandwidth_iterations}});
   const int regressions = opt.baseline ? compare_with_baseline(opt, report, out) : 0;
   out.failed(layout, got.failures);
   out.end();

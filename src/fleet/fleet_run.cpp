@@ -263,9 +263,10 @@ bool measure_network(const FleetOptions& opt, const Layout& layout, const std::v
   std::optional<PairBuffers> buffers;
   if (layout.my_unit >= 0) steps.attempt("pairs set-up", [&] { buffers.emplace(opt); });
   if (!steps.settle()) return false;
-  got.pairs = measure_pairs(opt, layout, schedule, dog, step_timeout, buffers ? &*buffers : nullptr, steps);
+  const double turn = pair_turn_seconds(opt, layout, schedule, step_timeout);
+  got.pairs = measure_pairs(opt, layout, schedule, dog, step_timeout, turn, buffers ? &*buffers : nullptr, steps);
   if (steps.stopped()) return false;
-  got.bisection = measure_bisection(opt, layout, dog, step_timeout, buffers ? &*buffers : nullptr, steps);
+  got.bisection = measure_bisection(opt, layout, dog, step_timeout, turn, buffers ? &*buffers : nullptr, steps);
   return !steps.stopped();
 }
 

@@ -42,10 +42,11 @@ class Fleet:
     links: dict = field(default_factory=dict)  # (i, j) -> (veth in i, veth in j)
     agent: Path = None
 
-    def slow_link(self, i, j, rate):
+    def slow_link(self, i, j, rate, burst="256kb"):
         """A tbf rate limit on both ends of the link between hosts i and j
-        (this kernel has no netem). burst: a few 64 KiB messages' worth,
-        latency: how long a packet may queue before tbf drops it (TCP resends)."""
+        (this kernel has no netem). burst: what passes at full speed after a
+        pause (default: a few 64 KiB messages' worth), latency: how long a
+        packet may queue before tbf drops it (TCP resends)."""
         for host, dev in zip((i, j), self.links[(min(i, j), max(i, j))]):
             sh(
                 "tc",
@@ -60,7 +61,7 @@ class Fleet:
                 "rate",
                 rate,
                 "burst",
-                "256kb",
+                burst,
                 "latency",
                 "400ms",
             )

@@ -106,6 +106,49 @@ TEST(FleetSchedule, PairsOnOneHostTakeTurnsPairsAcrossHostsDoNot) {
   EXPECT_EQ(host_turns(Round{{0, 2}, {1, 3}}, {0, 0, 1, 1}).size(), 2u);
 }
 
+// ---- the pairs' work, sized by time ----
+
+TEST(FleetPairTime, ATurnIsTheBudgetsShareAndAtMostAQuarterOfTheWatchdog) {
+  EXPECT_DOUBLE_EQ(turn_seconds(60, 10, 120), 6);   // the budget's share
+  EXPECT_DOUBLE_EQ(turn_seconds(600, 2, 120), 30);  // the watchdog's quarter
+  EXPECT_DOUBLE_EQ(turn_seconds(20, 0, 120), 20);   // no turn planned: one
+}
+
+TEST(FleetPairTime, WhatFitsIsRunAsAsked) {
+  // 20 us a round trip, 1 ms a window: 20000 and 50 take 0.44 s and 0.05 s
+  // a repeat, each under its half of a 6 s turn's third.
+  const PairCounts got = pair_counts(6, {20000, 50}, 16, 16 * 20e-6, 1, 1e-3);
+  EXPECT_EQ(got.round_trips, 20000);
+  EXPECT_EQ(got.windows, 50);
+  // A clock too coarse to time the first round: as asked.
+  EXPECT_EQ(pair_counts(6, {20000, 50}, 16, 0, 1, 0).round_trips, 20000);
+}
+
+TEST(FleetPairTime, UnderLoadARepeatFitsItsShareWarmUpsIncluded) {
+  // 3 ms a round trip (a ping-pong beside CPU hogs), 60 ms a window: a 2 s
+  // turn leaves each repeat 1/3 s, half of it to each loop.
+  for (const double trip : {3e-3, 1e-3, 2e-4, 5e-5}) {
+    const PairCounts got = pair_counts(2, {20000, 50}, 16, 16 * trip, 1, 60e-3);
+    const double share = 2.0 / kPairRepeats / 2;
+    EXPECT_LE((got.round_trips + latency_warmup(got.round_trips)) * trip, share * (1 + 1e-9)) << trip;
+    EXPECT_GT((got.round_trips + latency_warmup(got.round_trips) + 12) * trip, share) << trip;  // not far under
+    EXPECT_LT(got.round_trips, 20000);
+    EXPECT_EQ(got.windows, 3);  // 5 windows of 60 ms fit 1/3 s: 2 warm up, 3 timed
+  }
+}
+
+TEST(FleetPairTime, TheBisectionsTurnIsAllWindowsAndNothingIsCutToNothing) {
+  // No latency loop asked (the bisection): the windows get the whole repeat.
+  const PairCounts bisection = pair_counts(2, {0, 50}, 0, 0, 1, 60e-3);
+  EXPECT_EQ(bisection.round_trips, 0);
+  EXPECT_EQ(bisection.windows, 9);  // 11 of 60 ms fit 2/3 s
+  // Far too slow for the turn: the fewest that still measure something.
+  const PairCounts least = pair_counts(0.01, {20000, 50}, 16, 16, 1, 10);
+  EXPECT_EQ(least.round_trips, kLeastRoundTrips);
+  EXPECT_EQ(least.windows, 1);
+  EXPECT_EQ(pair_counts(0.01, {4, 50}, 4, 4, 1, 10).round_trips, 4);  // never more than asked
+}
+
 // ---- blame ----
 
 std::vector<PairValue> measured(const std::vector<Round>& s, double fast, double slow, const std::set<int>& slow_units,

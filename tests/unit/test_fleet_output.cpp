@@ -86,6 +86,21 @@ TEST(FleetOutput, ResultsInOrderUnitsPairsWholeOutliers) {
   EXPECT_EQ(out.err, "");
 }
 
+TEST(FleetOutput, PairsCutToTheTimeBudgetAreCountedWithTheFewest) {
+  auto cut = [](int a, int b, int trips, int windows) {
+    PairFigures p = pair(a, b, 1, 1000);
+    p.ran = {trips, windows};
+    return p;
+  };
+  const std::vector<PairFigures> pairs{cut(0, 1, 20000, 50), cut(1, 2, 180, 50), cut(0, 2, 300, 7)};
+  Bisection bisection;
+  bisection.pairs = {cut(0, 2, 0, 3)};
+  EXPECT_EQ(cut_line(pairs, bisection, {20000, 50}),
+            "# cut to fit --time-budget: 2 of 3 pairs ran fewer ping-pongs than the 20000 asked (fewest 180); 2 of "
+            "4 pairs and bisection pairs fewer windows than the 50 asked (fewest 3)\n");
+  EXPECT_EQ(cut_line({cut(0, 1, 20000, 50)}, {}, {20000, 50}), "");  // nothing cut: nothing said
+}
+
 TEST(FleetOutput, AFailedUnitHasNoFiguresInItsLineAndOneLineLast) {
   const Layout layout = three_units();
   // Unit 1 failed in its memory set-up: its figures are zero and not shown.

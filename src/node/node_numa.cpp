@@ -332,7 +332,13 @@ int measure_in_rounds(std::size_t cells, double seconds, const std::function<boo
     for (std::size_t i = 0; i < cells; ++i) {
       if (!measure((r + i) % cells)) return static_cast<int>(r);
     }
-    if (r == 0) rounds = calls_to_fill(seconds, now_seconds() - start, 1, kLeastRounds, kMostRounds, Fill::kWithin);
+    const double took = now_seconds() - start;
+    if (r == 0) rounds = calls_to_fill(seconds, took, 1, kLeastRounds, kMostRounds, Fill::kWithin);
+    // Rounds that slow down (a loaded machine) end the loop early: past the
+    // least, a round begins only when one more, at the pace so far, fits.
+    if (r + 1 >= kLeastRounds && took * static_cast<double>(r + 2) / static_cast<double>(r + 1) > seconds) {
+      return static_cast<int>(r + 1);
+    }
   }
   return static_cast<int>(rounds);
 }

@@ -29,7 +29,9 @@ struct Cell {
 // load) lands on one round of every cell rather than on every round of one
 // cell, and drift in time shows in every cell's spread alike. At least
 // kLeastRounds; as many as `seconds` holds, sized by core's calls_to_fill
-// from the first round (within the budget); at most kMostRounds.
+// from the first round (within the budget), fewer when later rounds are
+// slower (a round begins only when one more at the pace so far fits); at
+// most kMostRounds.
 // `measure(i)` takes one more sample of cell i and returns false when a
 // signal asks to stop (no more rounds). Returns the rounds completed.
 inline constexpr int kLeastRounds = 3, kMostRounds = 20;

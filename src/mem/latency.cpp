@@ -127,8 +127,8 @@ long context_switches() {
 // (up to four tries per wanted sample) and only used when too few clean
 // ones came; `disturbed` counts those retaken.
 std::vector<double> time_chase(const ChaseRing& ring, int samples, double target, int& disturbed,
-                               std::size_t* loads_per_sample) {
-  void* cursor = ring.head();
+                               std::size_t* loads_per_sample, void** resume) {
+  void* cursor = resume != nullptr && *resume != nullptr ? *resume : ring.head();
   const std::size_t loads = loads_for(target, cursor);
   if (loads_per_sample != nullptr) *loads_per_sample = loads;
   const std::size_t lap = std::min(loads, (ring.nodes() + 15) / 16 * 16);
@@ -147,6 +147,7 @@ std::vector<double> time_chase(const ChaseRing& ring, int samples, double target
   for (std::size_t i = 0; clean.size() < static_cast<std::size_t>(samples) && i < noisy.size(); ++i) {
     clean.push_back(noisy[i]);
   }
+  if (resume != nullptr) *resume = cursor;
   void* volatile sink = cursor;
   (void)sink;
   return clean;

@@ -51,8 +51,13 @@ class ChaseRing {
 // a context switch are retaken; `disturbed` counts them). Empty only when
 // interrupted before the first sample.
 // `loads_per_sample`: where to say how many loads one sample timed.
+// `resume`: where the chase starts (null, or pointing to null: the ring's
+// head) and, after, where it stopped: a caller that takes its samples in
+// several calls goes on from there, as successive samples do, rather than
+// timing the same stretch again (still in cache when the ring is not far
+// beyond it).
 std::vector<double> time_chase(const ChaseRing& ring, int samples, double target, int& disturbed,
-                               std::size_t* loads_per_sample = nullptr);
+                               std::size_t* loads_per_sample = nullptr, void** resume = nullptr);
 
 // What one sample of the chase is (the note under a table, the result's distribution).
 inline constexpr const char* kBlockEvent = "timed block";

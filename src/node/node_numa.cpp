@@ -2,14 +2,17 @@
 // x every target NUMA node (the arrays bound there before the team's first
 // touch, the chase's ring moved there; both checked with move_pages), the
 // read-only (sum) and triad bandwidth with src/mem's runner and the idle
-// latency with its chase. MLC's matrices, then each figure judged.
+// latency with its chase, every cell held open and measured in alternating
+// rounds (measure_in_rounds). MLC's matrices, then each figure judged.
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <array>
-#include <chrono>
+#include <functional>
+#include <memory>
 
 #include "core/affinity.hpp"
+#include "core/clock.hpp"
 #include "core/host_info.hpp"
 #include "core/interrupt.hpp"
 #include "core/sizes.hpp"
@@ -24,17 +27,11 @@
 namespace movebench::node {
 namespace {
 
-constexpr std::size_t kPagesChecked = 16;  // per array: first, last and evenly between
-constexpr int kLeastRounds = 3, kMostRounds = 20;
-constexpr int kLeastChaseSamples = 3, kMostChaseSamples = 20;
-constexpr double kChaseSampleSeconds = 0.02;
-constexpr double kLatencyShare = 0.3;  // of a cell's time
+constexpr std::size_t kPagesChecked = 16;     // per array: first, last and evenly between
+constexpr double kChaseSampleSeconds = 0.02;  // a round's sample of a cell's chase
+constexpr double kLatencyShare = 0.3;         // of the part's time: the chase's rounds
 constexpr std::size_t kChaseStride = 64;
 constexpr std::array kKernels = {mem::Kernel::kSum, mem::Kernel::kTriad};
-
-double seconds_since(std::chrono::steady_clock::time_point t) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
-}
 
 // The first CPU of every core that has one of `cpus`, in mem's core order:
 // one thread per core, as mem's team places them.
@@ -97,66 +94,120 @@ std::string place_arrays(mem::HostRunner<double>& runner, std::size_t elements, 
   return "";
 }
 
-// Rounds of sum then triad, as many as `seconds` holds (an untimed call
-// sizes them), every call replayed and checked after.
-void measure_bandwidth(NodeContext& ctx, const Where& w, double seconds, Cell& cell) {
-  const ScopedAffinity restore;  // the team pins the main thread
-  const mem::MemOptions m = kernel_options(ctx, w);
-  mem::HostRunner<double> runner(m, static_cast<int>(w.cpus.size()), true, m.elements);
-  if (auto why = place_arrays(runner, m.elements, w.target); !why.empty()) {
-    return placement_error(ctx, w, "arrays", why);
+// A cell's team on its arrays (bound to the target, checked, warmed by one
+// untimed call), held through every round: one sum and one triad call a
+// round. Held by pointer: the runner keeps a reference to the options.
+struct BandwidthCell {
+  Where w;
+  Cell* cell = nullptr;
+  mem::MemOptions m;
+  std::unique_ptr<mem::HostRunner<double>> runner;
+  std::array<std::vector<double>, kKernels.size()> times;  // seconds per call, one a round
+  double sum = 0;           // every sum call's total (each call's replaces the one given)
+  std::uint64_t calls = 0;  // calls of the sequence, the warm-up's included
+};
+
+std::unique_ptr<BandwidthCell> open_bandwidth(NodeContext& ctx, const Where& w, Cell& cell) {
+  auto b = std::make_unique<BandwidthCell>();
+  b->w = w;
+  b->cell = &cell;
+  b->m = kernel_options(ctx, w);
+  b->runner = std::make_unique<mem::HostRunner<double>>(b->m, static_cast<int>(w.cpus.size()), true, b->m.elements);
+  if (auto why = place_arrays(*b->runner, b->m.elements, w.target); !why.empty()) {
+    placement_error(ctx, w, "arrays", why);
+    return nullptr;
   }
-  runner.prepare(kKernels);
-  double sum = 0, timed_sum = 0;  // each call's total replaces the one given: added here
-  const auto probe = runner.time_sequence(kKernels, 1, 1, 0, sum);
-  if (probe.front().empty()) return;  // interrupted
-  const double call = probe[0][0] + probe[1][0];
-  const int rounds = std::clamp(static_cast<int>(seconds / std::max(call, 1e-9)), kLeastRounds, kMostRounds);
-  const auto times = runner.time_sequence(kKernels, rounds, 1, 1, timed_sum);
-  const auto check = runner.check(kKernels, 1 + times.back().size(), sum + timed_sum);
+  b->runner->prepare(kKernels);
+  if (b->runner->time_sequence(kKernels, 1, 1, 0, b->sum).front().empty()) return nullptr;  // interrupted
+  b->calls = 1;
+  return b;
+}
+
+// One round of the cell: false when a signal stopped it.
+bool bandwidth_round(BandwidthCell& b) {
+  double sum = 0;
+  const auto times = b.runner->time_sequence(kKernels, 1, 1, b.calls, sum);
+  if (times.front().empty()) return false;
+  for (std::size_t i = 0; i < kKernels.size(); ++i) b.times[i].push_back(times[i].front());
+  b.sum += sum;
+  ++b.calls;
+  return !interrupted();
+}
+
+// Every call replayed and checked, then a record per kernel: the best round
+// (mem's figure) and its spread over the rounds.
+void close_bandwidth(NodeContext& ctx, BandwidthCell& b) {
+  const Where& w = b.w;
+  const auto check = b.runner->check(kKernels, b.calls, b.sum);
   ctx.report.validation(check.passed, fmt::format("node numa {} -> {}: {}", w.initiator, w.target, check.message));
   if (!check.passed)
     ctx.out.problem(fmt::format("node numa: node {} -> node {}: {}", w.initiator, w.target, check.message));
   for (std::size_t i = 0; i < kKernels.size(); ++i) {
-    if (times[i].empty()) continue;
-    Record r = mem::kernel_record(m, kKernels[i], runner.total_elements(), runner.params(kKernels[i]),
-                                  runner.nontemporal(kKernels[i]), times[i]);
+    if (b.times[i].empty()) continue;
+    (i == 0 ? b.cell->sum_spread : b.cell->triad_spread) = judge::relative_spread(b.times[i]);
+    Record r = mem::kernel_record(b.m, kKernels[i], b.runner->total_elements(), b.runner->params(kKernels[i]),
+                                  b.runner->nontemporal(kKernels[i]), std::move(b.times[i]));
     as_node_record(r, w, mem::info(kKernels[i]).name);
-    (i == 0 ? cell.sum : cell.triad) = r.figures.front().value();
-    (i == 0 ? cell.sum_spread : cell.triad_spread) = judge::relative_spread(times[i]);
+    (i == 0 ? b.cell->sum : b.cell->triad) = r.figures.front().value();
     ctx.report.add(std::move(r));
   }
 }
 
-// The chase on one CPU of the initiator through a ring moved to the target.
-void measure_latency(NodeContext& ctx, const Where& w, double seconds, Cell& cell) {
-  const ScopedAffinity restore;
-  pin_current_thread(w.cpus.front());
-  const mem::ChaseRing ring(w.bytes, kChaseStride, ctx.opt.seed, false);
-  const std::size_t bytes = ring.nodes() * kChaseStride;
-  auto why = bind_to_node(ring.head(), bytes, w.target);
-  if (why.empty()) why = placement_problem(check_placement(ring.head(), bytes, w.target, kPagesChecked), w.target);
-  if (!why.empty()) return placement_error(ctx, w, "chase ring", why);
-  const bool cycle = ring.is_single_cycle();  // also warms the TLB as far as it reaches
-  ctx.report.validation(cycle, fmt::format("node numa {} -> {}: the chase ring is broken", w.initiator, w.target));
-  const int samples =
-      std::clamp(static_cast<int>(seconds / kChaseSampleSeconds), kLeastChaseSamples, kMostChaseSamples);
+// A cell's chase ring, built on the initiator's first CPU, moved to the
+// target and checked, held through every round: one sample a round.
+struct ChaseCell {
+  Where w;
+  Cell* cell = nullptr;
+  std::unique_ptr<mem::ChaseRing> ring;
+  void* cursor = nullptr;        // where the last round's chase stopped: the next goes on from there
+  std::vector<double> per_load;  // seconds per load, one sample a round
   int disturbed = 0;
-  std::vector<double> per_load = mem::time_chase(ring, samples, kChaseSampleSeconds, disturbed);
-  if (per_load.empty()) return;  // interrupted
-  const Summary st = summarize(per_load);
-  cell.latency_spread = judge::relative_spread(per_load);
+};
+
+std::unique_ptr<ChaseCell> open_chase(NodeContext& ctx, const Where& w, Cell& cell) {
+  pin_current_thread(w.cpus.front());
+  auto c = std::make_unique<ChaseCell>();
+  c->w = w;
+  c->cell = &cell;
+  c->ring = std::make_unique<mem::ChaseRing>(w.bytes, kChaseStride, ctx.opt.seed, false);
+  const std::size_t bytes = c->ring->nodes() * kChaseStride;
+  auto why = bind_to_node(c->ring->head(), bytes, w.target);
+  if (why.empty()) why = placement_problem(check_placement(c->ring->head(), bytes, w.target, kPagesChecked), w.target);
+  if (!why.empty()) {
+    placement_error(ctx, w, "chase ring", why);
+    return nullptr;
+  }
+  const bool cycle = c->ring->is_single_cycle();  // also warms the TLB as far as it reaches
+  ctx.report.validation(cycle, fmt::format("node numa {} -> {}: the chase ring is broken", w.initiator, w.target));
+  return c;
+}
+
+bool chase_round(ChaseCell& c) {
+  pin_current_thread(c.w.cpus.front());
+  int disturbed = 0;
+  const auto sample = mem::time_chase(*c.ring, 1, kChaseSampleSeconds, disturbed, nullptr, &c.cursor);
+  c.disturbed += disturbed;
+  c.per_load.insert(c.per_load.end(), sample.begin(), sample.end());
+  return !sample.empty() && !interrupted();
+}
+
+// A record of the chase: the fastest round (mem latency's figure), the
+// median, and the spread over the rounds.
+void close_chase(NodeContext& ctx, ChaseCell& c) {
+  if (c.per_load.empty()) return;  // interrupted
+  const Summary st = summarize(c.per_load);
+  c.cell->latency_spread = judge::relative_spread(c.per_load);
   Record r;
-  r.bytes = bytes;
+  r.bytes = c.ring->nodes() * kChaseStride;
   r.params = {{"stride", kChaseStride},
               {"seed", ctx.opt.seed},
-              {"cpu", w.cpus.front()},
-              {"disturbed_samples_retaken", disturbed}};
-  as_node_record(r, w, "chase");
-  r.samples = std::move(per_load);
+              {"cpu", c.w.cpus.front()},
+              {"disturbed_samples_retaken", c.disturbed}};
+  as_node_record(r, c.w, "chase");
+  r.samples = std::move(c.per_load);
   r.figures = {Figure::latency("latency", st.min, Stat::kMin),
                Figure::latency("latency_median", st.median, Stat::kMedian)};
-  cell.latency = r.figures.front().value();
+  c.cell->latency = r.figures.front().value();
   ctx.report.add(std::move(r));
 }
 
@@ -164,16 +215,18 @@ void measure_latency(NodeContext& ctx, const Where& w, double seconds, Cell& cel
 
 namespace {
 
-// Enough available memory on the target for the four arrays (and the ring after
-// them), with room to spare: a strict binding that runs out of memory
-// would bring the kernel's OOM killer, not an error.
-std::optional<std::string> too_big_for(const Where& w) {
-  const auto free = node_available_bytes(w.target);
-  const std::uint64_t wanted = 4 * w.bytes;
+// Enough available memory on the target for every cell's arrays at once
+// (they are held through the rounds; the rings after them, smaller), with
+// room to spare: a strict binding that runs out of memory would bring the
+// kernel's OOM killer, not an error.
+std::optional<std::string> too_big_for(int target, std::uint64_t bytes, std::size_t cells) {
+  const auto free = node_available_bytes(target);
+  const std::uint64_t wanted = 4 * bytes * cells;
   if (!free || *free / 2 >= wanted) return std::nullopt;
   return fmt::format(
-      "node {} has {} available (free and reclaimable), under twice the {} the cell wants (--array-bytes)", w.target,
-      format_bytes(static_cast<double>(*free)), format_bytes(static_cast<double>(wanted)));
+      "node {} has {} available (free and reclaimable), under twice the {} its {} cells hold at once (4 arrays of "
+      "--array-bytes each)",
+      target, format_bytes(static_cast<double>(*free)), format_bytes(static_cast<double>(wanted)), cells);
 }
 
 NumaGrid empty_grid(const NodeTopology& topology) {
@@ -195,31 +248,66 @@ std::uint64_t array_bytes(const NodeContext& ctx, const NumaGrid& g) {
   return machine_numa_bytes(g.initiators.size());
 }
 
+// Every cell to measure, row by row, with where its figures go: those of a
+// target that cannot hold all its cells at once are skipped, each with
+// the reason on a `#` line.
+std::vector<std::pair<Where, Cell*>> cells_to_measure(NodeContext& ctx, NumaGrid& g, std::uint64_t bytes) {
+  std::vector<std::optional<std::string>> too_big;
+  for (int t : g.targets) too_big.push_back(too_big_for(t, bytes, g.initiators.size()));
+  std::vector<std::pair<Where, Cell*>> cells;
+  for (std::size_t r = 0; r < g.initiators.size(); ++r) {
+    const Where base{g.initiators[r], 0, one_cpu_per_core(ctx.topology.find(g.initiators[r])->cpus), bytes};
+    for (std::size_t c = 0; c < g.targets.size(); ++c) {
+      Where w = base;
+      w.target = g.targets[c];
+      if (too_big[c]) {
+        ctx.out.text(fmt::format("# numa: node {} -> node {}: skipped, {}\n", w.initiator, w.target, *too_big[c]));
+      } else {
+        cells.emplace_back(std::move(w), &g.cells[r][c]);
+      }
+    }
+  }
+  return cells;
+}
+
+// Opens every cell (`open(ctx, where, cell)`: null when it cannot be
+// measured, its error already said), measures the open ones in rounds
+// within `seconds` from `start`, closes them; returns the rounds.
+template <class Held, class Open, class Round, class Close>
+int in_rounds(NodeContext& ctx, const std::vector<std::pair<Where, Cell*>>& cells, double start, double seconds,
+              std::string_view what, Open open, Round round, Close close) {
+  std::vector<std::unique_ptr<Held>> held;
+  for (const auto& [w, cell] : cells) {
+    if (interrupted()) break;
+    ctx.report.progress().step(fmt::format("node {} -> node {}: {}", w.initiator, w.target, what));
+    if (auto h = open(ctx, w, *cell)) held.push_back(std::move(h));
+  }
+  ctx.report.progress().step(fmt::format("{} rounds", what));
+  const double left = std::max(0.0, start + seconds - now_seconds());
+  const int rounds =
+      interrupted() ? 0 : measure_in_rounds(held.size(), left, [&](std::size_t i) { return round(*held[i]); });
+  for (auto& h : held) close(ctx, *h);
+  return rounds;
+}
+
 void run_numa(NodeContext& ctx) {
   NumaGrid g = empty_grid(ctx.topology);
   const std::uint64_t bytes = array_bytes(ctx, g);
-  const std::size_t cells = g.initiators.size() * g.targets.size();
   send_now(ctx.out, fmt::format("# numa: {} initiator x {} target NUMA nodes; {} per array (4 arrays) and chase; "
-                                "one thread per core; sum (read-only), triad, chase\n",
+                                "one thread per core; sum (read-only), triad, chase; every cell once a round\n",
                                 g.initiators.size(), g.targets.size(), format_bytes(static_cast<double>(bytes))));
-  ctx.report.settings("node")["numa_array_bytes"] = bytes;
-  ctx.report.progress().begin("node numa", cells);
-  const auto start = std::chrono::steady_clock::now();
-  std::size_t done = 0;
-  for (std::size_t r = 0; r < g.initiators.size(); ++r) {
-    const Where base{g.initiators[r], 0, one_cpu_per_core(ctx.topology.find(g.initiators[r])->cpus), bytes};
-    for (std::size_t c = 0; c < g.targets.size() && !interrupted(); ++c, ++done) {
-      Where w = base;
-      w.target = g.targets[c];
-      ctx.report.progress().step(fmt::format("node {} -> node {}", w.initiator, w.target));
-      if (auto why = too_big_for(w)) {
-        ctx.out.text(fmt::format("# numa: node {} -> node {}: skipped, {}\n", w.initiator, w.target, *why));
-        continue;
-      }
-      const double share = std::max(0.0, ctx.part_seconds - seconds_since(start)) / static_cast<double>(cells - done);
-      measure_bandwidth(ctx, w, share * (1 - kLatencyShare), g.cells[r][c]);
-      measure_latency(ctx, w, share * kLatencyShare, g.cells[r][c]);
-    }
+  auto& settings = ctx.report.settings("node");
+  settings["numa_array_bytes"] = bytes;
+  const auto cells = cells_to_measure(ctx, g, bytes);
+  ctx.report.progress().begin("node numa", 2 * cells.size() + 2);
+  const double start = now_seconds();
+  {
+    const ScopedAffinity restore;  // the teams and the chase pin the main thread
+    const int bandwidth = in_rounds<BandwidthCell>(ctx, cells, start, ctx.part_seconds * (1 - kLatencyShare),
+                                                   "bandwidth", open_bandwidth, bandwidth_round, close_bandwidth);
+    const int latency =
+        in_rounds<ChaseCell>(ctx, cells, start, ctx.part_seconds, "latency", open_chase, chase_round, close_chase);
+    settings["numa_rounds"] = {{"bandwidth", bandwidth}, {"latency", latency}};
   }
   ctx.report.progress().clear();
   send_now(ctx.out, numa_matrices_text(g));
@@ -235,6 +323,25 @@ std::optional<std::string> numa_not_here(const NodeTopology& t, const NodeOption
 }
 
 }  // namespace
+
+int measure_in_rounds(std::size_t cells, double seconds, const std::function<bool(std::size_t)>& measure) {
+  if (cells == 0) return 0;
+  const double start = now_seconds();
+  std::uint64_t rounds = kLeastRounds;
+  for (std::uint64_t r = 0; r < rounds; ++r) {
+    for (std::size_t i = 0; i < cells; ++i) {
+      if (!measure((r + i) % cells)) return static_cast<int>(r);
+    }
+    const double took = now_seconds() - start;
+    if (r == 0) rounds = calls_to_fill(seconds, took, 1, kLeastRounds, kMostRounds, Fill::kWithin);
+    // Rounds that slow down (a loaded machine) end the loop early: past the
+    // least, a round begins only when one more, at the pace so far, fits.
+    if (r + 1 >= kLeastRounds && took * static_cast<double>(r + 2) / static_cast<double>(r + 1) > seconds) {
+      return static_cast<int>(r + 1);
+    }
+  }
+  return static_cast<int>(rounds);
+}
 
 std::uint64_t machine_numa_bytes(std::size_t nodes_with_cpus) {
   const auto caches = data_caches();

@@ -2,6 +2,7 @@
 // measured (node_numa.cpp), so that unit tests give them figures.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -15,12 +16,26 @@ namespace movebench::node {
 // One initiator x target cell: read-only (sum) and triad bandwidth in
 // MB/s, the chase's latency in ns; none where not measured. Each with the
 // relative spread of its repeated samples (judge::relative_spread of the
-// rounds' call times, of the chase's samples): the noise the sibling rule
-// allows for.
+// rounds' call times, of the chase's samples, one a round: see
+// measure_in_rounds): the noise the sibling rule allows for.
 struct Cell {
   std::optional<double> sum, triad, latency;
   std::optional<double> sum_spread{}, triad_spread{}, latency_spread{};
 };
+
+// How the cells are measured: in rounds, every cell once a round (one sum
+// and one triad call; one sample of the chase), round r starting at cell r
+// mod n (A B C, B C A, C A B, ...), so that a burst of noise (the VM, other
+// load) lands on one round of every cell rather than on every round of one
+// cell, and drift in time shows in every cell's spread alike. At least
+// kLeastRounds; as many as `seconds` holds, sized by core's calls_to_fill
+// from the first round (within the budget), fewer when later rounds are
+// slower (a round begins only when one more at the pace so far fits); at
+// most kMostRounds.
+// `measure(i)` takes one more sample of cell i and returns false when a
+// signal asks to stop (no more rounds). Returns the rounds completed.
+inline constexpr int kLeastRounds = 3, kMostRounds = 20;
+int measure_in_rounds(std::size_t cells, double seconds, const std::function<bool(std::size_t)>& measure);
 
 struct NumaGrid {
   std::vector<int> initiators;             // NUMA nodes (os numbers) with CPUs, the rows

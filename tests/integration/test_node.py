@@ -48,6 +48,11 @@ def test_the_matrix_has_every_cell_and_says_where_memory_was(tmp_path):
         assert set(got) >= {(i, t) for i in nodes for t in nodes}, (kernel, sorted(got))
         assert all(r["figures"][figure]["value"] > 0 for r in got.values())
     assert doc["validated"] is True
+    # every cell once a round: one sample a round in every cell's record
+    rounds = doc["settings"]["node"]["numa_rounds"]
+    assert rounds["bandwidth"] >= 3 and rounds["latency"] >= 3, rounds
+    for kernel, phase in (("sum", "bandwidth"), ("triad", "bandwidth"), ("chase", "latency")):
+        assert {len(r["samples"]) for r in cells(doc, kernel).values()} == {rounds[phase]}, (kernel, rounds)
     assert "read bandwidth (sum), MB/s" in proc.stdout
     assert "idle latency (chase), ns" in proc.stdout
     assert "findings:" in proc.stdout

@@ -27,6 +27,18 @@ TEST(ChaseRing, AFullLapComesBackToTheStart) {
   EXPECT_EQ(ChaseRing::chase(start, 32 * 3), start);
 }
 
+TEST(ChaseRing, TimedInSeveralCallsTheChaseGoesOnFromWhereItStopped) {
+  const ChaseRing ring(64 * 1009, 64, 5, false);
+  void* at = nullptr;  // from the head
+  int disturbed = 0;
+  ASSERT_EQ(time_chase(ring, 1, 1e-4, disturbed, nullptr, &at).size(), 1u);
+  ASSERT_NE(at, nullptr);  // where it stopped: a node of the ring, where the next call starts
+  const auto offset = static_cast<const char*>(at) - static_cast<const char*>(ring.head());
+  EXPECT_GE(offset, 0);
+  EXPECT_LT(offset, 64 * 1009);
+  EXPECT_EQ(offset % 64, 0);
+}
+
 namespace {
 // Windows of `per_window` nodes, in the walk: the walk is a permutation and
 // each window, once entered, is walked whole before the next.

@@ -24,6 +24,8 @@ V1_ROOT = pathlib.Path("/sys/fs/cgroup/cpu")
 V2_CANDIDATES = (pathlib.Path("/sys/fs/cgroup"), pathlib.Path("/sys/fs/cgroup/unified"))
 PERIOD_US = 100_000
 LEAST_QUOTA_US = 1000  # the kernel refuses less (cpu.cfs_quota_us, cpu.max)
+GREATEST_V1_SHARES = 262144  # cpu.shares' most (kernel/sched: MAX_SHARES, 1 << 18)
+GREATEST_V2_WEIGHT = 10000  # cpu.weight's most (Documentation/admin-guide/cgroup-v2.rst)
 
 
 def _v2_root():
@@ -44,11 +46,13 @@ def missing():
 
 
 @contextlib.contextmanager
-def quota(share, period_us=PERIOD_US):
+def quota(share, period_us=PERIOD_US, first=False):
     """A new cgroup limited to `share` of one CPU in each period (a shorter
     period spreads the same share more evenly over a measurement); yields the
     path of its cgroup.procs (write a pid there to move that process in).
-    Removed after."""
+    `first`: the group's weight the greatest the kernel takes, so that within
+    its quota it runs ahead of other work on the machine (as a niced -20
+    process does). Removed after."""
     name = f"movebench-fleet-{uuid.uuid4().hex[:8]}"
     quota_us = max(1000, int(share * period_us))
     if (V1_ROOT / "cpu.cfs_quota_us").exists():
@@ -56,6 +60,8 @@ def quota(share, period_us=PERIOD_US):
         group.mkdir()
         (group / "cpu.cfs_period_us").write_text(str(period_us))
         (group / "cpu.cfs_quota_us").write_text(str(quota_us))
+        if first:
+            (group / "cpu.shares").write_text(str(GREATEST_V1_SHARES))
     else:
         root = _v2_root()
         with contextlib.suppress(OSError):  # may be on already, or not ours to change
@@ -63,6 +69,8 @@ def quota(share, period_us=PERIOD_US):
         group = root / name
         group.mkdir()
         (group / "cpu.max").write_text(f"{quota_us} {period_us}")
+        if first:
+            (group / "cpu.weight").write_text(str(GREATEST_V2_WEIGHT))
     try:
         yield group / "cgroup.procs"
     finally:
@@ -161,11 +169,13 @@ def below_the_load(threads, below=8, earlier=1.0):
     return LEAST_QUOTA_US / period_us, period_us
 
 
-def rank_wrapper(tmp_path, binary):
+def rank_wrapper(tmp_path, binary, first=False):
     """The program an MPI launcher starts: the rank named by $SLOW_RANK moves
     itself into the cgroup whose cgroup.procs is $SLOW_PROCS (when that is
     set), then every rank becomes `binary`. Open MPI passes the two only
-    where -x names them; hydra passes all."""
+    where -x names them; hydra passes all. `first`: every rank at nice -20,
+    ahead of other work on the machine (a rank in a group competes there
+    through the group's weight: quota(first=True))."""
     script = pathlib.Path(tmp_path) / "slow_rank.sh"
     script.write_text(
         "#!/bin/sh\n"
@@ -173,7 +183,8 @@ def rank_wrapper(tmp_path, binary):
         'if [ -n "$SLOW_PROCS" ] && [ "$rank" = "$SLOW_RANK" ]; then\n'
         '  echo $$ > "$SLOW_PROCS" || exit 3\n'
         "fi\n"
-        f'exec "{binary}" "$@"\n'
+        + ("renice -n -20 -p $$ >/dev/null || exit 3\n" if first else "")
+        + f'exec "{binary}" "$@"\n'
     )
     script.chmod(0o755)
     return script

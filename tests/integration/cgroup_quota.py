@@ -182,9 +182,7 @@ def rank_wrapper(tmp_path, binary, first=False):
         'rank=${OMPI_COMM_WORLD_RANK:-${PMI_RANK:-${PMIX_RANK:-$SLURM_PROCID}}}\n'
         'if [ -n "$SLOW_PROCS" ] && [ "$rank" = "$SLOW_RANK" ]; then\n'
         '  echo $$ > "$SLOW_PROCS" || exit 3\n'
-        "fi\n"
-        + ("renice -n -20 -p $$ >/dev/null || exit 3\n" if first else "")
-        + f'exec "{binary}" "$@"\n'
+        "fi\n" + ("renice -n -20 -p $$ >/dev/null || exit 3\n" if first else "") + f'exec "{binary}" "$@"\n'
     )
     script.chmod(0o755)
     return script

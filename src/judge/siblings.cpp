@@ -61,6 +61,49 @@ std::vector<Outlier> find_outliers(std::span<const double> values, bool higher_i
   return judge_outliers(values, higher_is_better, rule, relative_spreads).outliers;
 }
 
+namespace {
+
+// Each unit's rounds as fractions worse than each round's median; empty
+// when the rounds cannot be paired.
+std::vector<std::vector<double>> worse_by_round(std::span<const std::vector<double>> units, bool higher_is_better) {
+  if (units.size() < 3) return {};
+  const std::size_t rounds = units.front().size();
+  if (rounds < kLeastPairedRounds) return {};
+  for (const auto& u : units) {
+    if (u.size() != rounds) return {};
+  }
+  std::vector<std::vector<double>> worse(units.size());
+  for (std::size_t r = 0; r < rounds; ++r) {
+    std::vector<double> round;
+    for (const auto& u : units) round.push_back(u[r]);
+    const double m = median_of(round);
+    for (std::size_t i = 0; i < units.size(); ++i) {
+      const double by = m != 0 ? (units[i][r] - m) / std::abs(m) : 0;
+      worse[i].push_back(higher_is_better ? -by : by);
+    }
+  }
+  return worse;
+}
+
+}  // namespace
+
+RoundsJudgement judge_in_rounds(std::span<const std::vector<double>> per_unit_rounds, bool higher_is_better,
+                                const OutlierRule& rule) {
+  RoundsJudgement j;
+  const auto worse = worse_by_round(per_unit_rounds, higher_is_better);
+  if (worse.empty()) return j;
+  j.rounds = worse.front().size();
+  std::vector<double> medians;
+  for (const auto& u : per_unit_rounds) medians.push_back(median_of(u));
+  const double median = median_of(medians);
+  for (std::size_t i = 0; i < worse.size(); ++i) {
+    j.least_worse_by.push_back(*std::min_element(worse[i].begin(), worse[i].end()));
+    j.median_worse_by.push_back(median_of(worse[i]));
+    if (j.least_worse_by.back() > rule.floor) j.outliers.push_back({i, medians[i], median, j.median_worse_by.back()});
+  }
+  return j;
+}
+
 double relative_spread(std::span<const double> samples) {
   if (samples.size() < 2) return 0;
   const Spread s = robust_spread(samples);

@@ -65,6 +65,26 @@ Judgement judge_outliers(std::span<const double> values, bool higher_is_better, 
 std::vector<Outlier> find_outliers(std::span<const double> values, bool higher_is_better, const OutlierRule& rule,
                                    std::span<const double> relative_spreads = {});
 
+// Units measured in the same rounds (round r of every unit taken close in
+// time, as node's numa part takes every cell once a round): each round's
+// figures compared with that round's median, so that what moves every unit
+// of a round alike (a loaded host, a VM's drift) cancels. A unit is an
+// outlier when it is worse than its round's median by more than the floor
+// (a fraction of that median) in every round: a sign test with a magnitude.
+// No MAD or noise term: with few units the MAD of one round is one
+// sibling's own deviation, and the rounds themselves are the repetition.
+// Fewer than 3 units or kLeastPairedRounds rounds, or rounds of unequal
+// counts: none.
+inline constexpr std::size_t kLeastPairedRounds = 3;
+struct RoundsJudgement {
+  std::size_t rounds = 0;               // judged; 0 when not judged
+  std::vector<double> least_worse_by;   // per unit, the least over the rounds (negative: better in one)
+  std::vector<double> median_worse_by;  // per unit, the median over the rounds
+  std::vector<Outlier> outliers;        // value and median: the unit's and the rounds' medians of its figure
+};
+RoundsJudgement judge_in_rounds(std::span<const std::vector<double>> per_unit_rounds, bool higher_is_better,
+                                const OutlierRule& rule);
+
 // The relative spread of repeated samples: (max - min) / median; 0 of
 // fewer than 2 samples or a median of 0. The range, not the MAD: of 3 to 20
 // samples the MAD is biased low (of 3, the smaller of two deviations), and

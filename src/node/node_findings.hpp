@@ -28,6 +28,10 @@ struct Endpoint {
   // Its samples' relative spread ((max - min) / median, judge::relative_spread)
   // where it has repeated samples: the noise term of the rule.
   std::optional<double> spread{};
+  // Its figure in each round where it was measured in rounds with its
+  // siblings (round r of each taken close in time, node_numa.hpp): then
+  // judged round by round (judge::judge_in_rounds), not by `value`.
+  std::vector<double> rounds{};
 };
 
 // Something the node command names: an endpoint worse than its siblings or
@@ -48,6 +52,9 @@ struct Finding {
 // The outliers among `endpoints` by the rule in ctx's options, each as a
 // Finding kept in ctx (printed after the matrices, written under the result
 // document's "findings"). Fewer than 3 endpoints have no majority: none.
+// Endpoints that all carry as many rounds (3 or more) are judged in rounds:
+// named when worse than each round's median by more than the floor in
+// every round (judge::judge_in_rounds); else by their values.
 // Each set of 3 or more is also written under "judged" (the median, MAD,
 // measured noise and allowed deviation, each endpoint's value and spread),
 // so a reader sees why something was or was not named.

@@ -145,10 +145,13 @@ void close_bandwidth(NodeContext& ctx, BandwidthCell& b) {
   for (std::size_t i = 0; i < kKernels.size(); ++i) {
     if (b.times[i].empty()) continue;
     (i == 0 ? b.cell->sum_spread : b.cell->triad_spread) = judge::relative_spread(b.times[i]);
+    const auto times = b.times[i];
     Record r = mem::kernel_record(b.m, kKernels[i], b.runner->total_elements(), b.runner->params(kKernels[i]),
                                   b.runner->nontemporal(kKernels[i]), std::move(b.times[i]));
     as_node_record(r, w, mem::info(kKernels[i]).name);
-    (i == 0 ? b.cell->sum : b.cell->triad) = r.figures.front().value();
+    const double best = r.figures.front().value(), fastest = *std::min_element(times.begin(), times.end());
+    (i == 0 ? b.cell->sum : b.cell->triad) = best;
+    for (double t : times) (i == 0 ? b.cell->sum_rounds : b.cell->triad_rounds).push_back(best * fastest / t);
     ctx.report.add(std::move(r));
   }
 }
@@ -207,7 +210,9 @@ void close_chase(NodeContext& ctx, ChaseCell& c) {
   r.samples = std::move(c.per_load);
   r.figures = {Figure::latency("latency", st.min, Stat::kMin),
                Figure::latency("latency_median", st.median, Stat::kMedian)};
-  c.cell->latency = r.figures.front().value();
+  const double best = r.figures.front().value();
+  c.cell->latency = best;
+  for (double t : r.samples) c.cell->latency_rounds.push_back(best * t / st.min);
   ctx.report.add(std::move(r));
 }
 

@@ -18,9 +18,13 @@ namespace movebench::node {
 // relative spread of its repeated samples (judge::relative_spread of the
 // rounds' call times, of the chase's samples, one a round: see
 // measure_in_rounds): the noise the sibling rule allows for.
+// And each figure in each round (the round's call or chase sample as that
+// figure: MB/s, ns), round r of every cell taken in the same round, so
+// siblings are judged round by round (node_findings.hpp).
 struct Cell {
   std::optional<double> sum, triad, latency;
   std::optional<double> sum_spread{}, triad_spread{}, latency_spread{};
+  std::vector<double> sum_rounds{}, triad_rounds{}, latency_rounds{};
 };
 
 // How the cells are measured: in rounds, every cell once a round (one sum
@@ -34,7 +38,7 @@ struct Cell {
 // most kMostRounds.
 // `measure(i)` takes one more sample of cell i and returns false when a
 // signal asks to stop (no more rounds). Returns the rounds completed.
-inline constexpr int kLeastRounds = 3, kMostRounds = 20;
+inline constexpr int kLeastRounds = 5, kMostRounds = 20;
 int measure_in_rounds(std::size_t cells, double seconds, const std::function<bool(std::size_t)>& measure);
 
 struct NumaGrid {

@@ -15,15 +15,16 @@ namespace {
 struct Quantity {
   std::optional<double> Cell::*field;
   std::optional<double> Cell::*spread;  // its samples' relative spread
+  std::vector<double> Cell::*rounds;    // its figure in each round
   std::string_view name;                // as findings and titles say it
   std::string_view kernel;              // as the records' `kernel` and the headlines' names say it
   std::string_view unit;
   bool higher_is_better;
 };
 constexpr std::array<Quantity, 3> kQuantities = {
-    {{&Cell::sum, &Cell::sum_spread, "read bandwidth (sum)", "sum", "MB/s", true},
-     {&Cell::triad, &Cell::triad_spread, "triad bandwidth", "triad", "MB/s", true},
-     {&Cell::latency, &Cell::latency_spread, "idle latency (chase)", "chase", "ns", false}}};
+    {{&Cell::sum, &Cell::sum_spread, &Cell::sum_rounds, "read bandwidth (sum)", "sum", "MB/s", true},
+     {&Cell::triad, &Cell::triad_spread, &Cell::triad_rounds, "triad bandwidth", "triad", "MB/s", true},
+     {&Cell::latency, &Cell::latency_spread, &Cell::latency_rounds, "idle latency (chase)", "chase", "ns", false}}};
 
 std::string node_name(int os_index) { return fmt::format("node {}", os_index); }
 
@@ -43,6 +44,20 @@ std::optional<double> factor_spread(const Quantity& q, const Cell& local, const 
   const auto& r = remote.*q.spread;
   if (!l || !r) return std::nullopt;
   return *l + *r;
+}
+
+// The factor in each round: the two cells' figures of the same round (both
+// taken in it); empty unless they have as many rounds.
+std::vector<double> factor_rounds(const Quantity& q, const Cell& local, const Cell& remote) {
+  const auto& l = local.*q.rounds;
+  const auto& r = remote.*q.rounds;
+  std::vector<double> out;
+  if (l.size() != r.size()) return out;
+  for (std::size_t i = 0; i < l.size(); ++i) {
+    if (l[i] <= 0 || r[i] <= 0) return {};
+    out.push_back(q.higher_is_better ? l[i] / r[i] : r[i] / l[i]);
+  }
+  return out;
 }
 
 Matrix grid_matrix(const NumaGrid& g, std::string title,
@@ -148,14 +163,15 @@ void judge_numa(NodeContext& ctx, const NumaGrid& g) {
     for (std::size_t r = 0; r < g.initiators.size(); ++r) {
       const Cell* l = g.local(r);
       if (l == nullptr) continue;
-      if (const auto& v = (*l).*q.field) locals.push_back({node_name(g.initiators[r]), *v, (*l).*q.spread});
+      if (const auto& v = (*l).*q.field)
+        locals.push_back({node_name(g.initiators[r]), *v, (*l).*q.spread, (*l).*q.rounds});
       for (std::size_t c = 0; c < g.targets.size(); ++c) {
         if (g.targets[c] == g.initiators[r]) continue;
         const auto f = factor(q, *l, g.cells[r][c]);
         if (!f) continue;
         by_distance[g.distance[r][c]].push_back(
             {fmt::format("{} -> {}", node_name(g.initiators[r]), node_name(g.targets[c])), *f,
-             factor_spread(q, *l, g.cells[r][c])});
+             factor_spread(q, *l, g.cells[r][c]), factor_rounds(q, *l, g.cells[r][c])});
         factors.push_back({{"initiator", g.initiators[r]},
                            {"target", g.targets[c]},
                            {"distance", g.distance[r][c]},

@@ -55,6 +55,36 @@ TEST(NodeFindings, TheSlowSiblingIsNamedAndRecorded) {
   EXPECT_NE(findings_text(j.ctx.findings).find("findings: 1\n"), std::string::npos);
 }
 
+// Siblings measured in rounds are judged round by round: the slow one is
+// named though every round moved all of them (their spread over the rounds
+// 200%), and the document says how each was judged.
+TEST(NodeFindings, SiblingsInRoundsAreJudgedRoundByRound) {
+  Judged j;
+  const std::vector<double> drift{1, 3, 1, 2, 1};
+  std::vector<Endpoint> nodes;
+  for (const auto& [name, level] : {std::pair{"node 0", 100.0}, {"node 1", 55.0}, {"node 2", 98.0}}) {
+    Endpoint e{name, 3 * level, 2.0};
+    for (double d : drift) e.rounds.push_back(level * d);
+    nodes.push_back(e);
+  }
+  const auto found = judge_siblings(j.ctx, "numa", "local read bandwidth", "MB/s", nodes, true);
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].endpoint, "node 1");
+  EXPECT_NEAR(found[0].worse_by, 1 - 55.0 / 98, 1e-12);
+  const std::string said =
+      "node 1 local read bandwidth 165 MB/s: in each of 5 rounds lower than its 2 siblings' median in that round, by "
+      "43.88%";
+  EXPECT_NE(found[0].text.find(said), std::string::npos) << found[0].text;
+  const auto& judged = j.report.document()["judged"][0];
+  EXPECT_EQ(judged["rule"], "in rounds");
+  EXPECT_EQ(judged["rounds"], drift.size());
+  EXPECT_EQ(judged["endpoints"][1]["rounds"].size(), drift.size());
+  // Without the rounds the same figures and spreads name nothing.
+  Judged by_value;
+  for (auto& e : nodes) e.rounds.clear();
+  EXPECT_TRUE(judge_siblings(by_value.ctx, "numa", "local read bandwidth", "MB/s", nodes, true).empty());
+}
+
 TEST(NodeFindings, TwoSiblingsHaveNoMajority) {
   Judged j;
   const std::vector<Endpoint> nodes{{"node 0", 100}, {"node 1", 10}};
@@ -173,7 +203,13 @@ TEST(NodeNumaRounds, EveryRoundMeasuresEveryCellStartingOneCellLater) {
     return true;
   };
   EXPECT_EQ(measure_in_rounds(3, 0, measure), kLeastRounds);  // no time: the least
-  EXPECT_EQ(order, (std::vector<std::size_t>{0, 1, 2, 1, 2, 0, 2, 0, 1}));
+  std::vector<std::size_t> expected;
+  for (int r = 0; r < kLeastRounds; ++r) {
+    for (std::size_t i = 0; i < 3; ++i) expected.push_back((static_cast<std::size_t>(r) + i) % 3);
+  }
+  EXPECT_EQ(order, expected);
+  EXPECT_EQ(std::vector<std::size_t>(order.begin(), order.begin() + 9),
+            (std::vector<std::size_t>{0, 1, 2, 1, 2, 0, 2, 0, 1}));
   order.clear();
   EXPECT_EQ(measure_in_rounds(3, 1e9, measure), kMostRounds);  // all the time there is: the most
   ASSERT_EQ(order.size(), 3u * kMostRounds);
@@ -191,7 +227,8 @@ TEST(NodeNumaRounds, ASignalEndsTheRoundsAndCountsOnlyTheWholeOnes) {
 // row), each measurement a step in time that takes 1 s, or 1.5 s during a
 // burst of noise over `burst_steps` steps from step `burst`. Each cell's
 // figures from its samples as the numa part takes them: the fastest
-// (bandwidth 1000 / seconds, latency 100 x seconds) and the relative spread.
+// (bandwidth 1000 / seconds, latency 100 x seconds), the relative spread
+// and the figure of each round.
 NumaGrid grid_measured(const std::vector<std::size_t>& order, std::size_t burst, std::size_t burst_steps) {
   std::vector<std::vector<double>> samples(9);
   for (std::size_t step = 0; step < order.size(); ++step) {
@@ -204,7 +241,13 @@ NumaGrid grid_measured(const std::vector<std::size_t>& order, std::size_t burst,
   for (std::size_t i = 0; i < 9; ++i) {
     const double fastest = *std::min_element(samples[i].begin(), samples[i].end());
     const double spread = judge::relative_spread(samples[i]);
-    g.cells[i / 3][i % 3] = Cell{1000 / fastest, 1000 / fastest, 100 * fastest, spread, spread, spread};
+    Cell& cell = g.cells[i / 3][i % 3];
+    cell = Cell{1000 / fastest, 1000 / fastest, 100 * fastest, spread, spread, spread};
+    for (double s : samples[i]) {
+      cell.sum_rounds.push_back(1000 / s);
+      cell.triad_rounds.push_back(1000 / s);
+      cell.latency_rounds.push_back(100 * s);
+    }
   }
   return g;
 }

@@ -280,14 +280,16 @@ def step_causes(doc: dict, benchmark: str, huge_pages: bool) -> list:
         return out
     facts = doc.get("facts") if isinstance(doc.get("facts"), dict) else {}
     thp = _at(facts, "settings", "thp", "value")
-    huge_used = huge_pages or thp == "always"
+    # Huge pages asked for and allowed: not the base pages' causes; THP "always": both.
+    huge_asked = huge_pages and thp != "never"
+    huge_used = huge_asked or thp == "always"
     for level in _at(facts, "cpu", "tlb", "levels") or []:
         page, entries = _number(_at(level, "page_bytes")), _number(_at(level, "entries"))
-        if page > 0 and entries > 0 and (page <= 4096 or huge_used):
+        if page > 0 and entries > 0 and (huge_used if page > 4096 else not huge_asked):
             reach = f"{entries:.0f} x {_bytes_text(page)} pages = {_bytes_text(page * entries)}"
             out.append((f"L{_number(level.get('level')):.0f} TLB reach ({reach})", page * entries))
     page = _number(_at(facts, "settings", "page_bytes", "value"))
-    if page > 0:
+    if page > 0 and not huge_asked:
         out.append((f"page size ({_bytes_text(page)})", page))
     huge = _number(_at(facts, "settings", "page_bytes", "huge_bytes"))
     if huge > 0 and huge_used:

@@ -27,12 +27,14 @@ double fact_number(const nlohmann::json& j, const nlohmann::json::json_pointer& 
   return j.contains(at) && j.at(at).is_number() ? j.at(at).get<double>() : 0;
 }
 
-void add_tlb_causes(std::vector<StepCause>& out, const nlohmann::json& facts, bool huge) {
+// The TLB levels of the pages the sweep's buffers are on: base pages
+// (`base`), huge ones (`huge`), or both.
+void add_tlb_causes(std::vector<StepCause>& out, const nlohmann::json& facts, bool base, bool huge) {
   const auto levels = facts.contains("/cpu/tlb/levels"_json_pointer) ? facts.at("/cpu/tlb/levels"_json_pointer)
                                                                      : nlohmann::json::array();
   for (const auto& l : levels) {
     const double page = l.value("page_bytes", 0.0), entries = l.value("entries", 0.0);
-    if (page <= 0 || entries <= 0 || (page > 4096 && !huge)) continue;
+    if (page <= 0 || entries <= 0 || (page > 4096 ? !huge : !base)) continue;
     out.push_back({fmt::format("L{} TLB reach ({:.0f} x {} pages = {})", l.value("level", 0), entries,
                                format_bytes(page), format_bytes(page * entries)),
                    page * entries});
@@ -72,10 +74,15 @@ std::vector<StepCause> step_causes(const nlohmann::json& document, const std::st
   const std::string thp = facts.contains("/settings/thp/value"_json_pointer)
                               ? facts.at("/settings/thp/value"_json_pointer).get<std::string>()
                               : "";
-  // Huge pages only where the sweep's buffers get them: asked for, or THP "always".
-  const bool huge_used = huge_pages || thp == "always";
-  add_tlb_causes(out, facts, huge_used);
-  if (const double page = fact_number(facts, "/settings/page_bytes/value"_json_pointer); page > 0) {
+  // The pages the sweep's buffers are on: huge ones where it asked for them
+  // and THP allows it (madvise, always), so not the base pages' TLB reach
+  // (with 2 MiB pages a step at the base pages' 12 MiB reach is something
+  // else); huge ones beside the base pages where THP "always" gives them
+  // unasked (large buffers only); else the base pages.
+  const bool huge_asked = huge_pages && thp != "never";
+  const bool huge_used = huge_asked || thp == "always";
+  add_tlb_causes(out, facts, !huge_asked, huge_used);
+  if (const double page = fact_number(facts, "/settings/page_bytes/value"_json_pointer); page > 0 && !huge_asked) {
     out.push_back({fmt::format("page size ({})", format_bytes(page)), page});
   }
   const double huge = fact_number(facts, "/settings/page_bytes/huge_bytes"_json_pointer);

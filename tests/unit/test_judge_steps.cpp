@@ -69,10 +69,19 @@ TEST(StepCauses, FromTheFacts) {
   EXPECT_EQ(mem, (std::vector<std::string>{"L1 cache (32.00 KiB)", "L2 cache (1.00 MiB)", "L3 cache (32.00 MiB)",
                                            "L1 TLB reach (64 x 4.00 KiB pages = 256.00 KiB)",
                                            "L2 TLB reach (2048 x 4.00 KiB pages = 8.00 MiB)", "page size (4.00 KiB)"}));
-  // The huge pages (their TLB reach, their size) where the sweep asked for huge pages.
+  // Where the sweep asked for huge pages: their TLB reach and size, not the base pages'.
   const auto huge = names(step_causes(machine(), "mem", true));
-  EXPECT_EQ(huge.size(), mem.size() + 2);
-  EXPECT_EQ(huge.back(), "huge page size (2.00 MiB, THP madvise)");
+  EXPECT_EQ(huge, (std::vector<std::string>{"L1 cache (32.00 KiB)", "L2 cache (1.00 MiB)", "L3 cache (32.00 MiB)",
+                                            "L2 TLB reach (2048 x 2.00 MiB pages = 4.00 GiB)",
+                                            "huge page size (2.00 MiB, THP madvise)"}));
+  // THP "always" gives large buffers huge pages unasked: both pages' causes.
+  auto always = machine();
+  always["facts"]["settings"]["thp"]["value"] = "always";
+  EXPECT_EQ(names(step_causes(always, "mem")).size(), mem.size() + 2);
+  // THP "never": the ask cannot be met, the base pages' causes.
+  auto never = machine();
+  never["facts"]["settings"]["thp"]["value"] = "never";
+  EXPECT_EQ(names(step_causes(never, "mem", true)), mem);
   const auto p2p = names(step_causes(machine(), "p2p"));
   // An MPI command's eager limits first, the pinned-memory limit last.
   EXPECT_EQ(p2p.front(), "eager limit (btl_sm_eager_limit = 4.00 KiB)");

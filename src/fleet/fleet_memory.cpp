@@ -77,7 +77,10 @@ void UnitMemory::time_round() {
 void UnitMemory::chase_sample() {
   const ScopedAffinity restore;
   int disturbed = 0;
-  const auto s = mem::time_chase(*ring_, 1, kChaseSampleSeconds, disturbed);
+  // Going on from where the last sample stopped, as node's numa cells do: a
+  // sample shorter than the ring would otherwise chase the same first part
+  // of it each time, which the caches then hold.
+  const auto s = mem::time_chase(*ring_, 1, kChaseSampleSeconds, disturbed, nullptr, &cursor_);
   out_.chase_seconds.insert(out_.chase_seconds.end(), s.begin(), s.end());
 }
 

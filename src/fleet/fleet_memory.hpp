@@ -35,6 +35,7 @@ class UnitMemory {
   mem::MemOptions mem_;
   std::unique_ptr<mem::HostRunner<double>> runner_;
   std::unique_ptr<mem::ChaseRing> ring_;
+  void* cursor_ = nullptr;  // where the last sample's chase stopped: the next goes on from there
   std::vector<mem::Kernel> kernels_;
   std::size_t iters_ = 1;
   std::uint64_t calls_ = 0;  // kernel calls so far (their numbering)

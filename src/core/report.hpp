@@ -38,6 +38,15 @@ struct OutputOptions {
   // --store: a result store's URL; the written document is also stored there
   // by movebench-report (src/report/result_store.hpp). Report writes no SQL.
   std::string store;
+
+  // A document kept in memory only: no file, no progress line (a run that
+  // another command borrows, as node does mem's and link's).
+  static OutputOptions in_memory() {
+    OutputOptions o;
+    o.write_file = false;
+    o.quiet = true;
+    return o;
+  }
 };
 
 class Report {

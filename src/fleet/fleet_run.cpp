@@ -223,7 +223,7 @@ std::vector<NodeStepFigures> measure_node_steps(const Layout& layout, net::Watch
   const Pass pass;
   in_turns(layout, dog, step_timeout, steps, pass, "node step", [&] {
     CapturedOutput text;
-    Report report("node", OutputOptions{"", false, false, true, ""}, {});
+    Report report("node", OutputOptions::in_memory(), {});
     std::string why;
     const bool ran = node::run_node_step(report, text, why);
     nlohmann::json summary = node::step_summary(report.document());

@@ -4,8 +4,7 @@
 
 namespace movebench::node {
 
-BorrowedRun::BorrowedRun(const std::string& benchmark)
-    : report_(benchmark, OutputOptions{"", false, false, true}, {}) {}
+BorrowedRun::BorrowedRun(const std::string& benchmark) : report_(benchmark, OutputOptions::in_memory(), {}) {}
 
 std::optional<Figure> BorrowedRun::result(const std::string& key) const {
   const auto& results = report_.document()["results"];

@@ -14,6 +14,14 @@
 using namespace movebench;
 
 namespace {
+
+// A report that writes its document to `path` (the other options their defaults).
+OutputOptions to_file(std::string path) {
+  OutputOptions o;
+  o.json_path = std::move(path);
+  return o;
+}
+
 std::string temp_path(const char* name) {
   return (std::filesystem::temp_directory_path() / (std::string(name) + std::to_string(getpid()) + ".json")).string();
 }
@@ -35,7 +43,7 @@ Record sample_record() {
 
 TEST(Report, WritesAValidDocumentAtOnceAndAtEverySave) {
   const auto path = temp_path("report");
-  Report report("mem", {path, false, true}, {"movebench", "mem"});
+  Report report("mem", to_file(path), {"movebench", "mem"});
   auto doc = read(path);
   EXPECT_EQ(doc["name"], "movebench mem");
   EXPECT_EQ(doc["timings"].size(), 0u);
@@ -58,7 +66,7 @@ TEST(Report, WritesAValidDocumentAtOnceAndAtEverySave) {
 
 TEST(Report, FailedValidationMeansExitOneAndAnError) {
   const auto path = temp_path("report_fail");
-  Report report("mem", {path, false, true}, {});
+  Report report("mem", to_file(path), {});
   report.validation(false, "array a[5] holds 3 but must hold 2");
   EXPECT_EQ(report.finish(), kExitFailure);
   auto doc = read(path);
@@ -74,7 +82,7 @@ TEST(Report, NoValidationIsNotValidated) {
 
 TEST(Report, SkippedValidationIsRecordedWithTheOptionAndIsNoPass) {
   const auto path = temp_path("report_skip");
-  Report report("coll", {path, false, true}, {});
+  Report report("coll", to_file(path), {});
   EXPECT_EQ(report.validation_verdict(), "FAILED");  // nothing checked, nothing skipped
   report.validation(true, "checked before");
   EXPECT_EQ(report.validation_verdict(), "PASSED");
@@ -103,14 +111,14 @@ TEST(Report, UnwritablePathIsAUsageErrorWithTheReason) {
   const auto missing = std::filesystem::temp_directory_path() / ("report_missing" + std::to_string(getpid()));
   std::filesystem::remove_all(missing);
   try {
-    Report("mem", {(missing / "x.json").string(), false, true}, {});
+    Report("mem", to_file((missing / "x.json").string()), {});
     FAIL() << "no UsageError";
   } catch (const UsageError& e) {
     EXPECT_NE(std::string(e.what()).find("No such file or directory"), std::string::npos) << e.what();
   }
   // A folder or a device is never replaced by the result.
-  EXPECT_THROW(Report("mem", {std::filesystem::temp_directory_path().string(), false, true}, {}), UsageError);
-  EXPECT_THROW(Report("mem", {"/dev/null", false, true}, {}), UsageError);
+  EXPECT_THROW(Report("mem", to_file(std::filesystem::temp_directory_path().string()), {}), UsageError);
+  EXPECT_THROW(Report("mem", to_file("/dev/null"), {}), UsageError);
 }
 
 namespace {
@@ -139,7 +147,7 @@ std::string slurp(const std::filesystem::path& path) {
 TEST(Report, CheckpointsKeepWritingLinearInTheRecordCount) {
   TempFolder dir("report_checkpoints");
   const auto path = (dir.path / "out.json").string();
-  Report report("mem", {path, false, true}, {});
+  Report report("mem", to_file(path), {});
   // Added as fast as the loop goes: saving after each would cost a time
   // quadratic in the count; checkpoints save a small fraction of the times.
   constexpr int kRecords = 3000;
@@ -155,7 +163,7 @@ TEST(Report, ASymlinkAtTheTargetIsReplacedNotFollowed) {
   const auto victim = dir.path / "victim";
   std::ofstream(victim) << "precious";
   std::filesystem::create_symlink(victim, dir.path / "out.json");
-  Report report("mem", {(dir.path / "out.json").string(), false, true}, {});
+  Report report("mem", to_file((dir.path / "out.json").string()), {});
   report.finish();
   EXPECT_EQ(slurp(victim), "precious");
   EXPECT_FALSE(std::filesystem::is_symlink(dir.path / "out.json"));
@@ -168,7 +176,7 @@ TEST(Report, PlantedTemporaryNamesAreNeverFollowed) {
   std::ofstream(victim) << "precious";
   // The name an earlier version used for its temporary file.
   std::filesystem::create_symlink(victim, dir.path / "out.json.tmp");
-  Report report("mem", {(dir.path / "out.json").string(), false, true}, {});
+  Report report("mem", to_file((dir.path / "out.json").string()), {});
   report.add(sample_record());
   report.finish();
   EXPECT_EQ(slurp(victim), "precious");
@@ -178,7 +186,7 @@ TEST(Report, PlantedTemporaryNamesAreNeverFollowed) {
 TEST(Report, AWriteErrorKeepsTheLastFileAndFailsTheRun) {
   TempFolder dir("report_write_error");
   const auto path = (dir.path / "out.json").string();
-  Report report("mem", {path, false, true}, {});
+  Report report("mem", to_file(path), {});
   report.add(sample_record());
   report.validation(true, "");
   ASSERT_TRUE(report.save());
@@ -197,7 +205,7 @@ TEST(Report, AWriteErrorKeepsTheLastFileAndFailsTheRun) {
 TEST(Report, AnyBytesInTheCommandLineMakeValidJson) {
   TempFolder dir("report_bytes");
   const auto path = (dir.path / "out.json").string();
-  Report report("mem", {path, false, true}, {"movebench", "--outdir", std::string("bad\xff\xfe")});
+  Report report("mem", to_file(path), {"movebench", "--outdir", std::string("bad\xff\xfe")});
   report.validation(true, "");
   EXPECT_EQ(report.finish(), kExitOk);
   EXPECT_EQ(read(path)["command_line"][2], "bad\uFFFD\uFFFD");

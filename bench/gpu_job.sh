@@ -28,8 +28,9 @@
 # SEQ_ONE_SIZES, LATENCY_SIZES (default: mem's own, 4 KiB to 256 MiB),
 # LINK_SIZES (default: link's own), STREAM_CHUNKS (1 MiB chunks per
 # stream pass, default 64), PERSISTENT_SIZES (the persistent design's chunk
-# sizes, default 16K:16M:x4), WINDOW (the TLB window, 2M) and BUDGET (each sweep point's
-# --time-budget).
+# sizes, default 16K:16M:x4), WINDOW (the TLB window, 2M), BUDGET (each sweep point's
+# --time-budget) and TIME_SCALE (default 1: every step's and run's time-out
+# times this; PoCL on a loaded 2-core machine needs more than a GPU).
 set -u
 out=${1:?usage: gpu_job.sh OUTDIR [MOVEBENCH]}
 BIN=${2:-build/gpu/movebench}
@@ -43,11 +44,12 @@ BUDGET=${BUDGET:-0.1}
 STREAM_CHUNKS=${STREAM_CHUNKS:-64}
 PERSISTENT_SIZES=${PERSISTENT_SIZES:-16K:16M:x4}
 WINDOW=${WINDOW:-2M}
+TIME_SCALE=${TIME_SCALE:-1}
 here=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$out"
 n=0
 step() { # step NAME SECONDS COMMAND...
-  local name=$1 limit=$2; shift 2
+  local name=$1 limit=$(($2 * TIME_SCALE)); shift 2
   n=$((n + 1))
   local tag
   tag=$(printf '%02d-%s' "$n" "$name")
@@ -69,7 +71,7 @@ step smi-q-before 20 nvidia-smi -q
 step clocks-before 20 nvidia-smi $clocks
 # 1. mem against BabelStream: --timing host-sync (its convention) and --timing device, ROUNDS rounds
 step compare 160 "$here/gpu_compare.py" --movebench "$BIN" --backend "$BACKEND" --only mem,babelstream "${peer[@]}" \
-  --rounds "$ROUNDS" --elements "$ELEMENTS" --repetitions "$REPS" --timeout 60 --out "$out/compare"
+  --rounds "$ROUNDS" --elements "$ELEMENTS" --repetitions "$REPS" --timeout $((60 * TIME_SCALE)) --out "$out/compare"
 # 2. the latency chase in device memory, every working set; then with a TLB window (2 MiB)
 step mem-latency 40 "$BIN" mem latency --backend "$BACKEND" "${latency_sizes[@]}" --time-budget "$BUDGET" \
   --json "$out/mem-latency.json"
@@ -89,7 +91,7 @@ step link-chase-sms 30 "$BIN" link latency --backend "$BACKEND" --ring-bytes 2M 
   --json "$out/link-chase-sms.json"
 # 6. stream's designs at 1 MiB chunks and their small-chunk round trips; link's chase on a host ring
 step stream 50 "$here/gpu_compare.py" --movebench "$BIN" --backend "$BACKEND" --only stream,link-lat \
-  --rounds 2 --stream-chunks "$STREAM_CHUNKS" --timeout 20 --out "$out/compare-stream"
+  --rounds 2 --stream-chunks "$STREAM_CHUNKS" --timeout $((20 * TIME_SCALE)) --out "$out/compare-stream"
 # 7. the persistent design against offload over chunk sizes at one total: how its
 # time per chunk grows with the chunk (a fixed cost per chunk, or the bytes)
 step stream-persistent 25 "$BIN" stream --backend "$BACKEND" --designs offload,persistent --chunks "$STREAM_CHUNKS" \

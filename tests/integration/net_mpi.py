@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from conftest import binary_path
+from conftest import ahead_of_other_work, binary_path
 
 # The MPI family of the binary under test (MOVEBENCH_BIN): `make test` runs
 # these tests once against the Open MPI build and once against the MPICH
@@ -39,10 +39,12 @@ def built_with_mpi():
     return "coll.allreduce" in subprocess.run([str(binary_path()), "--list"], capture_output=True, text=True).stdout
 
 
-def mpirun(np, *args, timeout=120, oversubscribe=None, launcher_args=False):
+def mpirun(np, *args, timeout=120, oversubscribe=None, launcher_args=False, first=False):
     """Runs `mpirun -np N movebench ARGS`; returns (proc, seconds). With
     launcher_args, ARGS starts with launcher options up to the first that is
-    a movebench command (env_args)."""
+    a movebench command (env_args). `first`: the launcher and its ranks
+    ahead of other work on the machine (conftest.ahead_of_other_work), for a
+    test that reads latency steps a scheduler slice would hide."""
     if not built_with_mpi():
         pytest.skip("this movebench was built without MPI")
     cmd = [MPIRUN, "-np", str(np)]
@@ -57,7 +59,14 @@ def mpirun(np, *args, timeout=120, oversubscribe=None, launcher_args=False):
         args = args[first:]
     cmd += [str(binary_path()), *args]
     start = time.monotonic()
-    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=dict(os.environ, **ROOT_ENV))
+    proc = subprocess.run(
+        cmd,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env=dict(os.environ, **ROOT_ENV),
+        preexec_fn=ahead_of_other_work if first else None,
+    )
     return proc, time.monotonic() - start
 
 

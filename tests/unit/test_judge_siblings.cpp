@@ -92,23 +92,29 @@ TEST(Siblings, TwoTimesOffIsNamedOverQuietUnitsNotOverNoisyOnes) {
 // Pure noise: every unit's samples drawn around the same figure with the
 // same relative sigma, the unit's figure its best sample (as mem's records
 // give it), its spread that of its 3 samples (the fewest a numa cell has).
+// Seeded draws for the trials below: uniform in (0, 1), standard normal
+// (Box-Muller), and the generator itself.
+struct Draws {
+  std::mt19937_64 gen{20261128};
+  double uniform() { return (static_cast<double>(gen() >> 11) + 0.5) / 9007199254740992.0; }
+  double gauss() { return std::sqrt(-2 * std::log(uniform())) * std::cos(6.283185307179586 * uniform()); }
+};
+
 // Trials in which some unit is named, of 20000 seeded trials of 3 to 8
 // units at 2% to 32% sigma a sample. This seed: 50 (0.25%) with the noise
 // term alone (k_noise 2), 6 (0.03%) with node's whole default rule (k 5,
 // floor 10%, k_noise 2), 556 (2.8%) with the default rule and no noise term.
 // The whole rule allows at least what its noise term does: never more.
 int noise_trials_named(const OutlierRule& rule, int trials) {
-  std::mt19937_64 gen(20261128);
-  auto uniform = [&] { return (static_cast<double>(gen() >> 11) + 0.5) / 9007199254740992.0; };
-  auto gauss = [&] { return std::sqrt(-2 * std::log(uniform())) * std::cos(6.283185307179586 * uniform()); };
+  Draws draw;
   int named = 0;
   for (int t = 0; t < trials; ++t) {
-    const double sigma = 0.02 + 0.3 * uniform();
-    const auto units = static_cast<std::size_t>(3 + gen() % 6);
+    const double sigma = 0.02 + 0.3 * draw.uniform();
+    const auto units = static_cast<std::size_t>(3 + draw.gen() % 6);
     std::vector<double> best, spreads;
     for (std::size_t u = 0; u < units; ++u) {
       std::vector<double> samples;
-      for (int s = 0; s < 3; ++s) samples.push_back(100 * std::exp(sigma * gauss()));
+      for (int s = 0; s < 3; ++s) samples.push_back(100 * std::exp(sigma * draw.gauss()));
       best.push_back(*std::max_element(samples.begin(), samples.end()));
       spreads.push_back(relative_spread(samples));
     }
@@ -187,18 +193,16 @@ TEST(SiblingsInRounds, TooFewUnitsOrRoundsOrUnequalRoundsAreNotJudged) {
 // (sigma 2% to 8% a round), one unit `slow` times slower: how many trials
 // name any unit (slow 1), or name the slow one (slow < 1).
 int rounds_trials_named(double slow, int trials) {
-  std::mt19937_64 gen(20261128);
-  auto uniform = [&] { return (static_cast<double>(gen() >> 11) + 0.5) / 9007199254740992.0; };
-  auto gauss = [&] { return std::sqrt(-2 * std::log(uniform())) * std::cos(6.283185307179586 * uniform()); };
+  Draws draw;
   int named = 0;
   for (int t = 0; t < trials; ++t) {
-    const double sigma = 0.02 + 0.06 * uniform();
-    const auto units = static_cast<std::size_t>(3 + gen() % 6);
+    const double sigma = 0.02 + 0.06 * draw.uniform();
+    const auto units = static_cast<std::size_t>(3 + draw.gen() % 6);
     std::vector<std::vector<double>> figures(units);
     for (int r = 0; r < 5; ++r) {
-      const double drift = std::exp(0.5 * gauss());
+      const double drift = std::exp(0.5 * draw.gauss());
       for (std::size_t u = 0; u < units; ++u) {
-        figures[u].push_back((u == 0 ? slow : 1) * 100 * drift * std::exp(sigma * gauss()));
+        figures[u].push_back((u == 0 ? slow : 1) * 100 * drift * std::exp(sigma * draw.gauss()));
       }
     }
     const auto j = judge_in_rounds(figures, true, {});

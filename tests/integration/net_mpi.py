@@ -52,6 +52,8 @@ def mpirun(np, *args, timeout=120, oversubscribe=None, launcher_args=False, firs
     # oversubscribes by itself and refuses the flag.
     if MPI_FAMILY == "openmpi" and (oversubscribe or np > (os.cpu_count() or 1)):
         cmd.append("--oversubscribe")
+    if MPI_FAMILY == "openmpi" and first:  # ahead of other work: poll, never yield to it (ROOT_ENV yields)
+        cmd += ["--mca", "mpi_yield_when_idle", "0"]
     args = list(map(str, args))
     if launcher_args:
         first = next(i for i, a in enumerate(args) if a in ("p2p", "coll", "beff", "run"))

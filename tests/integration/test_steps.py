@@ -103,9 +103,9 @@ def test_chase_steps_past_the_l2_into_memory(llc_chase):
     than twice), and a step about the last-level cache's size (its span
     reaching it) is named after it. Where that cliff lies is the host's
     doing as much as the cache's: a guest whose neighbours hold most of a
-    shared L3 falls off at a few MiB, before a 32 MiB L3 is in reach; the
-    development VM showed it named after its L3 in 5 of 6 runs in an
-    afternoon (docs/mem.md)."""
+    shared L3 falls off at a few MiB, before a 32 MiB L3 is in reach (the
+    development VM: named after its L3 at 12 -> 24 MiB in one run, off at 4
+    -> 12 MiB in four others the same day; docs/mem.md)."""
     doc, last = llc_chase
     [sweep] = doc["steps"]
     assert any(s["ratio"] > 2 for s in sweep["steps"]), f"no cliff into memory: {sweep}"

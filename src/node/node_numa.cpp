@@ -145,13 +145,14 @@ void close_bandwidth(NodeContext& ctx, BandwidthCell& b) {
   for (std::size_t i = 0; i < kKernels.size(); ++i) {
     if (b.times[i].empty()) continue;
     (i == 0 ? b.cell->sum_spread : b.cell->triad_spread) = judge::relative_spread(b.times[i]);
-    const auto times = b.times[i];
     Record r = mem::kernel_record(b.m, kKernels[i], b.runner->total_elements(), b.runner->params(kKernels[i]),
                                   b.runner->nontemporal(kKernels[i]), std::move(b.times[i]));
     as_node_record(r, w, mem::info(kKernels[i]).name);
-    const double best = r.figures.front().value(), fastest = *std::min_element(times.begin(), times.end());
+    // Each round's call as the figure: the best's rate scaled by its time (the record's samples).
+    const double best = r.figures.front().value();
+    const double fastest = *std::min_element(r.samples.begin(), r.samples.end());
     (i == 0 ? b.cell->sum : b.cell->triad) = best;
-    for (double t : times) (i == 0 ? b.cell->sum_rounds : b.cell->triad_rounds).push_back(best * fastest / t);
+    for (double t : r.samples) (i == 0 ? b.cell->sum_rounds : b.cell->triad_rounds).push_back(best * fastest / t);
     ctx.report.add(std::move(r));
   }
 }

@@ -260,11 +260,32 @@ def _at(doc, *keys):
     return doc
 
 
+def _share_cause(caches) -> list:
+    """[(name, bytes, least bytes)]: the host's last cache level's share
+    (src/judge/steps.cpp, add_share_cause)."""
+    levels = [c for c in caches if isinstance(c, dict)] if isinstance(caches, list) else []
+    if len(levels) < 2:
+        return []
+    below, last = levels[-2], levels[-1]
+    size, below_size = _number(last.get("bytes")), _number(below.get("bytes"))
+    if size <= 0 or below_size <= 0:
+        return []
+    n_below = _number(below.get("instances"))
+    shared = (
+        f" shared by {n_below:.0f} L{_number(below.get('level')):.0f}s: other cores', or guests', lines hold part of it"
+        if _number(last.get("instances")) < n_below
+        else ", the last level: other cores', or guests', lines may hold part of it"
+    )
+    return [(f"L{_number(last.get('level')):.0f} cache's share ({_bytes_text(size)}{shared})", size, below_size)]
+
+
 def step_causes(doc: dict, benchmark: str, huge_pages: bool) -> list:
-    """[(name, bytes)] the document's facts offer as causes (src/judge/steps.cpp, step_causes)."""
+    """[(name, bytes, least bytes)] the document's facts offer as causes
+    (src/judge/steps.cpp, step_causes): least bytes 0 for a size, the range's
+    start for a last level's share."""
     # An MPI command's eager limits first: on a tie (a 4 KiB limit and the page size) the limit names the step.
     eager = [
-        (f"eager limit ({e.get('name', '?')} = {_bytes_text(_number(e['bytes']))})", _number(e["bytes"]))
+        (f"eager limit ({e.get('name', '?')} = {_bytes_text(_number(e['bytes']))})", _number(e["bytes"]), 0)
         for e in (_at(doc, "mpi", "eager_limits") or [] if benchmark in MPI_BENCHMARKS else [])
         if isinstance(e, dict) and _number(e.get("bytes")) > 0
     ]
@@ -272,12 +293,13 @@ def step_causes(doc: dict, benchmark: str, huge_pages: bool) -> list:
     on_device = isinstance(device, dict) and "caches" in device
     caches = device["caches"] if on_device else _at(doc, "host", "caches")
     out = [
-        (f"L{c.get('level', 0)} cache ({_bytes_text(_number(c.get('bytes')))})", _number(c.get("bytes")))
+        (f"L{c.get('level', 0)} cache ({_bytes_text(_number(c.get('bytes')))})", _number(c.get("bytes")), 0)
         for c in (caches if isinstance(caches, list) else [])
         if isinstance(c, dict) and _number(c.get("bytes")) > 0
     ]
     if on_device:
-        return out
+        return eager + out
+    out += _share_cause(caches)
     facts = doc.get("facts") if isinstance(doc.get("facts"), dict) else {}
     thp = _at(facts, "settings", "thp", "value")
     # Huge pages asked for and allowed: not the base pages' causes; THP "always": both.
@@ -287,25 +309,32 @@ def step_causes(doc: dict, benchmark: str, huge_pages: bool) -> list:
         page, entries = _number(_at(level, "page_bytes")), _number(_at(level, "entries"))
         if page > 0 and entries > 0 and (huge_used if page > 4096 else not huge_asked):
             reach = f"{entries:.0f} x {_bytes_text(page)} pages = {_bytes_text(page * entries)}"
-            out.append((f"L{_number(level.get('level')):.0f} TLB reach ({reach})", page * entries))
+            out.append((f"L{_number(level.get('level')):.0f} TLB reach ({reach})", page * entries, 0))
     page = _number(_at(facts, "settings", "page_bytes", "value"))
     if page > 0 and not huge_asked:
-        out.append((f"page size ({_bytes_text(page)})", page))
+        out.append((f"page size ({_bytes_text(page)})", page, 0))
     huge = _number(_at(facts, "settings", "page_bytes", "huge_bytes"))
     if huge > 0 and huge_used:
         out.append(
-            (f"huge page size ({_bytes_text(huge)}, THP {thp if isinstance(thp, str) and thp else 'unknown'})", huge)
+            (f"huge page size ({_bytes_text(huge)}, THP {thp if isinstance(thp, str) and thp else 'unknown'})", huge, 0)
         )
     memlock = _number(_at(facts, "settings", "memlock_bytes", "value"))
     if memlock > 0 and benchmark in ("link", "stream", *MPI_BENCHMARKS):
-        out.append((f"pinned-memory limit (ulimit -l, {_bytes_text(memlock)})", memlock))
+        out.append((f"pinned-memory limit (ulimit -l, {_bytes_text(memlock)})", memlock, 0))
     return eager + out
 
 
-def causes_of(size_before: float, size: float, causes: list) -> list:
-    """The causes within a factor CAUSE_REACH of the step's span, nearest (in log of size) first."""
+def causes_of(size_before: float, size: float, causes: list, to_the_end: bool = False) -> list:
+    """The causes within a factor CAUSE_REACH of the step's span, nearest (in
+    log of size) first; a last level's share where the step goes `to_the_end`
+    and its span lies between the level below and a CAUSE_REACH-th of the
+    last level (src/judge/steps.hpp, causes_of)."""
     fit = []
-    for name, n in causes:
+    for name, n, least in causes:
+        if least > 0:
+            if to_the_end and least <= size_before and size * CAUSE_REACH <= n:
+                fit.append((0.0, name))
+            continue
         if n < size_before / CAUSE_REACH or n > size * CAUSE_REACH:
             continue
         distance = math.log(size_before / n) if n < size_before else math.log(n / size) if n > size else 0.0
@@ -313,11 +342,19 @@ def causes_of(size_before: float, size: float, causes: list) -> list:
     return [name for _, name in sorted(fit, key=lambda f: f[0])]
 
 
+def goes_to_the_end(step: dict, end: float) -> bool:
+    """The step takes its figure at least half the way (in log) from its level
+    to `end`, the level its sweep ends at."""
+    way = math.log(end / step["from"])
+    return way != 0 and math.log(step["to"] / step["from"]) / way >= 0.5
+
+
 def named_steps(steps: list, causes: list) -> list:
     """The document's form of a sweep's steps (src/judge/steps.cpp, named_steps)."""
     out = []
+    end = steps[-1]["to"] if steps else 1.0
     for s in steps:
-        fit = causes_of(s["size_before"], s["size"], causes)
+        fit = causes_of(s["size_before"], s["size"], causes, goes_to_the_end(s, end))
         cause = fit[0] if fit else "unexplained"
         if out and out[-1]["cause"] == cause != "unexplained" and (out[-1]["ratio"] > 1) == (s["ratio"] > 1):
             last = out[-1]  # one transition, cut in two: one step

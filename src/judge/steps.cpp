@@ -41,6 +41,23 @@ void add_tlb_causes(std::vector<StepCause>& out, const nlohmann::json& facts, bo
   }
 }
 
+// The host's last cache level's share: shared by the cores of the level
+// below where hwloc lists fewer of it, and on a VM with other guests
+// whatever the guest is told (caches in level order, as hwloc lists them).
+void add_share_cause(std::vector<StepCause>& out, const nlohmann::json& caches) {
+  if (!caches.is_array() || caches.size() < 2) return;
+  const auto& last = caches[caches.size() - 1];
+  const auto& below = caches[caches.size() - 2];
+  const double bytes = last.value("bytes", 0.0), below_bytes = below.value("bytes", 0.0);
+  if (bytes <= 0 || below_bytes <= 0) return;
+  const int level = last.value("level", 0), instances = below.value("instances", 0);
+  const std::string shared = last.value("instances", 0) < instances
+                                 ? fmt::format(" shared by {} L{}s: other cores', or guests', lines hold part of it",
+                                               instances, below.value("level", 0))
+                                 : ", the last level: other cores', or guests', lines may hold part of it";
+  out.push_back({fmt::format("L{} cache's share ({}{})", level, format_bytes(bytes), shared), bytes, below_bytes});
+}
+
 // The MPI library's eager limits (mpi.eager_limits, read through MPI_T).
 void add_eager_causes(std::vector<StepCause>& out, const nlohmann::json& document) {
   if (!document.contains("mpi") || !document["mpi"].is_object()) return;
@@ -70,6 +87,7 @@ std::vector<StepCause> step_causes(const nlohmann::json& document, const std::st
     if (bytes > 0) out.push_back({fmt::format("L{} cache ({})", c.value("level", 0), format_bytes(bytes)), bytes});
   }
   if (on_device) return out;
+  add_share_cause(out, caches);
   const nlohmann::json facts = document.value("facts", nlohmann::json::object());
   const std::string thp = facts.contains("/settings/thp/value"_json_pointer)
                               ? facts.at("/settings/thp/value"_json_pointer).get<std::string>()
@@ -97,9 +115,14 @@ std::vector<StepCause> step_causes(const nlohmann::json& document, const std::st
   return out;
 }
 
-std::vector<StepCause> causes_of(double size_before, double size, const std::vector<StepCause>& causes) {
+std::vector<StepCause> causes_of(double size_before, double size, const std::vector<StepCause>& causes,
+                                 bool to_the_end) {
   std::vector<std::pair<double, StepCause>> fit;
   for (const auto& c : causes) {
+    if (c.least_bytes > 0) {
+      if (to_the_end && c.least_bytes <= size_before && size * kCauseReach <= c.bytes) fit.emplace_back(0.0, c);
+      continue;
+    }
     if (c.bytes < size_before / kCauseReach || c.bytes > size * kCauseReach) continue;
     const double distance = c.bytes < size_before ? std::log(size_before / c.bytes)
                             : c.bytes > size      ? std::log(c.bytes / size)
@@ -114,8 +137,11 @@ std::vector<StepCause> causes_of(double size_before, double size, const std::vec
 
 nlohmann::json named_steps(const StepSearch& search, const std::vector<StepCause>& causes) {
   nlohmann::json out = nlohmann::json::array();
+  const double end = search.steps.empty() ? 1 : search.steps.back().to;
   for (const auto& s : search.steps) {
-    const auto fit = causes_of(s.size_before, s.size, causes);
+    const double way = std::log(end / s.from);
+    const bool to_the_end = way != 0 && std::log(s.to / s.from) / way >= 0.5;
+    const auto fit = causes_of(s.size_before, s.size, causes, to_the_end);
     nlohmann::json also = nlohmann::json::array();
     for (std::size_t i = 1; i < fit.size(); ++i) also.push_back(fit[i].name);
     const std::string cause = fit.empty() ? "unexplained" : fit.front().name;

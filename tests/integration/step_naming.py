@@ -5,16 +5,18 @@ tests/python/test_report_steps.py), and the lines under the tables."""
 
 import pytest
 
-from movebench_report.steps import causes_of, step_causes
+from movebench_report.steps import causes_of, goes_to_the_end, step_causes
 
 
 def assert_named_by_the_rule(doc, sweep, huge_pages=False):
     """Each step's cause is the nearest cause of the document's facts that fits
-    its span (the first that fits where two steps were made one), the others
-    that fit are `also`; a step none fits is "unexplained"."""
+    its span (the first that fits where two steps were made one; a last
+    level's share only for a step most of the way to where the sweep ends),
+    the others that fit are `also`; a step none fits is "unexplained"."""
     causes = step_causes(doc, sweep["benchmark"], huge_pages)
+    end = sweep["steps"][-1]["to"] if sweep["steps"] else 1.0
     for s in sweep["steps"]:
-        fit = causes_of(s["size_before"], s["size"], causes)
+        fit = causes_of(s["size_before"], s["size"], causes, goes_to_the_end(s, end))
         if s["cause"] == "unexplained":
             assert fit == [], s
         else:

@@ -196,6 +196,50 @@ def test_h200_steps_named_after_the_l1_and_the_l2():
         assert [s["cause"] for s in falls] == ([] if sweep_found["operation"] == "init" else ["L2 cache (60.00 MiB)"])
 
 
+# The C++'s machine(): L1 32 KiB and L2 1 MiB per core (2), one L3 of 32
+# MiB; THP madvise, 2 MiB huge pages.
+SHARED_L3 = {
+    "host": {
+        "caches": [
+            {"level": 1, "bytes": 32768, "instances": 2},
+            {"level": 2, "bytes": 1048576, "instances": 2},
+            {"level": 3, "bytes": 33554432, "instances": 1},
+        ]
+    },
+    "facts": {"settings": {"thp": {"value": "madvise"}, "page_bytes": {"value": 4096, "huge_bytes": 2097152}}},
+}
+SHARE = "L3 cache's share (32.00 MiB shared by 2 L2s: other cores', or guests', lines hold part of it)"
+
+
+def test_a_guest_falling_into_memory_before_its_l3_names_the_l3s_share():
+    """The C++'s AGuestFallingIntoMemoryBeforeItsL3NamesTheL3sShare and
+    TheLastLevelsShareWhereItsSizeIsOutOfReach."""
+    timings, size = [], float(1 << 20)
+    while size <= 128 * 1048576:
+        ns = 14 if size <= 4.1 * 1048576 else 150 if size <= 33 * 1048576 else 180
+        figure = {"latency": {"value": ns, "unit": "ns"}}
+        samples = [ns * 1e-9, ns * 1.01e-9, ns * 0.99e-9]
+        timings.append(
+            {"benchmark": "mem", "operation": "latency", "bytes": size, "params": {"huge_pages": True}}
+            | {"samples": samples, "figures": figure}
+        )
+        size *= math.sqrt(2)
+    (chase,) = steps.sweep_steps(SHARED_L3 | {"timings": timings})
+    assert [s["cause"] for s in chase["steps"]] == [SHARE, "L3 cache (32.00 MiB)"]
+    causes = steps.step_causes(SHARED_L3, "mem", True)
+    huge = "huge page size (2.00 MiB, THP madvise)"
+    assert steps.causes_of(4 << 20, 8 << 20, causes, True) == [SHARE, huge]
+    assert steps.causes_of(4 << 20, 8 << 20, causes, False) == [huge]
+    assert steps.causes_of(12 << 20, 24 << 20, causes, True) == ["L3 cache (32.00 MiB)"]
+    own = json.loads(json.dumps(SHARED_L3))
+    own["host"]["caches"][2]["instances"] = 2
+    assert steps.step_causes(own, "mem", True)[3][0] == (
+        "L3 cache's share (32.00 MiB, the last level: other cores', or guests', lines may hold part of it)"
+    )
+    own["host"]["caches"] = own["host"]["caches"][:1]
+    assert not any("share" in name for name, _, _ in steps.step_causes(own, "mem", True))
+
+
 def test_the_module_prints_a_files_steps_as_the_binary_does(capsys):
     """python -m movebench_report.steps FILE (docs/mem.md quotes it on the H200 run)."""
     assert steps.main([str(RUN3 / "mem-seq.json")]) == 0

@@ -2,6 +2,7 @@
 // the steps of a document's sweeps, on made-up documents.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -39,6 +40,10 @@ nlohmann::json machine() {
               {"memlock_bytes", {{"value", 8388608}}}}}}}};
 }
 
+// The L3's share: one L3 serves the two cores' L2s.
+const std::string kShare =
+    "L3 cache's share (32.00 MiB shared by 2 L2s: other cores', or guests', lines hold part of it)";
+
 std::vector<std::string> names(const std::vector<StepCause>& causes) {
   std::vector<std::string> out;
   for (const auto& c : causes) out.push_back(c.name);
@@ -67,12 +72,12 @@ nlohmann::json chase_document() {
 TEST(StepCauses, FromTheFacts) {
   const auto mem = names(step_causes(machine(), "mem"));
   EXPECT_EQ(mem, (std::vector<std::string>{"L1 cache (32.00 KiB)", "L2 cache (1.00 MiB)", "L3 cache (32.00 MiB)",
-                                           "L1 TLB reach (64 x 4.00 KiB pages = 256.00 KiB)",
+                                           kShare, "L1 TLB reach (64 x 4.00 KiB pages = 256.00 KiB)",
                                            "L2 TLB reach (2048 x 4.00 KiB pages = 8.00 MiB)", "page size (4.00 KiB)"}));
   // Where the sweep asked for huge pages: their TLB reach and size, not the base pages'.
   const auto huge = names(step_causes(machine(), "mem", true));
   EXPECT_EQ(huge, (std::vector<std::string>{"L1 cache (32.00 KiB)", "L2 cache (1.00 MiB)", "L3 cache (32.00 MiB)",
-                                            "L2 TLB reach (2048 x 2.00 MiB pages = 4.00 GiB)",
+                                            kShare, "L2 TLB reach (2048 x 2.00 MiB pages = 4.00 GiB)",
                                             "huge page size (2.00 MiB, THP madvise)"}));
   // THP "always" gives large buffers huge pages unasked: both pages' causes.
   auto always = machine();
@@ -102,6 +107,50 @@ TEST(StepCauses, NearestWithinReach) {
   // 2 KiB -> 4 KiB in p2p: the 4 KiB eager limit and the page size tie; the eager limit names it.
   EXPECT_EQ(names(causes_of(2048, 4096, step_causes(machine(), "p2p"))),
             (std::vector<std::string>{"eager limit (btl_sm_eager_limit = 4.00 KiB)", "page size (4.00 KiB)"}));
+}
+
+TEST(StepCauses, TheLastLevelsShareWhereItsSizeIsOutOfReach) {
+  const auto causes = step_causes(machine(), "mem", true);
+  // 4 MiB -> 8 MiB into memory: the L3's share ends there (the huge page is near, the L3 out of reach).
+  EXPECT_EQ(names(causes_of(4 << 20, 8 << 20, causes, true)),
+            (std::vector<std::string>{kShare, "huge page size (2.00 MiB, THP madvise)"}));
+  // The same span, a step that does not go on to memory: no share.
+  EXPECT_EQ(names(causes_of(4 << 20, 8 << 20, causes, false)),
+            (std::vector<std::string>{"huge page size (2.00 MiB, THP madvise)"}));
+  // 12 MiB -> 24 MiB: the L3's size is in reach and names it; no share.
+  EXPECT_EQ(names(causes_of(12 << 20, 24 << 20, causes, true)), (std::vector<std::string>{"L3 cache (32.00 MiB)"}));
+  // 1 MiB -> 2 MiB: the L2 inside the span comes first.
+  EXPECT_EQ(names(causes_of(1 << 20, 2 << 20, causes, true)).front(), "L2 cache (1.00 MiB)");
+  // As many L3s as L2s (a guest told each vCPU is a socket): a share that may be.
+  auto own = machine();
+  own["host"]["caches"][2]["instances"] = 2;
+  EXPECT_EQ(names(step_causes(own, "mem"))[3],
+            "L3 cache's share (32.00 MiB, the last level: other cores', or guests', lines may hold part of it)");
+  // One level only: no share.
+  own["host"]["caches"] = {own["host"]["caches"][0]};
+  EXPECT_EQ(names(step_causes(own, "mem", true)).front(), "L1 cache (32.00 KiB)");
+}
+
+TEST(SweepSteps, AGuestFallingIntoMemoryBeforeItsL3NamesTheL3sShare) {
+  // The chase on huge pages from 1 MiB: 14 ns to 4 MiB, then 150 ns (a
+  // guest whose neighbours hold most of the 32 MiB L3), then 180 ns from 45
+  // MiB: the first step is the share's, the small one after it is not.
+  nlohmann::json doc = machine();
+  doc["timings"] = nlohmann::json::array();
+  for (double size = 1 << 20; size <= 128.0 * 1048576; size *= std::sqrt(2.0)) {
+    const double ns = size <= 4.1 * 1048576 ? 14 : size <= 33 * 1048576 ? 150 : 180;
+    doc["timings"].push_back({{"benchmark", "mem"},
+                              {"operation", "latency"},
+                              {"bytes", size},
+                              {"params", {{"huge_pages", true}}},
+                              {"samples", {ns * 1e-9, ns * 1.01e-9, ns * 0.99e-9}},
+                              {"figures", {{"latency", {{"value", ns}, {"unit", "ns"}}}}}});
+  }
+  const auto steps = sweep_steps(doc);
+  ASSERT_EQ(steps.size(), 1u);
+  ASSERT_EQ(steps[0]["steps"].size(), 2u) << steps.dump();
+  EXPECT_EQ(steps[0]["steps"][0]["cause"], kShare);
+  EXPECT_EQ(steps[0]["steps"][1]["cause"], "L3 cache (32.00 MiB)");
 }
 
 TEST(SweepSteps, ChaseNamedAfterEveryCache) {

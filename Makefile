@@ -9,7 +9,7 @@ VENV    := .venv
 BIN     := $(BUILD)/movebench
 JOBS    ?= $(shell nproc)
 
-.PHONY: all setup build run test unit integration mpich sanitize aarch64 numa fuzz install clean
+.PHONY: all setup build run test unit integration report mpich sanitize aarch64 numa fuzz install clean
 
 all: build
 
@@ -31,7 +31,13 @@ unit: build
 	ctest --preset $(PRESET) -j $(JOBS)
 
 integration: build
-	MOVEBENCH_BIN=$(abspath $(BIN)) $(VENV)/bin/python -m pytest -q --durations=10 tests/integration tests/python
+	MOVEBENCH_BIN=$(abspath $(BIN)) $(VENV)/bin/python -m pytest -q --durations=10 tests/integration
+
+# The report tool's own tests (tests/python). They time nothing of the
+# machine's own, so make test runs them beside the NUMA guest (numa+report),
+# whose qemu keeps one core busy (docs/reliability.md, "Time of make test").
+report: build
+	MOVEBENCH_BIN=$(abspath $(BIN)) $(VENV)/bin/python -m pytest -q --durations=10 tests/python
 
 # The host-side code once more under AddressSanitizer and UBSan (the debug
 # preset): the unit tests, then the end-to-end tests of the threaded
@@ -104,11 +110,14 @@ mpich: build
 	MOVEBENCH_MPI_FAMILY=mpich MOVEBENCH_BIN=$(abspath $(BUILD)/mpich/movebench) $(VENV)/bin/python -m pytest -q --durations=10 $(MPI_TESTS)
 
 # Each stage in turn, as its own make (the exports above reach it), with the
-# time it took: where make test's time goes is in every CI log.
-TEST_STAGES := unit integration mpich sanitize aarch64 numa fuzz
+# time it took: where make test's time goes is in every CI log. Targets
+# joined by + are one stage, run side by side, each one's output printed
+# whole when it ends.
+TEST_STAGES := unit integration mpich sanitize aarch64 numa+report fuzz
 test:
 	@set -e; for stage in $(TEST_STAGES); do \
-	  start=$$(date +%s); $(MAKE) --no-print-directory $$stage MPICH_TWIN=ON; \
+	  start=$$(date +%s); side=; case $$stage in *+*) side="-j 2 --output-sync=target";; esac; \
+	  $(MAKE) --no-print-directory $$side $$(echo $$stage | tr + " ") MPICH_TWIN=ON; \
 	  echo "make test: $$stage took $$(( $$(date +%s) - start )) s"; \
 	done
 
@@ -121,7 +130,7 @@ test:
 # virtme-ng's init, optional the same way (without root its test skips with
 # the reason). One assignment per target: `test` asks for all of them.
 GUEST_PACKAGES := qemu-system-x86 linux-image-amd64 busybox-static
-integration mpich: export MOVEBENCH_EXTRA_PACKAGES := $(MOVEBENCH_EXTRA_PACKAGES) chromium slurm-wlm postgresql \
+integration report mpich: export MOVEBENCH_EXTRA_PACKAGES := $(MOVEBENCH_EXTRA_PACKAGES) chromium slurm-wlm postgresql \
   prometheus
 test: export MOVEBENCH_EXTRA_PACKAGES := $(MOVEBENCH_EXTRA_PACKAGES) chromium slurm-wlm postgresql prometheus \
   $(GUEST_PACKAGES)

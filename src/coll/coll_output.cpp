@@ -49,6 +49,7 @@ CollTails coll_tails(const std::vector<std::vector<double>>& per_rank) {
 
 nlohmann::json coll_tails_json(const CollTails& tails) {
   nlohmann::json out = tails.slowest.to_json();
+  out["mean"] = tails.mean.to_json();  // OSU -z's view: the p50 ... p99_9 figures' own samples
   out["per_rank"] = nlohmann::json::array();
   for (const auto& r : tails.ranks) out["per_rank"].push_back(r.to_json());
   return out;

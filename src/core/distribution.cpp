@@ -91,16 +91,21 @@ std::vector<std::string> Distribution::cells(double per_second, const std::funct
   return out;
 }
 
-std::string distribution_note(std::string_view event, double per_second, std::string_view unit) {
+std::string clock_note(double per_second, std::string_view unit) {
   const ClockCost& clock = clock_read_cost();
+  return fmt::format("a clock read costs {} {} (median of {} back-to-back pairs)",
+                     significant_text(clock.median_s * per_second), unit, clock.reads);
+}
+
+std::string distribution_note(std::string_view event, double per_second, std::string_view unit) {
   std::string needs;
   for (const auto& p : kPercentiles) {
     needs += fmt::format("{}{} {}", needs.empty() ? "" : ", ", p.label, least_samples_for(p.percent));
   }
   return fmt::format(
-      "percentiles: one sample per {}; a clock read costs {} {} (median of {} back-to-back pairs), "
-      "in every sample, not subtracted; n/a: fewer samples than the percentile needs ({})",
-      event, significant_text(clock.median_s * per_second), unit, clock.reads, needs);
+      "percentiles: one sample per {}; {}, in every sample, not subtracted; n/a: fewer samples than "
+      "the percentile needs ({})",
+      event, clock_note(per_second, unit), needs);
 }
 
 std::vector<std::string> percentile_labels() {

@@ -90,6 +90,9 @@ class Distribution {
 // read costs in `per_second` units (1e6: us) and that it is not
 // subtracted, and what n/a means (the support rule's least counts).
 std::string distribution_note(std::string_view event, double per_second, std::string_view unit);
+// "a clock read costs 20 ns (median of 1000 back-to-back pairs)": what every
+// timed sample holds besides its event, in `per_second` units.
+std::string clock_note(double per_second, std::string_view unit);
 
 // The text columns' labels: "P50", "P90", "P99", "P99.9", "Max".
 std::vector<std::string> percentile_labels();

@@ -171,7 +171,7 @@ void run_chase(Device& device, const LinkOptions& o, Report& report, Output& out
       report, std::string(chase.name), o.ring_bytes, params, std::move(many), empty, static_cast<double>(o.steps),
       fmt::format("chase probe of {} words; figures less the empty probe's median, per word", o.steps));
   write_chase(out, {kind, clock, samples, first, per, o.steps});
-  write_percentiles(out, {{"first word", first_tails}, {"per word", chase_tails}}, "ns");
+  write_percentiles(out, {{"first word", first_tails}, {"per word", chase_tails}}, "ns", probe_clock_note(clock));
   // A chase no longer than an empty one is below the clock's resolution, not
   // 0 ns: it gets no figure (a zero would read as an infinitely fast link).
   if (first > 0) report.set_result(Figure::latency(list_name(first_word), first * 1e-9, Stat::kMedian));
@@ -338,7 +338,8 @@ void run_write(Device& device, const LinkOptions& o, Report& report, Output& out
       add_latency(report, std::string(write_burst.name), o.write_bytes, params, std::move(burst), empty, 1,
                   fmt::format("write probe of {} B; figures less the empty probe's median", o.write_bytes));
   write_write_latency(out, {kind, clock, samples, first, all, o.write_bytes});
-  write_percentiles(out, {{"first word", first_tails}, {fmt::format("{} B", o.write_bytes), burst_tails}}, "ns");
+  write_percentiles(out, {{"first word", first_tails}, {fmt::format("{} B", o.write_bytes), burst_tails}}, "ns",
+                    probe_clock_note(clock));
   if (first > 0) report.set_result(Figure::latency(list_name(first_word), first * 1e-9, Stat::kMedian));
   if (all > 0) report.set_result(Figure::latency(list_name(write_burst), all * 1e-9, Stat::kMedian));
 }
@@ -389,7 +390,7 @@ void run_roundtrip(Device& device, const LinkOptions& o, Report& report, Output&
                                    "round trip (a copy to the device and back, waited for)", 1e6);
     const Summary s = summarize(samples);
     write_roundtrip_row(out, bytes, s);
-    write_percentiles(out, {{fmt::format("{} B", bytes), tails}}, "us");
+    write_percentiles(out, {{fmt::format("{} B", bytes), tails}}, "us", host_clock_note(1e6, "us"));
     report.set_result(Figure::latency(fmt::format("{}.{}", list_name(row), bytes), s.median, Stat::kMedian));
   }
 }

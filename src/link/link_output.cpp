@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <fmt/printf.h>
 
+#include "core/distribution.hpp"
 #include "link/figures.hpp"
 
 // printf's formats, kept (fmt::sprintf): the integration tests compare this
@@ -119,8 +120,21 @@ void write_write_failed(Output& out) {
   out.problem("movebench link: validation FAILED: a word the device wrote into host memory is wrong");
 }
 
-void write_percentiles(Output& out, const std::vector<PercentileLine>& lines, std::string_view unit) {
+void write_percentiles(Output& out, const std::vector<PercentileLine>& lines, std::string_view unit,
+                       std::string_view clock) {
   for (const auto& l : lines) out.text(fmt::format("  percentiles ({}), {}: {}\n", unit, l.what, l.cells));
+  out.text(fmt::format("  clock: {}\n", clock));
+}
+
+std::string probe_clock_note(std::string_view clock) {
+  return fmt::format(
+      "{}; its reads are in every probe and cancel in the empty probe's median, which every figure "
+      "is net of",
+      clock);
+}
+
+std::string host_clock_note(double per_second, std::string_view unit) {
+  return fmt::format("the host's; {}, in every sample, not subtracted", clock_note(per_second, unit));
 }
 
 void write_roundtrip_heading(Output& out, MemKind kind) {

@@ -82,11 +82,19 @@ void write_write_failed(Output& out);
 // The host-timed round trip: its heading, a row per size (seconds), a
 // round that came back wrong (stderr).
 // Under a latency's lines: each probe's percentiles (percentile_text, in
-// `unit`), "  percentiles (ns): first word P50 ... Max ...".
+// `unit`), "  percentiles (ns), first word: P50 ... Max ...", then `clock`:
+// which clock timed them, what its reads cost and where that went
+// (probe_clock_note, host_clock_note).
 struct PercentileLine {
   std::string what, cells;
 };
-void write_percentiles(Output& out, const std::vector<PercentileLine>& lines, std::string_view unit);
+void write_percentiles(Output& out, const std::vector<PercentileLine>& lines, std::string_view unit,
+                       std::string_view clock);
+// A probe timed on `clock` (the device's own where it has one) beside an
+// empty probe on the same clock: the reads cancel in the figures.
+std::string probe_clock_note(std::string_view clock);
+// A round trip timed on the host: what a read costs, not subtracted.
+std::string host_clock_note(double per_second, std::string_view unit);
 void write_roundtrip_heading(Output& out, MemKind kind);
 void write_roundtrip_row(Output& out, std::uint64_t bytes, const Summary& seconds);
 void write_roundtrip_failed(Output& out, std::uint64_t bytes, int round, std::size_t word);

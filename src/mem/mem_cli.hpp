@@ -64,6 +64,12 @@ std::vector<std::string> device_backends();
 void record_settings(const MemOptions& opt, Report& report);
 // The default sizes of latency's sweep (bytes), which the suite uses too.
 std::vector<std::uint64_t> default_latency_sizes();
+// The default array length (elements) of bandwidth, seq and tp with
+// `threads` threads at most: TheBandwidthBenchmark's kDefaultElements, or on
+// the host STREAM's rule where that is larger (each array at least
+// kStreamRuleCaches times the sum of the last-level caches), halved until
+// everything fits in half the free memory; on a device BabelStream's 2^25.
+std::uint64_t default_elements(const MemOptions& o, int threads);
 // On a device: 4 KiB to kDeviceLatencyMostBytes, two sizes an octave (an
 // H200's L2 is 50 MiB; the host's caches say nothing of a device's).
 inline constexpr std::uint64_t kDeviceLatencyMostBytes = std::uint64_t{256} << 20;

@@ -33,21 +33,6 @@ std::vector<std::uint64_t> default_sweep_sizes(std::uint64_t n) {
   return sizes;
 }
 
-// TheBandwidthBenchmark's size, or on the host STREAM's rule where that is
-// larger (each array at least four times the sum of the last-level caches,
-// hwloc's: no default lands inside a cache on a large-L3 CPU), halved until
-// everything fits in half the free memory.
-// On a device, BabelStream's 2^25, halved the same way for the host copies
-// the validation needs.
-std::uint64_t default_elements(const MemOptions& o, int threads) {
-  const int sets = o.mode == Mode::kTp ? threads : 1;
-  const std::uint64_t stream_rule =
-      kStreamRuleCaches * last_level_caches_total_bytes() / static_cast<std::uint64_t>(o.element_bytes()) + 1;
-  std::uint64_t n = o.on_device() ? kDeviceDefaultElements : std::max(kDefaultElements, stream_rule);
-  while (n > 1024 && 4 * n * o.element_bytes() * sets > available_memory_bytes() / 2) n /= 2;
-  return n;
-}
-
 // One item of "idle,1000,0": spin iterations, idle for no load at all.
 std::int64_t parse_delay(std::string_view item) {
   if (item == kIdleLoadName) return kIdleLoad;
@@ -65,6 +50,18 @@ std::int64_t parse_delay(std::string_view item) {
 }
 
 }  // namespace
+
+// STREAM's rule uses hwloc's last-level caches (no default lands inside a
+// cache on a large-L3 CPU); on a device the host copies the validation
+// needs are halved the same way.
+std::uint64_t default_elements(const MemOptions& o, int threads) {
+  const int sets = o.mode == Mode::kTp ? threads : 1;
+  const std::uint64_t stream_rule =
+      kStreamRuleCaches * last_level_caches_total_bytes() / static_cast<std::uint64_t>(o.element_bytes()) + 1;
+  std::uint64_t n = o.on_device() ? kDeviceDefaultElements : std::max(kDefaultElements, stream_rule);
+  while (n > 1024 && 4 * n * o.element_bytes() * sets > available_memory_bytes() / 2) n /= 2;
+  return n;
+}
 
 // 4 KiB to four times the last-level cache (at least 64 MiB), at powers of
 // two and half way between them.

@@ -50,7 +50,7 @@ std::string reason_of(const ToolRun& run) {
   for (const std::string prefix : {"movebench-report: error: ", "movebench-report: "}) {
     if (text.rfind(prefix, 0) == 0) text = text.substr(prefix.size());
   }
-  for (auto& c : text) c = (c >= 0 && c < ' ') ? ' ' : c;
+  for (auto& c : text) c = static_cast<unsigned char>(c) < ' ' ? ' ' : c;  // control characters; UTF-8 kept
   if (!text.empty()) return text;
   return run.status < 0 ? std::string("movebench-report could not be started or was killed")
                         : fmt::format("movebench-report store add exited with status {}", run.status);

@@ -6,6 +6,7 @@ neither a figure nor a number in the table."""
 
 import contextlib
 import io
+import re
 
 import pytest
 from hdrh.histogram import HdrHistogram
@@ -94,7 +95,7 @@ def test_mem_latency_without_the_columns_keeps_its_table(tmp_path):
 
 def test_link_latency_probes(tmp_path):
     out = tmp_path / "lat.json"
-    run_movebench(
+    proc = run_movebench(
         "link",
         "latency",
         "--backend",
@@ -124,6 +125,12 @@ def test_link_latency_probes(tmp_path):
         per = params["steps"] if record["operation"] == "latency.chase" else 1
         check_distribution(record, len(record["samples"]), net=lambda ns, b=base, p=per: (ns - b) / p)
     assert {"latency.chase", "latency.first_word", "roundtrip"} <= seen
+    # Under each probe's percentiles, its clock: the probes' reads cancel in
+    # the empty probe; the host-timed round trip says what a read costs.
+    clocks = [line for line in proc.stdout.splitlines() if line.startswith("  clock: ")]
+    assert len(clocks) == 3, proc.stdout
+    assert all("cancel in the empty probe's median" in line for line in clocks[:2]), clocks
+    assert re.search(r"a clock read costs [\d.]+ us .*not subtracted", clocks[2]), clocks
 
 
 @pytest.fixture(scope="module")
@@ -188,14 +195,19 @@ def test_p2p_percentiles_mean_what_an_imported_osu_z_tail_means(p2p_run, tmp_pat
     assert len(rows) == 2 and all("p99 of times" in row for row in rows), text
 
 
-def test_p2p_without_percentiles_is_osus_table(tmp_path, mpi):
-    """--no-percentiles is the default (docs/performance.md); given, it is OSU's plain loop and table."""
+@pytest.mark.parametrize("flag", [[], ["--no-percentiles"]], ids=["default", "no-percentiles"])
+def test_p2p_without_percentiles_is_osus_table(tmp_path, mpi, flag):
+    """--no-percentiles is the default (docs/performance.md: one clock read
+    per iteration is not free at a few hundred ns); without the flag, or
+    with --no-percentiles, it is OSU's plain loop and table."""
     out = tmp_path / "p2p.json"
-    proc, _ = mpi.mpirun(2, "p2p", "--tests", "latency", "-m", "1", "-i", "20", "--no-percentiles", "--json", out)
+    proc, _ = mpi.mpirun(2, "p2p", "--tests", "latency", "-m", "1", "-i", "20", *flag, "--json", out)
     mpi.ok(proc)
     assert "# Size       Avg Latency(us)\n" in proc.stdout
-    record = load_result(out)["timings"][0]
+    doc = load_result(out)
+    record = doc["timings"][0]
     assert "distribution" not in record and "latency_max" not in record["figures"]
+    assert doc["settings"]["p2p"]["percentiles"] is False
 
 
 def test_mem_loaded_latency_blocks(tmp_path):
@@ -363,6 +375,11 @@ def test_coll_percentiles_per_iteration_and_rank(coll_run):
         check_distribution({**record, "figures": renamed(record["figures"], "slowest")}, iters)
         figures, ranks = record["figures"], record["distribution"]["per_rank"]
         assert [r["event"] for r in ranks] == ["iteration on rank 0", "iteration on rank 1"]
+        # The mean's own samples are kept: its histogram gives the p50 ... figures.
+        mean = HdrHistogram.decode(record["distribution"]["mean"]["hdr"]["histogram"])
+        assert mean.get_total_count() == iters
+        for key in ("p50", "p90", "p99"):
+            assert figures[key]["value"] == pytest.approx(mean.get_value_at_percentile(PERCENT[key]) / 1000, rel=1e-6)
         for key in ("p50", "p90", "p99"):
             suffix = SUFFIX[key]
             assert figures[key]["stat"] == key

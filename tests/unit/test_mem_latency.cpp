@@ -4,9 +4,12 @@
 #include <functional>
 #include <vector>
 
+#include "core/buffer.hpp"
 #include "core/errors.hpp"
+#include "core/host_info.hpp"
 #include "mem/latency.hpp"
 #include "mem/loaded_latency.hpp"
+#include "mem/mem_cli.hpp"
 
 using namespace movebench::mem;
 
@@ -144,4 +147,27 @@ TEST(LoadedLatency, KneeIsTheLastPointBeforeLatencyRises) {
   points = {{kIdleLoad, 0, 100e-9}, {0, 10e9, 110e-9}};
   EXPECT_FALSE(knee_index(points, 1.2).has_value());
   EXPECT_FALSE(knee_index({}, 1.2).has_value());
+}
+
+// mem's defaults from the facts (STREAM's rule): on this machine, whatever
+// its last-level cache, no default lands inside a cache.
+TEST(MemDefaults, TheChaseSweepReachesFourTimesTheLastLevelCache) {
+  const auto sizes = default_latency_sizes();
+  ASSERT_FALSE(sizes.empty());
+  EXPECT_GE(sizes.back(), std::uint64_t{64} << 20);
+  EXPECT_GE(sizes.back(), kStreamRuleCaches * movebench::last_level_cache_bytes());
+}
+
+TEST(MemDefaults, EachArrayIsFourTimesEveryLastLevelCacheUnlessMemoryIsShort) {
+  for (const ElementType type : {ElementType::kDouble, ElementType::kFloat}) {
+    MemOptions o;  // the host, bandwidth mode
+    o.element_type = type;
+    const std::uint64_t bytes = static_cast<std::uint64_t>(o.element_bytes());
+    const std::uint64_t n = default_elements(o, 1);
+    const bool rule_met =
+        n >= kDefaultElements && n * bytes >= kStreamRuleCaches * movebench::last_level_caches_total_bytes();
+    // Halved only while the four arrays would not fit in half the free memory.
+    const bool memory_short = 4 * (2 * n) * bytes > movebench::available_memory_bytes() / 2;
+    EXPECT_TRUE(rule_met || memory_short) << n << " elements of " << bytes << " B";
+  }
 }

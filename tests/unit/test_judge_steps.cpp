@@ -127,7 +127,7 @@ TEST(StepCauses, TheLastLevelsShareWhereItsSizeIsOutOfReach) {
   EXPECT_EQ(names(step_causes(own, "mem"))[3],
             "L3 cache's share (32.00 MiB, the last level: other cores', or guests', lines may hold part of it)");
   // One level only: no share.
-  own["host"]["caches"] = {own["host"]["caches"][0]};
+  own["host"]["caches"] = nlohmann::json::array({own["host"]["caches"][0]});
   EXPECT_EQ(names(step_causes(own, "mem", true)).front(), "L1 cache (32.00 KiB)");
 }
 

@@ -50,6 +50,16 @@ std::vector<std::string> names(const std::vector<StepCause>& causes) {
   return out;
 }
 
+// One point of a chase: `ns` per load at `size`, three samples within 1%.
+nlohmann::json chase_record(double size, double ns, bool huge_pages) {
+  return {{"benchmark", "mem"},
+          {"operation", "latency"},
+          {"bytes", size},
+          {"params", {{"huge_pages", huge_pages}}},
+          {"samples", {ns * 1e-9, ns * 1.01e-9, ns * 0.99e-9}},
+          {"figures", {{"latency", {{"value", ns}, {"unit", "ns"}}}}}};
+}
+
 // A chase's records over 4 KiB .. 256 MiB at powers of two: 1.5 ns in L1,
 // 4 ns in L2, 15 ns in L3, 90 ns beyond.
 nlohmann::json chase_document() {
@@ -57,12 +67,7 @@ nlohmann::json chase_document() {
   doc["timings"] = nlohmann::json::array();
   for (double size = 4096; size <= 256.0 * 1048576; size *= 2) {
     const double ns = size <= 32768 ? 1.5 : size <= 1048576 ? 4 : size <= 33554432 ? 15 : 90;
-    doc["timings"].push_back({{"benchmark", "mem"},
-                              {"operation", "latency"},
-                              {"bytes", size},
-                              {"params", {{"huge_pages", false}}},
-                              {"samples", {ns * 1e-9, ns * 1.01e-9, ns * 0.99e-9}},
-                              {"figures", {{"latency", {{"value", ns}, {"unit", "ns"}}}}}});
+    doc["timings"].push_back(chase_record(size, ns, false));
   }
   return doc;
 }
@@ -139,12 +144,7 @@ TEST(SweepSteps, AGuestFallingIntoMemoryBeforeItsL3NamesTheL3sShare) {
   doc["timings"] = nlohmann::json::array();
   for (double size = 1 << 20; size <= 128.0 * 1048576; size *= std::sqrt(2.0)) {
     const double ns = size <= 4.1 * 1048576 ? 14 : size <= 33 * 1048576 ? 150 : 180;
-    doc["timings"].push_back({{"benchmark", "mem"},
-                              {"operation", "latency"},
-                              {"bytes", size},
-                              {"params", {{"huge_pages", true}}},
-                              {"samples", {ns * 1e-9, ns * 1.01e-9, ns * 0.99e-9}},
-                              {"figures", {{"latency", {{"value", ns}, {"unit", "ns"}}}}}});
+    doc["timings"].push_back(chase_record(size, ns, true));
   }
   const auto steps = sweep_steps(doc);
   ASSERT_EQ(steps.size(), 1u);

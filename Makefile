@@ -114,8 +114,10 @@ mpich: build
 # time it took: where make test's time goes is in every CI log. Targets
 # joined by + are one stage, run side by side, each one's output printed
 # whole when it ends: the report tests beside the end-to-end ones, the
+# aarch64 build and its tests under qemu-user beside the sanitizer build and
+# its end-to-end tests (about one core each, docs/reliability.md), the
 # fuzzers (a fixed time each) beside the NUMA guest's qemu (about one core).
-TEST_STAGES := unit integration+report mpich sanitize aarch64 numa+fuzz
+TEST_STAGES := unit integration+report mpich sanitize+aarch64 numa+fuzz
 test:
 	@set -e; for stage in $(TEST_STAGES); do \
 	  start=$$(date +%s); side=; case $$stage in *+*) side="-j 2 --output-sync=target";; esac; \

@@ -60,11 +60,11 @@ std::string mpibench_tails(const CollTails& t) {
                      percentile_text(t.mean, 1e6, {}, kPercentiles.size()), percentile_text(t.slowest, 1e6));
 }
 
-std::string mpibench_tails_note(bool per_call, bool barrier) {
+std::string mpibench_tails_note(bool per_call, bool barrier, const SampleCounts& counts) {
   const char* event = per_call  ? "iteration (the call alone, OSU's procedure)"
                       : barrier ? "iteration (the call and its barrier)"
                                 : "iteration (the call; no barrier)";
-  return fmt::format("# {}\n", distribution_note(event, 1e6, "us"));
+  return fmt::format("# {}\n", distribution_note(event, counts, 1e6, "us"));
 }
 
 std::string mpibench_end(std::uint64_t buffer_bytes) {
@@ -73,8 +73,13 @@ std::string mpibench_end(std::uint64_t buffer_bytes) {
 
 void CollWriter::start(const std::vector<std::string>& hosts) { send_now(out_, mpibench_start(hosts)); }
 void CollWriter::step(const CollStep& s) { send_now(out_, mpibench_step(s)); }
-void CollWriter::tails(const CollTails& t) { send_now(out_, mpibench_tails(t)); }
-void CollWriter::tails_note(bool per_call, bool barrier) { send_now(out_, mpibench_tails_note(per_call, barrier)); }
+void CollWriter::tails(const CollTails& t) {
+  send_now(out_, mpibench_tails(t));
+  counts_.add(t.mean);
+}
+void CollWriter::tails_note(bool per_call, bool barrier) {
+  send_now(out_, mpibench_tails_note(per_call, barrier, counts_));
+}
 void CollWriter::end(std::uint64_t buffer_bytes) { send_now(out_, mpibench_end(buffer_bytes)); }
 
 }  // namespace movebench::net

@@ -40,7 +40,7 @@ nlohmann::json coll_tails_json(const CollTails& tails);
 std::string mpibench_tails(const CollTails& tails);
 // Under the last step: what a sample is (--per-call: the call alone; else
 // the call and, unless --no-barrier, its barrier) and what a clock read costs.
-std::string mpibench_tails_note(bool per_call, bool barrier);
+std::string mpibench_tails_note(bool per_call, bool barrier, const SampleCounts& counts);
 
 // "START mpiBench v1.5\n" and "<rank> : <host>\n" per rank.
 std::string mpibench_start(const std::vector<std::string>& hosts);
@@ -62,6 +62,7 @@ class CollWriter {
 
  private:
   Output& out_;
+  SampleCounts counts_;  // of the ranks' mean distributions the tails lines printed
 };
 
 }  // namespace movebench::net

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "core/clock.hpp"
@@ -97,15 +98,28 @@ std::string clock_note(double per_second, std::string_view unit) {
                      significant_text(clock.median_s * per_second), unit, clock.reads);
 }
 
-std::string distribution_note(std::string_view event, double per_second, std::string_view unit) {
+void SampleCounts::add(const Distribution& d) {
+  least_ = any_ ? std::min(least_, d.count()) : d.count();
+  most_ = std::max(most_, d.count());
+  any_ = true;
+}
+
+std::string SampleCounts::text() const {
+  if (!any_) return "no samples";
+  if (least_ == most_) return fmt::format("{} samples a row", most_);
+  return fmt::format("{} to {} samples a row", least_, most_);
+}
+
+std::string distribution_note(std::string_view event, const SampleCounts& counts, double per_second,
+                              std::string_view unit) {
   std::string needs;
   for (const auto& p : kPercentiles) {
     needs += fmt::format("{}{} {}", needs.empty() ? "" : ", ", p.label, least_samples_for(p.percent));
   }
   return fmt::format(
-      "percentiles: one sample per {}; {}, in every sample, not subtracted; n/a: fewer samples than "
-      "the percentile needs ({})",
-      event, clock_note(per_second, unit), needs);
+      "percentiles: one sample per {}, {}; {}, in every sample, not subtracted; n/a: fewer samples "
+      "than the percentile needs ({})",
+      event, counts.text(), clock_note(per_second, unit), needs);
 }
 
 std::vector<std::string> percentile_labels() {

@@ -86,10 +86,26 @@ class Distribution {
   HdrHistogram histogram_;
 };
 
-// The line under a table of percentiles: what one sample is, what a clock
-// read costs in `per_second` units (1e6: us) and that it is not
-// subtracted, and what n/a means (the support rule's least counts).
-std::string distribution_note(std::string_view event, double per_second, std::string_view unit);
+// How many samples a table's rows rest on: the least and the most of its
+// distributions' counts, as the note under the table says them.
+class SampleCounts {
+ public:
+  void add(const Distribution& d);
+  // "10000 samples a row", "1000 to 10000 samples a row"; "no samples".
+  std::string text() const;
+
+ private:
+  std::uint64_t least_ = 0;
+  std::uint64_t most_ = 0;
+  bool any_ = false;
+};
+
+// The line under a table of percentiles: what one sample is, how many each
+// row rests on, what a clock read costs in `per_second` units (1e6: us) and
+// that it is not subtracted, and what n/a means (the support rule's least
+// counts).
+std::string distribution_note(std::string_view event, const SampleCounts& counts, double per_second,
+                              std::string_view unit);
 // "a clock read costs 20 ns (median of 1000 back-to-back pairs)": what every
 // timed sample holds besides its event, in `per_second` units.
 std::string clock_note(double per_second, std::string_view unit);

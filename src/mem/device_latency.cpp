@@ -93,7 +93,7 @@ DeviceChase time_device_chase(device::Device& dev, Buffer& ring, const std::uint
 
 // One working set's record, its distribution and its row.
 void add_device_point(const MemOptions& opt, device::Device& dev, std::uint64_t bytes, const DeviceChase& c, bool cycle,
-                      Report& report, Output& out) {
+                      Report& report, Output& out, SampleCounts& counts) {
   const Summary st = summarize(c.per_load);
   Distribution blocks(fmt::format("probe of {} loads less the empty probe's median (its time per load)", c.steps));
   blocks.add(c.per_load);
@@ -110,6 +110,7 @@ void add_device_point(const MemOptions& opt, device::Device& dev, std::uint64_t 
                Figure::latency("latency_median", st.median, Stat::kMedian)};
   for (auto& f : blocks.figures("latency")) r.figures.push_back(std::move(f));
   write_latency_row(out, bytes, st, cycle && c.ended_right, opt.percentiles ? &blocks : nullptr);
+  counts.add(blocks);
   report.set_result(r.figures.front().named(fmt::format("mem.latency.{}.{}", bytes, dev.backend())));
   report.add(std::move(r), blocks);
 }
@@ -126,6 +127,7 @@ void run_device_latency(const MemOptions& opt, device::Device& dev, Report& repo
   auto queue = dev.queue();
   bool all_right = true;
   report.progress().begin("mem latency", opt.latency_sizes.size());
+  SampleCounts counts;
   for (std::uint64_t bytes : opt.latency_sizes) {
     if (interrupted()) break;
     report.progress().step(format_bytes(static_cast<double>(bytes)));
@@ -139,9 +141,9 @@ void run_device_latency(const MemOptions& opt, device::Device& dev, Report& repo
     const DeviceChase c = time_device_chase(dev, *ring, words, nodes, opt.samples, opt.point_time / opt.samples);
     if (c.per_load.empty()) break;  // interrupted before a sample
     all_right = all_right && cycle && c.ended_right;
-    add_device_point(opt, dev, bytes, c, cycle, report, out);
+    add_device_point(opt, dev, bytes, c, cycle, report, out, counts);
   }
-  if (opt.percentiles) write_latency_note(out, "probe");
+  if (opt.percentiles) write_latency_note(out, "probe", counts);
   write_validation(out, all_right, "a chase ring is broken, or a chase ended on a wrong word");
   report.validation(all_right, "mem latency: a device chase ended on a word the host's walk does not");
 }

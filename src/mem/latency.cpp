@@ -168,6 +168,7 @@ void run_latency(const MemOptions& opt, Report& report, Output& out) {
   bool all_cycles = true;
   const double target = opt.point_time / opt.samples;
   report.progress().begin("mem latency", opt.latency_sizes.size());
+  SampleCounts counts;
   for (std::uint64_t bytes : opt.latency_sizes) {
     if (interrupted()) break;
     report.progress().step(format_bytes(static_cast<double>(bytes)));
@@ -198,10 +199,11 @@ void run_latency(const MemOptions& opt, Report& report, Output& out) {
                  Figure::latency("latency_median", st.median, Stat::kMedian)};
     for (auto& f : blocks.figures("latency")) r.figures.push_back(std::move(f));
     write_latency_row(out, bytes, st, cycle, opt.percentiles ? &blocks : nullptr);
+    counts.add(blocks);
     report.set_result(r.figures.front().named(fmt::format("mem.latency.{}", bytes)));
     report.add(std::move(r), blocks);
   }
-  if (opt.percentiles) write_latency_note(out, kBlockEvent);
+  if (opt.percentiles) write_latency_note(out, kBlockEvent, counts);
   write_validation(out, all_cycles, "a chase ring is broken");
   report.validation(all_cycles, "mem latency: a chase ring is not a single cycle");
 }

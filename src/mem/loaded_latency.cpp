@@ -308,6 +308,7 @@ void run_loaded_latency(const MemOptions& opt, Report& report, Output& out) {
   if (!loaders_ok) throw std::runtime_error(fmt::format("loaded-latency: a loader failed: {}", error));
 
   std::vector<LoadedPoint> points;
+  SampleCounts counts;
   for (std::int64_t delay : opt.load_delays) {
     if (interrupted()) break;
     team.set_delay(delay);
@@ -320,6 +321,7 @@ void run_loaded_latency(const MemOptions& opt, Report& report, Output& out) {
     points.push_back({delay, bandwidth, st.min});  // the min: what a context switch did not inflate
     const Distribution blocks = block_distribution(level.block_loads, level.per_load);
     write_loaded_row(out, points.back(), st.median, opt.percentiles ? &blocks : nullptr);
+    counts.add(blocks);
     Record r = level_record(opt, plan, spec, delay, level);
     for (auto& f : blocks.figures("latency")) r.figures.push_back(std::move(f));
     // Each level lasts about --time-budget: its row is shown as it comes,
@@ -327,7 +329,7 @@ void run_loaded_latency(const MemOptions& opt, Report& report, Output& out) {
     out.flush();
     report.add(std::move(r), blocks);
   }
-  if (opt.percentiles) write_latency_note(out, kBlockEvent);
+  if (opt.percentiles) write_latency_note(out, kBlockEvent, counts);
   team.set_delay(kIdleLoad);
   report_knee(points, opt, report, out);
   write_validation(out, cycle, "the chase ring is broken");

@@ -160,9 +160,9 @@ void write_latency_row(Output& out, std::uint64_t bytes, const Summary& per_load
                         per_load.median * 1e9, percentile_cells(blocks), cycle ? "" : "  NOT A SINGLE CYCLE"));
 }
 
-void write_latency_note(Output& out, std::string_view event) {
+void write_latency_note(Output& out, std::string_view event, const SampleCounts& counts) {
   out.text(distribution_note(fmt::format("{} of loads, its time per load (one load is too short to time alone)", event),
-                             1e9, "ns") +
+                             counts, 1e9, "ns") +
            "\n");
 }
 

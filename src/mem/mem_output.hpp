@@ -88,7 +88,7 @@ std::string latency_chaser(int cpu);
 void write_latency_row(Output& out, std::uint64_t bytes, const Summary& per_load, bool cycle,
                        const Distribution* blocks = nullptr);
 // Under the table with percentile columns: what one sample is, the clock's cost.
-void write_latency_note(Output& out, std::string_view event);
+void write_latency_note(Output& out, std::string_view event, const SampleCounts& counts);
 
 // What loaded latency runs where.
 struct LoadedLatencySetup {

@@ -24,12 +24,14 @@ void P2pWriter::row(std::uint64_t bytes, double value, const Distribution* itera
       cells.push_back({iterations->supported(p), iterations->percentile_seconds(p.percent) * 1e6});
     cells.push_back({iterations->count() > 0, iterations->max_seconds() * 1e6});
     line += osu_tail_cells(cells);
+    counts_.add(*iterations);
   }
   send_now(out_, line + "\n");
 }
 
 void P2pWriter::tails_note(std::string_view event) {
-  send_now(out_, "# " + distribution_note(event, 1e6, "us") + "\n");
+  send_now(out_, "# " + distribution_note(event, counts_, 1e6, "us") + "\n");
+  counts_ = {};
 }
 
 }  // namespace movebench::net

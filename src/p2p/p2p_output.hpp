@@ -26,10 +26,12 @@ class P2pWriter {
   // iteration count cannot support one: core/distribution).
   void row(std::uint64_t bytes, double value, const Distribution* iterations = nullptr);
   // Under a latency table with tails: what a sample is and the clock's cost.
+  // (How many samples the rows rested on: the rows' counts since the last note.)
   void tails_note(std::string_view event);
 
  private:
   Output& out_;
+  SampleCounts counts_;
 };
 
 }  // namespace movebench::net

@@ -165,6 +165,9 @@ def test_p2p_latency_per_iteration(p2p_run):
     rows = [line.split() for line in lines if line[:1].isdigit()]
     assert [r[0] for r in rows] == ["1", "64"] and all(r[5] == "n/a" for r in rows)
     assert any("one sample per iteration" in line and "not subtracted" in line for line in lines)
+    # The note says how many samples the rows rest on: each record's count.
+    counts = {record["distribution"]["count"] for record in doc["timings"]}
+    assert counts == {300} and any("300 samples a row;" in line for line in lines), proc.stdout
     assert doc["settings"]["p2p"]["percentiles"] is True
 
 

@@ -150,11 +150,29 @@ TEST(Distribution, UnsupportedPercentilesAreNoFigures) {
   EXPECT_EQ(cells[0], significant_text(d.percentile_seconds(50) * 1e9));
   EXPECT_EQ(cells[3], "n/a");
   EXPECT_EQ(cells[4], significant_text(d.max_seconds() * 1e9));
-  EXPECT_NE(distribution_note("iteration", 1e9, "ns").find("(P50 6, P90 29, P99 299, P99.9 2995)"), std::string::npos);
+  SampleCounts counts;
+  counts.add(d);
+  const std::string note = distribution_note("iteration", counts, 1e9, "ns");
+  EXPECT_NE(note.find("(P50 6, P90 29, P99 299, P99.9 2995)"), std::string::npos);
+  EXPECT_NE(note.find("one sample per iteration, 1000 samples a row;"), std::string::npos) << note;
   const auto j = d.to_json();
   EXPECT_EQ(j["count"], 1000);
   EXPECT_EQ(j["percentiles"]["p99.9"]["supported"], false);
   EXPECT_EQ(j["hdr"]["unit"], "ps");
+}
+
+TEST(Distribution, TheNoteSaysHowManySamplesTheRowsRestOn) {
+  SampleCounts counts;
+  EXPECT_EQ(counts.text(), "no samples");
+  Distribution few("iteration");
+  Distribution many("iteration");
+  for (int i = 1; i <= 1000; ++i) many.add(i * 1e-9);
+  for (int i = 1; i <= 100; ++i) few.add(i * 1e-9);
+  counts.add(many);
+  EXPECT_EQ(counts.text(), "1000 samples a row");
+  counts.add(few);
+  counts.add(many);
+  EXPECT_EQ(counts.text(), "100 to 1000 samples a row");
 }
 
 TEST(Distribution, FiguresAreInNanosecondsWithTheirStatistic) {

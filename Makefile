@@ -9,7 +9,7 @@ VENV    := .venv
 BIN     := $(BUILD)/movebench
 JOBS    ?= $(shell nproc)
 
-.PHONY: all setup build run test unit integration report mpich sanitize sanitize-build aarch64 numa fuzz install clean
+.PHONY: all setup build run test unit integration report mpich sanitize aarch64 numa fuzz install clean
 
 all: build
 
@@ -58,7 +58,9 @@ report: build
 # (make numa). Clang builds it: the same sanitizers for about two thirds of
 # GCC's CPU time (docs/reliability.md).
 DEBUG_CONFIGURE := cmake --preset debug -DMOVEBENCH_WITH_CUDA=OFF >/dev/null
-sanitize: sanitize-build
+sanitize: setup
+	@$(DEBUG_CONFIGURE)
+	@cmake --build --preset debug -j $(JOBS) --target movebench movebench_unit_tests
 	ctest --preset debug -j $(JOBS)
 	ASAN_OPTIONS=detect_leaks=0 MOVEBENCH_BIN=$(abspath build/debug/movebench) $(VENV)/bin/python -m pytest -q --durations=10 \
 	  tests/integration/test_link_modes.py tests/integration/test_stream_designs.py tests/integration/test_mem.py \
@@ -66,15 +68,6 @@ sanitize: sanitize-build
 	  tests/integration/test_net_p2p.py tests/integration/test_net_coll.py tests/integration/test_net_beff.py \
 	  tests/integration/test_net_signals.py \
 	  -k "not nvcc"
-
-# The sanitize stage's build, at the lowest priority (nice 19): make test
-# starts it beside the end-to-end tests, whose waits (watchdogs, CPU quotas,
-# Slurm, signals) leave about one of CI's two cores idle, so it takes what
-# they leave and little else (docs/reliability.md, "Time of make test");
-# the sanitize stage then finds it built.
-sanitize-build: setup
-	@$(DEBUG_CONFIGURE)
-	@nice -n 19 cmake --build --preset debug -j $(JOBS) --target movebench movebench_unit_tests
 
 # mem and core cross-compiled for aarch64 (Debian's g++-aarch64-linux-gnu;
 # the arm64 libraries setup.sh unpacks) and run under qemu-user: their unit
@@ -125,12 +118,13 @@ mpich: build
 # Each stage in turn, as its own make (the exports above reach it), with the
 # time it took: where make test's time goes is in every CI log. Targets
 # joined by + are one stage, run side by side, each one's output printed
-# whole when it ends: the report tests and the sanitizer build (at nice 19)
-# beside the end-to-end ones, the aarch64 build and its tests under
-# qemu-user beside the sanitizer's tests (about one core each), the fuzzers
-# (a fixed time each) beside the NUMA guest's qemu (about one core); where
-# the time goes and what each core does: docs/reliability.md.
-TEST_STAGES := unit integration+report+sanitize-build mpich sanitize+aarch64 numa+fuzz
+# whole when it ends: the report tests beside the end-to-end ones, the
+# aarch64 build and its tests under qemu-user beside the sanitizer build and
+# its tests, the fuzzers (a fixed time each) beside the NUMA guest's qemu
+# (about one core). No build beside the end-to-end tests, even at nice 19:
+# each new compiler process gets a slice of milliseconds before the polling
+# MPI ranks (docs/reliability.md, "Time of make test").
+TEST_STAGES := unit integration+report mpich sanitize+aarch64 numa+fuzz
 test:
 	@set -e; for stage in $(TEST_STAGES); do \
 	  start=$$(date +%s); side=; \

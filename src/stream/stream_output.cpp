@@ -27,11 +27,13 @@ void write_launch_bound(Output& out, const Summary& seconds) {
 
 void write_design_begun(Output& out, const char* title) { out.text(fmt::sprintf("\nRunning %s\n", title)); }
 
-void write_design_done(Output& out, const char* name, double mean_latency_s, double mean_throughput) {
+void write_design_done(Output& out, const char* name, double mean_latency_s, double mean_throughput,
+                       const Distribution& chunks) {
   std::string title(name);
   if (!title.empty()) title[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(title[0])));
   out.text(fmt::sprintf("%s average latency:          %.4f ms\n", title, mean_latency_s * 1e3));
   out.text(fmt::sprintf("%s average throughput:       %.4f MB/s\n", title, mean_throughput / 1e6));
+  out.text(fmt::sprintf("%s chunk latency (us):       %s\n", title, percentile_text(chunks, 1e6)));
 }
 
 void write_check_failed(Output& out, const char* design, std::size_t element) {
@@ -39,14 +41,19 @@ void write_check_failed(Output& out, const char* design, std::size_t element) {
 }
 
 void write_sweep_heading(Output& out, const char* design, std::uint64_t total_bytes, int inflight) {
-  out.text(fmt::sprintf("\n== chunk-size sweep: %s, %s in all, %d in flight ==\n%12s %8s %14s %14s\n", design,
+  out.text(fmt::sprintf("\n== chunk-size sweep: %s, %s in all, %d in flight ==\n%12s %8s %14s %14s %14s %14s\n", design,
                         format_bytes(static_cast<double>(total_bytes)), inflight, "chunk bytes", "chunks", "latency us",
-                        "MB/s"));
+                        "MB/s", "chunk P50 us", "chunk P99 us"));
 }
 
-void write_sweep_row(Output& out, const CurvePoint& point, std::size_t chunks) {
-  out.text(fmt::sprintf("%12llu %8zu %14.2f %14.1f\n", static_cast<unsigned long long>(point.chunk_bytes), chunks,
-                        point.latency_s * 1e6, point.throughput / 1e6));
+void write_sweep_row(Output& out, const CurvePoint& point, std::size_t chunks, const Distribution& per_chunk) {
+  const auto cells = per_chunk.cells(1e6);  // P50, P90, P99, P99.9, max
+  out.text(fmt::sprintf("%12llu %8zu %14.2f %14.1f %14s %14s\n", static_cast<unsigned long long>(point.chunk_bytes),
+                        chunks, point.latency_s * 1e6, point.throughput / 1e6, cells[0], cells[2]));
+}
+
+void write_chunks_note(Output& out, std::string_view event, const SampleCounts& counts) {
+  out.text(fmt::sprintf("\n%s\n", distribution_note(event, counts, 1e6, "us")));
 }
 
 void write_chunk90(Output& out, const CurvePoint& pick) {

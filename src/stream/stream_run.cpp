@@ -59,7 +59,7 @@ void launch_bound(Device& device, Report& report, const StreamOptions& o, Output
 // Each design with a curve at every chunk size of --sizes-bytes, the total
 // kept; false when a check failed.
 bool run_sweep(Device& device, Report& report, const StreamOptions& o, const std::vector<const Design*>& designs,
-               Output& out) {
+               Output& out, SampleCounts& counts) {
   const Shape& shape = o.shape;
   const std::uint64_t total = static_cast<std::uint64_t>(shape.chunks) * shape.chunk_count * 4;
   bool passed = true;
@@ -76,7 +76,8 @@ bool run_sweep(Device& device, Report& report, const StreamOptions& o, const std
       const Point p = measure_design(device, *d, s, o, report, out);
       passed = passed && p.passed;
       curve.push_back({chunk, mean(p.latency), mean(p.throughput)});
-      write_sweep_row(out, curve.back(), s.chunks);
+      write_sweep_row(out, curve.back(), s.chunks, p.chunks);
+      counts.add(p.chunks);
     }
     if (auto pick = smallest_chunk_keeping(curve, 0.9)) {
       write_chunk90(out, *pick);
@@ -97,6 +98,7 @@ void run_stream(Device& device, Report& report, const StreamOptions& o, Output& 
   write_shape(out, shape.chunks, shape.chunk_count, shape.repetitions);
   launch_bound(device, report, o, out);
   bool passed = true;
+  SampleCounts counts;
   const auto curves = std::count_if(designs.begin(), designs.end(), [](const Design* d) { return has_curve(*d); });
   report.progress().begin("stream",
                           designs.size() + static_cast<std::size_t>(curves) * (o.sweep.empty() ? 0 : o.sweep.size()));
@@ -106,11 +108,13 @@ void run_stream(Device& device, Report& report, const StreamOptions& o, Output& 
     write_design_begun(out, d->title);
     const Point p = measure_design(device, *d, shape, o, report, out);
     passed = passed && p.passed;
-    write_design_done(out, d->name, mean(p.latency), mean(p.throughput));
+    write_design_done(out, d->name, mean(p.latency), mean(p.throughput), p.chunks);
+    counts.add(p.chunks);
     report.set_result(latency_figure(fmt::format("stream.{}.latency", d->name), p));
     report.set_result(throughput_figure(fmt::format("stream.{}.throughput", d->name), p));
   }
-  if (!o.sweep.empty()) passed = run_sweep(device, report, o, designs, out) && passed;
+  if (!o.sweep.empty()) passed = run_sweep(device, report, o, designs, out, counts) && passed;
+  write_chunks_note(out, kChunkEvent, counts);
   write_passed(out, passed);
 }
 

@@ -44,6 +44,37 @@ def test_every_design_passes_with_sample_output(tmp_path, backend):
     assert doc["results"]["stream.launch_bound"]["value"] == bound[0]["figures"]["latency"]["value"]
     assert {r["bytes"] for r in records(doc, "chunked")} == {1024, 4096}
     assert doc["results"]["stream.chunked.chunk90"]["value"] in (1024, 4096)
+    assert_chunk_percentiles_printed(proc.stdout, doc)
+
+
+def assert_chunk_percentiles_printed(stdout, doc):
+    """Each design's line of its chunks' percentiles and each sweep row's P50
+    and P99 are the records' own (us, as the figures in ns say), and the note
+    under them says how many chunks they rest on."""
+    shown = {}
+    for d in DESIGNS:
+        line = re.search(rf"^{d.capitalize()} chunk latency \(us\):\s+P50 (\S+) P90 \S+ P99 (\S+) ", stdout, re.M)
+        assert line, (d, stdout)
+        shown[(d, None)] = line.groups()
+    for row in re.findall(r"^\s+(\d+)\s+\d+\s+[\d.]+\s+[\d.]+\s+(\S+)\s+(\S+)$", stdout, re.M):
+        shown.setdefault(("sweep", int(row[0])), []).append(row[1:])
+    counts = set()
+    for record in doc["timings"]:
+        if record["operation"] not in DESIGNS:
+            continue
+        figures, count = record["figures"], record["distribution"]["count"]
+        counts.add(count)
+        want = tuple(
+            f"{figures[name]['value'] / 1e3:.4g}" if name in figures else "n/a"
+            for name in ("chunk_latency_p50", "chunk_latency_p99")
+        )
+        # The design's own run or one of the sweep's rows at its chunk size.
+        seen = [shown.get((record["operation"], None))] + shown.get(("sweep", record["bytes"]), [])
+        assert any(s and tuple(f"{float(v):.4g}" if v != "n/a" else v for v in s) == want for s in seen), (
+            record["operation"], record["bytes"], want, seen)  # fmt: skip
+    note = re.search(r"^percentiles: one sample per chunk .*?, (\d+)(?: to (\d+))? samples a row;", stdout, re.M)
+    assert note, stdout
+    assert {int(note[1]), int(note[2] or note[1])} == {min(counts), max(counts)}
 
 
 @pytest.mark.parametrize("backend", BACKENDS)

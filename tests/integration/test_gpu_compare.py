@@ -183,7 +183,10 @@ def test_a_peer_run_on_another_array_size_is_refused(tmp_path):
 
 def test_peer_output_that_does_not_read_is_a_failed_run_not_a_traceback(tmp_path):
     """A peer that prints bytes that are not UTF-8, or JSON of another shape:
-    each such run is recorded as failed and the job goes on to its summary."""
+    each such run is recorded as failed and the job goes on to its summary.
+    The peer's unit and mem's only: link latency's chase on PoCL can be under
+    its clock's resolution on a loaded machine (no figure, a failed run of
+    its own: session 18's fresh clone beside the report tests)."""
     garbage = tmp_path / "garbage.bin"
     garbage.write_bytes(
         b"\xff\xfe{\"nvbandwidth\": {\"testcases\": [{\"status\": \"Passed\", \"name\": \"x\", "
@@ -193,7 +196,7 @@ def test_peer_output_that_does_not_read_is_a_failed_run_not_a_traceback(tmp_path
     odd.write_text('{"nvbandwidth": {"testcases": "not a list"}}')
     for output in (garbage, odd):
         nvbw = stand_in(tmp_path / "nvbandwidth", output, ["-j"])
-        proc, out = compare(tmp_path, "--nvbandwidth", nvbw, "--rounds", "1")
+        proc, out = compare(tmp_path, "--nvbandwidth", nvbw, "--rounds", "1", "--only", "nvbw,mem")
         assert proc.returncode == 1 and "Traceback" not in proc.stderr, proc.stderr
         failures = json.loads((out / "summary.json").read_text())["failures"]
         assert len(failures) == 1 and "nvbw" in failures[0], failures

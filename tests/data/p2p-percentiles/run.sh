@@ -1,15 +1,4 @@
 #!/bin/bash
 # Alternating rounds of p2p latency with and without --percentiles.
-set -u
-BIN=$1; OUT=$2; ROUNDS=${3:-10}
-mkdir -p "$OUT"
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-for r in $(seq 1 "$ROUNDS"); do
-  if (( r % 2 )); then order="on off"; else order="off on"; fi
-  for mode in $order; do
-    flag=--percentiles; [[ $mode == off ]] && flag=--no-percentiles
-    { echo "# round $r $mode: $(date -u +%FT%TZ) load $(cut -d' ' -f1-3 /proc/loadavg)"
-      timeout 300 mpirun -np 2 "$BIN" p2p --tests latency --sizes-bytes 8,1K,64K $flag --json "$OUT/r${r}-${mode}.json"
-    } > "$OUT/r${r}-${mode}.txt" 2>&1
-  done
-done
+# usage: run.sh BIN OUT [ROUNDS]
+exec "$(dirname "$0")/../percentiles-rounds.sh" "$1" "$2" "${3:-10}" p2p --tests latency --sizes-bytes 8,1K,64K

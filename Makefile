@@ -31,17 +31,18 @@ unit: build
 	ctest --preset $(PRESET) -j $(JOBS)
 
 # The fleet tests last: four ranks on two cores, busy-polling, they are the
-# ones the report tests beside them slow most (the five calm runs: 20-36 s
-# alone, 113 s beside them), and by then the report tests have ended.
+# ones other work beside them slows most (the five calm runs: 20-36 s alone,
+# 113 s beside the report tests), and by then make test's NUMA guest beside
+# them has ended.
 INTEGRATION_TESTS := $(filter-out tests/integration/test_fleet%,$(sort $(wildcard tests/integration/test_*.py))) \
   $(sort $(wildcard tests/integration/test_fleet*.py))
 integration: build
 	MOVEBENCH_BIN=$(abspath $(BIN)) $(VENV)/bin/python -m pytest -q --durations=10 $(INTEGRATION_TESTS)
 
 # The report tool's own tests (tests/python): one core, timing nothing of
-# the machine's, so make test runs them beside the end-to-end tests
-# (integration+report), which keep 0.8 of CI's two cores busy on average
-# and pass beside two CPU hogs (docs/reliability.md, "Time of make test").
+# the machine's, so make test runs them beside the builds of the sanitize
+# and aarch64 stages (they slowed the end-to-end tests, which burst to both
+# cores, by more than they took: docs/reliability.md, "Time of make test").
 report: build
 	MOVEBENCH_BIN=$(abspath $(BIN)) $(VENV)/bin/python -m pytest -q --durations=10 tests/python
 
@@ -118,13 +119,16 @@ mpich: build
 # Each stage in turn, as its own make (the exports above reach it), with the
 # time it took: where make test's time goes is in every CI log. Targets
 # joined by + are one stage, run side by side, each one's output printed
-# whole when it ends: the report tests beside the end-to-end ones, the
-# aarch64 build and its tests under qemu-user beside the sanitizer build and
-# its tests, the fuzzers (a fixed time each) beside the NUMA guest's qemu
-# (about one core). No build beside the end-to-end tests, even at nice 19:
-# each new compiler process gets a slice of milliseconds before the polling
-# MPI ranks (docs/reliability.md, "Time of make test").
-TEST_STAGES := unit integration+report mpich sanitize+aarch64 numa+fuzz
+# whole when it ends. The builds share a stage with the work that times
+# nothing of the machine: the sanitizer build and its tests, the aarch64
+# build and its tests under qemu-user, the report tests and the fuzzers (a
+# fixed time each). The end-to-end tests, which time things, have beside
+# them only the NUMA guest (qemu: one process, about a core, for two
+# minutes of their eight; it runs the sanitize stage's build) and no
+# compiler, even at nice 19: each new compiler process gets a slice of
+# milliseconds before the polling MPI ranks. MPICH's end-to-end tests run
+# alone (docs/reliability.md, "Time of make test").
+TEST_STAGES := unit sanitize+aarch64+report+fuzz integration+numa mpich
 test:
 	@set -e; for stage in $(TEST_STAGES); do \
 	  start=$$(date +%s); side=; \

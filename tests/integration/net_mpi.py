@@ -26,18 +26,7 @@ ROOT_ENV = {
     "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1",
     # Two cores shared by many jobs: never spin-wait for a core.
     "OMPI_MCA_mpi_yield_when_idle": "1",
-    # Open MPI's launcher waits odls_base_sigkill_timeout (1 s by default)
-    # after a rank exits non-zero before it ends the job, even when every rank
-    # has exited already: a second or two on each run that fails on purpose
-    # (bad input, a spoiled transfer), about a minute of make test under Open
-    # MPI. 0 sends the SIGKILL right after the SIGTERM, which only shortens
-    # what a rank left behind gets to finish; the jobs the tests interrupt
-    # (start_job) keep the default, as users have it. (MPICH's launcher does
-    # not wait.)
-    "OMPI_MCA_odls_base_sigkill_timeout": "0",
 }
-# The launcher as users have it, for the jobs a test stops or kills mid-run.
-INTERRUPTED_JOB_ENV = {k: v for k, v in ROOT_ENV.items() if k != "OMPI_MCA_odls_base_sigkill_timeout"}
 
 MPIBENCH_LINE = re.compile(
     r"^(?P<op>\S.{19})\tBytes:\t(?P<bytes>[ \d]{8})\tIters:\t(?P<iters>[ \d]{7})\t"
@@ -122,7 +111,7 @@ def start_job(np, *args, extra=()):
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
-        env=dict(os.environ, **INTERRUPTED_JOB_ENV),
+        env=dict(os.environ, **ROOT_ENV),
         start_new_session=True,
     )
 

@@ -326,7 +326,8 @@ class Comparison:
 
     def measure_link_lat(self, r):
         unit = "link-lat"
-        doc = self.movebench(r, unit, ["link", "latency", "--ring-bytes", str(NVBW_LATENCY_RING)])
+        steps = ["--steps", str(self.a.link_chase_steps)] if self.a.link_chase_steps else []
+        doc = self.movebench(r, unit, ["link", "latency", "--ring-bytes", str(NVBW_LATENCY_RING), *steps])
         self.record(r, "movebench", "link.latency.chase", result(doc, "link.latency.chase"), "ns")
         for stat, value in unit_chase_figures(doc).items():
             self.record(r, "movebench", f"link.latency.chase_per_unit.{stat}", value, "ns")
@@ -715,6 +716,12 @@ def options() -> argparse.ArgumentParser:
         type=positive,
         default=3,
         help="link tests per size = nvbandwidth --testSamples (default 3, its default)",
+    )
+    p.add_argument(
+        "--link-chase-steps",
+        type=positive,
+        help="link-lat: dependent loads per chase (link latency --steps; default link's own, 256: on an H200 the "
+        "chase per load was the same at nvbandwidth's 7575 loads per SM, docs/performance.md)",
     )
     p.add_argument(
         "--elements",

@@ -29,8 +29,11 @@
 # LINK_SIZES (default: link's own), STREAM_CHUNKS (1 MiB chunks per
 # stream pass, default 64), PERSISTENT_SIZES (the persistent design's chunk
 # sizes, default 16K:16M:x4), WINDOW (the TLB window, 2M), BUDGET (each sweep point's
-# --time-budget) and TIME_SCALE (default 1: every step's and run's time-out
-# times this; PoCL on a loaded 2-core machine needs more than a GPU).
+# --time-budget), CHASE_STEPS (the stream step's link chase's loads, default
+# link's own: PoCL's chase stays in the CPU's caches and needs more to be
+# timed on a loaded machine) and TIME_SCALE (default 1: every step's and
+# run's time-out times this; PoCL on a loaded 2-core machine needs more than
+# a GPU).
 set -u
 out=${1:?usage: gpu_job.sh OUTDIR [MOVEBENCH]}
 BIN=${2:-build/gpu/movebench}
@@ -45,6 +48,8 @@ STREAM_CHUNKS=${STREAM_CHUNKS:-64}
 PERSISTENT_SIZES=${PERSISTENT_SIZES:-16K:16M:x4}
 WINDOW=${WINDOW:-2M}
 TIME_SCALE=${TIME_SCALE:-1}
+chase_steps=()
+[[ -n ${CHASE_STEPS:-} ]] && chase_steps=(--link-chase-steps "$CHASE_STEPS")
 here=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$out"
 n=0
@@ -91,7 +96,7 @@ step link-chase-sms 30 "$BIN" link latency --backend "$BACKEND" --ring-bytes 2M 
   --json "$out/link-chase-sms.json"
 # 6. stream's designs at 1 MiB chunks and their small-chunk round trips; link's chase on a host ring
 step stream 50 "$here/gpu_compare.py" --movebench "$BIN" --backend "$BACKEND" --only stream,link-lat \
-  --rounds 2 --stream-chunks "$STREAM_CHUNKS" --timeout $((20 * TIME_SCALE)) --out "$out/compare-stream"
+  "${chase_steps[@]}" --rounds 2 --stream-chunks "$STREAM_CHUNKS" --timeout $((20 * TIME_SCALE)) --out "$out/compare-stream"
 # 7. the persistent design against offload over chunk sizes at one total: how its
 # time per chunk grows with the chunk (a fixed cost per chunk, or the bytes)
 step stream-persistent 25 "$BIN" stream --backend "$BACKEND" --designs offload,persistent --chunks "$STREAM_CHUNKS" \

@@ -692,19 +692,8 @@ def markdown(summary):
     return "\n".join(lines) + "\n"
 
 
-def options() -> argparse.ArgumentParser:
-    """The command line: the tools, the sizes and counts of each unit, which units to run."""
-    p = OneLineParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--movebench", default="build/release/movebench")
-    p.add_argument(
-        "--backend",
-        default="cuda",
-        choices=["cuda", "opencl"],
-        help="cuda (the goals' backend); opencl runs the same job on an OpenCL device",
-    )
-    p.add_argument("--nvbandwidth", help="nvbandwidth, built from NVIDIA/nvbandwidth")
-    p.add_argument("--babelstream", help="BabelStream's cuda-stream (cmake -DMODEL=cuda)")
-    p.add_argument("--rounds", type=positive, default=3)
+def add_link_options(p: argparse.ArgumentParser) -> None:
+    """link-bw's and link-lat's sizes and counts."""
     p.add_argument(
         "--link-bytes",
         type=parse_size,
@@ -723,6 +712,22 @@ def options() -> argparse.ArgumentParser:
         help="link-lat: dependent loads per chase (link latency --steps; default link's own, 256: on an H200 the "
         "chase per load was the same at nvbandwidth's 7575 loads per SM, docs/performance.md)",
     )
+
+
+def options() -> argparse.ArgumentParser:
+    """The command line: the tools, the sizes and counts of each unit, which units to run."""
+    p = OneLineParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--movebench", default="build/release/movebench")
+    p.add_argument(
+        "--backend",
+        default="cuda",
+        choices=["cuda", "opencl"],
+        help="cuda (the goals' backend); opencl runs the same job on an OpenCL device",
+    )
+    p.add_argument("--nvbandwidth", help="nvbandwidth, built from NVIDIA/nvbandwidth")
+    p.add_argument("--babelstream", help="BabelStream's cuda-stream (cmake -DMODEL=cuda)")
+    p.add_argument("--rounds", type=positive, default=3)
+    add_link_options(p)
     p.add_argument(
         "--elements",
         type=parse_size,

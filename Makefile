@@ -82,7 +82,9 @@ aarch64: setup
 
 # movebench node's NUMA matrix on a kernel with real NUMA nodes: Debian's
 # kernel under qemu without KVM (virtme-ng, one boot: three nodes with a CPU
-# each and one of memory only), running the sanitize stage's build (the
+# each and one of memory only; the matrix, then an unslowed sibling run and
+# one with the guest's CPU 1 slowed by a host CPU quota on qemu's thread for
+# it), running the sanitize stage's build (the
 # debug preset: no -march=native, which qemu could not run, as it emulates
 # no AVX-512; ASan and UBSan check the NUMA code there too). After make
 # sanitize (make test) nothing is left to build; alone, the debug preset's
@@ -123,8 +125,8 @@ mpich: build
 # nothing of the machine: the sanitizer build and its tests, the aarch64
 # build and its tests under qemu-user, the report tests and the fuzzers (a
 # fixed time each). The end-to-end tests, which time things, have beside
-# them only the NUMA guest (qemu: one process, about a core, for two
-# minutes of their eight; it runs the sanitize stage's build) and no
+# them only the NUMA guest (qemu: one process, at most a core, for about
+# four and a half minutes of their eight; it runs the sanitize stage's build) and no
 # compiler, even at nice 19: each new compiler process gets a slice of
 # milliseconds before the polling MPI ranks. MPICH's end-to-end tests run
 # alone (docs/reliability.md, "Time of make test").

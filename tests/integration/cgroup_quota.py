@@ -186,3 +186,39 @@ def rank_wrapper(tmp_path, binary, first=False):
     )
     script.chmod(0o755)
     return script
+
+
+def thread_missing():
+    """Why one thread of a process cannot be given a quota of its own here,
+    or None: cgroup v1's cpu controller takes a single thread into a group
+    (its tasks file); v2 only within a threaded subtree of the process's own
+    cgroup, which this helper does not build."""
+    if os.geteuid() != 0:
+        return "a CPU quota needs root"
+    if not (V1_ROOT / "tasks").exists():
+        return "no cgroup v1 cpu controller (a single thread's quota needs its tasks file)"
+    return None
+
+
+def _v1_group_of(pid, tid):
+    """The v1 cpu cgroup folder thread `tid` of `pid` is in now."""
+    for line in pathlib.Path(f"/proc/{pid}/task/{tid}/cgroup").read_text().splitlines():
+        _, controllers, path = line.split(":", 2)
+        if "cpu" in controllers.split(","):
+            return V1_ROOT / path.lstrip("/")
+    return V1_ROOT
+
+
+@contextlib.contextmanager
+def thread_quota(pid, tid, share, period_us):
+    """Thread `tid` of process `pid` alone under a quota of `share` of one
+    CPU per period (cgroup v1: thread_missing()), the rest of the process
+    as it was; the thread back in its own group after."""
+    home = _v1_group_of(pid, tid)
+    with quota(share, period_us) as procs:
+        (procs.parent / "tasks").write_text(str(tid))
+        try:
+            yield
+        finally:
+            with contextlib.suppress(OSError):  # the thread may have ended
+                (home / "tasks").write_text(str(tid))

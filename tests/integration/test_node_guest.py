@@ -6,18 +6,24 @@ boot (make numa) runs:
 - the numa part's matrix: complete (every initiator x every target, the
   memory-only node a target only), every array and chase ring found by the
   kernel on the node asked for (the command checks it and fails otherwise);
-- the NUMA factors judged per distance.
+- the NUMA factors judged per distance;
+- two sibling runs over the three CPU nodes: one with nothing slowed (no
+  bandwidth named), then one with node 1's CPU slowed from outside: qemu's
+  thread that runs the guest's CPU 1 ("CPU 1/TCG") under a host cgroup CPU
+  quota for that run alone, asked for and granted through files in the
+  shared folder (node 1's local read and triad named, no other node's).
+  The five unslowed runs the issue asks for ran by hand (docs/node.md, "A
+  slow sibling in the guest"); each sanitized run takes a minute or more in
+  qemu. The chase is not judged here: qemu's chase factors are the least
+  steady of its figures (named in one unslowed run of seven by hand).
 
-The sibling runs (node 1's CPU slowed, five runs with nothing slowed) are
-run by hand, not here (docs/node.md, "A slow sibling in the guest"): judged
-in rounds they named the slowed node and nothing in five unslowed runs, but
-each run of the sanitized binary takes a minute or more in qemu.
 qemu's figures themselves mean nothing and are not judged against a peak.
 
 The binary is one without -march=native (qemu emulates no AVX-512): make
 numa gives it the debug preset's, built with ASan and UBSan, so a
 sanitizer's report fails the test too."""
 
+import contextlib
 import glob
 import json
 import os
@@ -25,7 +31,9 @@ import pathlib
 import shutil
 import subprocess
 import sys
+import time
 
+import cgroup_quota
 import pytest
 
 PORTABLE = os.environ.get("MOVEBENCH_PORTABLE_BIN", "")
@@ -37,6 +45,9 @@ VNG = pathlib.Path(sys.executable).parent / "vng"
 NODES = ["--numa", "768M,cpus=0", "--numa", "768M,cpus=1", "--numa", "768M,cpus=2", "--numa", "256M"]
 GUEST_MEMORY = "2560M"
 BOOT_SECONDS = 1200  # about 2 minutes on a quiet machine without KVM; far longer while other builds run
+SIBLINGS = "node --parts numa --numa-nodes 0-2 --array-bytes 8M --time-budget 4"
+SLOWED_CPU = 1  # node 1's one CPU
+ASK_SECONDS = 120  # how long the guest waits for the host to slow its CPU
 
 
 def kernel():
@@ -57,10 +68,11 @@ def missing():
     return None
 
 
-def guest_script(out):
-    """The guest's whole work, one shell script: the matrix, its exit code,
-    stdout and stderr in `out`. (The sibling runs are run by hand: docs/node.md,
-    "A slow sibling in the guest".)"""
+def guest_script(out, siblings):
+    """The guest's whole work, one shell script: each run's exit code,
+    stdout and stderr in `out`. The matrix; then, with `siblings`, an
+    unslowed sibling run and a slowed one: before it the guest writes
+    slow.ask and waits (bounded) for the host's slow.on, after it slow.done."""
 
     def run(name, args, env=""):
         return (
@@ -69,7 +81,58 @@ def guest_script(out):
             f"echo {name} $s $(date +%s.%N) >> {out}/times\n"
         )
 
-    return "#!/bin/sh\n" + run("node", "node --parts numa --array-bytes 8M --time-budget 20") + f"echo 0 > {out}/rc\n"
+    script = "#!/bin/sh\n" + run("node", "node --parts numa --array-bytes 8M --time-budget 20")
+    if siblings:
+        script += run("even", SIBLINGS)
+        script += f"touch {out}/slow.ask; i=0\n"
+        script += f"while [ ! -e {out}/slow.on ] && [ $i -lt {ASK_SECONDS} ]; do sleep 1; i=$((i+1)); done\n"
+        script += run("slowed", SIBLINGS) + f"touch {out}/slow.done\n"
+    return script + f"echo 0 > {out}/rc\n"
+
+
+def vcpu_thread(root, cpu):
+    """(pid, tid) of the qemu thread under process `root` that runs the
+    guest's CPU `cpu` (TCG names it "CPU <n>/TCG"), or None."""
+    children = {}
+    for stat in glob.glob("/proc/[0-9]*/stat"):
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            text = pathlib.Path(stat).read_text()
+            children.setdefault(int(text.rsplit(")", 1)[1].split()[1]), []).append(int(stat.split("/")[2]))
+    todo = [root]
+    while todo:
+        pid = todo.pop()
+        todo += children.get(pid, [])
+        for comm in glob.glob(f"/proc/{pid}/task/*/comm"):
+            with contextlib.suppress(OSError):
+                if pathlib.Path(comm).read_text().strip() == f"CPU {cpu}/TCG":
+                    return pid, int(comm.split("/")[4])
+    return None
+
+
+def boot_and_slow(cmd, env, out):
+    """Boots the guest and waits for it (bounded); while the guest asks
+    (slow.ask before slow.done), qemu's thread of SLOWED_CPU runs under a
+    quota of a share of one CPU a quarter of what a thread gets here now
+    (cgroup_quota.below_the_load): slow.on says which, slow.none why not."""
+    deadline = time.monotonic() + BOOT_SECONDS
+    with open(out / "boot.log", "w") as log, contextlib.ExitStack() as slowed:
+        boot = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env)
+        while boot.poll() is None:
+            if time.monotonic() > deadline:
+                boot.kill()
+                boot.wait()
+                break
+            asked = (out / "slow.ask").exists() and not (out / "slow.done").exists()
+            if asked and not (out / "slow.on").exists() and not (out / "slow.none").exists():
+                if (thread := vcpu_thread(boot.pid, SLOWED_CPU)) is None:
+                    (out / "slow.none").write_text(f"no thread named CPU {SLOWED_CPU}/TCG under {boot.pid}\n")
+                else:
+                    share, period_us = cgroup_quota.below_the_load(1, below=4)
+                    slowed.enter_context(cgroup_quota.thread_quota(*thread, share, period_us))
+                    (out / "slow.on").write_text(f"pid tid {thread}, {share:.4f} of a CPU, period {period_us} us\n")
+            if (out / "slow.done").exists():
+                slowed.close()
+            time.sleep(0.5)
 
 
 @pytest.fixture(scope="module")
@@ -78,13 +141,15 @@ def guest_run(tmp_path_factory):
         pytest.skip(why)
     out = tmp_path_factory.mktemp("guest")
     script = out / "run.sh"
-    script.write_text(guest_script(out))
+    script.write_text(guest_script(out, cgroup_quota.thread_missing() is None))
     script.chmod(0o755)
     env = dict(os.environ, PATH=f"{VNG.parent}:{os.environ['PATH']}")
     cmd = [str(VNG), "--disable-kvm", "--run", kernel(), "--cpus", "3", "-m", GUEST_MEMORY, *NODES]
-    cmd += ["--rwdir", str(out), "--exec", str(script)]
-    boot = subprocess.run(cmd, capture_output=True, text=True, timeout=BOOT_SECONDS, env=env)
-    assert (out / "rc").exists(), f"the guest did not run the script\n{boot.stdout[-3000:]}\n{boot.stderr[-3000:]}"
+    # debug-threads: qemu names each CPU's thread ("CPU 1/TCG"), which the host slows
+    cmd += ["--qemu-opts=-name debug-threads=on", "--rwdir", str(out), "--exec", str(script)]
+    boot_and_slow(cmd, env, out)
+    boot = (out / "boot.log").read_text()
+    assert (out / "rc").exists(), f"the guest did not run the script (or not within {BOOT_SECONDS} s)\n{boot[-3000:]}"
     return out
 
 
@@ -115,3 +180,28 @@ def test_the_numa_factor_is_judged_per_distance(guest_run):
     distances = {(f["initiator"], f["target"]): f["distance"] for f in doc["numa_factors"]}
     # qemu's default SLIT: 10 local, 20 remote
     assert distances[(0, 1)] == 20 and distances[(1, 3)] == 20, distances
+
+
+def bandwidth_findings(doc):
+    return [(f["endpoint"], f["figure"]) for f in doc["findings"] if "bandwidth" in f["figure"]]
+
+
+def siblings(guest_run):
+    if why := cgroup_quota.thread_missing():
+        pytest.skip(f"the sibling runs need one qemu thread under a quota: {why}")
+    return guest_run
+
+
+def test_nothing_is_named_among_unslowed_siblings(guest_run):
+    doc, stdout, _ = finished(siblings(guest_run), "even")
+    assert not bandwidth_findings(doc), stdout
+
+
+def test_the_node_whose_cpu_is_slowed_is_named_and_no_other(guest_run):
+    out = siblings(guest_run)
+    assert (out / "slow.on").exists(), (out / "slow.none").read_text() if (out / "slow.none").exists() else "not asked"
+    doc, stdout, _ = finished(out, "slowed")
+    named = bandwidth_findings(doc)
+    local = {figure for endpoint, figure in named if endpoint == f"node {SLOWED_CPU}"}
+    assert local >= {"local read bandwidth (sum)", "local triad bandwidth"}, stdout
+    assert not [n for n in named if n[1].startswith("local") and n[0] != f"node {SLOWED_CPU}"], stdout

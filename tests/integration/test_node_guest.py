@@ -8,13 +8,13 @@ boot (make numa) runs:
   kernel on the node asked for (the command checks it and fails otherwise);
 - the NUMA factors judged per distance;
 - two sibling runs over the three CPU nodes: one with nothing slowed (no
-  bandwidth named), then one with node 1's CPU slowed from outside: qemu's
+  local bandwidth named), then one with node 1's CPU slowed from outside: qemu's
   thread that runs the guest's CPU 1 ("CPU 1/TCG") under a host cgroup CPU
   quota for that run alone, asked for and granted through files in the
   shared folder (node 1's local read and triad named, no other node's).
   The five unslowed runs the issue asks for ran by hand (docs/node.md, "A
   slow sibling in the guest"); each sanitized run takes a minute or more in
-  qemu. The chase is not judged here: qemu's chase factors are the least
+  qemu. The chase is not asserted here: qemu's chase factors are the least
   steady of its figures (named in one unslowed run of seven by hand).
 
 qemu's figures themselves mean nothing and are not judged against a peak.
@@ -182,8 +182,17 @@ def test_the_numa_factor_is_judged_per_distance(guest_run):
     assert distances[(0, 1)] == 20 and distances[(1, 3)] == 20, distances
 
 
-def bandwidth_findings(doc):
-    return [(f["endpoint"], f["figure"]) for f in doc["findings"] if "bandwidth" in f["figure"]]
+def local_bandwidth_findings(doc):
+    """(endpoint, figure) of each local read or triad bandwidth named. The
+    NUMA factors are not asserted: a factor is the ratio of two of qemu's
+    cells, whose placement in the host's memory differs from run to run
+    (node 2 -> node 0's triad factor 0.98 in one run, 1.38 in the next, the
+    latter higher in each of its 5 rounds)."""
+    return [
+        (f["endpoint"], f["figure"])
+        for f in doc["findings"]
+        if f["figure"].startswith("local") and "bandwidth" in f["figure"]
+    ]
 
 
 def siblings(guest_run):
@@ -194,14 +203,16 @@ def siblings(guest_run):
 
 def test_nothing_is_named_among_unslowed_siblings(guest_run):
     doc, stdout, _ = finished(siblings(guest_run), "even")
-    assert not bandwidth_findings(doc), stdout
+    assert not local_bandwidth_findings(doc), stdout
 
 
 def test_the_node_whose_cpu_is_slowed_is_named_and_no_other(guest_run):
     out = siblings(guest_run)
     assert (out / "slow.on").exists(), (out / "slow.none").read_text() if (out / "slow.none").exists() else "not asked"
     doc, stdout, _ = finished(out, "slowed")
-    named = bandwidth_findings(doc)
-    local = {figure for endpoint, figure in named if endpoint == f"node {SLOWED_CPU}"}
-    assert local >= {"local read bandwidth (sum)", "local triad bandwidth"}, stdout
-    assert not [n for n in named if n[1].startswith("local") and n[0] != f"node {SLOWED_CPU}"], stdout
+    named = local_bandwidth_findings(doc)
+    assert {figure for endpoint, figure in named if endpoint == f"node {SLOWED_CPU}"} >= {
+        "local read bandwidth (sum)",
+        "local triad bandwidth",
+    }, stdout
+    assert not [n for n in named if n[0] != f"node {SLOWED_CPU}"], stdout

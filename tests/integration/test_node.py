@@ -6,6 +6,7 @@ the kernel, and a page off its node an error; usage errors exit 2."""
 import json
 import os
 import re
+import statistics
 
 import pytest
 
@@ -70,17 +71,14 @@ def test_the_matrix_has_every_cell_and_says_where_memory_was(tmp_path):
     assert isinstance(doc["findings"], list)
 
 
-def best(values):
-    return max(values)
-
-
 def test_one_cell_is_mems_figure_for_the_same_kernel_and_cores(tmp_path):
     """Same kernels (mem's sum and triad, the plain loop), same threads on the
     same CPUs, same arrays, same chase: node's local cell and mem differ only
-    by noise. The bound is generous (30% between the best of each side's
-    runs) and the runs alternate, two rounds and up to six until the bests
-    agree, because a shared machine's load can slow one side's runs (at load
-    9 to 12 the best of two stood up to 1.8x apart); a node part that bound
+    by noise. The bound is generous (30% for the median over the rounds of
+    node's run over mem's in the same round) and the runs alternate, two
+    rounds and up to six until they agree, because a shared machine's load
+    can slow one side's run in a round (at load 9 to 12 the best of two
+    stood up to 1.8x apart) or speed it (agree()); a node part that bound
     memory elsewhere, used other cores or counted other bytes stays off by far
     more however many rounds it gets."""
     node_local = {"sum": [], "triad": [], "chase": []}
@@ -135,8 +133,13 @@ def test_one_cell_is_mems_figure_for_the_same_kernel_and_cores(tmp_path):
 
 
 def agree(node_runs, mem_runs):
-    """The best of node's runs over the best of mem's (chase latencies negated: best is the largest)."""
-    return abs(best(node_runs)) / abs(best(mem_runs))
+    """The median over the rounds of node's run over mem's in the same round
+    (the two made back to back, so a round's load falls on both; chase
+    latencies negated, which a ratio undoes). Not the best of each side: two
+    CPU hogs beside, one of six mem runs read 27734 MB/s against 14713 to
+    16468 for the other five and 15377 to 17819 for node's, and the bests
+    stood 0.64 apart (tests/data/make-test/2026-11-29-zen4-session20-two-hogs.txt)."""
+    return statistics.median(abs(n / m) for n, m in zip(node_runs, mem_runs))
 
 
 def fault_library():

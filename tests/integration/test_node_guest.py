@@ -29,6 +29,7 @@ import json
 import os
 import pathlib
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -116,23 +117,25 @@ def boot_and_slow(cmd, env, out):
     (cgroup_quota.below_the_load): slow.on says which, slow.none why not."""
     deadline = time.monotonic() + BOOT_SECONDS
     with open(out / "boot.log", "w") as log, contextlib.ExitStack() as slowed:
-        boot = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env)
-        while boot.poll() is None:
-            if time.monotonic() > deadline:
-                boot.kill()
-                boot.wait()
-                break
-            asked = (out / "slow.ask").exists() and not (out / "slow.done").exists()
-            if asked and not (out / "slow.on").exists() and not (out / "slow.none").exists():
-                if (thread := vcpu_thread(boot.pid, SLOWED_CPU)) is None:
-                    (out / "slow.none").write_text(f"no thread named CPU {SLOWED_CPU}/TCG under {boot.pid}\n")
-                else:
-                    share, period_us = cgroup_quota.below_the_load(1, below=4)
-                    slowed.enter_context(cgroup_quota.thread_quota(*thread, share, period_us))
-                    (out / "slow.on").write_text(f"pid tid {thread}, {share:.4f} of a CPU, period {period_us} us\n")
-            if (out / "slow.done").exists():
-                slowed.close()
-            time.sleep(0.5)
+        # a session of its own: vng starts qemu as a child, which killing vng alone leaves running
+        boot = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env, start_new_session=True)
+        try:
+            while boot.poll() is None and time.monotonic() < deadline:
+                asked = (out / "slow.ask").exists() and not (out / "slow.done").exists()
+                if asked and not (out / "slow.on").exists() and not (out / "slow.none").exists():
+                    if (thread := vcpu_thread(boot.pid, SLOWED_CPU)) is None:
+                        (out / "slow.none").write_text(f"no thread named CPU {SLOWED_CPU}/TCG under {boot.pid}\n")
+                    else:
+                        share, period_us = cgroup_quota.below_the_load(1, below=4)
+                        slowed.enter_context(cgroup_quota.thread_quota(*thread, share, period_us))
+                        (out / "slow.on").write_text(f"pid tid {thread}, {share:.4f} of a CPU, period {period_us} us\n")
+                if (out / "slow.done").exists():
+                    slowed.close()
+                time.sleep(0.5)
+        finally:  # past the deadline, or a failure here (a quota refused): no guest left beside the other tests
+            with contextlib.suppress(ProcessLookupError):  # vng, qemu and whatever else they started
+                os.killpg(boot.pid, signal.SIGKILL)
+            boot.wait()
 
 
 @pytest.fixture(scope="module")
